@@ -1,0 +1,265 @@
+/*
+ * sbench driver ABI: the only header a database driver includes.
+ *
+ * A driver is a shared object (sbench-NAME.so) that exports one symbol,
+ * SBD_ENTRY_SYMBOL, returning a pointer to a const struct sbd_driver.  The
+ * host (the sbench executable) loads it with dlopen(RTLD_NOW|RTLD_LOCAL),
+ * refuses it when abi_major differs from its own, and reads only the members
+ * that fit in struct_size, so drivers built against an older minor version
+ * keep working after members are appended.  Rules for evolving this file:
+ *   - members are only ever appended to the structs below, never reordered;
+ *   - appending a member bumps SBD_ABI_MINOR;
+ *   - changing the meaning or type of a member bumps SBD_ABI_MAJOR.
+ *
+ * Threading: every sbd_conn is used by one thread at a time.  Drivers keep
+ * no mutable global state except what init/done manage.
+ *
+ * Memory: the host never frees what a driver allocated and vice versa.  A
+ * result's values and an error's message are owned by the connection and
+ * stay valid until the next call on that connection.
+ */
+#ifndef SBENCH_DRIVER_H
+#define SBENCH_DRIVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SBD_ABI_MAJOR 1
+#define SBD_ABI_MINOR 0
+
+/* Name of the function every driver exports: const struct sbd_driver *f(void) */
+#define SBD_ENTRY_SYMBOL "sbench_driver_entry"
+#define SBD_ENTRY sbench_driver_entry
+
+#if defined(__GNUC__)
+#define SBD_EXPORT __attribute__((visibility("default")))
+#else
+#define SBD_EXPORT
+#endif
+
+/* Outcome of every driver call. */
+enum sbd_status {
+    SBD_OK = 0,          /* done; for fetch_row: a row was produced */
+    SBD_DONE = 1,        /* fetch_row only: no more rows */
+    SBD_RETRY = 2,       /* deadlock, lock wait timeout, serialization
+                            failure, busy database: the transaction may be
+                            rolled back and run again */
+    SBD_CONN_LOST = 3,   /* the connection is gone; reconnect to go on */
+    SBD_ERROR = 4,       /* any other error (syntax, constraint, ...) */
+    SBD_UNSUPPORTED = 5  /* the driver does not implement this call */
+};
+
+/* Parameter and column types, as seen by workloads (sysbench.sql.type). */
+enum sbd_type {
+    SBD_TYPE_NULL = 0,
+    SBD_TYPE_INT = 1,      /* int64_t in .i (TINYINT..BIGINT) */
+    SBD_TYPE_DOUBLE = 2,   /* double in .d (FLOAT, DOUBLE, NUMERIC) */
+    SBD_TYPE_STRING = 3,   /* bytes in .s/.len (CHAR, VARCHAR, TEXT, ...) */
+    SBD_TYPE_TIME = 4,     /* string form "HH:MM:SS" in .s */
+    SBD_TYPE_DATE = 5,     /* string form "YYYY-MM-DD" in .s */
+    SBD_TYPE_DATETIME = 6  /* string form "YYYY-MM-DD HH:MM:SS" in .s */
+};
+
+/* One parameter or column value.  For parameters, .type is the type the
+ * statement was prepared with; is_null marks SQL NULL.  For strings, .s is
+ * NOT necessarily NUL-terminated: use .len. */
+struct sbd_value {
+    int type;          /* enum sbd_type */
+    int is_null;
+    int64_t i;
+    double d;
+    const char *s;
+    size_t len;
+};
+
+/* Error details of the last failed call on a connection (or of a failed
+ * connect, where the host passes its own struct). */
+struct sbd_error {
+    int status;              /* enum sbd_status: RETRY, CONN_LOST or ERROR */
+    long native_code;        /* server/client error number, 0 if none */
+    char sqlstate[6];        /* five characters and NUL, "" if unknown */
+    char message[512];       /* one line, no trailing newline, never a
+                                password */
+};
+
+/* What a query or execute produced.  Filled by the driver. */
+struct sbd_result_info {
+    int64_t affected_rows;   /* rows changed by DML, -1 if unknown */
+    int64_t nrows;           /* rows in the result set, -1 if not known
+                                until fetched, 0 if no result set */
+    int nfields;             /* columns in the result set, 0 if none */
+};
+
+/* Option kinds, for --help and validation by the host. */
+enum sbd_option_kind {
+    SBD_OPT_STRING = 0,
+    SBD_OPT_INT = 1,
+    SBD_OPT_BOOL = 2,
+    SBD_OPT_SECRET = 3,  /* a password: masked everywhere the host prints */
+    SBD_OPT_LIST = 4     /* comma-separated strings */
+};
+
+/* An option the driver accepts on the command line: --NAME=VALUE.  Names
+ * start with the driver's name ("pgsql-host").  Terminated by name == NULL. */
+struct sbd_option {
+    const char *name;
+    int kind;                 /* enum sbd_option_kind */
+    const char *default_value;/* NULL: no default */
+    const char *help;
+};
+
+/* Log levels for sbd_host.log. */
+enum sbd_log_level { SBD_LOG_DEBUG = 0, SBD_LOG_INFO = 1, SBD_LOG_WARN = 2,
+                     SBD_LOG_ERROR = 3 };
+
+/* Services the host offers a driver.  Drivers read options only here, never
+ * through symbols of the executable.  Later members are appended. */
+struct sbd_host {
+    size_t struct_size;
+    int abi_major, abi_minor;
+    /* Value of an option (driver or core) as given or defaulted; NULL if
+     * unset and no default.  The string lives as long as the run. */
+    const char *(*opt_str)(const char *name);
+    /* Integer and boolean values; the host validated them at parse time. */
+    long long (*opt_int)(const char *name);
+    int (*opt_bool)(const char *name);
+    /* One line to stderr, prefixed by the driver name; printf format. */
+    void (*log)(int level, const char *fmt, ...)
+#if defined(__GNUC__)
+        __attribute__((format(printf, 2, 3)))
+#endif
+        ;
+    /* Connect timeout in seconds (--db-connect-timeout), 0 = none. */
+    int connect_timeout;
+    /* Query timeout in seconds (--db-query-timeout), 0 = none. */
+    int query_timeout;
+};
+
+/* Capabilities (sbd_driver.caps). */
+#define SBD_CAP_PREPARED        (1u << 0) /* prepare/execute are server-side */
+#define SBD_CAP_BULK_LOAD       (1u << 1) /* bulk_begin/row/end implemented */
+#define SBD_CAP_BACKSLASH_ESC   (1u << 2) /* string literals treat '\' as an
+                                             escape (MySQL), so the host's
+                                             literal quoting doubles it */
+#define SBD_CAP_NONBLOCKING     (1u << 3) /* reserved: async members below */
+#define SBD_CAP_PIPELINE        (1u << 4) /* reserved */
+#define SBD_CAP_SERVER_COUNTERS (1u << 5) /* server_counters implemented */
+
+typedef struct sbd_conn sbd_conn;   /* opaque, defined by each driver */
+typedef struct sbd_stmt sbd_stmt;   /* opaque, defined by each driver */
+
+/* Counters read from the server itself, to cross-check sbench's counts.
+ * Any member the server cannot tell is -1. */
+struct sbd_server_counters {
+    int64_t commits;      /* transactions committed (xact_commit, Com_commit) */
+    int64_t rollbacks;
+    int64_t selects;      /* SELECT statements (Com_select) */
+    int64_t inserts, updates, deletes;
+    int64_t statements;   /* all statements (Questions), -1 if unknown */
+};
+
+struct sbd_driver {
+    /* --- identity; checked by the host before anything else --- */
+    size_t struct_size;        /* sizeof(struct sbd_driver) at build time */
+    int abi_major, abi_minor;  /* SBD_ABI_MAJOR, SBD_ABI_MINOR */
+    const char *name;          /* "pgsql": what --db-driver names */
+    const char *description;   /* one line for --help */
+    unsigned caps;             /* SBD_CAP_* */
+    const struct sbd_option *options; /* NULL-name terminated, may be NULL */
+
+    /* --- process lifetime (optional: NULL means nothing to do) --- */
+    /* Required.  Called once after options are parsed, before any thread
+     * starts.  The driver keeps `host` (valid for the whole run) to read its
+     * options in connect.  Validates the driver's options; on failure fills
+     * errbuf with one line and returns SBD_ERROR.  Drivers that accept an
+     * "ignore errors" list (--mysql-ignore-errors) report the listed errors
+     * as SBD_RETRY: the host restarts the event for every SBD_RETRY and
+     * counts it under "ignored errors". */
+    int (*init)(const struct sbd_host *host, char *errbuf, size_t errlen);
+    void (*done)(void);
+    /* Optional.  Called on every worker thread before its first and after
+     * its last call (mysql_thread_init and the like). */
+    int (*thread_init)(void);
+    void (*thread_done)(void);
+    /* Client library version, e.g. "libpq 15.18".  Static string. */
+    const char *(*client_version)(void);
+
+    /* --- connections (required) --- */
+    /* Opens a connection for worker `thread_id` (0-based; drivers may use
+     * it to spread hosts round-robin).  On success *out owns the connection
+     * until disconnect.  On failure *out is NULL and err is filled. */
+    int (*connect)(int thread_id, sbd_conn **out, struct sbd_error *err);
+    /* Closes and frees; NULL is a no-op.  Frees the connection's
+     * statements that the host did not close. */
+    void (*disconnect)(sbd_conn *conn);
+    /* Error details of the last failed call on conn.  Owned by conn. */
+    const struct sbd_error *(*last_error)(sbd_conn *conn);
+    /* SQL dialect the server speaks: "postgresql", "mysql", "sqlite", "db2"
+     * or "ansi".  Static string. */
+    const char *(*dialect)(sbd_conn *conn);
+    /* Server version string, e.g. "PostgreSQL 15.18".  Owned by conn. */
+    const char *(*server_version)(sbd_conn *conn);
+
+    /* --- plain queries (required) --- */
+    /* Runs one SQL statement of len bytes (not necessarily NUL-terminated)
+     * and receives its whole result.  The result set, if any, stays
+     * readable with fetch_row until free_result or the next query/execute
+     * on this connection. */
+    int (*query)(sbd_conn *conn, const char *sql, size_t len,
+                 struct sbd_result_info *info);
+    /* Next row of the current result: fills row[0..nfields-1] and returns
+     * SBD_OK, or SBD_DONE after the last row.  Strings point into memory
+     * owned by conn, valid until the next call on conn. */
+    int (*fetch_row)(sbd_conn *conn, struct sbd_value *row);
+    /* Releases the current result; no-op if none. */
+    void (*free_result)(sbd_conn *conn);
+
+    /* --- prepared statements (required; may return SBD_UNSUPPORTED, and
+     * the host then emulates them with query) --- */
+    /* Prepares sql with nparams '?' placeholders of the given types (enum
+     * sbd_type).  The driver translates placeholders to its own syntax.
+     * On success *out is owned by conn until close_stmt or disconnect. */
+    int (*prepare)(sbd_conn *conn, const char *sql, size_t len, int nparams,
+                   const int *param_types, sbd_stmt **out);
+    /* Executes with params[0..nparams-1]; like query for the result. */
+    int (*execute)(sbd_conn *conn, sbd_stmt *stmt,
+                   const struct sbd_value *params, int nparams,
+                   struct sbd_result_info *info);
+    void (*close_stmt)(sbd_conn *conn, sbd_stmt *stmt);
+
+    /* --- transactions (optional: NULL means the host sends BEGIN,
+     * COMMIT and ROLLBACK as queries) --- */
+    int (*begin)(sbd_conn *conn);
+    int (*commit)(sbd_conn *conn);
+    int (*rollback)(sbd_conn *conn);
+
+    /* --- bulk load for prepare (SBD_CAP_BULK_LOAD; else NULL and the host
+     * builds multi-row INSERTs) --- */
+    /* Starts loading rows into table(columns...).  types[i] is enum
+     * sbd_type of column i. */
+    int (*bulk_begin)(sbd_conn *conn, const char *table,
+                      const char *const *columns, const int *types,
+                      int ncolumns);
+    /* Adds one row of ncolumns values. */
+    int (*bulk_row)(sbd_conn *conn, const struct sbd_value *values);
+    /* Flushes and ends the load. */
+    int (*bulk_end)(sbd_conn *conn);
+
+    /* --- cross-check (SBD_CAP_SERVER_COUNTERS; else NULL) --- */
+    /* Reads the server's own counters for the current database. */
+    int (*server_counters)(sbd_conn *conn, struct sbd_server_counters *out);
+};
+
+/* The entry point every driver defines:
+ *   SBD_EXPORT const struct sbd_driver *SBD_ENTRY(void) { return &drv; }
+ * It must not fail or allocate. */
+typedef const struct sbd_driver *(*sbd_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SBENCH_DRIVER_H */

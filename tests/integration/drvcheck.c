@@ -1,0 +1,304 @@
+/*
+ * drvcheck: driver ABI conformance check against a real database.
+ *
+ *   drvcheck path/to/sbench-NAME.so [--option=value ...]
+ *
+ * Loads the driver exactly as sbench does, connects with the given driver
+ * options, and exercises every ABI call: plain queries, prepared statements
+ * with each parameter type, result fetching, bulk load (or multi-row
+ * INSERT), transactions, affected-row counts and error classification.
+ * Every value read back is compared with what was written.  Exits 0 when
+ * all checks pass, 1 on the first failure (with the check's name).
+ */
+#include <sbench/driver.h>
+
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_OPTS 64
+static const char *opt_names[MAX_OPTS];
+static const char *opt_values[MAX_OPTS];
+static int nopts;
+static const struct sbd_driver *drv;
+static int checks;
+
+static const char *h_opt_str(const char *name)
+{
+    for (int i = 0; i < nopts; i++)
+        if (strcmp(opt_names[i], name) == 0)
+            return opt_values[i];
+    for (const struct sbd_option *o = drv->options; o && o->name; o++)
+        if (strcmp(o->name, name) == 0)
+            return o->default_value;
+    return NULL;
+}
+
+static long long h_opt_int(const char *name)
+{
+    const char *v = h_opt_str(name);
+    return v ? strtoll(v, NULL, 10) : 0;
+}
+
+static int h_opt_bool(const char *name)
+{
+    const char *v = h_opt_str(name);
+    return v && (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 ||
+                 strcmp(v, "true") == 0 || strcmp(v, "yes") == 0);
+}
+
+static void h_log(int level, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "drvcheck: log[%d]: ", level);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void fail(sbd_conn *c, const char *what)
+{
+    fprintf(stderr, "drvcheck: FAILED: %s", what);
+    if (c) {
+        const struct sbd_error *e = drv->last_error(c);
+        fprintf(stderr, " [status %d, native %ld, sqlstate '%s': %s]",
+                e->status, e->native_code, e->sqlstate, e->message);
+    }
+    fputc('\n', stderr);
+    exit(1);
+}
+
+#define CHECK(cond, conn, what) do { if (!(cond)) fail(conn, what); checks++; } while (0)
+
+static void run(sbd_conn *c, const char *sql, struct sbd_result_info *info)
+{
+    char what[600];
+    snprintf(what, sizeof what, "query: %s", sql);
+    CHECK(drv->query(c, sql, strlen(sql), info) == SBD_OK, c, what);
+}
+
+static int64_t query_int(sbd_conn *c, const char *sql)
+{
+    struct sbd_result_info info;
+    struct sbd_value row[4];
+    run(c, sql, &info);
+    CHECK(info.nfields == 1, c, "one column expected");
+    CHECK(drv->fetch_row(c, row) == SBD_OK, c, "a row expected");
+    int64_t v;
+    if (row[0].type == SBD_TYPE_INT)
+        v = row[0].i;
+    else if (row[0].type == SBD_TYPE_DOUBLE)
+        v = (int64_t)row[0].d;
+    else {
+        char buf[64];
+        size_t n = row[0].len < 63 ? row[0].len : 63;
+        memcpy(buf, row[0].s, n);
+        buf[n] = 0;
+        v = strtoll(buf, NULL, 10);
+    }
+    CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "exactly one row expected");
+    drv->free_result(c);
+    return v;
+}
+
+static int txn(sbd_conn *c, int (*fn)(sbd_conn *), const char *sql)
+{
+    struct sbd_result_info info;
+    if (fn)
+        return fn(c);
+    return drv->query(c, sql, strlen(sql), &info);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: drvcheck DRIVER.so [--option=value ...]\n");
+        return 2;
+    }
+    for (int i = 2; i < argc && nopts < MAX_OPTS; i++) {
+        char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || strchr(a, '=') == NULL) {
+            fprintf(stderr, "drvcheck: bad argument '%s'\n", a);
+            return 2;
+        }
+        char *eq = strchr(a, '=');
+        *eq = 0;
+        opt_names[nopts] = a + 2;
+        opt_values[nopts++] = eq + 1;
+    }
+    void *so = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        fprintf(stderr, "drvcheck: %s\n", dlerror());
+        return 1;
+    }
+    sbd_entry_fn entry = (sbd_entry_fn)dlsym(so, SBD_ENTRY_SYMBOL);
+    CHECK(entry != NULL, NULL, "entry symbol exported");
+    drv = entry();
+    CHECK(drv->abi_major == SBD_ABI_MAJOR, NULL, "ABI major matches");
+    CHECK(drv->struct_size >= offsetof(struct sbd_driver, bulk_begin), NULL,
+          "struct_size covers required members");
+    CHECK(drv->init && drv->connect && drv->disconnect && drv->last_error &&
+          drv->dialect && drv->query && drv->fetch_row && drv->free_result &&
+          drv->prepare && drv->execute && drv->close_stmt, NULL,
+          "required members present");
+
+    struct sbd_host host = {
+        .struct_size = sizeof host, .abi_major = SBD_ABI_MAJOR,
+        .abi_minor = SBD_ABI_MINOR, .opt_str = h_opt_str,
+        .opt_int = h_opt_int, .opt_bool = h_opt_bool, .log = h_log,
+        .connect_timeout = 10, .query_timeout = 0,
+    };
+    char errbuf[512] = "";
+    CHECK(drv->init(&host, errbuf, sizeof errbuf) == SBD_OK, NULL, errbuf);
+    if (drv->thread_init)
+        CHECK(drv->thread_init() == SBD_OK, NULL, "thread_init");
+
+    sbd_conn *c = NULL;
+    struct sbd_error cerr;
+    memset(&cerr, 0, sizeof cerr);
+    if (drv->connect(0, &c, &cerr) != SBD_OK) {
+        fprintf(stderr, "drvcheck: FAILED: connect: %s\n", cerr.message);
+        return 1;
+    }
+    const char *dialect = drv->dialect(c);
+    printf("drvcheck: driver %s, client %s, server %s, dialect %s\n", drv->name,
+           drv->client_version ? drv->client_version() : "?",
+           drv->server_version ? drv->server_version(c) : "?", dialect);
+
+    struct sbd_result_info info;
+    drv->query(c, "DROP TABLE drvcheck_t", 21, &info);
+    run(c, "CREATE TABLE drvcheck_t (id INTEGER NOT NULL PRIMARY KEY, "
+           "k INTEGER NOT NULL, c CHAR(20) NOT NULL, f DOUBLE PRECISION)", &info);
+
+    /* Load 1000 rows: bulk when offered, multi-row INSERT otherwise. */
+    enum { NROWS = 1000 };
+    int64_t expect_sum = 0;
+    if ((drv->caps & SBD_CAP_BULK_LOAD) && drv->bulk_begin) {
+        const char *cols[] = {"id", "k", "c", "f"};
+        int types[] = {SBD_TYPE_INT, SBD_TYPE_INT, SBD_TYPE_STRING, SBD_TYPE_DOUBLE};
+        CHECK(drv->bulk_begin(c, "drvcheck_t", cols, types, 4) == SBD_OK, c, "bulk_begin");
+        for (int i = 1; i <= NROWS; i++) {
+            char cbuf[32];
+            int n = snprintf(cbuf, sizeof cbuf, "row-%d", i);
+            struct sbd_value v[4] = {
+                {.type = SBD_TYPE_INT, .i = i},
+                {.type = SBD_TYPE_INT, .i = i * 7},
+                {.type = SBD_TYPE_STRING, .s = cbuf, .len = (size_t)n},
+                {.type = SBD_TYPE_DOUBLE, .d = i / 4.0, .is_null = (i % 10 == 0)},
+            };
+            expect_sum += i * 7;
+            CHECK(drv->bulk_row(c, v) == SBD_OK, c, "bulk_row");
+        }
+        CHECK(drv->bulk_end(c) == SBD_OK, c, "bulk_end");
+    } else {
+        for (int i = 1; i <= NROWS; i++) {
+            char sql[256];
+            if (i % 10 == 0)
+                snprintf(sql, sizeof sql, "INSERT INTO drvcheck_t VALUES (%d, %d, 'row-%d', NULL)", i, i * 7, i);
+            else
+                snprintf(sql, sizeof sql, "INSERT INTO drvcheck_t VALUES (%d, %d, 'row-%d', %g)", i, i * 7, i, i / 4.0);
+            expect_sum += i * 7;
+            run(c, sql, &info);
+        }
+    }
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t") == NROWS, c, "row count after load");
+    CHECK(query_int(c, "SELECT SUM(k) FROM drvcheck_t") == expect_sum, c, "sum after load");
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t WHERE f IS NULL") == NROWS / 10, c,
+          "NULLs loaded");
+
+    /* Prepared SELECT with an INT parameter: values and types come back. */
+    const char *sel = "SELECT id, k, c, f FROM drvcheck_t WHERE id = ?";
+    int t_int = SBD_TYPE_INT;
+    sbd_stmt *st = NULL;
+    CHECK(drv->prepare(c, sel, strlen(sel), 1, &t_int, &st) == SBD_OK, c, "prepare select");
+    for (int id = 1; id <= 50; id++) {
+        struct sbd_value p = {.type = SBD_TYPE_INT, .i = id};
+        struct sbd_value row[4];
+        CHECK(drv->execute(c, st, &p, 1, &info) == SBD_OK, c, "execute select");
+        CHECK(info.nfields == 4, c, "4 columns");
+        CHECK(drv->fetch_row(c, row) == SBD_OK, c, "fetch prepared row");
+        CHECK(row[0].type == SBD_TYPE_INT && row[0].i == id, c, "id as integer");
+        CHECK(row[1].type == SBD_TYPE_INT && row[1].i == id * 7, c, "k as integer");
+        char want[32];
+        int wn = snprintf(want, sizeof want, "row-%d", id);
+        size_t len = row[2].len;
+        while (len > 0 && row[2].s[len - 1] == ' ')
+            len--; /* CHAR padding differs between databases */
+        CHECK(row[2].type == SBD_TYPE_STRING && len == (size_t)wn &&
+              memcmp(row[2].s, want, len) == 0, c, "c as string");
+        if (id % 10 == 0)
+            CHECK(row[3].is_null, c, "NULL double");
+        else
+            CHECK(!row[3].is_null && row[3].type == SBD_TYPE_DOUBLE && row[3].d == id / 4.0, c,
+                  "double value");
+        CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "one row per id");
+        drv->free_result(c);
+    }
+    drv->close_stmt(c, st);
+
+    /* Prepared UPDATE with INT and STRING parameters: affected rows. */
+    const char *upd = "UPDATE drvcheck_t SET c = ? WHERE id BETWEEN ? AND ?";
+    int t_upd[] = {SBD_TYPE_STRING, SBD_TYPE_INT, SBD_TYPE_INT};
+    CHECK(drv->prepare(c, upd, strlen(upd), 3, t_upd, &st) == SBD_OK, c, "prepare update");
+    struct sbd_value up[3] = {
+        {.type = SBD_TYPE_STRING, .s = "changed-xx", .len = 7},
+        {.type = SBD_TYPE_INT, .i = 101},
+        {.type = SBD_TYPE_INT, .i = 110},
+    };
+    CHECK(drv->execute(c, st, up, 3, &info) == SBD_OK, c, "execute update");
+    CHECK(info.affected_rows == 10, c, "update affected 10 rows");
+    drv->free_result(c);
+    drv->close_stmt(c, st);
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t WHERE c = 'changed'") == 10, c,
+          "string parameter stored without the bytes past len");
+
+    /* Transactions: a rolled-back delete leaves the rows, a committed one
+     * removes them. */
+    CHECK(txn(c, drv->begin, "BEGIN") == SBD_OK, c, "begin");
+    run(c, "DELETE FROM drvcheck_t WHERE id <= 100", &info);
+    CHECK(info.affected_rows == 100, c, "delete affected 100 rows");
+    CHECK(txn(c, drv->rollback, "ROLLBACK") == SBD_OK, c, "rollback");
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t") == NROWS, c, "rollback kept rows");
+    CHECK(txn(c, drv->begin, "BEGIN") == SBD_OK, c, "begin");
+    run(c, "DELETE FROM drvcheck_t WHERE id <= 100", &info);
+    CHECK(txn(c, drv->commit, "COMMIT") == SBD_OK, c, "commit");
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t") == NROWS - 100, c, "commit removed rows");
+
+    /* Errors: a missing table is a plain error with a message; a duplicate
+     * key too; the connection stays usable. */
+    const char *bad = "SELECT * FROM drvcheck_no_such_table";
+    CHECK(drv->query(c, bad, strlen(bad), &info) == SBD_ERROR, c, "missing table fails");
+    const struct sbd_error *e = drv->last_error(c);
+    CHECK(e->status == SBD_ERROR && e->message[0] != 0, c, "error has a message");
+    printf("drvcheck: missing table -> native %ld, sqlstate '%s': %s\n", e->native_code,
+           e->sqlstate, e->message);
+    const char *dup = "INSERT INTO drvcheck_t VALUES (500, 1, 'dup', NULL)";
+    CHECK(drv->query(c, dup, strlen(dup), &info) == SBD_ERROR, c, "duplicate key fails");
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t") == NROWS - 100, c,
+          "connection usable after errors");
+
+    /* A query with an empty result set. */
+    run(c, "SELECT id FROM drvcheck_t WHERE id < 0", &info);
+    struct sbd_value row[1];
+    CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "empty result");
+    drv->free_result(c);
+
+    if (drv->server_counters && (drv->caps & SBD_CAP_SERVER_COUNTERS)) {
+        struct sbd_server_counters sc;
+        CHECK(drv->server_counters(c, &sc) == SBD_OK, c, "server_counters");
+        printf("drvcheck: server counters: commits %lld selects %lld\n",
+               (long long)sc.commits, (long long)sc.selects);
+    }
+
+    run(c, "DROP TABLE drvcheck_t", &info);
+    drv->disconnect(c);
+    if (drv->thread_done)
+        drv->thread_done();
+    if (drv->done)
+        drv->done();
+    printf("drvcheck: %s: %d checks passed\n", drv->name, checks);
+    return 0;
+}
