@@ -124,6 +124,10 @@ struct sbd_host {
     /* Value of an option (driver or core) as given or defaulted; NULL if
      * unset and no default.  The string lives as long as the run. */
     const char *(*opt_str)(const char *name);
+    /* 1 if the user gave the option (command line or password file),
+     * 0 if only its default applies: lets a driver leave a setting to the
+     * client library's environment variables (PGHOST, MYSQL_PWD, ...). */
+    int (*opt_is_set)(const char *name);
     /* Integer and boolean values; the host validated them at parse time. */
     long long (*opt_int)(const char *name);
     int (*opt_bool)(const char *name);

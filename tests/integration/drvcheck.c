@@ -36,6 +36,14 @@ static const char *h_opt_str(const char *name)
     return NULL;
 }
 
+static int h_opt_is_set(const char *name)
+{
+    for (int i = 0; i < nopts; i++)
+        if (strcmp(opt_names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 static long long h_opt_int(const char *name)
 {
     const char *v = h_opt_str(name);
@@ -148,7 +156,7 @@ int main(int argc, char **argv)
     struct sbd_host host = {
         .struct_size = sizeof host, .abi_major = SBD_ABI_MAJOR,
         .abi_minor = SBD_ABI_MINOR, .opt_str = h_opt_str,
-        .opt_int = h_opt_int, .opt_bool = h_opt_bool, .log = h_log,
+        .opt_is_set = h_opt_is_set, .opt_int = h_opt_int, .opt_bool = h_opt_bool, .log = h_log,
         .connect_timeout = 10, .query_timeout = 0,
     };
     char errbuf[512] = "";
