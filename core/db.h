@@ -1,0 +1,130 @@
+/*
+ * The connection facade between workloads and drivers.  It owns what every
+ * driver would otherwise repeat: counting statements by kind, emulating
+ * prepared statements with literal SQL (--db-ps-mode=disable, or drivers
+ * without server-side statements), sysbench's bulk_insert_* batching, bulk
+ * loads for drivers without a native one, and re-preparing statements after
+ * a reconnect.  Drivers only talk to the database and classify errors.
+ *
+ * One sb_conn belongs to one thread.  Nothing here allocates per query once
+ * buffers have grown to their working size.
+ */
+#ifndef SB_DB_H
+#define SB_DB_H
+
+#include <sbench/driver.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+struct sb_stmt;
+
+struct sb_conn {
+    const struct sbd_driver *drv;
+    sbd_conn *dc;                 /* NULL while disconnected */
+    int thread_id;
+    int emulate_ps;               /* 1: statements are literal SQL */
+    struct sb_thread_stats *stats;
+    struct sbd_result_info info;  /* of the last query/execute */
+    int has_result;
+    uint64_t result_gen;          /* bumps on every query/execute */
+    struct sbd_value *row;        /* fetch buffer, row_cap values */
+    int row_cap;
+    char *sql;                    /* scratch for literal SQL */
+    size_t sql_cap;
+    struct sbd_error err;         /* copy of the last error */
+    const char *err_sql;          /* statement that failed (may be NULL) */
+    size_t err_sql_len;
+    struct sb_stmt **stmts;       /* open statements, for re-prepare */
+    int nstmts, stmts_cap;
+    /* sysbench bulk_insert_* */
+    char *bulk;
+    size_t bulk_len, bulk_cap, bulk_prefix_len;
+    int bulk_rows;
+    /* bulk_load_* */
+    int bl_active, bl_native, bl_ncols;
+    int bl_types[32];
+};
+
+struct sb_stmt {
+    struct sb_conn *c;
+    sbd_stmt *ds;                 /* driver statement, NULL when emulated */
+    char *sql;                    /* owned copy of the text */
+    size_t sql_len;
+    int kind;                     /* enum sb_qkind */
+    int nparams;                  /* placeholders in the text */
+    int ncreated;                 /* parameters created by bind_create */
+    int *types;                   /* enum sbd_type per placeholder */
+    struct sbd_value *vals;       /* values per created parameter */
+    char **strbuf;                /* owned string storage per parameter */
+    size_t *strcap;
+    int *order;                   /* placeholder i -> created parameter */
+    int identity;                 /* order[i] == i for all i */
+    struct sbd_value *ordered;    /* gathered values when not identity */
+};
+
+/* Global settings the facade needs; set once before threads start. */
+void sb_db_setup(const struct sbd_driver *drv, int emulate_ps, int64_t max_bulk_bytes);
+const struct sbd_driver *sb_db_driver(void);
+
+/* Opens a connection for thread_id, counting into stats (never NULL).
+ * Returns NULL on failure with details in *err.  The caller owns the
+ * connection; free with sb_conn_close. */
+struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struct sbd_error *err);
+/* Disconnects, frees its statements and itself.  NULL is a no-op. */
+void sb_conn_close(struct sb_conn *c);
+/* Closes the driver connection but keeps the statements' texts, so that
+ * sb_conn_reconnect can bring them back; calls fail with SBD_CONN_LOST
+ * until then. */
+void sb_conn_disconnect(struct sb_conn *c);
+/* Drops and reopens the driver connection and re-prepares every open
+ * statement.  Returns SBD_OK or an error status (details in c->err). */
+int sb_conn_reconnect(struct sb_conn *c);
+
+/* Runs one statement.  Returns an enum sbd_status; on failure c->err holds
+ * the details. */
+int sb_conn_query(struct sb_conn *c, const char *sql, size_t len);
+/* Next row of the current result into c->row: SBD_OK, SBD_DONE or error. */
+int sb_conn_fetch(struct sb_conn *c);
+void sb_conn_free_result(struct sb_conn *c);
+int sb_conn_begin(struct sb_conn *c);
+int sb_conn_commit(struct sb_conn *c);
+int sb_conn_rollback(struct sb_conn *c);
+
+/* Prepares sql.  Returns the statement (owned by the connection until
+ * sb_stmt_close or sb_conn_close) or NULL with details in c->err. */
+struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len);
+/* Creates the next parameter slot of the given type; returns its index or
+ * -1 when the statement has no more placeholders. */
+int sb_stmt_param_create(struct sb_stmt *s, int type, size_t maxlen);
+/* Binds created parameters to placeholders: order[i] is the created
+ * parameter for placeholder i.  Returns 0 or -1 on a bad index. */
+int sb_stmt_bind(struct sb_stmt *s, const int *order, int n);
+/* Sets parameter `slot` to a string (copied into the slot's storage). */
+int sb_stmt_set_str(struct sb_stmt *s, int slot, const char *v, size_t len);
+/* Storage of at least len bytes for slot's string; the caller writes into
+ * it then calls sb_stmt_set_len.  NULL when out of memory. */
+char *sb_stmt_str_buf(struct sb_stmt *s, int slot, size_t len);
+void sb_stmt_set_len(struct sb_stmt *s, int slot, size_t len);
+int sb_stmt_execute(struct sb_stmt *s);
+void sb_stmt_close(struct sb_stmt *s);
+
+/* sysbench's multi-row INSERT batching. */
+int sb_conn_bulk_insert_init(struct sb_conn *c, const char *prefix, size_t len);
+int sb_conn_bulk_insert_next(struct sb_conn *c, const char *values, size_t len);
+int sb_conn_bulk_insert_done(struct sb_conn *c);
+
+/* Fast loads for prepare: native bulk load when the driver has one,
+ * multi-row INSERTs otherwise.  Rows count into stats->loaded_rows. */
+int sb_conn_bulk_load_begin(struct sb_conn *c, const char *table, const char *const *cols,
+                            const int *types, int ncols);
+int sb_conn_bulk_load_row(struct sb_conn *c, const struct sbd_value *vals);
+int sb_conn_bulk_load_end(struct sb_conn *c);
+
+/* Counts '?' placeholders outside quoted strings. */
+int sb_count_placeholders(const char *sql, size_t len);
+/* Writes v as decimal into out (at least 21 bytes); returns the length. */
+size_t sb_i64_to_text(int64_t v, char *out);
+
+#endif

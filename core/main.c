@@ -1,0 +1,294 @@
+/*
+ * sbench's entry point: the command line (sysbench 1.0's shape:
+ * `sbench [options] WORKLOAD COMMAND`), core options, choosing and loading
+ * the driver, loading the workload into the control Lua state, and handing
+ * over to the command.  The only place that decides the exit status:
+ * 0 success, 1 a failure while running, 2 a usage error.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sbench/driver.h>
+
+#include "../lua/lua_env.h"
+#include "db.h"
+#include "driver_loader.h"
+#include "options.h"
+#include "paths.h"
+#include "run.h"
+
+#define DEFAULT_DRIVER "sqlite"
+
+static void add_core_options(struct sb_options *o)
+{
+    const long long BIG = LLONG_MAX / 4;
+#define ADD(name, kind, def, help, choices, mn, mx) \
+    sb_options_add(o, name, kind, SB_SRC_CORE, def, help, choices, mn, mx)
+    ADD("threads", SB_OPT_INT, "1", "number of threads to use", NULL, 1, 100000);
+    ADD("events", SB_OPT_INT, "0", "limit for total number of events (0 = no limit)", NULL, 0, BIG);
+    ADD("time", SB_OPT_INT, "10", "limit for total execution time in seconds (0 = no limit)", NULL, 0, 100000000);
+    ADD("forever", SB_OPT_BOOL, "off", "run until interrupted when --time=0 and --events=0", NULL, 0, 0);
+    ADD("warmup-time", SB_OPT_INT, "0", "run events for this many seconds before measuring", NULL, 0, 100000000);
+    ADD("forced-shutdown", SB_OPT_STRING, "off",
+        "seconds (or N% of --time) to wait after --time before exiting with unfinished events, 'off' to wait", NULL, 0, 0);
+    ADD("report-interval", SB_OPT_NUMBER, "0", "seconds between intermediate reports (0 = none)", NULL, 0, 100000000);
+    ADD("percentile", SB_OPT_NUMBER, "95", "latency percentile to report (0 = none)", NULL, 0, 100);
+    ADD("histogram", SB_OPT_BOOL, "off", "print the latency histogram in the final report", NULL, 0, 0);
+    ADD("histogram-precision", SB_OPT_NUMBER, "0.01", "relative error of latency percentiles", NULL, 0, 1);
+    ADD("rand-type", SB_OPT_STRING, "special", "distribution of rand.default", "uniform|gaussian|special|pareto|zipfian", 0, 0);
+    ADD("rand-seed", SB_OPT_INT, "0", "seed for the random number generators (0 = from the clock)", NULL, 0, BIG);
+    ADD("rand-spec-iter", SB_OPT_INT, "12", "iterations for the gaussian and special distributions", NULL, 1, 1000);
+    ADD("rand-spec-pct", SB_OPT_NUMBER, "1", "percentage of values treated as special", NULL, 0, 100);
+    ADD("rand-spec-res", SB_OPT_NUMBER, "75", "percentage of draws that hit special values", NULL, 0, 100);
+    ADD("rand-pareto-h", SB_OPT_NUMBER, "0.2", "parameter h of the pareto distribution", NULL, 0, 1);
+    ADD("rand-zipfian-exp", SB_OPT_NUMBER, "0.8", "exponent of the zipfian distribution", NULL, 0, 100);
+    ADD("db-driver", SB_OPT_STRING, NULL, "database driver (default: the embedded sqlite)", NULL, 0, 0);
+    ADD("db-ps-mode", SB_OPT_STRING, "auto", "prepared statements: auto (server-side) or disable", "auto|disable", 0, 0);
+    ADD("db-debug", SB_OPT_BOOL, "off", "print driver debug messages", NULL, 0, 0);
+    ADD("db-connect-timeout", SB_OPT_INT, "10", "seconds to wait for a connection", NULL, 0, 86400);
+    ADD("db-query-timeout", SB_OPT_INT, "0", "seconds a statement may run (0 = no limit)", NULL, 0, 86400);
+    ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
+    ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
+    ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);
+    ADD("verbosity", SB_OPT_INT, "3", "verbosity level (0 = critical messages only)", NULL, 0, 5);
+    ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL, 0, 0);
+    ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
+#undef ADD
+}
+
+static void print_found(const char *name, const char *path, void *ctx)
+{
+    (void)ctx;
+    printf("  %-24s %s\n", name, path);
+}
+
+static void usage(struct sb_options *o)
+{
+    printf("Usage: sbench [options] WORKLOAD COMMAND\n\n");
+    printf("Commands: prepare, run, cleanup, help (the workload's options), and any a workload adds.\n");
+    printf("WORKLOAD is a name found on the workload path or a path to a .lua file.\n\n");
+    printf("General options:\n");
+    sb_options_print_help(o, SB_SRC_CORE, stdout);
+    struct sb_dirs dirs;
+    sb_driver_dirs(sb_opt_str(o, "driver-path"), &dirs);
+    printf("\nDrivers found (--db-driver=NAME; each has its own --NAME-* options, see 'sbench --db-driver=NAME --help'):\n");
+    sb_list_drivers(&dirs, print_found, NULL);
+    sb_workload_dirs(sb_opt_str(o, "workload-path"), &dirs);
+    printf("\nWorkloads found:\n");
+    sb_list_workloads(&dirs, print_found, NULL);
+}
+
+struct name_list { char buf[2048]; size_t len; };
+
+static void collect_name(const char *name, const char *path, void *ctx)
+{
+    (void)path;
+    struct name_list *l = ctx;
+    if (l->len < sizeof l->buf - 70)
+        l->len += (size_t)snprintf(l->buf + l->len, sizeof l->buf - l->len, "%s%s",
+                                   l->len ? ", " : "", name);
+}
+
+static int parse_rand(struct sb_run *run)
+{
+    struct sb_options *o = run->opts;
+    const char *t = sb_opt_str(o, "rand-type");
+    static const char *names[] = {"uniform", "gaussian", "special", "pareto", "zipfian"};
+    run->rand.kind = SB_RAND_SPECIAL;
+    for (int i = 0; i < 5; i++)
+        if (strcmp(t, names[i]) == 0)
+            run->rand.kind = i;
+    run->rand.spec_iter = (int)sb_opt_int(o, "rand-spec-iter");
+    run->rand.spec_pct = sb_opt_num(o, "rand-spec-pct");
+    run->rand.spec_res = sb_opt_num(o, "rand-spec-res");
+    run->rand.pareto_h = sb_opt_num(o, "rand-pareto-h");
+    run->rand.zipf_exp = sb_opt_num(o, "rand-zipfian-exp");
+    run->rand.seed = (uint64_t)sb_opt_int(o, "rand-seed");
+    return 0;
+}
+
+/* --forced-shutdown: off, N seconds, or N% of --time. */
+static int parse_forced_shutdown(struct sb_run *run, char *err, size_t errlen)
+{
+    const char *v = sb_opt_str(run->opts, "forced-shutdown");
+    run->forced_shutdown_ns = -1;
+    if (v == NULL || strcmp(v, "off") == 0)
+        return 0;
+    char *end;
+    double d = strtod(v, &end);
+    if (end == v || d < 0 || d > 1e8 || (*end && strcmp(end, "%") != 0)) {
+        snprintf(err, errlen, "invalid value '%.40s' for --forced-shutdown: expected off, seconds or N%%", v);
+        return -1;
+    }
+    if (*end == '%')
+        d = run->time_limit * d / 100.0;
+    run->forced_shutdown_ns = (int64_t)(d * 1e9);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    char err[1024];
+    static struct sb_run run;
+    sb_current_run = &run;
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    signal(SIGPIPE, SIG_IGN);
+
+    struct sb_options *o = sb_options_create();
+    if (o == NULL) {
+        fprintf(stderr, "sbench: out of memory\n");
+        return 1;
+    }
+    run.opts = o;
+    add_core_options(o);
+    const char **words;
+    int nwords;
+    if (sb_options_parse_argv(o, argc, argv, &words, &nwords, err, sizeof err) != 0 ||
+        sb_options_resolve(o, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+    if (sb_opt_bool(o, "version")) {
+        printf("sbench %s (driver ABI %d.%d, Lua %s.%s)\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR,
+               LUA_VERSION_MAJOR, LUA_VERSION_MINOR);
+        return 0;
+    }
+
+    /* the driver: its options are needed before the workload's */
+    const char *drv_name = sb_opt_str(o, "db-driver");
+    int default_driver = drv_name == NULL;
+    if (default_driver)
+        drv_name = DEFAULT_DRIVER;
+    struct sb_dirs ddirs;
+    sb_driver_dirs(sb_opt_str(o, "driver-path"), &ddirs);
+    char path[1400];
+    const struct sbd_driver *drv = NULL;
+    int want_help = sb_opt_bool(o, "help");
+    const char *command = nwords >= 2 ? words[1] : NULL;
+    int need_driver = !(command && strcmp(command, "help") == 0) && !(want_help && nwords == 0);
+    if (need_driver || (want_help && !default_driver)) {
+        if (sb_find_driver(&ddirs, drv_name, path, sizeof path) != 0) {
+            struct name_list l = {.len = 0};
+            sb_list_drivers(&ddirs, collect_name, &l);
+            fprintf(stderr, "sbench: unknown driver '%s' (drivers found: %s)\n", drv_name,
+                    l.len ? l.buf : "none");
+            return 2;
+        }
+        drv = sb_driver_load(path, drv_name, err, sizeof err);
+        if (drv == NULL) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 1;
+        }
+        sb_driver_register_options(drv, o);
+        if (sb_options_resolve(o, 0, err, sizeof err) != 0) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 2;
+        }
+    }
+    run.drv = drv;
+    run.driver_name = drv_name;
+
+    if (nwords == 0) {
+        if (want_help) {
+            usage(o);
+            if (drv) {
+                printf("\nOptions of driver '%s' (%s):\n", drv->name, drv->description ? drv->description : "");
+                sb_options_print_help(o, SB_SRC_DRIVER, stdout);
+            }
+            return 0;
+        }
+        fprintf(stderr, "sbench: missing workload and command; usage: sbench [options] WORKLOAD COMMAND (see sbench --help)\n");
+        return 2;
+    }
+
+    /* the workload */
+    struct sb_dirs wdirs;
+    sb_workload_dirs(sb_opt_str(o, "workload-path"), &wdirs);
+    char script[1400];
+    if (sb_find_workload(&wdirs, words[0], script, sizeof script) != 0) {
+        struct name_list l = {.len = 0};
+        sb_list_workloads(&wdirs, collect_name, &l);
+        fprintf(stderr, "sbench: unknown workload '%s' (workloads found: %s)\n", words[0],
+                l.len ? l.buf : "none");
+        return 2;
+    }
+    if (command == NULL && !want_help) {
+        fprintf(stderr, "sbench: missing command for workload '%s' (prepare, run, cleanup or help)\n", words[0]);
+        return 2;
+    }
+    if (want_help)
+        command = "help";
+    run.script = script;
+    run.script_name = words[0];
+    run.command = command;
+    run.argv_words = words + 2;
+    run.nwords = nwords > 2 ? nwords - 2 : 0;
+    run.threads = (int)sb_opt_int(o, "threads");
+    parse_rand(&run);
+
+    if (drv)
+        sb_db_setup(drv, strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0,
+                    sb_opt_int(o, "db-bulk-bytes"));
+
+    struct sb_worker *ctl = sb_worker_create(&run, -1);
+    if (ctl == NULL) {
+        fprintf(stderr, "sbench: out of memory\n");
+        return 1;
+    }
+    run.control = ctl;
+    if (l_state_create(ctl, 1) == NULL) {
+        fprintf(stderr, "FATAL: %s\n", ctl->error);
+        return 1;
+    }
+    if (l_register_options(ctl, o, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 1;
+    }
+    if (strcmp(command, "help") == 0) {
+        printf("%s options:\n", words[0]);
+        sb_options_print_help(o, SB_SRC_WORKLOAD, stdout);
+        return 0;
+    }
+    if (sb_options_resolve(o, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+    l_set_options(ctl);
+
+    run.time_limit = (double)sb_opt_int(o, "time");
+    run.event_limit = (uint64_t)sb_opt_int(o, "events");
+    run.report_interval = sb_opt_num(o, "report-interval");
+    run.warmup = (double)sb_opt_int(o, "warmup-time");
+    run.percentile = sb_opt_num(o, "percentile");
+    if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
+        !sb_opt_bool(o, "forever")) {
+        fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
+        return 2;
+    }
+    if (parse_forced_shutdown(&run, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+
+    if (default_driver)
+        printf("sbench: no --db-driver given, using the embedded SQLite database '%s'\n",
+               sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db");
+    const struct sbd_host *host = sb_host_create(o, drv->name);
+    if (drv->init(host, err, sizeof err) != SBD_OK) {
+        fprintf(stderr, "sbench: %s driver: %s\n", drv->name, err);
+        return 1;
+    }
+    int rc = sb_run_command(&run);
+    lua_close(ctl->L);
+    sb_worker_destroy(ctl);
+    if (drv->done)
+        drv->done();
+    sb_options_destroy(o);
+    return rc;
+}

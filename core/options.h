@@ -1,0 +1,90 @@
+/*
+ * Option registry: every --name=value that sbench accepts, from three
+ * sources registered in turn (core, the chosen driver, the workload script),
+ * the values the user gave, and their validation.  Names are stored with '-'
+ * and looked up with '-' or '_' alike (--table_size == --table-size).
+ * Nothing here is used on the measured path.
+ */
+#ifndef SB_OPTIONS_H
+#define SB_OPTIONS_H
+
+#include <stddef.h>
+
+enum sb_opt_kind {
+    SB_OPT_STRING = 0,
+    SB_OPT_INT,      /* 64-bit integer, validated */
+    SB_OPT_NUMBER,   /* double */
+    SB_OPT_BOOL,     /* on/off, true/false, yes/no, 1/0 */
+    SB_OPT_SECRET,   /* string that is never printed */
+    SB_OPT_LIST,     /* comma-separated */
+};
+
+enum sb_opt_source { SB_SRC_CORE = 0, SB_SRC_DRIVER, SB_SRC_WORKLOAD };
+
+struct sb_opt {
+    char *name;            /* owned; '-' separated */
+    int kind;              /* enum sb_opt_kind */
+    int source;            /* enum sb_opt_source */
+    char *def;             /* owned default text, NULL if none */
+    char *help;            /* owned */
+    const char *choices;   /* "a|b|c" for enumerations, or NULL (static) */
+    long long min, max;    /* for SB_OPT_INT */
+    char *value;           /* owned value the user gave, NULL if not given */
+};
+
+/* One --name[=value] from the command line, in order. */
+struct sb_arg {
+    char *name;      /* normalized to '-' ; owned by the option set */
+    char *value;     /* "on" for a bare --flag */
+    int used;        /* matched a registered option */
+};
+
+struct sb_options;
+
+/* Creates an empty registry.  Returns NULL when out of memory; free with
+ * sb_options_destroy. */
+struct sb_options *sb_options_create(void);
+void sb_options_destroy(struct sb_options *o);
+
+/* Splits argv into --options and positional words.  The positional words
+ * are returned in order through *words (pointers into argv; the array is
+ * owned by the registry).  Returns 0, or -1 with a message in err. */
+int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
+                          const char ***words, int *nwords,
+                          char *err, size_t errlen);
+
+/* Registers an option; a later registration of an existing name is
+ * ignored (the first source wins).  choices may be NULL. */
+void sb_options_add(struct sb_options *o, const char *name, int kind,
+                    int source, const char *def, const char *help,
+                    const char *choices, long long min, long long max);
+
+/* Matches the given arguments with the options registered so far, stores
+ * their values and validates them.  With final != 0, an argument matching
+ * no option is an error naming the closest valid option.  Returns 0, or -1
+ * with one line in err (exit status 2 for the caller). */
+int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen);
+
+/* The value given or defaulted; NULL if neither.  Owned by the registry. */
+const char *sb_opt_str(const struct sb_options *o, const char *name);
+long long sb_opt_int(const struct sb_options *o, const char *name);
+double sb_opt_num(const struct sb_options *o, const char *name);
+int sb_opt_bool(const struct sb_options *o, const char *name);
+int sb_opt_is_set(const struct sb_options *o, const char *name);
+/* The option's record, NULL if unknown.  Owned by the registry. */
+const struct sb_opt *sb_opt_find(const struct sb_options *o, const char *name);
+
+/* Iteration over registered options in registration order. */
+int sb_options_count(const struct sb_options *o);
+const struct sb_opt *sb_options_at(const struct sb_options *o, int i);
+
+/* Parses a boolean word; returns 0/1, or -1 if not a boolean. */
+int sb_parse_bool(const char *s);
+
+/* Prints "  --name=VALUE  help [default]" lines for one source. */
+void sb_options_print_help(const struct sb_options *o, int source, void *file);
+
+/* Writes the command line with secrets masked into buf (for reports). */
+void sb_options_echo(const struct sb_options *o, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,188 @@
+/*
+ * Search paths for drivers and workloads (see paths.h).  The build tree is
+ * recognised by the executable's own location (/proc/self/exe) lying under
+ * the build directory meson configured, so an installed sbench never looks
+ * into a source tree.
+ */
+#include "paths.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef SB_LIBDIR
+#define SB_LIBDIR "/usr/local/lib/sbench"
+#endif
+#ifndef SB_DATADIR
+#define SB_DATADIR "/usr/local/share/sbench"
+#endif
+
+static void add_dir(struct sb_dirs *d, const char *dir, size_t len)
+{
+    if (len == 0 || d->n >= SB_MAX_DIRS || len >= sizeof d->dir[0])
+        return;
+    memcpy(d->dir[d->n], dir, len);
+    d->dir[d->n][len] = 0;
+    for (int i = 0; i < d->n; i++)
+        if (strcmp(d->dir[i], d->dir[d->n]) == 0)
+            return;
+    d->n++;
+}
+
+static void add_list(struct sb_dirs *d, const char *list)
+{
+    if (list == NULL)
+        return;
+    while (*list) {
+        const char *colon = strchr(list, ':');
+        size_t len = colon ? (size_t)(colon - list) : strlen(list);
+        add_dir(d, list, len);
+        if (!colon)
+            break;
+        list = colon + 1;
+    }
+}
+
+/* 1 when this executable runs from the meson build directory. */
+static int in_build_tree(void)
+{
+#ifdef SB_BUILD_ROOT
+    char exe[PATH_MAX], root[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = 0;
+    if (realpath(SB_BUILD_ROOT, root) == NULL)
+        return 0;
+    size_t rl = strlen(root);
+    return strncmp(exe, root, rl) == 0 && exe[rl] == '/';
+#else
+    return 0;
+#endif
+}
+
+void sb_driver_dirs(const char *option, struct sb_dirs *out)
+{
+    out->n = 0;
+    add_list(out, option);
+    add_list(out, getenv("SBENCH_DRIVER_PATH"));
+    if (in_build_tree()) {
+#ifdef SB_BUILD_ROOT
+        const char *names[] = {"null", "pgsql", "mysql", "odbc", "sqlite"};
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+            char d[1024];
+            int n = snprintf(d, sizeof d, "%s/drivers/%s", SB_BUILD_ROOT, names[i]);
+            add_dir(out, d, (size_t)n);
+        }
+#endif
+    } else {
+        add_dir(out, SB_LIBDIR, strlen(SB_LIBDIR));
+    }
+}
+
+void sb_workload_dirs(const char *option, struct sb_dirs *out)
+{
+    out->n = 0;
+    add_list(out, option);
+    add_list(out, getenv("SBENCH_PATH"));
+    if (in_build_tree()) {
+#ifdef SB_SOURCE_ROOT
+        char d[1024];
+        int n = snprintf(d, sizeof d, "%s/workloads", SB_SOURCE_ROOT);
+        add_dir(out, d, (size_t)n);
+#endif
+    } else {
+        add_dir(out, SB_DATADIR, strlen(SB_DATADIR));
+    }
+}
+
+static int is_file(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int sb_find_driver(const struct sb_dirs *dirs, const char *name, char *out, size_t len)
+{
+    for (int i = 0; i < dirs->n; i++) {
+        snprintf(out, len, "%s/sbench-%s.so", dirs->dir[i], name);
+        if (is_file(out))
+            return 0;
+    }
+    return -1;
+}
+
+int sb_find_workload(const struct sb_dirs *dirs, const char *name, char *out, size_t len)
+{
+    size_t nl = strlen(name);
+    if (strchr(name, '/') || (nl > 4 && strcmp(name + nl - 4, ".lua") == 0)) {
+        snprintf(out, len, "%s", name);
+        return is_file(out) ? 0 : -1;
+    }
+    for (int i = 0; i < dirs->n; i++) {
+        snprintf(out, len, "%s/%s.lua", dirs->dir[i], name);
+        if (is_file(out))
+            return 0;
+    }
+    return -1;
+}
+
+static void list_dir(const struct sb_dirs *dirs, const char *prefix, const char *suffix,
+                     int (*skip)(const char *name),
+                     void (*fn)(const char *, const char *, void *), void *ctx)
+{
+    char seen[64][64];
+    int nseen = 0;
+    for (int i = 0; i < dirs->n; i++) {
+        DIR *d = opendir(dirs->dir[i]);
+        if (!d)
+            continue;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            size_t l = strlen(e->d_name), pl = strlen(prefix), sl = strlen(suffix);
+            if (l <= pl + sl || strncmp(e->d_name, prefix, pl) != 0 ||
+                strcmp(e->d_name + l - sl, suffix) != 0)
+                continue;
+            char name[64];
+            size_t nl = l - pl - sl;
+            if (nl >= sizeof name)
+                continue;
+            memcpy(name, e->d_name + pl, nl);
+            name[nl] = 0;
+            if (skip && skip(name))
+                continue;
+            int dup = 0;
+            for (int k = 0; k < nseen; k++)
+                dup |= strcmp(seen[k], name) == 0;
+            if (dup || nseen >= 64)
+                continue;
+            strcpy(seen[nseen++], name);
+            char path[1400];
+            snprintf(path, sizeof path, "%s/%s", dirs->dir[i], e->d_name);
+            fn(name, path, ctx);
+        }
+        closedir(d);
+    }
+}
+
+void sb_list_drivers(const struct sb_dirs *dirs,
+                     void (*fn)(const char *, const char *, void *), void *ctx)
+{
+    list_dir(dirs, "sbench-", ".so", NULL, fn, ctx);
+}
+
+/* Modules that workloads require, not workloads themselves. */
+static int not_a_workload(const char *name)
+{
+    return strcmp(name, "oltp_common") == 0 || strcmp(name, "oltp_sql") == 0;
+}
+
+void sb_list_workloads(const struct sb_dirs *dirs,
+                       void (*fn)(const char *, const char *, void *), void *ctx)
+{
+    list_dir(dirs, "", ".lua", not_a_workload, fn, ctx);
+}

@@ -1,0 +1,86 @@
+/*
+ * The state of one sbench invocation (struct sb_run) and of each worker
+ * thread (struct sb_worker), shared by the run loop, the Lua binding and
+ * the reports.  Workers write only their own sb_worker; the control thread
+ * reads their statistics when it reports.
+ */
+#ifndef SB_RUN_H
+#define SB_RUN_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <sbench/driver.h>
+
+#include "histogram.h"
+#include "rand.h"
+#include "stats.h"
+
+struct lua_State;
+struct sb_options;
+
+enum sb_rand_kind { SB_RAND_UNIFORM, SB_RAND_GAUSSIAN, SB_RAND_SPECIAL, SB_RAND_PARETO,
+                    SB_RAND_ZIPFIAN };
+
+struct sb_rand_conf {
+    int kind;             /* enum sb_rand_kind, for rand.default */
+    int spec_iter;
+    double spec_pct, spec_res, pareto_h, zipf_exp;
+    uint64_t seed;        /* 0: from the clock */
+};
+
+struct sb_worker {
+    struct sb_thread_stats stats;   /* first: cache-line aligned */
+    struct sb_run *run;
+    int id;                         /* 0-based; -1 for the control state */
+    pthread_t thread;
+    struct lua_State *L;
+    sb_rand rand;
+    int traceback_idx;              /* stack slot of the message handler */
+    char error[2048];               /* first fatal error, with its place */
+    int failed;
+};
+
+struct sb_run {
+    struct sb_options *opts;
+    const struct sbd_driver *drv;   /* NULL until a driver is loaded */
+    const char *driver_name;
+    const char *script;             /* path of the workload's .lua */
+    const char *script_name;        /* as the user named it */
+    const char *command;
+    const char *const *argv_words;  /* extra positional words */
+    int nwords;
+    int threads;
+    double time_limit;              /* seconds, 0 = none */
+    uint64_t event_limit;           /* 0 = none */
+    double report_interval;
+    double warmup;
+    double percentile;
+    struct sb_rand_conf rand;
+    struct sb_worker **workers;
+    struct sb_worker *control;
+    _Atomic int stop;               /* workers finish their event and leave */
+    _Atomic int fatal;              /* a worker failed: stop everyone */
+    _Atomic uint64_t events_started;
+    _Atomic int running;            /* workers still inside their loop */
+    _Atomic uint64_t expected_rows; /* rows prepare announced (progress) */
+    int64_t start_ns;
+    int64_t forced_shutdown_ns;     /* grace after stop; -1 = wait forever */
+};
+
+/* Process-wide: the run being executed (one per process). */
+extern struct sb_run *sb_current_run;
+
+/* Allocates a worker (statistics, histogram, seeded random numbers); NULL
+ * when out of memory.  Free with sb_worker_destroy (NULL is a no-op). */
+struct sb_worker *sb_worker_create(struct sb_run *run, int id);
+void sb_worker_destroy(struct sb_worker *w);
+
+/* Runs `command` for the workload; returns the process exit status. */
+int sb_run_command(struct sb_run *run);
+
+/* Monotonic clock in nanoseconds. */
+int64_t sb_now_ns(void);
+
+#endif

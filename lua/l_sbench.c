@@ -1,0 +1,287 @@
+/*
+ * The global `sbench` table (alias `sysbench`): version, tid, opt, cmdline,
+ * hooks, error, progress and rand; sbench.sql comes from l_sql.c.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/options.h"
+#include "../core/run.h"
+#include "l_internal.h"
+
+#ifndef SB_VERSION
+#define SB_VERSION "0.0.0"
+#endif
+
+int l_restart_marker;
+
+/* ---- sbench.sql.type ---- */
+
+enum { T_INT = 1, T_TINYINT, T_SMALLINT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
+       T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR };
+
+void l_push_sql_types(lua_State *L)
+{
+    static const struct { const char *n; int v; } types[] = {
+        {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT}, {"BIGINT", T_BIGINT},
+        {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME}, {"DATE", T_DATE},
+        {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP}, {"CHAR", T_CHAR},
+        {"VARCHAR", T_VARCHAR}};
+    lua_createtable(L, 0, 12);
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        lua_pushinteger(L, types[i].v);
+        lua_setfield(L, -2, types[i].n);
+    }
+}
+
+int l_sql_type_to_sbd(int t)
+{
+    switch (t) {
+    case T_INT: case T_TINYINT: case T_SMALLINT: case T_BIGINT: return SBD_TYPE_INT;
+    case T_FLOAT: case T_DOUBLE: return SBD_TYPE_DOUBLE;
+    case T_TIME: return SBD_TYPE_TIME;
+    case T_DATE: return SBD_TYPE_DATE;
+    case T_DATETIME: case T_TIMESTAMP: return SBD_TYPE_DATETIME;
+    default: return SBD_TYPE_STRING;
+    }
+}
+
+void l_note_connect_time(struct sb_worker *w, int64_t ns)
+{
+    struct sb_thread_stats *s = &w->stats;
+    if (SB_GET(s->connects) == 0 || ns < SB_GET(s->connect_min_ns))
+        atomic_store_explicit(&s->connect_min_ns, ns, memory_order_relaxed);
+    if (ns > SB_GET(s->connect_max_ns))
+        atomic_store_explicit(&s->connect_max_ns, ns, memory_order_relaxed);
+    SB_ADD(s->connect_ns, ns);
+    SB_ADD(s->connects, 1);
+}
+
+/* ---- sbench.rand ---- */
+
+static sb_rand *R(lua_State *L) { return &l_worker(L)->rand; }
+
+static int r_uniform(lua_State *L)
+{
+    lua_pushinteger(L, sb_rand_uniform(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2)));
+    return 1;
+}
+
+static int r_gaussian(lua_State *L)
+{
+    const struct sb_rand_conf *c = &sb_current_run->rand;
+    lua_pushinteger(L, sb_rand_gaussian(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+                                        c->spec_iter));
+    return 1;
+}
+
+static int r_special(lua_State *L)
+{
+    const struct sb_rand_conf *c = &sb_current_run->rand;
+    lua_pushinteger(L, sb_rand_special(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+                                       c->spec_iter, c->spec_pct, c->spec_res));
+    return 1;
+}
+
+static int r_pareto(lua_State *L)
+{
+    lua_pushinteger(L, sb_rand_pareto(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+                                      sb_current_run->rand.pareto_h));
+    return 1;
+}
+
+static int r_zipfian(lua_State *L)
+{
+    lua_pushinteger(L, sb_rand_zipfian(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+                                       sb_current_run->rand.zipf_exp));
+    return 1;
+}
+
+static int r_default(lua_State *L)
+{
+    switch (sb_current_run->rand.kind) {
+    case SB_RAND_UNIFORM: return r_uniform(L);
+    case SB_RAND_GAUSSIAN: return r_gaussian(L);
+    case SB_RAND_PARETO: return r_pareto(L);
+    case SB_RAND_ZIPFIAN: return r_zipfian(L);
+    default: return r_special(L);
+    }
+}
+
+static int r_uniform_double(lua_State *L)
+{
+    lua_pushnumber(L, sb_rand_double(R(L)));
+    return 1;
+}
+
+static int r_unique(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)sb_rand_unique(R(L)));
+    return 1;
+}
+
+static int r_string(lua_State *L)
+{
+    size_t len;
+    const char *tmpl = luaL_checklstring(L, 1, &len);
+    luaL_Buffer b;
+    char *out = luaL_buffinitsize(L, &b, len);
+    sb_rand_string(R(L), tmpl, len, out);
+    luaL_pushresultsize(&b, len);
+    return 1;
+}
+
+static int r_varstring(lua_State *L)
+{
+    lua_Integer mn = luaL_checkinteger(L, 1), mx = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, mn >= 0 && mx >= mn && mx <= 1 << 20, 2, "need 0 <= min <= max");
+    luaL_Buffer b;
+    char *out = luaL_buffinitsize(L, &b, (size_t)mx);
+    size_t n = sb_rand_varstring(R(L), (size_t)mn, (size_t)mx, out);
+    luaL_pushresultsize(&b, n);
+    return 1;
+}
+
+void l_open_rand(lua_State *L)
+{
+    static const luaL_Reg f[] = {
+        {"uniform", r_uniform}, {"default", r_default}, {"gaussian", r_gaussian},
+        {"special", r_special}, {"pareto", r_pareto}, {"zipfian", r_zipfian},
+        {"uniform_double", r_uniform_double}, {"unique", r_unique}, {"string", r_string},
+        {"varstring", r_varstring}, {"rand_uniform", r_uniform}, {NULL, NULL}};
+    luaL_newlib(L, f);
+    lua_setfield(L, -2, "rand");
+}
+
+/* ---- sbench.progress ---- */
+
+static int p_expect(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    if (n > 0)
+        atomic_fetch_add(&sb_current_run->expected_rows, (uint64_t)n);
+    return 0;
+}
+
+/* ---- sbench.opt ---- */
+
+static void push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
+{
+    if (v == NULL) {
+        lua_pushnil(L);
+        return;
+    }
+    switch (p->kind) {
+    case SB_OPT_INT:
+        lua_pushinteger(L, (lua_Integer)strtoll(v, NULL, 10));
+        break;
+    case SB_OPT_NUMBER: {
+        lua_pushstring(L, v);
+        lua_Number d = lua_tonumber(L, -1);
+        lua_pop(L, 1);
+        if (d == (lua_Number)(lua_Integer)d && strchr(v, '.') == NULL && strchr(v, 'e') == NULL)
+            lua_pushinteger(L, (lua_Integer)d);
+        else
+            lua_pushnumber(L, d);
+        break;
+    }
+    case SB_OPT_BOOL:
+        lua_pushboolean(L, sb_parse_bool(v) == 1);
+        break;
+    case SB_OPT_LIST: {
+        lua_newtable(L);
+        int i = 1;
+        const char *s = v;
+        while (*s) {
+            const char *comma = strchr(s, ',');
+            size_t n = comma ? (size_t)(comma - s) : strlen(s);
+            lua_pushlstring(L, s, n);
+            lua_rawseti(L, -2, i++);
+            if (!comma)
+                break;
+            s = comma + 1;
+        }
+        break;
+    }
+    default:
+        lua_pushstring(L, v);
+    }
+}
+
+void l_set_options(struct sb_worker *w)
+{
+    lua_State *L = w->L;
+    const struct sb_options *o = w->run->opts;
+    lua_getglobal(L, "sbench");
+    lua_getfield(L, -1, "opt");
+    for (int i = 0; i < sb_options_count(o); i++) {
+        const struct sb_opt *p = sb_options_at(o, i);
+        char key[160];
+        snprintf(key, sizeof key, "%s", p->name);
+        for (char *c = key; *c; c++)
+            if (*c == '-')
+                *c = '_';
+        push_opt_value(L, p, p->value ? p->value : p->def);
+        lua_setfield(L, -2, key);
+    }
+    lua_pop(L, 2);
+}
+
+/* Builds the sbench table and sets the globals sbench and sysbench. */
+void l_open_sbench(lua_State *L, struct sb_worker *w)
+{
+    lua_newtable(L);
+    lua_pushstring(L, SB_VERSION);
+    lua_setfield(L, -2, "version");
+    if (w->id >= 0) {
+        lua_pushinteger(L, w->id);
+        lua_setfield(L, -2, "tid");
+    }
+    lua_newtable(L);
+    lua_setfield(L, -2, "opt");
+
+    /* cmdline */
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_setfield(L, -2, "options");
+    lua_newtable(L);
+    lua_setfield(L, -2, "commands");
+    if (w->run->command) {
+        lua_pushstring(L, w->run->command);
+        lua_setfield(L, -2, "command");
+    }
+    lua_pushinteger(L, 2);
+    lua_setfield(L, -2, "PARALLEL_COMMAND");
+    lua_createtable(L, w->run->nwords, 0);
+    for (int i = 0; i < w->run->nwords; i++) {
+        lua_pushstring(L, w->run->argv_words[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_setfield(L, -2, "argv");
+    lua_setfield(L, -2, "cmdline");
+
+    lua_newtable(L);
+    lua_setfield(L, -2, "hooks");
+
+    /* error.RESTART_EVENT: a unique light userdata */
+    lua_newtable(L);
+    lua_pushlightuserdata(L, &l_restart_marker);
+    lua_setfield(L, -2, "RESTART_EVENT");
+    lua_setfield(L, -2, "error");
+
+    lua_newtable(L);
+    lua_pushcfunction(L, p_expect);
+    lua_setfield(L, -2, "expect");
+    lua_setfield(L, -2, "progress");
+
+    l_open_rand(L);
+    l_open_sql(L);
+
+    lua_pushvalue(L, -1);
+    lua_setglobal(L, "sysbench");
+    lua_setglobal(L, "sbench");
+}

@@ -1,0 +1,633 @@
+/*
+ * sbench.sql: drivers, connections, prepared statements, parameters and
+ * result sets for Lua, over the connection facade (core/db.h).
+ *
+ * Userdata and their lifetimes:
+ *   sbench.conn   owns a struct sb_conn; freed by __gc/__close.  User value
+ *                 1 caches the connection's one result-set object.
+ *   sbench.stmt   points at an sb_stmt owned by the connection; user value
+ *                 1 keeps the connection alive; s == NULL once closed.
+ *   sbench.param  a slot of a statement; user value 1 keeps the statement.
+ *   sbench.rs     a view of the connection's current result, valid while
+ *                 its generation matches the connection's.
+ * Hot path (stmt:execute, param:set): no allocation, no formatting.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include <string.h>
+
+#include "../core/db.h"
+#include "../core/run.h"
+#include "l_internal.h"
+
+#define CONN_MT "sbench.conn"
+#define STMT_MT "sbench.stmt"
+#define PARAM_MT "sbench.param"
+#define RS_MT "sbench.rs"
+#define DRV_MT "sbench.driver"
+#define ERR_MT "sbench.sqlerror"
+
+struct l_conn { struct sb_conn *c; int closed; };
+struct l_stmt { struct sb_stmt *s; struct l_conn *lc; };
+struct l_param { struct l_stmt *ls; int slot; };
+struct l_rs { struct sb_conn *c; uint64_t gen; };
+
+static struct l_conn *check_conn(lua_State *L, int i)
+{
+    struct l_conn *lc = luaL_checkudata(L, i, CONN_MT);
+    if (lc->c == NULL)
+        luaL_error(L, "connection is closed");
+    return lc;
+}
+
+static struct l_stmt *check_stmt(lua_State *L, int i)
+{
+    struct l_stmt *ls = luaL_checkudata(L, i, STMT_MT);
+    if (ls->s == NULL)
+        luaL_error(L, "statement is closed");
+    return ls;
+}
+
+/* Raises the SQL error of connection lc (at stack index ci) as a table
+ * with metatable sbench.sqlerror. */
+static int raise_sql_error(lua_State *L, int ci, struct sb_conn *c, int status)
+{
+    const char *cls = status == SBD_RETRY ? "retry" : status == SBD_CONN_LOST ? "lost" : "error";
+    ci = lua_absindex(L, ci);
+    lua_createtable(L, 0, 8);
+    lua_pushinteger(L, c->err.native_code);
+    lua_setfield(L, -2, "sql_errno");
+    lua_pushstring(L, c->err.sqlstate);
+    lua_setfield(L, -2, "sql_state");
+    lua_pushstring(L, c->err.message);
+    lua_setfield(L, -2, "sql_errmsg");
+    lua_pushstring(L, cls);
+    lua_setfield(L, -2, "class");
+    lua_pushinteger(L, status);
+    lua_setfield(L, -2, "status");
+    if (c->err_sql) {
+        lua_pushlstring(L, c->err_sql, c->err_sql_len > 300 ? 300 : c->err_sql_len);
+        lua_setfield(L, -2, "query");
+    }
+    lua_pushvalue(L, ci);
+    lua_setfield(L, -2, "connection");
+    luaL_setmetatable(L, ERR_MT);
+    return lua_error(L);
+}
+
+static int err_tostring(lua_State *L)
+{
+    lua_getfield(L, 1, "sql_errno");
+    lua_getfield(L, 1, "sql_state");
+    lua_getfield(L, 1, "sql_errmsg");
+    lua_getfield(L, 1, "query");
+    lua_pushfstring(L, "SQL error, errno = %s, state = '%s': %s%s%s",
+                    luaL_optstring(L, 2, "0"), luaL_optstring(L, 3, ""),
+                    luaL_optstring(L, 4, "?"),
+                    lua_isstring(L, 5) ? " (query: " : "",
+                    lua_isstring(L, 5) ? lua_tostring(L, 5) : "");
+    if (lua_isstring(L, 5)) {
+        lua_pushliteral(L, ")");
+        lua_concat(L, 2);
+    }
+    return 1;
+}
+
+/* Returns the connection's result-set object (or the affected rows when
+ * there is no result set). */
+static int push_result(lua_State *L, int ci, struct sb_conn *c)
+{
+    if (!c->has_result) {
+        lua_pushinteger(L, c->info.affected_rows);
+        return 1;
+    }
+    lua_getiuservalue(L, ci, 1);
+    struct l_rs *rs = lua_touserdata(L, -1);
+    if (rs == NULL) {
+        lua_pop(L, 1);
+        rs = lua_newuserdatauv(L, sizeof *rs, 1);
+        luaL_setmetatable(L, RS_MT);
+        lua_pushvalue(L, ci);
+        lua_setiuservalue(L, -2, 1);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, ci, 1);
+    }
+    rs->c = c;
+    rs->gen = c->result_gen;
+    return 1;
+}
+
+/* ---- driver ---- */
+
+static int l_sql_driver(lua_State *L)
+{
+    const struct sbd_driver *d = sb_db_driver();
+    if (d == NULL)
+        return luaL_error(L, "no database driver is loaded");
+    const char *want = luaL_optstring(L, 1, NULL);
+    if (want && strcmp(want, d->name) != 0)
+        return luaL_error(L, "driver '%s' requested, but --db-driver is '%s'", want, d->name);
+    const struct sbd_driver **ud = lua_newuserdatauv(L, sizeof *ud, 0);
+    *ud = d;
+    luaL_setmetatable(L, DRV_MT);
+    return 1;
+}
+
+static int drv_name(lua_State *L)
+{
+    const struct sbd_driver **d = luaL_checkudata(L, 1, DRV_MT);
+    lua_pushstring(L, (*d)->name);
+    return 1;
+}
+
+static int drv_connect(lua_State *L)
+{
+    luaL_checkudata(L, 1, DRV_MT);
+    struct sb_worker *w = l_worker(L);
+    struct l_conn *lc = lua_newuserdatauv(L, sizeof *lc, 1);
+    lc->c = NULL;
+    lc->closed = 1;
+    luaL_setmetatable(L, CONN_MT);
+    struct sbd_error err;
+    int64_t t0 = sb_now_ns();
+    lc->c = sb_conn_open(w->id < 0 ? 0 : w->id, &w->stats, &err);
+    l_note_connect_time(w, sb_now_ns() - t0);
+    if (lc->c == NULL)
+        return luaL_error(L, "connection failed: %s", err.message);
+    lc->closed = 0;
+    return 1;
+}
+
+/* ---- connection ---- */
+
+static int conn_gc(lua_State *L)
+{
+    struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
+    sb_conn_close(lc->c);
+    lc->c = NULL;
+    return 0;
+}
+
+static int conn_disconnect(lua_State *L)
+{
+    struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
+    if (lc->c)
+        sb_conn_disconnect(lc->c);
+    lc->closed = 1;
+    return 0;
+}
+
+static int conn_reconnect(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    int rc = sb_conn_reconnect(lc->c);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    lc->closed = 0;
+    return 0;
+}
+
+static int conn_dialect(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    lua_pushstring(L, lc->c->dc ? lc->c->drv->dialect(lc->c->dc) : "ansi");
+    return 1;
+}
+
+static int conn_server_version(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    const struct sbd_driver *d = lc->c->drv;
+    lua_pushstring(L, (lc->c->dc && d->server_version) ? d->server_version(lc->c->dc) : "");
+    return 1;
+}
+
+static int conn_query(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    size_t len;
+    const char *sql = luaL_checklstring(L, 2, &len);
+    int rc = sb_conn_query(lc->c, sql, len);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return push_result(L, 1, lc->c);
+}
+
+static void push_value(lua_State *L, const struct sbd_value *v)
+{
+    if (v->is_null || v->type == SBD_TYPE_NULL)
+        lua_pushnil(L);
+    else if (v->type == SBD_TYPE_INT)
+        lua_pushinteger(L, v->i);
+    else if (v->type == SBD_TYPE_DOUBLE)
+        lua_pushnumber(L, v->d);
+    else
+        lua_pushlstring(L, v->s ? v->s : "", v->len);
+}
+
+static int conn_query_row(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    size_t len;
+    const char *sql = luaL_checklstring(L, 2, &len);
+    struct sb_conn *c = lc->c;
+    int rc = sb_conn_query(c, sql, len);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, c, rc);
+    if (!c->has_result)
+        return 0;
+    rc = sb_conn_fetch(c);
+    if (rc == SBD_DONE) {
+        sb_conn_free_result(c);
+        return 0;
+    }
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, c, rc);
+    int n = c->info.nfields;
+    luaL_checkstack(L, n, "too many columns");
+    for (int i = 0; i < n; i++)
+        push_value(L, &c->row[i]);
+    sb_conn_free_result(c);
+    return n;
+}
+
+static int conn_txn(lua_State *L, int (*fn)(struct sb_conn *))
+{
+    struct l_conn *lc = check_conn(L, 1);
+    int rc = fn(lc->c);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+static int conn_begin(lua_State *L) { return conn_txn(L, sb_conn_begin); }
+static int conn_commit(lua_State *L) { return conn_txn(L, sb_conn_commit); }
+static int conn_rollback(lua_State *L) { return conn_txn(L, sb_conn_rollback); }
+
+static int conn_prepare(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    size_t len;
+    const char *sql = luaL_checklstring(L, 2, &len);
+    struct l_stmt *ls = lua_newuserdatauv(L, sizeof *ls, 1);
+    ls->s = NULL;
+    ls->lc = lc;
+    luaL_setmetatable(L, STMT_MT);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    ls->s = sb_stmt_prepare(lc->c, sql, len);
+    if (ls->s == NULL)
+        return raise_sql_error(L, 1, lc->c, SBD_ERROR);
+    return 1;
+}
+
+static int conn_bulk_insert_init(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    size_t len;
+    const char *p = luaL_checklstring(L, 2, &len);
+    int rc = sb_conn_bulk_insert_init(lc->c, p, len);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+static int conn_bulk_insert_next(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    size_t len;
+    const char *p = luaL_checklstring(L, 2, &len);
+    int rc = sb_conn_bulk_insert_next(lc->c, p, len);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+static int conn_bulk_insert_done(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    int rc = sb_conn_bulk_insert_done(lc->c);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+static int conn_bulk_load_init(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    const char *table = luaL_checkstring(L, 2);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    luaL_checktype(L, 4, LUA_TTABLE);
+    int n = (int)luaL_len(L, 3);
+    if (n < 1 || n > 32 || luaL_len(L, 4) != n)
+        return luaL_error(L, "bulk_load_init: 1 to 32 columns, one type per column");
+    const char *cols[32];
+    int types[32];
+    for (int i = 0; i < n; i++) {
+        lua_geti(L, 3, i + 1);
+        cols[i] = luaL_checkstring(L, -1);
+        lua_geti(L, 4, i + 1);
+        types[i] = l_sql_type_to_sbd((int)luaL_checkinteger(L, -1));
+        lua_pop(L, 1); /* the name stays referenced by the table */
+        lua_pop(L, 1);
+    }
+    int rc = sb_conn_bulk_load_begin(lc->c, table, cols, types, n);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+static int conn_bulk_load_row(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    struct sb_conn *c = lc->c;
+    int n = c->bl_ncols;
+    if (!c->bl_active)
+        return luaL_error(L, "bulk_load_row without bulk_load_init");
+    if (lua_gettop(L) - 1 != n)
+        return luaL_error(L, "bulk_load_row: %d values expected, got %d", n, lua_gettop(L) - 1);
+    struct sbd_value v[32];
+    for (int i = 0; i < n; i++) {
+        int idx = i + 2;
+        v[i].type = c->bl_types[i];
+        v[i].is_null = lua_isnil(L, idx);
+        if (v[i].is_null)
+            continue;
+        if (v[i].type == SBD_TYPE_INT)
+            v[i].i = luaL_checkinteger(L, idx);
+        else if (v[i].type == SBD_TYPE_DOUBLE)
+            v[i].d = luaL_checknumber(L, idx);
+        else
+            v[i].s = luaL_checklstring(L, idx, &v[i].len);
+    }
+    int rc = sb_conn_bulk_load_row(c, v);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, c, rc);
+    return 0;
+}
+
+static int conn_bulk_load_done(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    int rc = sb_conn_bulk_load_end(lc->c);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+/* ---- statements and parameters ---- */
+
+static int stmt_bind_create(lua_State *L)
+{
+    struct l_stmt *ls = check_stmt(L, 1);
+    int t = l_sql_type_to_sbd((int)luaL_checkinteger(L, 2));
+    lua_Integer maxlen = luaL_optinteger(L, 3, 0);
+    int slot = sb_stmt_param_create(ls->s, t, maxlen > 0 ? (size_t)maxlen : 0);
+    if (slot < 0)
+        return luaL_error(L, "bind_create: the statement has only %d placeholders", ls->s->nparams);
+    struct l_param *p = lua_newuserdatauv(L, sizeof *p, 1);
+    p->ls = ls;
+    p->slot = slot;
+    luaL_setmetatable(L, PARAM_MT);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}
+
+static int stmt_bind_param(lua_State *L)
+{
+    struct l_stmt *ls = check_stmt(L, 1);
+    int n = lua_gettop(L) - 1;
+    int order[256];
+    if (n > 256)
+        return luaL_error(L, "bind_param: too many parameters");
+    for (int i = 0; i < n; i++) {
+        struct l_param *p = luaL_checkudata(L, i + 2, PARAM_MT);
+        if (p->ls != ls)
+            return luaL_error(L, "bind_param: parameter %d belongs to another statement", i + 1);
+        order[i] = p->slot;
+    }
+    if (sb_stmt_bind(ls->s, order, n) != 0)
+        return luaL_error(L, "bind_param: %d parameters for %d placeholders", n, ls->s->nparams);
+    return 0;
+}
+
+static int stmt_execute(lua_State *L)
+{
+    struct l_stmt *ls = check_stmt(L, 1);
+    int rc = sb_stmt_execute(ls->s);
+    if (rc != SBD_OK) {
+        lua_getiuservalue(L, 1, 1);
+        return raise_sql_error(L, -1, ls->s->c, rc);
+    }
+    lua_getiuservalue(L, 1, 1);
+    return push_result(L, lua_gettop(L), ls->s->c);
+}
+
+static int stmt_close(lua_State *L)
+{
+    struct l_stmt *ls = luaL_checkudata(L, 1, STMT_MT);
+    if (ls->s) {
+        sb_stmt_close(ls->s);
+        ls->s = NULL;
+    }
+    return 0;
+}
+
+static struct l_param *check_param(lua_State *L)
+{
+    struct l_param *p = luaL_checkudata(L, 1, PARAM_MT);
+    if (p->ls->s == NULL)
+        luaL_error(L, "parameter of a closed statement");
+    return p;
+}
+
+static int param_set(lua_State *L)
+{
+    struct l_param *p = check_param(L);
+    struct sb_stmt *s = p->ls->s;
+    struct sbd_value *v = &s->vals[p->slot];
+    if (lua_isnoneornil(L, 2)) {
+        v->is_null = 1;
+        return 0;
+    }
+    switch (v->type) {
+    case SBD_TYPE_INT: {
+        int ok;
+        lua_Integer i = lua_tointegerx(L, 2, &ok);
+        if (!ok) {
+            lua_Number d = luaL_checknumber(L, 2);
+            i = (lua_Integer)d;
+        }
+        v->i = i;
+        v->is_null = 0;
+        break;
+    }
+    case SBD_TYPE_DOUBLE:
+        v->d = luaL_checknumber(L, 2);
+        v->is_null = 0;
+        break;
+    default: {
+        size_t len;
+        const char *str = luaL_tolstring(L, 2, &len);
+        if (sb_stmt_set_str(s, p->slot, str, len) != 0)
+            return luaL_error(L, "out of memory");
+        break;
+    }
+    }
+    return 0;
+}
+
+static int param_set_rand_str(lua_State *L)
+{
+    struct l_param *p = check_param(L);
+    size_t len;
+    const char *tmpl = luaL_checklstring(L, 2, &len);
+    struct sb_stmt *s = p->ls->s;
+    char *buf = sb_stmt_str_buf(s, p->slot, len);
+    if (buf == NULL)
+        return luaL_error(L, "out of memory");
+    sb_rand_string(&l_worker(L)->rand, tmpl, len, buf);
+    buf[len] = 0;
+    sb_stmt_set_len(s, p->slot, len);
+    return 0;
+}
+
+/* ---- result sets ---- */
+
+static struct l_rs *check_rs(lua_State *L)
+{
+    return luaL_checkudata(L, 1, RS_MT);
+}
+
+static int rs_fetch_row(lua_State *L)
+{
+    struct l_rs *rs = check_rs(L);
+    struct sb_conn *c = rs->c;
+    if (rs->gen != c->result_gen || !c->has_result)
+        return 0;
+    int rc = sb_conn_fetch(c);
+    if (rc == SBD_DONE)
+        return 0;
+    if (rc != SBD_OK) {
+        lua_getiuservalue(L, 1, 1);
+        return raise_sql_error(L, -1, c, rc);
+    }
+    int n = c->info.nfields;
+    lua_createtable(L, n, 0);
+    for (int i = 0; i < n; i++) {
+        push_value(L, &c->row[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    return 1;
+}
+
+static int rs_free(lua_State *L)
+{
+    struct l_rs *rs = check_rs(L);
+    if (rs->gen == rs->c->result_gen)
+        sb_conn_free_result(rs->c);
+    return 0;
+}
+
+static int rs_index(lua_State *L)
+{
+    struct l_rs *rs = check_rs(L);
+    const char *k = luaL_checkstring(L, 2);
+    int current = rs->gen == rs->c->result_gen;
+    if (strcmp(k, "nrows") == 0) {
+        lua_pushinteger(L, current ? rs->c->info.nrows : 0);
+        return 1;
+    }
+    if (strcmp(k, "nfields") == 0) {
+        lua_pushinteger(L, current ? rs->c->info.nfields : 0);
+        return 1;
+    }
+    luaL_getmetatable(L, RS_MT);
+    lua_getfield(L, -1, "methods");
+    lua_getfield(L, -1, k);
+    return 1;
+}
+
+/* ---- registration ---- */
+
+static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
+                      lua_CFunction gc)
+{
+    luaL_newmetatable(L, name);
+    luaL_newlib(L, methods);
+    if (strcmp(name, RS_MT) == 0) {
+        lua_setfield(L, -2, "methods");
+        lua_pushcfunction(L, rs_index);
+        lua_setfield(L, -2, "__index");
+    } else {
+        lua_setfield(L, -2, "__index");
+    }
+    if (gc) {
+        lua_pushcfunction(L, gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, gc);
+        lua_setfield(L, -2, "__close");
+    }
+    lua_pop(L, 1);
+}
+
+void l_open_sql(lua_State *L)
+{
+    static const luaL_Reg drv_m[] = {{"name", drv_name}, {"connect", drv_connect}, {NULL, NULL}};
+    static const luaL_Reg conn_m[] = {
+        {"query", conn_query}, {"query_row", conn_query_row}, {"prepare", conn_prepare},
+        {"begin", conn_begin}, {"commit", conn_commit}, {"rollback", conn_rollback},
+        {"disconnect", conn_disconnect}, {"reconnect", conn_reconnect},
+        {"dialect", conn_dialect}, {"server_version", conn_server_version},
+        {"bulk_insert_init", conn_bulk_insert_init}, {"bulk_insert_next", conn_bulk_insert_next},
+        {"bulk_insert_done", conn_bulk_insert_done}, {"bulk_load_init", conn_bulk_load_init},
+        {"bulk_load_row", conn_bulk_load_row}, {"bulk_load_done", conn_bulk_load_done},
+        {NULL, NULL}};
+    static const luaL_Reg stmt_m[] = {
+        {"bind_create", stmt_bind_create}, {"bind_param", stmt_bind_param},
+        {"execute", stmt_execute}, {"close", stmt_close}, {NULL, NULL}};
+    static const luaL_Reg param_m[] = {
+        {"set", param_set}, {"set_rand_str", param_set_rand_str}, {NULL, NULL}};
+    static const luaL_Reg rs_m[] = {{"fetch_row", rs_fetch_row}, {"free", rs_free}, {NULL, NULL}};
+
+    new_class(L, DRV_MT, drv_m, NULL);
+    new_class(L, CONN_MT, conn_m, conn_gc);
+    new_class(L, STMT_MT, stmt_m, NULL);
+    new_class(L, PARAM_MT, param_m, NULL);
+    new_class(L, RS_MT, rs_m, NULL);
+    luaL_newmetatable(L, ERR_MT);
+    lua_pushcfunction(L, err_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pop(L, 1);
+
+    /* sbench.sql = { driver = ..., type = {...} } ; expects sbench on top */
+    lua_createtable(L, 0, 4);
+    lua_pushcfunction(L, l_sql_driver);
+    lua_setfield(L, -2, "driver");
+    l_push_sql_types(L);
+    lua_setfield(L, -2, "type");
+    lua_setfield(L, -2, "sql");
+}
+
+struct sb_conn *l_error_connection(lua_State *L, int idx)
+{
+    if (!lua_istable(L, idx))
+        return NULL;
+    lua_getfield(L, idx, "connection");
+    struct l_conn *lc = luaL_testudata(L, -1, CONN_MT);
+    lua_pop(L, 1);
+    return lc ? lc->c : NULL;
+}
+
+int l_is_sql_error(lua_State *L, int idx)
+{
+    if (!lua_istable(L, idx) || !lua_getmetatable(L, idx))
+        return 0;
+    luaL_getmetatable(L, ERR_MT);
+    int eq = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return eq;
+}

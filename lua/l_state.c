@@ -1,0 +1,389 @@
+/*
+ * Worker Lua states: creation, script loading, protected calls with a
+ * traceback, declared options and commands, and the event call with its
+ * restart rules for ignorable SQL errors (see lua_env.h).
+ *
+ * Stack layout of a worker state while it runs: [1] the message handler,
+ * [2] the event function (after l_event_prepare).
+ */
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../core/db.h"
+#include "../core/options.h"
+#include "../core/paths.h"
+#include "../core/run.h"
+#include "l_internal.h"
+#include "lua_env.h"
+
+#define EVENT_IDX 2
+
+/* Message handler: adds a traceback to string errors; SQL error tables get
+ * it as a field; the restart marker passes through. */
+static int msgh(lua_State *L)
+{
+    if (lua_islightuserdata(L, 1))
+        return 1;
+    if (lua_istable(L, 1)) {
+        luaL_traceback(L, L, NULL, 1);
+        lua_setfield(L, 1, "traceback");
+        lua_settop(L, 1);
+        return 1;
+    }
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+/* Stores the error on top of the stack into w->error and pops it. */
+static void take_error(struct sb_worker *w)
+{
+    lua_State *L = w->L;
+    const char *msg;
+    if (lua_istable(L, -1)) {
+        luaL_tolstring(L, -1, NULL);
+        lua_getfield(L, -2, "traceback");
+        if (lua_isstring(L, -1)) {
+            lua_concat(L, 2);
+        } else {
+            lua_pop(L, 1);
+        }
+        msg = lua_tostring(L, -1);
+        snprintf(w->error, sizeof w->error, "%s", msg ? msg : "?");
+        lua_pop(L, 2);
+        return;
+    }
+    msg = lua_tostring(L, -1);
+    snprintf(w->error, sizeof w->error, "%s", msg ? msg : "(non-string error)");
+    lua_pop(L, 1);
+}
+
+static void set_package_path(lua_State *L, const char *script)
+{
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    const char *slash = strrchr(script, '/');
+    if (slash) {
+        luaL_addlstring(&b, script, (size_t)(slash - script));
+        luaL_addstring(&b, "/?.lua;");
+    } else {
+        luaL_addstring(&b, "./?.lua;");
+    }
+    struct sb_dirs dirs;
+    sb_workload_dirs(sb_opt_str(sb_current_run->opts, "workload-path"), &dirs);
+    for (int i = 0; i < dirs.n; i++) {
+        luaL_addstring(&b, dirs.dir[i]);
+        luaL_addstring(&b, "/?.lua;");
+    }
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "path");
+    luaL_addstring(&b, lua_tostring(L, -1));
+    lua_pop(L, 2);
+    luaL_pushresult(&b);
+    lua_getglobal(L, "package");
+    lua_insert(L, -2);
+    lua_setfield(L, -2, "path");
+    lua_pop(L, 1);
+}
+
+lua_State *l_state_create(struct sb_worker *w, int with_opts)
+{
+    lua_State *L = luaL_newstate();
+    if (L == NULL) {
+        snprintf(w->error, sizeof w->error, "cannot create a Lua state: out of memory");
+        return NULL;
+    }
+    *(struct sb_worker **)lua_getextraspace(L) = w;
+    w->L = L;
+    luaL_openlibs(L);
+    l_open_compat(L);
+    l_open_sbench(L, w);
+    if (with_opts)
+        l_set_options(w);
+    set_package_path(L, w->run->script);
+    lua_pushcfunction(L, msgh);
+    w->traceback_idx = lua_gettop(L);
+    if (luaL_loadfile(L, w->run->script) != LUA_OK) {
+        take_error(w);
+        lua_close(L);
+        w->L = NULL;
+        return NULL;
+    }
+    if (lua_pcall(L, 0, 0, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        lua_close(L);
+        w->L = NULL;
+        return NULL;
+    }
+    return L;
+}
+
+int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen)
+{
+    lua_State *L = w->L;
+    lua_getglobal(L, "sbench");
+    lua_getfield(L, -1, "cmdline");
+    lua_getfield(L, -1, "options");
+    if (!lua_istable(L, -1)) {
+        lua_pop(L, 3);
+        return 0;
+    }
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {
+        if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1)) {
+            snprintf(err, errlen, "%s: sbench.cmdline.options entries must be name = {description, default}",
+                     w->run->script);
+            lua_pop(L, 5);
+            return -1;
+        }
+        const char *name = lua_tostring(L, -2);
+        lua_geti(L, -1, 1);
+        const char *help = lua_tostring(L, -1);
+        lua_geti(L, -2, 2);
+        int kind = SB_OPT_STRING;
+        char def[1024];
+        const char *defp = def;
+        long long mn = 0, mx = 0;
+        switch (lua_type(L, -1)) {
+        case LUA_TNUMBER:
+            if (lua_isinteger(L, -1)) {
+                kind = SB_OPT_INT;
+                mn = 0;
+                mx = LLONG_MAX / 4;
+                snprintf(def, sizeof def, "%lld", (long long)lua_tointeger(L, -1));
+            } else {
+                kind = SB_OPT_NUMBER;
+                mn = -1000000000000LL;
+                mx = 1000000000000LL;
+                snprintf(def, sizeof def, "%.17g", lua_tonumber(L, -1));
+            }
+            break;
+        case LUA_TBOOLEAN:
+            kind = SB_OPT_BOOL;
+            snprintf(def, sizeof def, "%s", lua_toboolean(L, -1) ? "on" : "off");
+            break;
+        case LUA_TTABLE: {
+            kind = SB_OPT_LIST;
+            size_t used = 0;
+            def[0] = 0;
+            lua_Integer n = luaL_len(L, -1);
+            for (lua_Integer i = 1; i <= n && used < sizeof def - 64; i++) {
+                lua_geti(L, -1, i);
+                used += (size_t)snprintf(def + used, sizeof def - used, "%s%s", i > 1 ? "," : "",
+                                         lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
+                lua_pop(L, 1);
+            }
+            break;
+        }
+        case LUA_TSTRING:
+            snprintf(def, sizeof def, "%s", lua_tostring(L, -1));
+            break;
+        default:
+            defp = NULL;
+        }
+        sb_options_add(o, name, kind, SB_SRC_WORKLOAD, defp, help ? help : "", NULL, mn, mx);
+        lua_pop(L, 3);
+    }
+    lua_pop(L, 3);
+    return 0;
+}
+
+int l_call_global(struct sb_worker *w, const char *name)
+{
+    lua_State *L = w->L;
+    if (lua_getglobal(L, name) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return 1;
+    }
+    if (lua_pcall(L, 0, 0, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        return -1;
+    }
+    return 0;
+}
+
+static int push_command(lua_State *L, const char *cmd)
+{
+    lua_getglobal(L, "sbench");
+    lua_getfield(L, -1, "cmdline");
+    lua_getfield(L, -1, "commands");
+    if (!lua_istable(L, -1) || lua_getfield(L, -1, cmd) != LUA_TTABLE) {
+        lua_pop(L, lua_istable(L, -1) ? 4 : 3);
+        return 0;
+    }
+    lua_replace(L, -4);
+    lua_pop(L, 2);
+    return 1;
+}
+
+int l_find_command(struct sb_worker *w, const char *cmd)
+{
+    lua_State *L = w->L;
+    if (!push_command(L, cmd))
+        return 0;
+    lua_geti(L, -1, 2);
+    int parallel = lua_tointeger(L, -1) == 2;
+    lua_pop(L, 2);
+    return parallel ? 2 : 1;
+}
+
+int l_call_command(struct sb_worker *w, const char *cmd)
+{
+    lua_State *L = w->L;
+    if (!push_command(L, cmd))
+        return 1;
+    lua_geti(L, -1, 1);
+    lua_remove(L, -2);
+    if (!lua_isfunction(L, -1)) {
+        lua_pop(L, 1);
+        snprintf(w->error, sizeof w->error, "command '%s' has no function", cmd);
+        return -1;
+    }
+    if (lua_pcall(L, 0, 0, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        return -1;
+    }
+    return 0;
+}
+
+int l_has_hook(struct sb_worker *w, const char *name)
+{
+    lua_State *L = w->L;
+    lua_getglobal(L, "sbench");
+    lua_getfield(L, -1, "hooks");
+    int t = lua_istable(L, -1) ? lua_getfield(L, -1, name) : LUA_TNIL;
+    lua_pop(L, lua_istable(L, -2) ? 3 : 2);
+    return t == LUA_TFUNCTION;
+}
+
+int l_event_prepare(struct sb_worker *w)
+{
+    lua_State *L = w->L;
+    lua_settop(L, w->traceback_idx);
+    if (lua_getglobal(L, "event") != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        snprintf(w->error, sizeof w->error, "%s defines no event() function", w->run->script);
+        return -1;
+    }
+    return 0;
+}
+
+/* Calls sbench.hooks[name](err at idx) if defined.  Returns 1 if it ran and
+ * returned true, 0 if it ran and returned false or is absent (*absent set),
+ * -1 on error. */
+static int call_hook(struct sb_worker *w, const char *name, int idx, int *absent)
+{
+    lua_State *L = w->L;
+    idx = lua_absindex(L, idx);
+    lua_getglobal(L, "sbench");
+    lua_getfield(L, -1, "hooks");
+    lua_remove(L, -2);
+    if (!lua_istable(L, -1) || lua_getfield(L, -1, name) != LUA_TFUNCTION) {
+        lua_pop(L, lua_istable(L, -1) ? 1 : 1);
+        if (lua_gettop(L) > idx)
+            lua_settop(L, idx);
+        if (absent)
+            *absent = 1;
+        return 0;
+    }
+    lua_remove(L, -2);
+    if (absent)
+        *absent = 0;
+    lua_pushvalue(L, idx);
+    if (lua_pcall(L, 1, 1, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        return -1;
+    }
+    int r = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return r;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Reconnects c with a bounded backoff.  Returns SBD_OK or the last error. */
+static int reconnect(struct sb_worker *w, struct sb_conn *c)
+{
+    int delay = 10;
+    int rc = SBD_CONN_LOST;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        rc = sb_conn_reconnect(c);
+        if (rc == SBD_OK)
+            return rc;
+        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            return rc;
+        sleep_ms(delay);
+        delay = delay * 2 > 1000 ? 1000 : delay * 2;
+    }
+    return rc;
+}
+
+int l_event_run(struct sb_worker *w)
+{
+    lua_State *L = w->L;
+    for (;;) {
+        lua_pushvalue(L, EVENT_IDX);
+        if (lua_pcall(L, 0, 0, w->traceback_idx) == LUA_OK)
+            return 0;
+        int top = lua_gettop(L);
+        if (lua_touserdata(L, top) == &l_restart_marker) {
+            lua_pop(L, 1);
+            SB_ADD(w->stats.ignored_errors, 1);
+            if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+                return 1;
+            continue;
+        }
+        if (!l_is_sql_error(L, top)) {
+            take_error(w);
+            return -1;
+        }
+        lua_getfield(L, top, "status");
+        int status = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        int absent = 1;
+        int ignorable = call_hook(w, "sql_error_ignorable", top, &absent);
+        if (ignorable < 0)
+            return -1;
+        if (absent)
+            ignorable = status == SBD_RETRY || status == SBD_CONN_LOST;
+        if (!ignorable) {
+            take_error(w);
+            return -1;
+        }
+        struct sb_conn *c = l_error_connection(L, top);
+        if (c && status != SBD_CONN_LOST && sb_conn_rollback(c) == SBD_CONN_LOST)
+            status = SBD_CONN_LOST;
+        if (c && status == SBD_CONN_LOST && reconnect(w, c) != SBD_OK) {
+            if (atomic_load_explicit(&w->run->stop, memory_order_relaxed)) {
+                lua_settop(L, top - 1);
+                return 1;
+            }
+            snprintf(w->error, sizeof w->error, "lost the connection and could not reconnect: %s",
+                     c->err.message);
+            lua_settop(L, top - 1);
+            return -1;
+        }
+        SB_ADD(w->stats.ignored_errors, 1);
+        if (call_hook(w, "before_restart_event", top, NULL) < 0)
+            return -1;
+        lua_settop(L, top - 1);
+        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            return 1;
+    }
+}
