@@ -254,6 +254,27 @@ function M.new(dialect, opts)
    return q
 end
 
+-- Helpers that run statements on a connection given by the caller (they
+-- use only the connection's methods).
+
+-- Runs a statement, freeing its result set if it has one.
+function M.exec(con, sql)
+   local r = con:query(sql)
+   local t = type(r)
+   if t == "userdata" or t == "table" then r:free() end
+end
+
+-- Whether table n exists: the dialect's catalog query, or for ansi whether
+-- probing the table succeeds.
+function M.table_exists(con, q, n)
+   local sql = q.table_exists(n)
+   if sql then
+      local count = con:query_row(sql)
+      return (tonumber(count) or 0) > 0
+   end
+   return (pcall(M.exec, con, q.probe_table(n)))
+end
+
 -- Names of the per-table statements, in listing order (bulk_insert_prefix
 -- is a fragment, not a statement, and is left out).
 M.statement_names = {
