@@ -1,0 +1,12 @@
+-- oltp_point_select: one primary key lookup per event, no transaction.
+local oltp = require("oltp_common")
+
+-- One query per event, whatever --point-selects says.
+oltp.override.point_selects = 1
+oltp.uses = { "point_select" }
+
+local point_selects = oltp.point_selects
+
+function event()
+   point_selects()
+end
