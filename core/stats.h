@@ -7,6 +7,7 @@
 #define SB_STATS_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "histogram.h"
