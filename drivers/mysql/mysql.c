@@ -364,12 +364,13 @@ static const char *mysql_drv_client_version(void)
 static int apply_ssl(MYSQL *m)
 {
     int rc = 0;
-    if (ssl_ca != NULL)
+    if (ssl_ca != NULL && ssl_mode != SSL_OFF)
         rc |= mysql_options(m, MYSQL_OPT_SSL_CA, ssl_ca);
 #ifdef SBMY_MARIADB_CLIENT
-    /* Connector/C has no SSL mode: it uses TLS when asked (PREFERRED falls
-     * back to plain text), enforces it, and verifies the certificate
-     * together with the host name (so VERIFY_CA also checks the name). */
+    /* Connector/C has no SSL mode: it uses TLS when asked, but without
+     * certificate verification it falls back to plain text when the server
+     * has no TLS (connect checks REQUIRED afterwards); verification checks
+     * the host name too, so VERIFY_CA acts as VERIFY_IDENTITY. */
     sbmy_bool enforce = ssl_mode >= SSL_REQUIRED;
     sbmy_bool verify = ssl_mode >= SSL_VERIFY_CA;
     if (ssl_mode == SSL_PREFERRED)
@@ -461,6 +462,15 @@ static int mysql_drv_connect(int thread_id, sbd_conn **out, struct sbd_error *er
         mysql_close(c->mysql);
         free(c);
         return err->status;
+    }
+    if (ssl_mode >= SSL_REQUIRED && mysql_get_ssl_cipher(c->mysql) == NULL) {
+        snprintf(err->message, sizeof err->message,
+                 "mysql: connected to %.300s without TLS although --mysql-ssl "
+                 "requires it (does the server have TLS enabled?)", where);
+        err->sqlstate[0] = 0;
+        mysql_close(c->mysql);
+        free(c);
+        return SBD_ERROR;
     }
     format_server_version(c);
     *out = c;
