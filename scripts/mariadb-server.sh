@@ -12,6 +12,9 @@
 #   scripts/mariadb-server.sh stop DIR
 #       Clean shutdown; succeeds when nothing runs.
 #
+# $SBT_MYSQL_SERVER_ARGS, if set, is appended to mariadbd's arguments (split
+# on spaces), e.g. "--ssl-cert=... --ssl-key=..." for TLS tests.
+#
 # The server reads no configuration file (--no-defaults); root logs in over
 # the socket without a password.  The password is passed to the client on
 # stdin, never on a command line.
@@ -99,6 +102,7 @@ start() {
             --skip-log-bin --innodb-buffer-pool-size=256M \
             --innodb-flush-log-at-trx-commit=2 --innodb-log-file-size=64M \
             --max-connections=1200 --local-infile=ON \
+            ${SBT_MYSQL_SERVER_ARGS:-} \
             >/dev/null 2>&1 </dev/null &
         spid=$!
         i=0
