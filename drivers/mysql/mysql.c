@@ -276,6 +276,7 @@ static int parse_ports(const char *list, char *errbuf, size_t errlen)
     return 0;
 }
 
+/* s itself (caller's storage) when it is a non-empty string, else NULL. */
 static const char *nonempty(const char *s)
 {
     return (s != NULL && *s != 0) ? s : NULL;
@@ -353,6 +354,7 @@ static void mysql_drv_thread_done(void)
     mysql_thread_end();
 }
 
+/* Static buffer filled by init; "" before init. */
 static const char *mysql_drv_client_version(void)
 {
     return client_version_buf;
@@ -489,18 +491,20 @@ static void mysql_drv_disconnect(sbd_conn *c)
     free(c);
 }
 
+/* Owned by c, valid until the next call on c; never NULL. */
 static const struct sbd_error *mysql_drv_last_error(sbd_conn *c)
 {
     return &c->err;
 }
 
+/* Static string; never fails. */
 static const char *mysql_drv_dialect(sbd_conn *c)
 {
     (void)c;
     return "mysql";
 }
 
-/* Owned by c; "" never fails. */
+/* Owned by c, set at connect; never NULL. */
 static const char *mysql_drv_server_version(sbd_conn *c)
 {
     return c->server_version;
@@ -508,11 +512,25 @@ static const char *mysql_drv_server_version(sbd_conn *c)
 
 /* --- plain queries --- */
 
+/* Discards further results of the last statement (a CALL sends a final
+ * status result), so the next statement is not "out of sync". */
+static void drain_results(sbd_conn *c)
+{
+    while (mysql_more_results(c->mysql)) {
+        if (mysql_next_result(c->mysql) != 0)
+            break;
+        MYSQL_RES *r = mysql_store_result(c->mysql);
+        if (r != NULL)
+            mysql_free_result(r);
+    }
+}
+
 void sbmy_release_result(sbd_conn *c)
 {
     if (c->res_kind == RES_QUERY) {
         mysql_free_result(c->res);
         c->res = NULL;
+        drain_results(c);
     } else if (c->res_kind == RES_STMT) {
         mysql_stmt_free_result(c->cur->st);
         c->cur = NULL;
@@ -534,6 +552,7 @@ static int mysql_drv_query(sbd_conn *c, const char *sql, size_t len,
         if (mysql_field_count(c->mysql) != 0)
             return sbmy_conn_fail(c);
         info->affected_rows = (int64_t)mysql_affected_rows(c->mysql);
+        drain_results(c);
         return SBD_OK;
     }
     c->res = res;

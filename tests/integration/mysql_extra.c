@@ -29,6 +29,7 @@ static const char *names[MAX_OPTS], *values[MAX_OPTS];
 static int nopts, nchecks;
 static const struct sbd_driver *drv;
 
+/* Value from argv or the driver's default (static storage); NULL if none. */
 static const char *opt_str(const char *name)
 {
     for (int i = 0; i < nopts; i++)
@@ -111,6 +112,7 @@ static int64_t int_of(sbd_conn *c, const char *sql)
     return v[0].i;
 }
 
+/* A new connection owned by the caller (drv->disconnect); exits on failure. */
 static sbd_conn *open_conn(void)
 {
     sbd_conn *c = NULL;
@@ -130,6 +132,7 @@ struct waiter {
     int rc;
 };
 
+/* Thread body; returns NULL, the result is in the struct waiter. */
 static void *wait_thread(void *arg)
 {
     struct waiter *w = arg;
@@ -312,6 +315,16 @@ static void test_types(void)
           "awkward string and double round-trip");
     drv->free_result(c);
     run(c, "DROP TABLE mx_bulk");
+
+    /* A CALL's trailing status result must not break the next query. */
+    run(c, "DROP PROCEDURE IF EXISTS mx_proc");
+    run(c, "CREATE PROCEDURE mx_proc() SELECT 42");
+    check(drv->query(c, "CALL mx_proc()", 14, &info) == SBD_OK, c, "CALL");
+    check(drv->fetch_row(c, r) == SBD_OK && r[0].i == 42, c, "CALL result");
+    drv->free_result(c);
+    run(c, "CALL mx_proc()");
+    check(int_of(c, "SELECT 7") == 7, c, "query after CALL");
+    run(c, "DROP PROCEDURE mx_proc");
 
     struct sbd_server_counters s1, s2;
     check(drv->server_counters(c, &s1) == SBD_OK, c, "counters");
