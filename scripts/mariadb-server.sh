@@ -95,6 +95,8 @@ start() {
             fi
         fi
         rm -f "$DIR/mysqld.sock" "$DIR/mysqld.pid"
+        # SBT_MYSQL_SERVER_ARGS is split on purpose.
+        # shellcheck disable=SC2086
         nohup "$MARIADBD" --no-defaults --user=root \
             --datadir="$DIR/data" --socket="$DIR/mysqld.sock" \
             --port="$PORT" --bind-address=127.0.0.1 \
