@@ -1,0 +1,99 @@
+/*
+ * MySQL driver internals shared by mysql.c (options, connections, plain
+ * queries, transactions, counters), mysql_stmt.c (prepared statements) and
+ * mysql_bulk.c (bulk load).  Not part of the ABI.
+ */
+#ifndef SBENCH_MYSQL_INT_H
+#define SBENCH_MYSQL_INT_H
+
+#include <sbench/driver.h>
+
+#include <mysql.h>
+
+#include "mysql_errors.h"
+
+/* The boolean type of MYSQL_BIND.is_null/.error and of mysql_options flags:
+ * my_bool in MariaDB Connector/C and MySQL < 8, bool in libmysqlclient 8. */
+#if defined(MARIADB_PACKAGE_VERSION_ID) || defined(MARIADB_BASE_VERSION)
+#define SBMY_MARIADB_CLIENT 1
+typedef my_bool sbmy_bool;
+#elif MYSQL_VERSION_ID >= 80000
+#include <stdbool.h>
+typedef bool sbmy_bool;
+#else
+typedef my_bool sbmy_bool;
+#endif
+
+enum { RES_NONE = 0, RES_QUERY, RES_STMT };
+
+struct sbd_stmt {
+    struct sbd_stmt *prev, *next;   /* the connection's open statements */
+    MYSQL_STMT *st;
+    int nparams;
+    MYSQL_BIND *pbind;              /* nparams each, set up at prepare */
+    unsigned long *plen;
+    sbmy_bool *pnull;
+    unsigned ncols;
+    MYSQL_BIND *rbind;              /* ncols each */
+    int *rtype;                     /* enum sbd_type of each column */
+    int64_t *rint;
+    double *rdbl;
+    unsigned long *rlen;
+    sbmy_bool *rnull, *rerr;
+    char **rbuf;                    /* string columns: grown when too small */
+    unsigned long *rcap;
+};
+
+struct sbd_conn {
+    MYSQL *mysql;
+    struct sbd_error err;
+    int res_kind;                   /* RES_* */
+    MYSQL_RES *res;                 /* RES_QUERY */
+    MYSQL_FIELD *fields;
+    unsigned nfields;
+    struct sbd_stmt *cur;           /* RES_STMT: statement with a result */
+    struct sbd_stmt *stmts;         /* open statements */
+    char server_version[96];
+    /* bulk load (mysql_bulk.c) */
+    int bulk_active;
+    int bulk_ncols;
+    int *bulk_types;
+    char *bulk_buf;
+    size_t bulk_cap, bulk_len, bulk_prefix_len, bulk_limit;
+    long bulk_rows;
+};
+
+/* Password in use (never printed; masked in messages), "" if none. */
+extern const char *sbmy_secret;
+extern struct sbmy_ignore sbmy_ignored;
+
+/* Fill c->err from the connection's / statement's last error; return the
+ * status (SBD_RETRY, SBD_CONN_LOST or SBD_ERROR). */
+int sbmy_conn_fail(sbd_conn *c);
+int sbmy_stmt_fail(sbd_conn *c, MYSQL_STMT *st);
+/* Fill c->err with a driver-side error (no native code) and return
+ * SBD_ERROR. */
+int sbmy_fail(sbd_conn *c, const char *msg);
+/* Releases any current result (query or statement). */
+void sbmy_release_result(sbd_conn *c);
+/* enum sbd_type of a column of MySQL type t. */
+int sbmy_column_type(enum enum_field_types t);
+/* Writes v in decimal at p (room for 21 bytes); returns bytes written. */
+size_t sbmy_i64_to_text(int64_t v, char *p);
+
+/* mysql_stmt.c */
+int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
+                 const int *types, sbd_stmt **out);
+int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                 int nparams, struct sbd_result_info *info);
+int sbmy_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row);
+void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s);
+
+/* mysql_bulk.c */
+int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
+                    const int *types, int ncolumns);
+int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values);
+int sbmy_bulk_end(sbd_conn *c);
+void sbmy_bulk_free(sbd_conn *c);
+
+#endif

@@ -1,0 +1,314 @@
+/*
+ * mysql driver: server-side prepared statements (mysql_stmt_* API).
+ * Parameter and result MYSQL_BIND arrays are allocated once at prepare;
+ * execute only points the parameter binds at the caller's values, and a
+ * string column whose value does not fit its buffer grows that buffer once
+ * and is refetched with mysql_stmt_fetch_column.  Results are buffered on
+ * the client with mysql_stmt_store_result.
+ */
+#include "mysql_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* First capacity of a string result buffer. */
+#define MIN_STR_CAP 16
+#define MAX_INITIAL_STR_CAP 4096
+
+static void free_stmt(sbd_stmt *s)
+{
+    if (s == NULL)
+        return;
+    if (s->rbuf != NULL)
+        for (unsigned i = 0; i < s->ncols; i++)
+            free(s->rbuf[i]);
+    free(s->pbind);
+    free(s->plen);
+    free(s->pnull);
+    free(s->rbind);
+    free(s->rtype);
+    free(s->rint);
+    free(s->rdbl);
+    free(s->rlen);
+    free(s->rnull);
+    free(s->rerr);
+    free(s->rbuf);
+    free(s->rcap);
+    free(s);
+}
+
+static int bind_param_type(int type)
+{
+    switch (type) {
+    case SBD_TYPE_INT: return MYSQL_TYPE_LONGLONG;
+    case SBD_TYPE_DOUBLE: return MYSQL_TYPE_DOUBLE;
+    case SBD_TYPE_NULL: return MYSQL_TYPE_NULL;
+    default: return MYSQL_TYPE_STRING;
+    }
+}
+
+/* Allocates the parameter arrays; 0 or -1 (out of memory). */
+static int setup_params(sbd_stmt *s, const int *types)
+{
+    size_t n = s->nparams > 0 ? (size_t)s->nparams : 1;
+    s->pbind = calloc(n, sizeof *s->pbind);
+    s->plen = calloc(n, sizeof *s->plen);
+    s->pnull = calloc(n, sizeof *s->pnull);
+    if (s->pbind == NULL || s->plen == NULL || s->pnull == NULL)
+        return -1;
+    for (int i = 0; i < s->nparams; i++) {
+        s->pbind[i].buffer_type = bind_param_type(types != NULL ? types[i] : SBD_TYPE_STRING);
+        s->pbind[i].length = &s->plen[i];
+        s->pbind[i].is_null = &s->pnull[i];
+    }
+    return 0;
+}
+
+/* Allocates and binds the result arrays from the statement's metadata;
+ * 0, or -1 with *oom set when memory ran out (else a statement error). */
+static int setup_results(sbd_stmt *s, int *oom)
+{
+    *oom = 0;
+    MYSQL_RES *meta = mysql_stmt_result_metadata(s->st);
+    if (meta == NULL)
+        return mysql_stmt_errno(s->st) != 0 ? -1 : 0;
+    s->ncols = mysql_num_fields(meta);
+    MYSQL_FIELD *f = mysql_fetch_fields(meta);
+    size_t n = s->ncols > 0 ? s->ncols : 1;
+    s->rbind = calloc(n, sizeof *s->rbind);
+    s->rtype = calloc(n, sizeof *s->rtype);
+    s->rint = calloc(n, sizeof *s->rint);
+    s->rdbl = calloc(n, sizeof *s->rdbl);
+    s->rlen = calloc(n, sizeof *s->rlen);
+    s->rnull = calloc(n, sizeof *s->rnull);
+    s->rerr = calloc(n, sizeof *s->rerr);
+    s->rbuf = calloc(n, sizeof *s->rbuf);
+    s->rcap = calloc(n, sizeof *s->rcap);
+    if (s->rbind == NULL || s->rtype == NULL || s->rint == NULL ||
+        s->rdbl == NULL || s->rlen == NULL || s->rnull == NULL ||
+        s->rerr == NULL || s->rbuf == NULL || s->rcap == NULL) {
+        mysql_free_result(meta);
+        *oom = 1;
+        return -1;
+    }
+    for (unsigned i = 0; i < s->ncols; i++) {
+        MYSQL_BIND *b = &s->rbind[i];
+        int t = sbmy_column_type(f[i].type);
+        s->rtype[i] = t;
+        b->is_null = &s->rnull[i];
+        b->error = &s->rerr[i];
+        b->length = &s->rlen[i];
+        if (t == SBD_TYPE_INT) {
+            b->buffer_type = MYSQL_TYPE_LONGLONG;
+            b->buffer = &s->rint[i];
+            b->is_unsigned = (f[i].flags & UNSIGNED_FLAG) != 0;
+        } else if (t == SBD_TYPE_DOUBLE) {
+            b->buffer_type = MYSQL_TYPE_DOUBLE;
+            b->buffer = &s->rdbl[i];
+        } else {
+            unsigned long cap = f[i].length + 1;
+            if (cap < MIN_STR_CAP)
+                cap = MIN_STR_CAP;
+            if (cap > MAX_INITIAL_STR_CAP)
+                cap = MAX_INITIAL_STR_CAP;
+            s->rbuf[i] = malloc(cap);
+            if (s->rbuf[i] == NULL) {
+                mysql_free_result(meta);
+                *oom = 1;
+                return -1;
+            }
+            s->rcap[i] = cap;
+            b->buffer_type = MYSQL_TYPE_STRING;
+            b->buffer = s->rbuf[i];
+            b->buffer_length = cap;
+        }
+    }
+    mysql_free_result(meta);
+    if (s->ncols > 0 && mysql_stmt_bind_result(s->st, s->rbind) != 0)
+        return -1;
+    return 0;
+}
+
+/* On success *out is owned by c until sbmy_close_stmt or disconnect; on
+ * failure *out is NULL and c's error is set. */
+int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
+                 const int *types, sbd_stmt **out)
+{
+    *out = NULL;
+    sbd_stmt *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return sbmy_fail(c, "mysql: out of memory");
+    s->st = mysql_stmt_init(c->mysql);
+    if (s->st == NULL) {
+        free(s);
+        return sbmy_conn_fail(c);
+    }
+    int rc = SBD_OK, oom = 0;
+    if (mysql_stmt_prepare(s->st, sql, (unsigned long)len) != 0) {
+        rc = sbmy_stmt_fail(c, s->st);
+    } else if (mysql_stmt_param_count(s->st) != (unsigned long)(nparams < 0 ? 0 : nparams)) {
+        rc = sbmy_fail(c, "mysql: prepare: the number of '?' placeholders differs "
+                          "from the number of parameters declared");
+    } else {
+        s->nparams = nparams < 0 ? 0 : nparams;
+        if (setup_params(s, types) != 0)
+            rc = sbmy_fail(c, "mysql: out of memory");
+        else if (setup_results(s, &oom) != 0)
+            rc = oom ? sbmy_fail(c, "mysql: out of memory") : sbmy_stmt_fail(c, s->st);
+    }
+    if (rc != SBD_OK) {
+        mysql_stmt_close(s->st);
+        free_stmt(s);
+        return rc;
+    }
+    s->next = c->stmts;
+    if (c->stmts != NULL)
+        c->stmts->prev = s;
+    c->stmts = s;
+    *out = s;
+    return SBD_OK;
+}
+
+int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                 int nparams, struct sbd_result_info *info)
+{
+    sbmy_release_result(c);
+    info->affected_rows = -1;
+    info->nrows = 0;
+    info->nfields = 0;
+    if (nparams != s->nparams)
+        return sbmy_fail(c, "mysql: execute: wrong number of parameters");
+    for (int i = 0; i < nparams; i++) {
+        const struct sbd_value *v = &params[i];
+        MYSQL_BIND *b = &s->pbind[i];
+        s->pnull[i] = v->is_null || v->type == SBD_TYPE_NULL;
+        b->is_unsigned = 0;
+        switch (v->type) {
+        case SBD_TYPE_INT:
+            b->buffer_type = MYSQL_TYPE_LONGLONG;
+            b->buffer = (void *)&v->i;
+            break;
+        case SBD_TYPE_DOUBLE:
+            b->buffer_type = MYSQL_TYPE_DOUBLE;
+            b->buffer = (void *)&v->d;
+            break;
+        case SBD_TYPE_NULL:
+            b->buffer_type = MYSQL_TYPE_NULL;
+            b->buffer = NULL;
+            break;
+        default: /* strings, and dates/times in their string form */
+            b->buffer_type = MYSQL_TYPE_STRING;
+            b->buffer = (void *)(v->s != NULL ? v->s : "");
+            s->plen[i] = (unsigned long)(v->s != NULL ? v->len : 0);
+            b->buffer_length = s->plen[i];
+            break;
+        }
+    }
+    if (nparams > 0 && mysql_stmt_bind_param(s->st, s->pbind) != 0)
+        return sbmy_stmt_fail(c, s->st);
+    if (mysql_stmt_execute(s->st) != 0)
+        return sbmy_stmt_fail(c, s->st);
+    if (s->ncols == 0 || mysql_stmt_field_count(s->st) == 0) {
+        info->affected_rows = (int64_t)mysql_stmt_affected_rows(s->st);
+        return SBD_OK;
+    }
+    if (mysql_stmt_store_result(s->st) != 0) {
+        int rc = sbmy_stmt_fail(c, s->st);
+        mysql_stmt_free_result(s->st);
+        return rc;
+    }
+    c->res_kind = RES_STMT;
+    c->cur = s;
+    info->affected_rows = 0;
+    info->nrows = (int64_t)mysql_stmt_num_rows(s->st);
+    info->nfields = (int)s->ncols;
+    return SBD_OK;
+}
+
+/* The current row had string columns longer than their buffers: grows those
+ * buffers and refetches the columns. */
+static int refetch_truncated(sbd_conn *c, sbd_stmt *s)
+{
+    int rebind = 0;
+    for (unsigned i = 0; i < s->ncols; i++) {
+        MYSQL_BIND *b = &s->rbind[i];
+        if (b->buffer_type != MYSQL_TYPE_STRING || s->rnull[i] ||
+            s->rlen[i] <= s->rcap[i])
+            continue;
+        unsigned long want = s->rlen[i] + 1;
+        if (want < 2 * s->rcap[i])
+            want = 2 * s->rcap[i];
+        char *nb = realloc(s->rbuf[i], want);
+        if (nb == NULL)
+            return sbmy_fail(c, "mysql: out of memory for a result column");
+        s->rbuf[i] = nb;
+        s->rcap[i] = want;
+        b->buffer = nb;
+        b->buffer_length = want;
+        rebind = 1;
+        if (mysql_stmt_fetch_column(s->st, b, i, 0) != 0)
+            return sbmy_stmt_fail(c, s->st);
+    }
+    if (rebind && mysql_stmt_bind_result(s->st, s->rbind) != 0)
+        return sbmy_stmt_fail(c, s->st);
+    return SBD_OK;
+}
+
+int sbmy_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row)
+{
+    int rc = mysql_stmt_fetch(s->st);
+    if (rc == MYSQL_NO_DATA)
+        return SBD_DONE;
+    if (rc == 1)
+        return sbmy_stmt_fail(c, s->st);
+    if (rc == MYSQL_DATA_TRUNCATED && (rc = refetch_truncated(c, s)) != SBD_OK)
+        return rc;
+    for (unsigned i = 0; i < s->ncols; i++) {
+        struct sbd_value *v = &row[i];
+        v->type = s->rtype[i];
+        v->is_null = s->rnull[i] != 0;
+        v->i = 0;
+        v->d = 0;
+        v->s = NULL;
+        v->len = 0;
+        if (v->is_null)
+            continue;
+        switch (s->rtype[i]) {
+        case SBD_TYPE_INT:
+            if (s->rbind[i].is_unsigned && s->rint[i] < 0) {
+                v->type = SBD_TYPE_DOUBLE; /* BIGINT UNSIGNED above INT64_MAX */
+                v->d = (double)(uint64_t)s->rint[i];
+            } else {
+                v->i = s->rint[i];
+            }
+            break;
+        case SBD_TYPE_DOUBLE:
+            v->d = s->rdbl[i];
+            break;
+        case SBD_TYPE_NULL:
+            v->type = SBD_TYPE_STRING;
+            /* fall through */
+        default:
+            v->s = s->rbuf[i];
+            v->len = s->rlen[i] < s->rcap[i] ? s->rlen[i] : s->rcap[i];
+            break;
+        }
+    }
+    return SBD_OK;
+}
+
+void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s)
+{
+    if (s == NULL)
+        return;
+    if (c->res_kind == RES_STMT && c->cur == s)
+        sbmy_release_result(c);
+    if (s->prev != NULL)
+        s->prev->next = s->next;
+    else
+        c->stmts = s->next;
+    if (s->next != NULL)
+        s->next->prev = s->prev;
+    mysql_stmt_close(s->st);
+    free_stmt(s);
+}
