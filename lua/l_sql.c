@@ -557,7 +557,8 @@ static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
                       lua_CFunction gc)
 {
     luaL_newmetatable(L, name);
-    luaL_newlib(L, methods);
+    lua_newtable(L);
+    luaL_setfuncs(L, methods, 0);
     if (strcmp(name, RS_MT) == 0) {
         lua_setfield(L, -2, "methods");
         lua_pushcfunction(L, rs_index);
