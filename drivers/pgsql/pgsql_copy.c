@@ -12,7 +12,8 @@
 
 #define COPY_BUF_SIZE (1u << 20)
 
-/* Appends s[0..len) escaped for COPY text format; returns the new end. */
+/* Appends s[0..len) escaped for COPY text format at p, which must have
+ * room for 2 * len bytes; returns the new end (inside the same buffer). */
 static char *put_escaped(char *p, const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {

@@ -9,6 +9,7 @@
 #include <sbench/driver.h>
 
 #include <libpq-fe.h>
+#include <locale.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,10 +50,31 @@ struct sbd_conn {
     size_t copy_len, copy_cap;
 };
 
-/* pgsql.c: fills conn->err from res (may be NULL: then from the
+/* pgsql_conn.c: options, process setup and connections (the driver table's
+ * members of the same names). */
+extern const struct sbd_option pgd_options[];
+int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen);
+void pgd_done(void);
+/* Static "libpq 15.20"; never fails. */
+const char *pgd_client_version(void);
+/* On success *out is a new connection owned by the caller (free with
+ * pgd_disconnect); on failure *out is NULL and err says why. */
+int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
+void pgd_disconnect(sbd_conn *c);
+/* Owned by c, valid until its next call. */
+const struct sbd_error *pgd_last_error(sbd_conn *c);
+/* Static string. */
+const char *pgd_dialect(sbd_conn *c);
+/* Owned by c, valid until disconnect. */
+const char *pgd_server_version(sbd_conn *c);
+void pgd_free_stmt(struct sbd_stmt *s);
+/* The "C" locale, for strtod_l on result text; set by pgd_init. */
+extern locale_t pgd_c_locale;
+
+/* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
  * connection's message) and returns the status it classified. */
 int pgd_error(sbd_conn *c, const PGresult *res);
-/* pgsql.c: sets conn->err to SBD_ERROR with a fixed message. */
+/* pgsql_conn.c: sets conn->err to SBD_ERROR with a fixed message. */
 int pgd_fail(sbd_conn *c, const char *msg);
 /* pgsql.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
