@@ -1,0 +1,101 @@
+/*
+ * pgsql driver internals shared by its files: the connection and statement
+ * structs, error helpers, number formatting (pgsql_text.c) and bulk load
+ * (pgsql_copy.c).  Not part of the ABI; only the driver's files include it.
+ */
+#ifndef SBENCH_PGSQL_INT_H
+#define SBENCH_PGSQL_INT_H
+
+#include <sbench/driver.h>
+
+#include <libpq-fe.h>
+#include <locale.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for any integer or double that pgd_fmt_* writes. */
+#define PGD_NUM_MAX 32
+
+struct sbd_stmt {
+    struct sbd_stmt *next;        /* list of the connection's statements */
+    char name[24];                /* server-side name, unique per conn */
+    int nparams;
+    int *types;                   /* enum sbd_type of each parameter */
+    const char **values;          /* PQexecPrepared's paramValues */
+    char *buf;                    /* text of all parameters, NUL-separated */
+    size_t bufcap;
+};
+
+struct sbd_conn {
+    PGconn *pg;
+    struct sbd_error err;
+    char version[64];             /* "PostgreSQL 15.20" */
+
+    /* current result */
+    PGresult *res;
+    int nrows, nfields, row;
+    unsigned char *kinds;         /* per column: enum sbd_type to report */
+    int kinds_cap;
+
+    char *sql;                    /* NUL-terminated copy of query text */
+    size_t sql_cap;
+
+    struct sbd_stmt *stmts;
+    unsigned long next_stmt_id;
+
+    /* bulk load (pgsql_copy.c) */
+    int in_copy;
+    int copy_ncols;
+    char *copy_buf;
+    size_t copy_len, copy_cap;
+};
+
+/* pgsql_conn.c: options, process setup and connections (the driver table's
+ * members of the same names). */
+extern const struct sbd_option pgd_options[];
+int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen);
+void pgd_done(void);
+/* Static "libpq 15.20"; never fails. */
+const char *pgd_client_version(void);
+/* On success *out is a new connection owned by the caller (free with
+ * pgd_disconnect); on failure *out is NULL and err says why. */
+int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
+void pgd_disconnect(sbd_conn *c);
+/* Owned by c, valid until its next call. */
+const struct sbd_error *pgd_last_error(sbd_conn *c);
+/* Static string. */
+const char *pgd_dialect(sbd_conn *c);
+/* Owned by c, valid until disconnect. */
+const char *pgd_server_version(sbd_conn *c);
+void pgd_free_stmt(struct sbd_stmt *s);
+/* The "C" locale, for strtod_l on result text; set by pgd_init. */
+extern locale_t pgd_c_locale;
+
+/* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
+ * connection's message) and returns the status it classified. */
+int pgd_error(sbd_conn *c, const PGresult *res);
+/* pgsql_conn.c: sets conn->err to SBD_ERROR with a fixed message. */
+int pgd_fail(sbd_conn *c, const char *msg);
+/* pgsql.c: releases the current result, if any. */
+void pgd_clear_result(sbd_conn *c);
+/* pgsql.c: takes the connection out of COPY IN/OUT state, discarding what
+ * was sent; used after a failure and for a COPY run through query. */
+void pgd_copy_abort(sbd_conn *c, const char *reason);
+
+/* pgsql_text.c: write v / d as PostgreSQL text (at most PGD_NUM_MAX bytes,
+ * not NUL-terminated) and return the length. */
+size_t pgd_fmt_int(char *dst, int64_t v);
+size_t pgd_fmt_double(char *dst, double d);
+/* pgsql_text.c: parses an integer column's text (no validation: the server
+ * produced it). */
+int64_t pgd_parse_int(const char *s, size_t len);
+
+/* pgsql_copy.c: bulk load through COPY ... FROM STDIN; free with
+ * pgd_copy_free at disconnect. */
+int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
+                   const int *types, int ncolumns);
+int pgd_bulk_row(sbd_conn *c, const struct sbd_value *values);
+int pgd_bulk_end(sbd_conn *c);
+void pgd_copy_free(sbd_conn *c);
+
+#endif /* SBENCH_PGSQL_INT_H */
