@@ -268,14 +268,24 @@ static int classify(const char *state, long native, const char *dialect)
         return SBD_RETRY;           /* 40001, 40P01, 40003, ... */
     if (strcmp(state, "HYT00") == 0 || strcmp(state, "HYT01") == 0)
         return SBD_RETRY;           /* timeouts */
+    if (strcmp(state, "57014") == 0)
+        return SBD_RETRY;           /* statement cancelled: how psqlODBC
+                                       (statement_timeout) and DB2 report
+                                       SQL_ATTR_QUERY_TIMEOUT expiring */
     if (strncmp(state, "08", 2) == 0)
         return SBD_CONN_LOST;
+    if (strncmp(state, "57P0", 4) == 0)
+        return SBD_CONN_LOST;       /* PostgreSQL: session terminated,
+                                       server shutting down */
     if (dialect == NULL)
         return SBD_ERROR;
     if (strcmp(dialect, "mysql") == 0) {
         if (native == 1213 || native == 1205)   /* deadlock, lock wait */
             return SBD_RETRY;
-        if (native == 2006 || native == 2013)   /* gone away, lost */
+        if (native == 1969 || native == 3024)   /* statement time limit */
+            return SBD_RETRY;
+        if (native == 2006 || native == 2013 || native == 1927)
+                                                /* gone away, lost, killed */
             return SBD_CONN_LOST;
     } else if (strcmp(dialect, "db2") == 0) {
         if (native == -911 || native == -913)   /* deadlock/timeout */
@@ -513,6 +523,11 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
         return SBD_ERROR;
     }
     mask_pwd(conn_str, conn_str_masked, mcap);
+    /* end with ';' so that text after it in a message is never taken for
+     * part of a masked value when messages are scrubbed again */
+    size_t ml = strlen(conn_str_masked);
+    if (ml > 0 && conn_str_masked[ml - 1] != ';' && ml + 2 <= mcap)
+        memcpy(conn_str_masked + ml, ";", 2);
 
     SQLRETURN rc = SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &env);
     if (!SQL_SUCCEEDED(rc)) {
