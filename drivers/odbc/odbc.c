@@ -284,8 +284,9 @@ static int classify(const char *state, long native, const char *dialect)
             return SBD_RETRY;
         if (native == 1969 || native == 3024)   /* statement time limit */
             return SBD_RETRY;
-        if (native == 2006 || native == 2013 || native == 1927)
-                                                /* gone away, lost, killed */
+        if (native == 2006 || native == 2013 || native == 2055 ||
+            native == 1927 || native == 5013 || native == 5014)
+            /* gone away, lost, killed; Connector/C network read/write */
             return SBD_CONN_LOST;
     } else if (strcmp(dialect, "db2") == 0) {
         if (native == -911 || native == -913)   /* deadlock/timeout */
