@@ -351,6 +351,8 @@ static int conn_diag(sbd_conn *c, SQLSMALLINT htype, SQLHANDLE h, SQLRETURN rc,
 /* ------------------------------------------------------------------ */
 /* Process lifetime.                                                   */
 
+/* Value of a driver option, NULL when unset or empty; owned by the host
+ * for the whole run. */
 static const char *opt(const char *name)
 {
     const char *v = host->opt_str(name);
@@ -558,6 +560,7 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     return SBD_OK;
 }
 
+/* "unixODBC VERSION (DM x.y)": static storage, never NULL. */
 static const char *odbc_client_version(void)
 {
     return client_ver[0] ? client_ver : "unixODBC " SBD_ODBC_DM_BUILD_VERSION;
@@ -586,6 +589,7 @@ static int alloc_stmt(sbd_conn *c, SQLHSTMT *out)
     return SBD_OK;
 }
 
+/* Dialect for a DBMS name: a static string, or NULL when unknown. */
 static const char *pick_dialect(const char *dbms)
 {
     if (strstr(dbms, "PostgreSQL"))
@@ -684,10 +688,13 @@ static int odbc_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     return SBD_OK;
 }
 
+/* The connection's last error: owned by c, never NULL. */
 static const struct sbd_error *odbc_last_error(sbd_conn *c) { return &c->err; }
 
+/* Static string, never NULL. */
 static const char *odbc_dialect(sbd_conn *c) { return c->dialect; }
 
+/* "DBMS-name DBMS-version": owned by c, never NULL. */
 static const char *odbc_server_version(sbd_conn *c) { return c->server_version; }
 
 /* ------------------------------------------------------------------ */
@@ -1244,6 +1251,21 @@ static int bulk_bind(sbd_conn *c, struct bulk *b, int i)
     return SBD_OK;
 }
 
+/* Records a failed load: the rows of the load's own transaction are rolled
+ * back and autocommit is on again at once, so the connection stays usable
+ * even if bulk_end is never called.  Returns status. */
+static int bulk_fail(sbd_conn *c, struct bulk *b, int status)
+{
+    b->failed = status;
+    if (b->own_txn) {
+        SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
+        SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT,
+                          (SQLPOINTER)(uintptr_t)SQL_AUTOCOMMIT_ON, SQL_IS_UINTEGER);
+        b->own_txn = 0;
+    }
+    return status;
+}
+
 /* Sends the rows waiting in the arrays; commits every BULK_COMMIT_ROWS
  * rows when the load owns the transaction. */
 static int bulk_flush(sbd_conn *c, struct bulk *b)
@@ -1255,17 +1277,17 @@ static int bulk_flush(sbd_conn *c, struct bulk *b)
         rc = SQLSetStmtAttr(b->h, SQL_ATTR_PARAMSET_SIZE,
                             (SQLPOINTER)(uintptr_t)b->nrows, 0);
         if (!SQL_SUCCEEDED(rc))
-            return b->failed = conn_diag(c, SQL_HANDLE_STMT, b->h, rc,
-                                         "bulk: SQL_ATTR_PARAMSET_SIZE");
+            return bulk_fail(c, b, conn_diag(c, SQL_HANDLE_STMT, b->h, rc,
+                                         "bulk: SQL_ATTR_PARAMSET_SIZE"));
         b->paramset = b->nrows;
     }
     rc = SQLExecute(b->h);
     if (!SQL_SUCCEEDED(rc) && rc != SQL_NO_DATA)
-        return b->failed = conn_diag(c, SQL_HANDLE_STMT, b->h, rc, NULL);
+        return bulk_fail(c, b, conn_diag(c, SQL_HANDLE_STMT, b->h, rc, NULL));
     if (b->rows_max > 1) {
         for (size_t r = 0; r < b->nrows; r++)
             if (b->status[r] == SQL_PARAM_ERROR)
-                return b->failed = conn_diag(c, SQL_HANDLE_STMT, b->h, SQL_ERROR, NULL);
+                return bulk_fail(c, b, conn_diag(c, SQL_HANDLE_STMT, b->h, SQL_ERROR, NULL));
     }
     SQLFreeStmt(b->h, SQL_CLOSE);
     b->since_commit += b->nrows;
@@ -1273,7 +1295,7 @@ static int bulk_flush(sbd_conn *c, struct bulk *b)
     if (b->own_txn && b->since_commit >= BULK_COMMIT_ROWS) {
         rc = SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_COMMIT);
         if (!SQL_SUCCEEDED(rc))
-            return b->failed = conn_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "bulk: commit");
+            return bulk_fail(c, b, conn_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "bulk: commit"));
         b->since_commit = 0;
     }
     return SBD_OK;
@@ -1404,11 +1426,11 @@ static int odbc_bulk_row(sbd_conn *c, const struct sbd_value *values)
             w *= 2;
         char *nd = realloc(b->data[i], b->rows_max * w);
         if (nd == NULL)
-            return b->failed = set_error(&c->err, SBD_ERROR, "out of memory");
+            return bulk_fail(c, b, set_error(&c->err, SBD_ERROR, "out of memory"));
         b->data[i] = nd;
         b->width[i] = w;
         if ((st = bulk_bind(c, b, i)) != SBD_OK)
-            return b->failed = st;
+            return bulk_fail(c, b, st);
     }
     size_t r = b->nrows;
     for (int i = 0; i < b->ncols; i++) {
@@ -1491,6 +1513,7 @@ static const struct sbd_driver odbc_driver = {
     .bulk_end = odbc_bulk_end,
 };
 
+/* The driver's vtable: static, never NULL. */
 SBD_EXPORT const struct sbd_driver *SBD_ENTRY(void)
 {
     return &odbc_driver;
