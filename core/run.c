@@ -131,10 +131,14 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     uint64_t last_rows = 0;
     int64_t last_t = t0;
     /* Progress on a terminal while threads load rows. */
+    char *joined = calloc((size_t)n + 1, 1);
     for (;;) {
         int alive = 0;
-        for (int i = 0; i < started; i++)
-            alive += pthread_tryjoin_np(ws[i]->thread, NULL) == EBUSY;
+        for (int i = 0; i < started; i++) {
+            if (!joined[i] && pthread_tryjoin_np(ws[i]->thread, NULL) == 0)
+                joined[i] = 1;
+            alive += !joined[i];
+        }
         if (!alive)
             break;
         sleep_ns(100000000LL);
@@ -158,8 +162,7 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
         last_rows = rows;
         last_t = now;
     }
-    for (int i = 0; i < started; i++)
-        pthread_join(ws[i]->thread, NULL);
+    free(joined);
     if (tty && last_rows > 0)
         fprintf(stderr, "\r%60s\r", "");
     int rc = started == n ? 0 : 1;
