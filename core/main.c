@@ -54,6 +54,8 @@ static void add_core_options(struct sb_options *o)
     ADD("db-debug", SB_OPT_BOOL, "off", "print driver debug messages", NULL, 0, 0);
     ADD("db-connect-timeout", SB_OPT_INT, "10", "seconds to wait for a connection", NULL, 0, 86400);
     ADD("db-query-timeout", SB_OPT_INT, "0", "seconds a statement may run (0 = no limit)", NULL, 0, 86400);
+    ADD("db-ignore-sqlstates", SB_OPT_LIST, "23505",
+        "SQLSTATEs that restart the event like a deadlock (23505: PostgreSQL unique violation, as sysbench)", NULL, 0, 0);
     ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
     ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);

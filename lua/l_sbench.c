@@ -281,6 +281,18 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     l_open_rand(L);
     l_open_sql(L);
 
+    /* sysbench 0.5-era globals that the stock 1.0 scripts still call */
+    static const struct { const char *global, *field; } legacy[] = {
+        {"sb_rand", "default"}, {"sb_rand_uniform", "uniform"},
+        {"sb_rand_gaussian", "gaussian"}, {"sb_rand_special", "special"},
+        {"sb_rand_str", "string"}, {"sb_rand_uniq", "unique"}};
+    lua_getfield(L, -1, "rand");
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++) {
+        lua_getfield(L, -1, legacy[i].field);
+        lua_setglobal(L, legacy[i].global);
+    }
+    lua_pop(L, 1);
+
     lua_pushvalue(L, -1);
     lua_setglobal(L, "sysbench");
     lua_setglobal(L, "sbench");

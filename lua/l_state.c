@@ -311,6 +311,24 @@ static int call_hook(struct sb_worker *w, const char *name, int idx, int *absent
     return r;
 }
 
+/* 1 if the SQL error at idx has a SQLSTATE in the comma list. */
+static int sqlstate_listed(lua_State *L, int idx, const char *list)
+{
+    if (list == NULL || *list == 0)
+        return 0;
+    lua_getfield(L, idx, "sql_state");
+    size_t n;
+    const char *st = lua_tolstring(L, -1, &n);
+    int found = 0;
+    if (st && n == 5) {
+        for (const char *p = list; (p = strstr(p, st)) != NULL; p += 5)
+            if ((p == list || p[-1] == ',') && (p[5] == 0 || p[5] == ','))
+                found = 1;
+    }
+    lua_pop(L, 1);
+    return found;
+}
+
 static void sleep_ms(int ms)
 {
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
@@ -361,7 +379,8 @@ int l_event_run(struct sb_worker *w)
         if (ignorable < 0)
             return -1;
         if (absent)
-            ignorable = status == SBD_RETRY || status == SBD_CONN_LOST;
+            ignorable = status == SBD_RETRY || status == SBD_CONN_LOST ||
+                        sqlstate_listed(L, top, sb_opt_str(w->run->opts, "db-ignore-sqlstates"));
         if (!ignorable) {
             take_error(w);
             return -1;
