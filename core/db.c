@@ -3,6 +3,7 @@
  */
 #include "db.h"
 #include "driver_loader.h"
+#include "run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,9 +194,12 @@ static int ensure_row(struct sb_conn *c, int nfields)
     return 0;
 }
 
-static int after_exec(struct sb_conn *c, int rc, int kind, const char *sql, size_t len)
+static int after_exec(struct sb_conn *c, int rc, int kind, const char *sql, size_t len,
+                      int64_t t0)
 {
     c->result_gen++;
+    if (rc == SBD_OK)
+        sb_histogram_record(c->stats->kind_latency[kind], sb_now_ns() - t0);
     if (rc != SBD_OK) {
         c->has_result = 0;
         set_error(c, rc, sql, len);
@@ -223,8 +227,9 @@ static int raw_query(struct sb_conn *c, const char *sql, size_t len, int kind)
         c->has_result = 0;
     }
     memset(&c->info, 0, sizeof c->info);
+    int64_t t0 = sb_now_ns();
     int rc = drv->query(c->dc, sql, len, &c->info);
-    return after_exec(c, rc, kind, sql, len);
+    return after_exec(c, rc, kind, sql, len, t0);
 }
 
 int sb_conn_query(struct sb_conn *c, const char *sql, size_t len)
@@ -261,11 +266,13 @@ static int txn(struct sb_conn *c, int (*fn)(sbd_conn *), const char *sql)
         drv->free_result(c->dc);
         c->has_result = 0;
     }
+    int64_t t0 = sb_now_ns();
     int rc = fn(c->dc);
     if (rc != SBD_OK) {
         set_error(c, rc, sql, strlen(sql));
         return rc;
     }
+    sb_histogram_record(c->stats->kind_latency[SB_Q_TXN], sb_now_ns() - t0);
     SB_ADD(c->stats->queries[SB_Q_TXN], 1);
     return SBD_OK;
 }
@@ -487,8 +494,9 @@ int sb_stmt_execute(struct sb_stmt *s)
         c->has_result = 0;
     }
     memset(&c->info, 0, sizeof c->info);
+    int64_t t0 = sb_now_ns();
     int rc = drv->execute(c->dc, s->ds, vals, s->nparams, &c->info);
-    return after_exec(c, rc, s->kind, s->sql, s->sql_len);
+    return after_exec(c, rc, s->kind, s->sql, s->sql_len, t0);
 }
 
 void sb_stmt_close(struct sb_stmt *s)

@@ -56,6 +56,11 @@ static void add_core_options(struct sb_options *o)
     ADD("db-query-timeout", SB_OPT_INT, "0", "seconds a statement may run (0 = no limit)", NULL, 0, 86400);
     ADD("db-ignore-sqlstates", SB_OPT_LIST, "23505",
         "SQLSTATEs that restart the event like a deadlock (23505: PostgreSQL unique violation, as sysbench)", NULL, 0, 0);
+    ADD("db-reconnect", SB_OPT_BOOL, "on", "reconnect and restart the event when a connection is lost", NULL, 0, 0);
+    ADD("max-retries", SB_OPT_INT, "0", "restarts of one event after retryable errors before it counts as failed (0 = no limit)", NULL, 0, 1000000);
+    ADD("rate", SB_OPT_NUMBER, "0", "target events per second in total, Poisson arrivals; latency counts from the scheduled start (0 = unlimited)", NULL, 0, 100000000);
+    ADD("rate-distribution", SB_OPT_STRING, "poisson", "arrivals under --rate", "poisson|fixed", 0, 0);
+    ADD("latency-limit", SB_OPT_NUMBER, "0", "count events slower than this many milliseconds (0 = off)", NULL, 0, 100000000);
     ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
     ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);
@@ -269,6 +274,10 @@ int main(int argc, char **argv)
     run.report_interval = sb_opt_num(o, "report-interval");
     run.warmup = (double)sb_opt_int(o, "warmup-time");
     run.percentile = sb_opt_num(o, "percentile");
+    run.max_retries = (int)sb_opt_int(o, "max-retries");
+    run.rate = sb_opt_num(o, "rate");
+    run.rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
+    run.latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
         !sb_opt_bool(o, "forever")) {
         fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");

@@ -50,8 +50,8 @@ struct sb_worker *sb_worker_create(struct sb_run *run, int id)
     w->run = run;
     w->id = id;
     double precision = sb_opt_num(run->opts, "histogram-precision");
-    w->stats.latency = sb_histogram_create(1000, 3600LL * 1000000000LL, precision > 0 ? precision : 0.01);
-    if (w->stats.latency == NULL) {
+    if (sb_stats_init(&w->stats, precision > 0 ? precision : 0.01) != 0) {
+        sb_stats_free(&w->stats);
         free(w);
         return NULL;
     }
@@ -63,7 +63,7 @@ void sb_worker_destroy(struct sb_worker *w)
 {
     if (w == NULL)
         return;
-    sb_histogram_destroy(w->stats.latency);
+    sb_stats_free(&w->stats);
     free(w);
 }
 
@@ -239,14 +239,36 @@ static void *worker_thread(void *arg)
     }
     pthread_barrier_wait(&start_barrier);
     struct sb_thread_stats *st = &w->stats;
+    /* --rate: this thread's share of the arrivals; latency counts from the
+     * scheduled start so a stalled server shows up (no coordinated
+     * omission), and the lag between schedule and start is kept apart. */
+    double mean_gap_ns = run->rate > 0 ? 1e9 * run->threads / run->rate : 0;
+    int64_t scheduled = sb_now_ns();
     if (ok) {
         while (!atomic_load_explicit(&run->stop, memory_order_relaxed)) {
             if (run->event_limit &&
                 atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
                     run->event_limit)
                 break;
+            int64_t t0;
+            if (mean_gap_ns > 0) {
+                double gap = run->rate_fixed ? mean_gap_ns
+                                             : -log(1.0 - sb_rand_double(&w->rand)) * mean_gap_ns;
+                scheduled += (int64_t)gap;
+                int64_t now = sb_now_ns();
+                while (now < scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+                    int64_t d = scheduled - now;
+                    sleep_ns(d > 50000000LL ? 50000000LL : d);
+                    now = sb_now_ns();
+                }
+                if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+                    break;
+                sb_histogram_record(st->lag, now - scheduled);
+                t0 = scheduled;
+            } else {
+                t0 = sb_now_ns();
+            }
             atomic_store_explicit(&st->in_event, 1, memory_order_relaxed);
-            int64_t t0 = sb_now_ns();
             int rc = l_event_run(w);
             int64_t lat = sb_now_ns() - t0;
             atomic_store_explicit(&st->in_event, 0, memory_order_relaxed);
@@ -256,10 +278,14 @@ static void *worker_thread(void *arg)
                 atomic_store(&run->stop, 1);
                 break;
             }
-            if (rc > 0)
+            if (rc == 1)
                 break; /* cut short by a stop request; not counted */
+            if (rc == 2)
+                continue; /* failed after --max-retries; counted as failed */
             sb_histogram_record(st->latency, lat);
             SB_ADD(st->busy_ns, lat);
+            if (run->latency_limit_ns && lat > run->latency_limit_ns)
+                SB_ADD(st->late_events, 1);
             SB_ADD(st->events, 1);
         }
         if (!w->failed && l_call_global(w, "thread_done") < 0) {

@@ -67,6 +67,10 @@ struct sb_run {
     _Atomic uint64_t expected_rows; /* rows prepare announced (progress) */
     int64_t start_ns;
     int64_t forced_shutdown_ns;     /* grace after stop; -1 = wait forever */
+    int max_retries;                /* restarts before an event fails; 0 = no limit */
+    double rate;                    /* --rate: events per second in total, 0 = as fast as possible */
+    int rate_fixed;                 /* --rate-distribution=fixed */
+    int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
 };
 
 /* Process-wide: the run being executed (one per process). */

@@ -4,6 +4,7 @@
 #include "stats.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -31,6 +32,27 @@ void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_
         }
         out->connects += nc;
         out->connect_ns += SB_GET(s->connect_ns);
+        out->retried_events += SB_GET(s->retried_events);
+        out->late_events += SB_GET(s->late_events);
+        int ne = atomic_load_explicit(&s->nerrors, memory_order_acquire);
+        for (int e = 0; e < ne; e++) {
+            const struct sb_error_count *ec = &s->errors[e];
+            int k;
+            for (k = 0; k < out->nerrors; k++)
+                if (strcmp(out->errors[k].sqlstate, ec->sqlstate) == 0 &&
+                    out->errors[k].native_code == ec->native_code)
+                    break;
+            if (k == out->nerrors) {
+                if (k >= (int)(sizeof out->errors / sizeof out->errors[0]))
+                    continue;
+                memcpy(out->errors[k].sqlstate, ec->sqlstate, 6);
+                out->errors[k].native_code = ec->native_code;
+                out->errors[k].status = ec->status;
+                out->nerrors++;
+            }
+            out->errors[k].ignored += SB_GET(ec->ignored);
+            out->errors[k].fatal += SB_GET(ec->fatal);
+        }
     }
 }
 
@@ -63,4 +85,81 @@ int sb_classify_sql(const char *sql, size_t len)
         return SB_Q_TXN;
 #undef IS
     return SB_Q_OTHER;
+}
+
+const char *const sb_qkind_names[SB_Q_NKINDS] = {"select", "insert", "update", "delete",
+                                                 "commit", "other"};
+
+void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long native,
+                          int status, int fatal)
+{
+    int n = atomic_load_explicit(&s->nerrors, memory_order_relaxed);
+    const char *st = sqlstate ? sqlstate : "";
+    for (int i = 0; i < n; i++) {
+        struct sb_error_count *e = &s->errors[i];
+        if (e->native_code == native && strncmp(e->sqlstate, st, 5) == 0) {
+            if (fatal)
+                SB_ADD(e->fatal, 1);
+            else
+                SB_ADD(e->ignored, 1);
+            return;
+        }
+    }
+    if (n >= SB_MAX_ERROR_KINDS)
+        n = SB_MAX_ERROR_KINDS - 1; /* the last entry collects the rest */
+    else {
+        struct sb_error_count *e = &s->errors[n];
+        snprintf(e->sqlstate, sizeof e->sqlstate, "%.5s", st);
+        e->native_code = native;
+        e->status = status;
+        atomic_store_explicit(&s->nerrors, n + 1, memory_order_release);
+    }
+    if (fatal)
+        SB_ADD(s->errors[n].fatal, 1);
+    else
+        SB_ADD(s->errors[n].ignored, 1);
+}
+
+int sb_stats_init(struct sb_thread_stats *s, double precision)
+{
+    const int64_t lo = 1000, hi = 3600LL * 1000000000LL;
+    s->latency = sb_histogram_create(lo, hi, precision);
+    s->connect_latency = sb_histogram_create(lo, hi, precision);
+    s->lag = sb_histogram_create(lo, hi, precision);
+    int ok = s->latency && s->connect_latency && s->lag;
+    for (int k = 0; k < SB_Q_NKINDS; k++) {
+        s->kind_latency[k] = sb_histogram_create(lo, hi, precision);
+        ok = ok && s->kind_latency[k];
+    }
+    return ok ? 0 : -1;
+}
+
+void sb_stats_free(struct sb_thread_stats *s)
+{
+    sb_histogram_destroy(s->latency);
+    sb_histogram_destroy(s->connect_latency);
+    sb_histogram_destroy(s->lag);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_destroy(s->kind_latency[k]);
+}
+
+void sb_stats_merge_kind(struct sb_thread_stats *const *threads, int n, int k, sb_histogram *dst)
+{
+    sb_histogram_reset(dst);
+    for (int i = 0; i < n; i++)
+        sb_histogram_add(dst, threads[i]->kind_latency[k]);
+}
+
+void sb_stats_merge_connect(struct sb_thread_stats *const *threads, int n, sb_histogram *dst)
+{
+    sb_histogram_reset(dst);
+    for (int i = 0; i < n; i++)
+        sb_histogram_add(dst, threads[i]->connect_latency);
+}
+
+void sb_stats_merge_lag(struct sb_thread_stats *const *threads, int n, sb_histogram *dst)
+{
+    sb_histogram_reset(dst);
+    for (int i = 0; i < n; i++)
+        sb_histogram_add(dst, threads[i]->lag);
 }

@@ -23,6 +23,18 @@ enum sb_qkind {
     SB_Q_NKINDS
 };
 
+/* Errors of one kind (SQLSTATE + native code) in one thread.  The writer
+ * fills the key, then publishes the entry by bumping nerrors with release
+ * order; readers load nerrors with acquire order. */
+#define SB_MAX_ERROR_KINDS 16
+struct sb_error_count {
+    char sqlstate[6];
+    long native_code;
+    int status;                        /* enum sbd_status */
+    _Atomic uint64_t ignored;          /* restarted the event */
+    _Atomic uint64_t fatal;            /* stopped the event for good */
+};
+
 struct sb_thread_stats {
     _Atomic uint64_t events;
     _Atomic uint64_t queries[SB_Q_NKINDS];
@@ -35,8 +47,17 @@ struct sb_thread_stats {
     _Atomic uint64_t connects;         /* connections opened */
     _Atomic int64_t connect_ns;        /* total time spent opening them */
     _Atomic int64_t connect_min_ns, connect_max_ns;
+    _Atomic uint64_t retried_events;   /* events that succeeded after a retry */
+    _Atomic uint64_t late_events;      /* events slower than --latency-limit */
+    _Atomic int nerrors;               /* entries used in errors[] */
+    struct sb_error_count errors[SB_MAX_ERROR_KINDS];
     sb_histogram *latency;             /* event latencies, ns; owned */
+    sb_histogram *kind_latency[SB_Q_NKINDS]; /* statement latencies by kind */
+    sb_histogram *connect_latency;     /* connection open times */
+    sb_histogram *lag;                 /* --rate: start minus scheduled start */
 } __attribute__((aligned(64)));
+
+
 
 /* Single-writer increment: a plain load and store, race-free for readers. */
 #define SB_ADD(field, n) \
@@ -53,7 +74,24 @@ struct sb_snapshot {
     int64_t busy_ns;
     uint64_t connects;
     int64_t connect_ns, connect_min_ns, connect_max_ns;
+    uint64_t retried_events, late_events;
+    int nerrors;
+    struct { char sqlstate[6]; long native_code; int status; uint64_t ignored, fatal; }
+        errors[SB_MAX_ERROR_KINDS * 4];
 };
+
+/* Counts one error in thread stats s (single writer). */
+void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long native,
+                          int status, int fatal);
+/* Creates the thread's histograms; -1 when out of memory. */
+int sb_stats_init(struct sb_thread_stats *s, double precision);
+void sb_stats_free(struct sb_thread_stats *s);
+/* Merges kind k's statement latencies of n threads into dst (reset first). */
+void sb_stats_merge_kind(struct sb_thread_stats *const *threads, int n, int k, sb_histogram *dst);
+void sb_stats_merge_connect(struct sb_thread_stats *const *threads, int n, sb_histogram *dst);
+void sb_stats_merge_lag(struct sb_thread_stats *const *threads, int n, sb_histogram *dst);
+/* Names of statement kinds for reports: "select", "insert", ... */
+extern const char *const sb_qkind_names[SB_Q_NKINDS];
 
 /* Sums the counters of n threads into out (time is left alone). */
 void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_snapshot *out);

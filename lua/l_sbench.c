@@ -59,6 +59,7 @@ void l_note_connect_time(struct sb_worker *w, int64_t ns)
         atomic_store_explicit(&s->connect_max_ns, ns, memory_order_relaxed);
     SB_ADD(s->connect_ns, ns);
     SB_ADD(s->connects, 1);
+    sb_histogram_record(s->connect_latency, ns);
 }
 
 /* ---- sbench.rand ---- */

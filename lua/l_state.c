@@ -352,18 +352,33 @@ static int reconnect(struct sb_worker *w, struct sb_conn *c)
     return rc;
 }
 
+/* Counts the SQL error at idx in w's error table. */
+static void count_error(struct sb_worker *w, int idx, int status, int fatal)
+{
+    lua_State *L = w->L;
+    lua_getfield(L, idx, "sql_state");
+    lua_getfield(L, idx, "sql_errno");
+    sb_stats_count_error(&w->stats, lua_tostring(L, -2), (long)lua_tointeger(L, -1), status, fatal);
+    lua_pop(L, 2);
+}
+
 int l_event_run(struct sb_worker *w)
 {
     lua_State *L = w->L;
+    struct sb_run *run = w->run;
+    int retries = 0;
     for (;;) {
         lua_pushvalue(L, EVENT_IDX);
-        if (lua_pcall(L, 0, 0, w->traceback_idx) == LUA_OK)
+        if (lua_pcall(L, 0, 0, w->traceback_idx) == LUA_OK) {
+            if (retries > 0)
+                SB_ADD(w->stats.retried_events, 1);
             return 0;
+        }
         int top = lua_gettop(L);
         if (lua_touserdata(L, top) == &l_restart_marker) {
             lua_pop(L, 1);
             SB_ADD(w->stats.ignored_errors, 1);
-            if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            if (atomic_load_explicit(&run->stop, memory_order_relaxed))
                 return 1;
             continue;
         }
@@ -380,29 +395,42 @@ int l_event_run(struct sb_worker *w)
             return -1;
         if (absent)
             ignorable = status == SBD_RETRY || status == SBD_CONN_LOST ||
-                        sqlstate_listed(L, top, sb_opt_str(w->run->opts, "db-ignore-sqlstates"));
+                        sqlstate_listed(L, top, sb_opt_str(run->opts, "db-ignore-sqlstates"));
         if (!ignorable) {
+            count_error(w, top, status, 1);
             take_error(w);
             return -1;
         }
+        count_error(w, top, status, 0);
         struct sb_conn *c = l_error_connection(L, top);
         if (c && status != SBD_CONN_LOST && sb_conn_rollback(c) == SBD_CONN_LOST)
             status = SBD_CONN_LOST;
-        if (c && status == SBD_CONN_LOST && reconnect(w, c) != SBD_OK) {
-            if (atomic_load_explicit(&w->run->stop, memory_order_relaxed)) {
+        if (c && status == SBD_CONN_LOST) {
+            if (!sb_opt_bool(run->opts, "db-reconnect")) {
+                snprintf(w->error, sizeof w->error,
+                         "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
                 lua_settop(L, top - 1);
-                return 1;
+                return -1;
             }
-            snprintf(w->error, sizeof w->error, "lost the connection and could not reconnect: %s",
-                     c->err.message);
-            lua_settop(L, top - 1);
-            return -1;
+            if (reconnect(w, c) != SBD_OK) {
+                lua_settop(L, top - 1);
+                if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+                    return 1;
+                snprintf(w->error, sizeof w->error,
+                         "lost the connection and could not reconnect: %s", c->err.message);
+                return -1;
+            }
         }
         SB_ADD(w->stats.ignored_errors, 1);
         if (call_hook(w, "before_restart_event", top, NULL) < 0)
             return -1;
         lua_settop(L, top - 1);
-        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+        if (atomic_load_explicit(&run->stop, memory_order_relaxed))
             return 1;
+        retries++;
+        if (run->max_retries > 0 && retries > run->max_retries) {
+            SB_ADD(w->stats.failed_events, 1);
+            return 2;
+        }
     }
 }
