@@ -220,6 +220,12 @@ int main(int argc, char **argv)
     sb_workload_dirs(sb_opt_str(o, "workload-path"), &wdirs);
     char script[1400];
     if (sb_find_workload(&wdirs, words[0], script, sizeof script) != 0) {
+        size_t wl = strlen(words[0]);
+        if (strchr(words[0], '/') || (wl > 4 && strcmp(words[0] + wl - 4, ".lua") == 0)) {
+            fprintf(stderr, "sbench: workload file '%.200s' does not exist or is not a regular file\n",
+                    words[0]);
+            return 2;
+        }
         struct name_list l = {.len = 0};
         sb_list_workloads(&wdirs, collect_name, &l);
         fprintf(stderr, "sbench: unknown workload '%s' (workloads found: %s)\n", words[0],

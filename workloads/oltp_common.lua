@@ -79,7 +79,25 @@ local function read_settings(extra, dialect)
 end
 M.read_settings = read_settings
 
+-- Checks the settings that need no server, so that a bad value is reported
+-- before any connection is opened (and never reaches the SQL).
+local function check_settings(s)
+   if math.type(s.tables) ~= "integer" or s.tables < 1 then
+      error(string.format("invalid --tables=%s: expected at least 1",
+                          tostring(s.tables)), 0)
+   end
+   local e = s.mysql_storage_engine
+   if type(e) ~= "string" or not e:match("^[%a_][%w_]*$") then
+      error(string.format("invalid mysql_storage_engine %q " ..
+                             "(--mysql-storage-engine): " ..
+                             "expected a plain identifier (letters, digits " ..
+                             "and underscore)", tostring(e)), 0)
+   end
+end
+M.check_settings = check_settings
+
 local function connect(extra)
+   check_settings(read_settings(extra))
    local con = sbench.sql.driver():connect()
    local dialect = con:dialect()
    local s = read_settings(extra, dialect)
@@ -258,6 +276,7 @@ end
 
 function thread_init()
    local dialect
+   check_settings(read_settings())
    con = sbench.sql.driver():connect()
    dialect = con:dialect()
    settings = read_settings(nil, dialect)
