@@ -75,6 +75,30 @@ static void report_worker_error(const struct sb_worker *w)
         fprintf(stderr, "FATAL: %s\n", w->error);
 }
 
+/* Prints each distinct error of failed workers once, saying how many
+ * threads had it.  Returns 1 if any worker failed. */
+static int report_thread_errors(struct sb_worker **ws, int n)
+{
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        if (!ws[i] || !ws[i]->failed)
+            continue;
+        failed = 1;
+        size_t l1 = strcspn(ws[i]->error, "\n");
+        int dup = 0, same = 0;
+        for (int k = 0; k < i && !dup; k++)
+            dup = ws[k] && ws[k]->failed && strncmp(ws[k]->error, ws[i]->error, l1) == 0;
+        if (dup)
+            continue;
+        for (int k = i + 1; k < n; k++)
+            same += ws[k] && ws[k]->failed && strncmp(ws[k]->error, ws[i]->error, l1) == 0;
+        report_worker_error(ws[i]);
+        if (same)
+            fprintf(stderr, "(and %d more thread%s with the same error)\n", same, same > 1 ? "s" : "");
+    }
+    return failed;
+}
+
 /* ---- commands other than run ---- */
 
 struct cmd_thread {
@@ -169,11 +193,10 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     uint64_t rows = 0;
     for (int i = 0; i < started; i++) {
         rows += SB_GET(ws[i]->stats.loaded_rows);
-        if (ct[i].rc < 0) {
-            report_worker_error(ws[i]);
-            rc = 1;
-        }
+        ws[i]->failed = ct[i].rc < 0;
     }
+    if (report_thread_errors(ws, started))
+        rc = 1;
     double secs = (double)(sb_now_ns() - t0) / 1e9;
     if (rows > 0 && rc == 0)
         printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)rows, secs,
@@ -427,12 +450,14 @@ static int run_benchmark(struct sb_run *run)
         fprintf(stderr, "FATAL: could only start %d of %d threads\n", created, n);
         _exit(1);
     }
+    /* the clock starts as the workers are released, so a run that ends
+     * before this thread gets to run again is still timed right */
+    int64_t start = sb_now_ns();
     pthread_barrier_wait(&start_barrier);
     if (!atomic_load(&run->fatal))
         printf("Threads started!\n\n");
     fflush(stdout);
 
-    int64_t start = sb_now_ns();
     run->start_ns = start;
     int64_t measure_start = start;
     int warmed = run->warmup <= 0;
@@ -506,12 +531,7 @@ static int run_benchmark(struct sb_run *run)
         for (int i = 0; i < n; i++)
             pthread_join(run->workers[i]->thread, NULL);
 
-    int failed = 0;
-    for (int i = 0; i < n; i++)
-        if (run->workers[i]->failed) {
-            report_worker_error(run->workers[i]);
-            failed = 1;
-        }
+    int failed = report_thread_errors(run->workers, n);
 
     /* final report */
     take_snapshot(run, &now_snap, cur);
