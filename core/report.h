@@ -13,6 +13,8 @@
 #include "histogram.h"
 #include "stats.h"
 
+#include <sbench/driver.h>
+
 struct sb_report {
     double elapsed;              /* seconds since the start of measuring */
     double seconds;              /* length of this window (or the run) */
@@ -25,10 +27,28 @@ struct sb_report {
     const int64_t *thread_busy_ns;  /* per thread */
     int unfinished;              /* events cut off by a forced shutdown */
     int histogram;               /* print the latency distribution */
+    const double *percentiles;   /* --percentiles list, npercentiles long */
+    int npercentiles;
+    const sb_histogram *kind[SB_Q_NKINDS]; /* statement latencies by kind */
+    const sb_histogram *connect; /* connection open times */
+    const sb_histogram *lag;     /* --rate: schedule lag, NULL if no --rate */
+    double latency_limit_ms;     /* 0 = none */
+    int server_counters_valid;   /* the server's own counts, when read */
+    struct sbd_server_counters server;
 };
 
 void sb_report_intermediate_text(FILE *f, const struct sb_report *r);
 void sb_report_final_text(FILE *f, const struct sb_report *r);
+/* The extra sections sbench adds after sysbench's (statement kinds,
+ * errors, connections, schedule lag, server cross-check). */
+void sb_report_extra_text(FILE *f, const struct sb_report *r);
+/* One JSON object on one line; type is "interval" or "final"; meta (may
+ * be NULL) is a JSON object text written as "run". */
+void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const char *meta);
+/* CSV: the header row, and one row per report. */
+void sb_report_csv_header(FILE *f, const struct sb_report *r);
+void sb_report_csv_row(FILE *f, const struct sb_report *r);
+
 /* The latency distribution, one line per non-empty bucket, in ms. */
 void sb_report_histogram_text(FILE *f, const sb_histogram *h);
 

@@ -126,3 +126,74 @@ void sb_report_histogram_text(FILE *f, const sb_histogram *h)
     }
     fputc('\n', f);
 }
+
+static void kind_line(FILE *f, const char *name, uint64_t n, double secs, const sb_histogram *h)
+{
+    int has = h && sb_histogram_count(h) > 0;
+    fprintf(f, "        %-10s %10llu (%10.2f per sec.)  avg: %8.3f  95th: %8.3f  99th: %8.3f  max: %8.3f\n",
+            name, (unsigned long long)n, per_sec(n, secs),
+            has ? sb_histogram_mean(h) / 1e6 : 0.0,
+            has ? ms(sb_histogram_percentile(h, 95)) : 0.0,
+            has ? ms(sb_histogram_percentile(h, 99)) : 0.0, has ? ms(sb_histogram_max(h)) : 0.0);
+}
+
+void sb_report_extra_text(FILE *f, const struct sb_report *r)
+{
+    const struct sb_snapshot *d = &r->d;
+    double s = r->seconds;
+    const sb_histogram *h = r->latency;
+    if (r->npercentiles > 0 && sb_histogram_count(h) > 0) {
+        fprintf(f, "Latency percentiles (ms):\n");
+        for (int i = 0; i < r->npercentiles; i++)
+            fprintf(f, "         %-8g %10.3f\n", r->percentiles[i],
+                    ms(sb_histogram_percentile(h, r->percentiles[i])));
+        fputc('\n', f);
+    }
+    fprintf(f, "Statements by kind (latency in ms):\n");
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        if (d->queries[k] > 0)
+            kind_line(f, sb_qkind_names[k], d->queries[k], s, r->kind[k]);
+    fputc('\n', f);
+    if (d->retried_events || d->failed_events || d->nerrors) {
+        fprintf(f, "Errors:\n");
+        fprintf(f, "    retried transactions:                %llu\n", (unsigned long long)d->retried_events);
+        fprintf(f, "    failed transactions:                 %llu\n", (unsigned long long)d->failed_events);
+        for (int i = 0; i < d->nerrors; i++)
+            fprintf(f, "    SQLSTATE %-5s native %-6ld           ignored %llu, fatal %llu\n",
+                    d->errors[i].sqlstate[0] ? d->errors[i].sqlstate : "-", d->errors[i].native_code,
+                    (unsigned long long)d->errors[i].ignored, (unsigned long long)d->errors[i].fatal);
+        fputc('\n', f);
+    }
+    if (r->connect && sb_histogram_count(r->connect) > 0) {
+        const sb_histogram *c = r->connect;
+        fprintf(f, "Connection time (ms): %llu connections, min %.3f, avg %.3f, max %.3f, 95th %.3f\n\n",
+                (unsigned long long)sb_histogram_count(c), ms(sb_histogram_min(c)),
+                sb_histogram_mean(c) / 1e6, ms(sb_histogram_max(c)), ms(sb_histogram_percentile(c, 95)));
+    }
+    if (r->lag && sb_histogram_count(r->lag) > 0) {
+        const sb_histogram *l = r->lag;
+        fprintf(f, "Rate control: latency is measured from each event's scheduled start\n");
+        fprintf(f, "    schedule lag (ms): avg %.3f, 95th %.3f, max %.3f\n\n", sb_histogram_mean(l) / 1e6,
+                ms(sb_histogram_percentile(l, 95)), ms(sb_histogram_max(l)));
+    }
+    if (r->latency_limit_ms > 0)
+        fprintf(f, "Events above --latency-limit (%g ms): %llu (%.3f%%)\n\n", r->latency_limit_ms,
+                (unsigned long long)d->late_events,
+                d->events ? 100.0 * (double)d->late_events / (double)d->events : 0.0);
+    if (r->server_counters_valid) {
+        fprintf(f, "Server's own counters (cross-check):\n");
+        if (r->server.commits >= 0)
+            fprintf(f, "    commits:                             %lld (sbench counted %llu transactions)\n",
+                    (long long)r->server.commits, (unsigned long long)d->events);
+        if (r->server.rollbacks >= 0)
+            fprintf(f, "    rollbacks:                           %lld\n", (long long)r->server.rollbacks);
+        if (r->server.selects >= 0)
+            fprintf(f, "    selects:                             %lld (sbench counted %llu reads)\n",
+                    (long long)r->server.selects, (unsigned long long)sb_snap_reads(d));
+        if (r->server.statements >= 0)
+            fprintf(f, "    statements:                          %lld (sbench counted %llu queries)\n",
+                    (long long)r->server.statements, (unsigned long long)sb_snap_total(d));
+        fputc('\n', f);
+    }
+    fflush(f);
+}

@@ -84,6 +84,14 @@ void sb_worker_destroy(struct sb_worker *w);
 /* Runs `command` for the workload; returns the process exit status. */
 int sb_run_command(struct sb_run *run);
 
+/* Runs the benchmark (the run command); returns the exit status. */
+int sb_run_benchmark(struct sb_run *run);
+/* Prints a worker's error; prints each distinct error of failed workers
+ * once (returns 1 if any failed). */
+void sb_report_worker_error(const struct sb_worker *w);
+int sb_report_thread_errors(struct sb_worker **ws, int n);
+void sb_sleep_ns(int64_t ns);
+
 /* Monotonic clock in nanoseconds. */
 int64_t sb_now_ns(void);
 

@@ -1,0 +1,622 @@
+/*
+ * The run command: worker threads run events; the main thread reports
+ * every --report-interval (text, JSON or CSV), stops the run by time, event
+ * count, signal or forced shutdown, and prints the final report with the
+ * server's own counters beside sbench's.
+ */
+#include "run.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../lua/lua_env.h"
+#include "db.h"
+#include "options.h"
+#include "report.h"
+
+extern volatile sig_atomic_t sb_interrupted;
+
+static pthread_barrier_t start_barrier;
+
+static void *worker_thread(void *arg)
+{
+    struct sb_worker *w = arg;
+    struct sb_run *run = w->run;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    if (run->drv && run->drv->thread_init)
+        run->drv->thread_init();
+    int ok = l_state_create(w, 1) != NULL;
+    if (ok && l_call_global(w, "thread_init") < 0)
+        ok = 0;
+    if (ok && l_event_prepare(w) < 0)
+        ok = 0;
+    if (!ok) {
+        w->failed = 1;
+        atomic_store(&run->fatal, 1);
+        atomic_store(&run->stop, 1);
+    }
+    pthread_barrier_wait(&start_barrier);
+    struct sb_thread_stats *st = &w->stats;
+    /* --rate: this thread's share of the arrivals; latency counts from the
+     * scheduled start so a stalled server shows up (no coordinated
+     * omission), and the lag between schedule and start is kept apart. */
+    double mean_gap_ns = run->rate > 0 ? 1e9 * run->threads / run->rate : 0;
+    int64_t scheduled = sb_now_ns();
+    if (ok) {
+        while (!atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+            if (run->event_limit &&
+                atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
+                    run->event_limit)
+                break;
+            int64_t t0;
+            if (mean_gap_ns > 0) {
+                double gap = run->rate_fixed ? mean_gap_ns
+                                             : -log(1.0 - sb_rand_double(&w->rand)) * mean_gap_ns;
+                scheduled += (int64_t)gap;
+                int64_t now = sb_now_ns();
+                while (now < scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+                    int64_t d = scheduled - now;
+                    sb_sleep_ns(d > 50000000LL ? 50000000LL : d);
+                    now = sb_now_ns();
+                }
+                if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+                    break;
+                sb_histogram_record(st->lag, now - scheduled);
+                t0 = scheduled;
+            } else {
+                t0 = sb_now_ns();
+            }
+            atomic_store_explicit(&st->in_event, 1, memory_order_relaxed);
+            int rc = l_event_run(w);
+            int64_t lat = sb_now_ns() - t0;
+            atomic_store_explicit(&st->in_event, 0, memory_order_relaxed);
+            if (rc < 0) {
+                w->failed = 1;
+                atomic_store(&run->fatal, 1);
+                atomic_store(&run->stop, 1);
+                break;
+            }
+            if (rc == 1)
+                break; /* cut short by a stop request; not counted */
+            if (rc == 2)
+                continue; /* failed after --max-retries; counted as failed */
+            sb_histogram_record(st->latency, lat);
+            SB_ADD(st->busy_ns, lat);
+            if (run->latency_limit_ns && lat > run->latency_limit_ns)
+                SB_ADD(st->late_events, 1);
+            SB_ADD(st->events, 1);
+        }
+        if (!w->failed && l_call_global(w, "thread_done") < 0) {
+            w->failed = 1;
+            atomic_store(&run->fatal, 1);
+        }
+    }
+    if (w->L) {
+        lua_close(w->L);
+        w->L = NULL;
+    }
+    if (run->drv && run->drv->thread_done)
+        run->drv->thread_done();
+    atomic_fetch_sub(&run->running, 1);
+    return NULL;
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (sb_interrupted) {
+        static const char msg[] = "\nsbench: interrupted twice, exiting now\n";
+        ssize_t r = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)r;
+        _exit(130);
+    }
+    sb_interrupted = 1;
+}
+
+static void print_header(struct sb_run *run)
+{
+    printf("sbench %s (Lua %s.%s, driver %s%s%s)\n\n", SB_VERSION, LUA_VERSION_MAJOR,
+           LUA_VERSION_MINOR, run->drv ? run->drv->name : "none",
+           run->drv && run->drv->client_version ? ": " : "",
+           run->drv && run->drv->client_version ? run->drv->client_version() : "");
+    printf("Running the test with following options:\n");
+    printf("Number of threads: %d\n", run->threads);
+    if (run->report_interval > 0)
+        printf("Report intermediate results every %g second(s)\n", run->report_interval);
+    if (run->warmup > 0)
+        printf("Warmup time: %g second(s)\n", run->warmup);
+    if (run->rand.seed)
+        printf("Initializing random number generator from seed (%llu).\n",
+               (unsigned long long)run->rand.seed);
+    else
+        printf("Initializing random number generator from current time\n");
+    if (sb_opt_str(run->opts, "db-ps-mode") && strcmp(sb_opt_str(run->opts, "db-ps-mode"), "disable") == 0)
+        printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
+    printf("\n\nInitializing worker threads...\n\n");
+    fflush(stdout);
+}
+
+/* Merged histograms of all workers at one moment. */
+struct hset {
+    sb_histogram *lat, *kind[SB_Q_NKINDS], *lag, *conn;
+};
+
+static int hset_init(struct hset *h, const sb_histogram *tmpl)
+{
+    h->lat = sb_histogram_clone_empty(tmpl);
+    h->lag = sb_histogram_clone_empty(tmpl);
+    h->conn = sb_histogram_clone_empty(tmpl);
+    int ok = h->lat && h->lag && h->conn;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        ok = ok && (h->kind[k] = sb_histogram_clone_empty(tmpl)) != NULL;
+    return ok ? 0 : -1;
+}
+
+static void hset_free(struct hset *h)
+{
+    sb_histogram_destroy(h->lat);
+    sb_histogram_destroy(h->lag);
+    sb_histogram_destroy(h->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_destroy(h->kind[k]);
+}
+
+static void hset_copy(struct hset *d, const struct hset *s)
+{
+    sb_histogram_copy(d->lat, s->lat);
+    sb_histogram_copy(d->lag, s->lag);
+    sb_histogram_copy(d->conn, s->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_copy(d->kind[k], s->kind[k]);
+}
+
+static void hset_sub(struct hset *d, const struct hset *s)
+{
+    sb_histogram_subtract(d->lat, s->lat);
+    sb_histogram_subtract(d->lag, s->lag);
+    sb_histogram_subtract(d->conn, s->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_subtract(d->kind[k], s->kind[k]);
+}
+
+/* Reads every worker's counters and histograms. */
+static void take(struct sb_run *run, struct sb_snapshot *s, struct hset *h)
+{
+    struct sb_thread_stats *ts[4096];
+    int n = run->threads < 4096 ? run->threads : 4096;
+    for (int i = 0; i < n; i++)
+        ts[i] = &run->workers[i]->stats;
+    sb_stats_snapshot(ts, n, s);
+    sb_stats_merge_latency(ts, n, h->lat);
+    sb_stats_merge_lag(ts, n, h->lag);
+    sb_stats_merge_connect(ts, n, h->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_stats_merge_kind(ts, n, k, h->kind[k]);
+}
+
+static void diff_snap(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b)
+{
+    *d = *a; /* connection counts and the error table stay cumulative */
+    d->events -= b->events;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        d->queries[k] -= b->queries[k];
+    d->ignored_errors -= b->ignored_errors;
+    d->reconnects -= b->reconnects;
+    d->failed_events -= b->failed_events;
+    d->retried_events -= b->retried_events;
+    d->late_events -= b->late_events;
+    d->busy_ns -= b->busy_ns;
+}
+
+enum { FMT_TEXT, FMT_JSON, FMT_CSV };
+
+struct reporter {
+    int format;
+    FILE *out;              /* machine-readable output; stdout or --output */
+    double pcts[32];
+    int npcts;
+    char meta[16384];       /* JSON object describing the run */
+    int csv_header_done;
+};
+
+static void json_str(char *buf, size_t len, size_t *used, const char *s)
+{
+    size_t u = *used;
+    if (u + 2 >= len)
+        return;
+    buf[u++] = '"';
+    for (; s && *s && u + 8 < len; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') {
+            buf[u++] = '\\';
+            buf[u++] = (char)ch;
+        } else if (ch < 0x20) {
+            u += (size_t)snprintf(buf + u, len - u, "\\u%04x", ch);
+        } else {
+            buf[u++] = (char)ch;
+        }
+    }
+    buf[u++] = '"';
+    buf[u] = 0;
+    *used = u;
+}
+
+static void iso_now(char *buf, size_t len)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* Describes the run as a JSON object: versions, driver, server, workload,
+ * every option (secrets masked), seed, host, start time. */
+static void build_meta(struct sb_run *run, struct reporter *rp, const char *server_version,
+                       const char *start, const char *end)
+{
+    char *b = rp->meta;
+    size_t len = sizeof rp->meta, u = 0;
+#define LIT(s) do { u += (size_t)snprintf(b + u, u < len ? len - u : 0, "%s", s); } while (0)
+    LIT("{\"sbench_version\":");
+    json_str(b, len, &u, SB_VERSION);
+    LIT(",\"driver\":");
+    json_str(b, len, &u, run->drv->name);
+    LIT(",\"client_version\":");
+    json_str(b, len, &u, run->drv->client_version ? run->drv->client_version() : "");
+    LIT(",\"server_version\":");
+    json_str(b, len, &u, server_version ? server_version : "");
+    LIT(",\"workload\":");
+    json_str(b, len, &u, run->script_name);
+    LIT(",\"script\":");
+    json_str(b, len, &u, run->script);
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, ",\"random_seed\":%llu", (unsigned long long)run->workers[0]->rand.seed);
+    LIT(tmp);
+    struct utsname un;
+    uname(&un);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+    snprintf(tmp, sizeof tmp, ",\"host\":{\"cpus\":%ld,\"memory_bytes\":%.0f,\"name\":", cpus, mem);
+    LIT(tmp);
+    json_str(b, len, &u, un.nodename);
+    LIT(",\"kernel\":");
+    json_str(b, len, &u, un.release);
+    LIT("},\"start_time\":");
+    json_str(b, len, &u, start);
+    if (end) {
+        LIT(",\"end_time\":");
+        json_str(b, len, &u, end);
+    }
+    LIT(",\"options\":{");
+    const struct sb_options *o = run->opts;
+    int first = 1;
+    for (int i = 0; i < sb_options_count(o); i++) {
+        const struct sb_opt *p = sb_options_at(o, i);
+        const char *v = p->value ? p->value : p->def;
+        if (v == NULL || strcmp(p->name, "help") == 0 || strcmp(p->name, "version") == 0)
+            continue;
+        if (!first)
+            LIT(",");
+        first = 0;
+        json_str(b, len, &u, p->name);
+        LIT(":");
+        int secret = p->kind == SB_OPT_SECRET || strstr(p->name, "password") != NULL;
+        json_str(b, len, &u, secret ? "***" : v);
+    }
+    LIT("}}");
+#undef LIT
+    if (u >= len) /* truncated: keep it valid */
+        snprintf(b, len, "{\"truncated\":true}");
+}
+
+static int parse_percentiles(const char *list, double *out, int max)
+{
+    int n = 0;
+    const char *p = list;
+    while (p && *p && n < max) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || v <= 0 || v > 100)
+            return -1;
+        out[n++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+
+/* Opens a connection on the control worker and reads the server's
+ * counters; returns 1 when they were read. */
+static int read_server(struct sb_run *run, struct sbd_server_counters *out, char *version, size_t vlen)
+{
+    const struct sbd_driver *d = run->drv;
+    if (!(d->caps & SBD_CAP_SERVER_COUNTERS) ||
+        d->struct_size < offsetof(struct sbd_driver, server_counters) + sizeof(d->server_counters) ||
+        d->server_counters == NULL)
+        return 0;
+    struct sbd_error err;
+    struct sb_conn *c = sb_conn_open(0, &run->control->stats, &err);
+    if (c == NULL)
+        return 0;
+    int ok = d->server_counters(c->dc, out) == SBD_OK;
+    if (version && d->server_version)
+        snprintf(version, vlen, "%s", d->server_version(c->dc));
+    sb_conn_close(c);
+    return ok;
+}
+
+static void emit(struct sb_run *run, struct reporter *rp, struct sb_report *r, int final)
+{
+    (void)run;
+    if (rp->format == FMT_TEXT || rp->out != stdout) {
+        if (final) {
+            printf("\n");
+            sb_report_final_text(stdout, r);
+            sb_report_extra_text(stdout, r);
+        } else {
+            sb_report_intermediate_text(stdout, r);
+        }
+    }
+    if (rp->format == FMT_JSON)
+        sb_report_json(rp->out, r, final ? "final" : "interval", final ? rp->meta : NULL);
+    if (rp->format == FMT_CSV && !final) {
+        if (!rp->csv_header_done) {
+            sb_report_csv_header(rp->out, r);
+            rp->csv_header_done = 1;
+        }
+        sb_report_csv_row(rp->out, r);
+    }
+}
+
+int sb_run_benchmark(struct sb_run *run)
+{
+    int n = run->threads;
+    struct sb_options *o = run->opts;
+    static struct reporter rp;
+    const char *fmt = sb_opt_str(o, "report-format");
+    rp.format = strcmp(fmt, "json") == 0 ? FMT_JSON : strcmp(fmt, "csv") == 0 ? FMT_CSV : FMT_TEXT;
+    rp.out = stdout;
+    rp.npcts = parse_percentiles(sb_opt_str(o, "percentiles"), rp.pcts, 32);
+    if (rp.npcts < 0) {
+        fprintf(stderr, "sbench: invalid --percentiles list '%s': numbers in (0, 100] separated by commas\n",
+                sb_opt_str(o, "percentiles"));
+        return 2;
+    }
+    const char *outpath = sb_opt_str(o, "output");
+    char tmppath[4200] = "";
+    if (outpath && *outpath) {
+        snprintf(tmppath, sizeof tmppath, "%s.tmp", outpath);
+        rp.out = fopen(tmppath, "w");
+        if (rp.out == NULL) {
+            fprintf(stderr, "sbench: cannot write --output file '%s': %s\n", outpath, strerror(errno));
+            return 1;
+        }
+    }
+    if (rp.format == FMT_TEXT || rp.out != stdout)
+        print_header(run);
+    if (l_call_global(run->control, "init") < 0) {
+        sb_report_worker_error(run->control);
+        return 1;
+    }
+    run->workers = calloc((size_t)n, sizeof *run->workers);
+    uint64_t *events = calloc((size_t)n, sizeof *events), *base_events = calloc((size_t)n, sizeof *events);
+    int64_t *busy = calloc((size_t)n, sizeof *busy), *base_busy = calloc((size_t)n, sizeof *busy);
+    if (!run->workers || !events || !busy || !base_events || !base_busy) {
+        fprintf(stderr, "FATAL: out of memory\n");
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        run->workers[i] = sb_worker_create(run, i);
+        if (!run->workers[i]) {
+            fprintf(stderr, "FATAL: out of memory\n");
+            return 1;
+        }
+    }
+    struct hset cur, prev, win, base;
+    const sb_histogram *tmpl = run->workers[0]->stats.latency;
+    if (hset_init(&cur, tmpl) || hset_init(&prev, tmpl) || hset_init(&win, tmpl) ||
+        hset_init(&base, tmpl)) {
+        fprintf(stderr, "FATAL: out of memory\n");
+        return 1;
+    }
+
+    char server_version[256] = "", start_iso[64], end_iso[64];
+    struct sbd_server_counters sc0, sc1;
+    int have_server = read_server(run, &sc0, server_version, sizeof server_version);
+    iso_now(start_iso, sizeof start_iso);
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    pthread_barrier_init(&start_barrier, NULL, (unsigned)n + 1);
+    atomic_store(&run->running, n);
+    for (int i = 0; i < n; i++) {
+        if (pthread_create(&run->workers[i]->thread, NULL, worker_thread, run->workers[i]) != 0) {
+            fprintf(stderr, "FATAL: cannot start thread %d of %d\n", i + 1, n);
+            _exit(1); /* threads already started wait on the barrier */
+        }
+    }
+    /* the clock starts as the workers are released, so a run that ends
+     * before this thread gets to run again is still timed right */
+    int64_t start = sb_now_ns();
+    pthread_barrier_wait(&start_barrier);
+    if (!atomic_load(&run->fatal) && (rp.format == FMT_TEXT || rp.out != stdout))
+        printf("Threads started!\n\n");
+    fflush(stdout);
+
+    run->start_ns = start;
+    int64_t measure_start = start;
+    int warmed = run->warmup <= 0;
+    int64_t warm_end = start + (int64_t)(run->warmup * 1e9);
+    int64_t deadline = run->time_limit > 0 ? warm_end + (int64_t)(run->time_limit * 1e9) : 0;
+    int64_t interval = (int64_t)(run->report_interval * 1e9);
+    int64_t next_report = interval > 0 ? warm_end + interval : 0;
+    struct sb_snapshot base_snap = {0}, prev_snap = {0}, now_snap;
+    int64_t stop_at = 0;
+    int unfinished = 0;
+    struct sb_report r;
+
+    for (;;) {
+        if (atomic_load(&run->running) == 0)
+            break;
+        int64_t now = sb_now_ns();
+        if (sb_interrupted && !atomic_load(&run->stop)) {
+            fprintf(stderr, "\nsbench: interrupted, finishing the events in flight (Ctrl-C again to exit now)\n");
+            atomic_store(&run->stop, 1);
+        }
+        if (!warmed && now >= warm_end) {
+            take(run, &base_snap, &base);
+            for (int i = 0; i < n; i++) {
+                base_events[i] = SB_GET(run->workers[i]->stats.events);
+                base_busy[i] = SB_GET(run->workers[i]->stats.busy_ns);
+            }
+            prev_snap = base_snap;
+            hset_copy(&prev, &base);
+            measure_start = now;
+            warmed = 1;
+        }
+        if (deadline && now >= deadline && !atomic_load(&run->stop))
+            atomic_store(&run->stop, 1);
+        if (atomic_load(&run->stop) && !stop_at)
+            stop_at = now;
+        if (warmed && next_report && now >= next_report && !atomic_load(&run->stop)) {
+            take(run, &now_snap, &cur);
+            hset_copy(&win, &cur);
+            hset_sub(&win, &prev);
+            memset(&r, 0, sizeof r);
+            diff_snap(&r.d, &now_snap, &prev_snap);
+            r.elapsed = floor((double)(now - measure_start) / 1e9 + 0.5);
+            r.seconds = run->report_interval;
+            r.threads = atomic_load(&run->running);
+            r.latency = win.lat;
+            r.percentile = run->percentile;
+            r.percentiles = rp.pcts;
+            r.npercentiles = rp.npcts;
+            for (int k = 0; k < SB_Q_NKINDS; k++)
+                r.kind[k] = win.kind[k];
+            r.lag = run->rate > 0 ? win.lag : NULL;
+            emit(run, &rp, &r, 0);
+            prev_snap = now_snap;
+            hset_copy(&prev, &cur);
+            next_report += interval;
+        }
+        /* forced shutdown: stop waiting for workers after the grace time */
+        if (stop_at && run->forced_shutdown_ns >= 0 && now - stop_at > run->forced_shutdown_ns) {
+            for (int i = 0; i < n; i++)
+                unfinished += SB_GET(run->workers[i]->stats.in_event);
+            break;
+        }
+        int64_t wait = 10000000LL;
+        if (next_report && next_report - now < wait)
+            wait = next_report - now;
+        if (deadline && !stop_at && deadline - now < wait)
+            wait = deadline - now;
+        sb_sleep_ns(wait > 0 ? wait : 1000);
+    }
+    int64_t end = stop_at ? stop_at : sb_now_ns();
+    if (unfinished == 0)
+        for (int i = 0; i < n; i++)
+            pthread_join(run->workers[i]->thread, NULL);
+    int failed = sb_report_thread_errors(run->workers, n);
+
+    /* final report */
+    take(run, &now_snap, &cur);
+    if (run->warmup > 0 && warmed)
+        hset_sub(&cur, &base);
+    memset(&r, 0, sizeof r);
+    diff_snap(&r.d, &now_snap, &base_snap);
+    r.seconds = (double)((end > measure_start ? end : measure_start) - measure_start) / 1e9;
+    r.elapsed = r.seconds;
+    r.threads = n;
+    r.latency = cur.lat;
+    r.percentile = run->percentile;
+    r.percentiles = rp.pcts;
+    r.npercentiles = rp.npcts;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        r.kind[k] = cur.kind[k];
+    r.connect = cur.conn;
+    r.lag = run->rate > 0 ? cur.lag : NULL;
+    r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
+    for (int i = 0; i < n; i++) {
+        events[i] = SB_GET(run->workers[i]->stats.events) - base_events[i];
+        busy[i] = SB_GET(run->workers[i]->stats.busy_ns) - base_busy[i];
+    }
+    r.thread_events = events;
+    r.thread_busy_ns = busy;
+    r.unfinished = unfinished;
+    r.histogram = sb_opt_bool(o, "histogram");
+    if (have_server && unfinished == 0) {
+        /* backends flush their statistics as they exit: read until stable */
+        for (int tries = 0; tries < 10; tries++) {
+            sb_sleep_ns(200000000LL);
+            struct sbd_server_counters a;
+            if (!read_server(run, &a, NULL, 0))
+                break;
+            int stable = tries > 0 && a.commits == sc1.commits && a.statements == sc1.statements;
+            sc1 = a;
+            r.server_counters_valid = 1;
+            if (stable)
+                break;
+        }
+        if (r.server_counters_valid) {
+            int64_t *b0 = &sc0.commits, *b1 = &sc1.commits, *out = &r.server.commits;
+            for (int i = 0; i < 7; i++)
+                out[i] = (b0[i] >= 0 && b1[i] >= 0) ? b1[i] - b0[i] : -1;
+        }
+    }
+    iso_now(end_iso, sizeof end_iso);
+    build_meta(run, &rp, server_version, start_iso, end_iso);
+    if (sb_interrupted)
+        fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
+    emit(run, &rp, &r, 1);
+    if (rp.out != stdout) {
+        int bad = ferror(rp.out);
+        if (fclose(rp.out) != 0 || bad || rename(tmppath, outpath) != 0) {
+            fprintf(stderr, "sbench: writing --output file '%s' failed\n", outpath);
+            failed = 1;
+        }
+    }
+    if (unfinished > 0) {
+        fflush(stdout);
+        _exit(1);
+    }
+    if (!failed && l_call_global(run->control, "done") < 0) {
+        sb_report_worker_error(run->control);
+        failed = 1;
+    }
+    pthread_barrier_destroy(&start_barrier);
+    hset_free(&cur);
+    hset_free(&prev);
+    hset_free(&win);
+    hset_free(&base);
+    for (int i = 0; i < n; i++)
+        sb_worker_destroy(run->workers[i]);
+    free(run->workers);
+    run->workers = NULL;
+    free(events);
+    free(busy);
+    free(base_events);
+    free(base_busy);
+    if (failed)
+        return 1;
+    if (sb_interrupted)
+        return 130;
+    return 0;
+}
