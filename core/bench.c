@@ -29,6 +29,21 @@ extern volatile sig_atomic_t sb_interrupted;
 
 static pthread_barrier_t start_barrier;
 
+/* --reconnect=transaction: a new connection for every event, like pgbench
+ * -C; the time to connect is part of the event's latency.  Returns 0, or -1
+ * when a connection could not be opened (counted as an error). */
+static int reopen_all(struct sb_worker *w)
+{
+    for (int i = 0; i < w->nconns; i++) {
+        struct sb_conn *c = w->conns[i];
+        if (sb_conn_reopen(c) != SBD_OK) {
+            sb_stats_count_error(&w->stats, c->err.sqlstate, c->err.native_code, SBD_CONN_LOST, 0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static void *worker_thread(void *arg)
 {
     struct sb_worker *w = arg;
@@ -80,6 +95,11 @@ static void *worker_thread(void *arg)
                 t0 = sb_now_ns();
             }
             atomic_store_explicit(&st->in_event, 1, memory_order_relaxed);
+            if (run->reconnect_per_event && reopen_all(w) != 0) {
+                atomic_store_explicit(&st->in_event, 0, memory_order_relaxed);
+                sb_sleep_ns(10000000LL);
+                continue;
+            }
             int rc = l_event_run(w);
             int64_t lat = sb_now_ns() - t0;
             atomic_store_explicit(&st->in_event, 0, memory_order_relaxed);

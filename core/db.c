@@ -150,22 +150,24 @@ void sb_conn_disconnect(struct sb_conn *c)
     if (c->dc) {
         if (c->has_result)
             drv->free_result(c->dc);
+        /* the driver frees its statements with the connection: no
+         * round trip per statement, and nothing sent to a dead socket */
         for (int i = 0; i < c->nstmts; i++)
-            if (c->stmts[i]->ds) {
-                drv->close_stmt(c->dc, c->stmts[i]->ds);
-                c->stmts[i]->ds = NULL;
-            }
+            c->stmts[i]->ds = NULL;
         drv->disconnect(c->dc);
         c->dc = NULL;
     }
     c->has_result = 0;
 }
 
-int sb_conn_reconnect(struct sb_conn *c)
+/* Reopens the driver connection; statements are prepared again lazily, on
+ * their next execute, so a reconnect costs only what is used next. */
+static int reopen(struct sb_conn *c)
 {
     sb_conn_disconnect(c);
     struct sbd_error e;
     memset(&e, 0, sizeof e);
+    int64_t t0 = sb_now_ns();
     if (drv->connect(c->thread_id, &c->dc, &e) != SBD_OK || c->dc == NULL) {
         c->dc = NULL;
         c->err = e;
@@ -173,13 +175,31 @@ int sb_conn_reconnect(struct sb_conn *c)
         c->err_sql = NULL;
         return SBD_CONN_LOST;
     }
-    SB_ADD(c->stats->reconnects, 1);
-    for (int i = 0; i < c->nstmts; i++) {
-        int rc = driver_prepare(c->stmts[i]);
-        if (rc != SBD_OK)
-            return rc;
-    }
+    int64_t ns = sb_now_ns() - t0;
+    struct sb_thread_stats *s = c->stats;
+    if (SB_GET(s->connects) == 0 || ns < SB_GET(s->connect_min_ns))
+        atomic_store_explicit(&s->connect_min_ns, ns, memory_order_relaxed);
+    if (ns > SB_GET(s->connect_max_ns))
+        atomic_store_explicit(&s->connect_max_ns, ns, memory_order_relaxed);
+    SB_ADD(s->connect_ns, ns);
+    SB_ADD(s->connects, 1);
+    sb_histogram_record(s->connect_latency, ns);
+    for (int i = 0; i < c->nstmts; i++)
+        c->stmts[i]->ds = NULL;
     return SBD_OK;
+}
+
+int sb_conn_reconnect(struct sb_conn *c)
+{
+    int rc = reopen(c);
+    if (rc == SBD_OK)
+        SB_ADD(c->stats->reconnects, 1);
+    return rc;
+}
+
+int sb_conn_reopen(struct sb_conn *c)
+{
+    return reopen(c);
 }
 
 static int ensure_row(struct sb_conn *c, int nfields)

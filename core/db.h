@@ -82,6 +82,10 @@ void sb_conn_disconnect(struct sb_conn *c);
  * statement.  Returns SBD_OK or an error status (details in c->err). */
 int sb_conn_reconnect(struct sb_conn *c);
 
+/* Like sb_conn_reconnect but not counted as a reconnect: what
+ * --reconnect=transaction does before every event. */
+int sb_conn_reopen(struct sb_conn *c);
+
 /* Runs one statement.  Returns an enum sbd_status; on failure c->err holds
  * the details. */
 int sb_conn_query(struct sb_conn *c, const char *sql, size_t len);

@@ -60,6 +60,7 @@ static void add_core_options(struct sb_options *o)
     ADD("db-ignore-sqlstates", SB_OPT_LIST, "23505",
         "SQLSTATEs that restart the event like a deadlock (23505: PostgreSQL unique violation, as sysbench)", NULL, 0, 0);
     ADD("db-reconnect", SB_OPT_BOOL, "on", "reconnect and restart the event when a connection is lost", NULL, 0, 0);
+    ADD("reconnect", SB_OPT_STRING, "off", "transaction: open a new connection for every event (pgbench -C)", "off|transaction", 0, 0);
     ADD("max-retries", SB_OPT_INT, "0", "restarts of one event after retryable errors before it counts as failed (0 = no limit)", NULL, 0, 1000000);
     ADD("rate", SB_OPT_NUMBER, "0", "target events per second in total, Poisson arrivals; latency counts from the scheduled start (0 = unlimited)", NULL, 0, 100000000);
     ADD("rate-distribution", SB_OPT_STRING, "poisson", "arrivals under --rate", "poisson|fixed", 0, 0);
@@ -284,6 +285,7 @@ int main(int argc, char **argv)
     run.warmup = (double)sb_opt_int(o, "warmup-time");
     run.percentile = sb_opt_num(o, "percentile");
     run.max_retries = (int)sb_opt_int(o, "max-retries");
+    run.reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
     run.rate = sb_opt_num(o, "rate");
     run.rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
     run.latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);

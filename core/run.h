@@ -40,6 +40,8 @@ struct sb_worker {
     int traceback_idx;              /* stack slot of the message handler */
     char error[2048];               /* first fatal error, with its place */
     int failed;
+    struct sb_conn *conns[16];      /* connections the worker's script opened */
+    int nconns;
 };
 
 struct sb_run {
@@ -71,6 +73,7 @@ struct sb_run {
     double rate;                    /* --rate: events per second in total, 0 = as fast as possible */
     int rate_fixed;                 /* --rate-distribution=fixed */
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
+    int reconnect_per_event;        /* --reconnect=transaction */
 };
 
 /* Process-wide: the run being executed (one per process). */

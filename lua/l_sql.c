@@ -157,6 +157,8 @@ static int drv_connect(lua_State *L)
     if (lc->c == NULL)
         return luaL_error(L, "connection failed: %s", err.message);
     lc->closed = 0;
+    if (w->nconns < (int)(sizeof w->conns / sizeof w->conns[0]))
+        w->conns[w->nconns++] = lc->c;
     return 1;
 }
 
@@ -165,6 +167,12 @@ static int drv_connect(lua_State *L)
 static int conn_gc(lua_State *L)
 {
     struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
+    struct sb_worker *w = l_worker(L);
+    for (int i = 0; i < w->nconns; i++)
+        if (w->conns[i] == lc->c) {
+            w->conns[i] = w->conns[--w->nconns];
+            break;
+        }
     sb_conn_close(lc->c);
     lc->c = NULL;
     return 0;
