@@ -56,7 +56,9 @@ static void take_error(struct sb_worker *w)
         luaL_tolstring(L, -1, NULL);
         lua_getfield(L, -2, "traceback");
         if (lua_isstring(L, -1)) {
-            lua_concat(L, 2);
+            lua_pushliteral(L, "\n");
+            lua_insert(L, -2);
+            lua_concat(L, 3);
         } else {
             lua_pop(L, 1);
         }
