@@ -4,9 +4,10 @@
 # Does nothing for packages already installed.  Needs root (or sudo).
 set -eu
 build="meson ninja-build pkg-config gcc liblua5.4-dev libpq-dev libsqlite3-dev
-default-libmysqlclient-dev unixodbc-dev"
+default-libmysqlclient-dev unixodbc-dev zlib1g-dev"
 test="postgresql-15 postgresql-contrib mariadb-server mariadb-client unixodbc
-odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer"
+odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer nodejs
+prometheus"
 want=$build
 [ "${1:-}" = "--test" ] && want="$build $test"
 missing=""

@@ -44,6 +44,13 @@ if [ "$servers_ok" -ne 1 ]; then
     exit 1
 fi
 
+# hdr-histogram-js, the reference decoder of tests/integration/hdr_log.sh
+# (versions pinned by tests/hdr-js/package-lock.json)
+if [ ! -d tests/hdr-js/node_modules/hdr-histogram-js ]; then
+    (cd tests/hdr-js && npm ci --no-audit --no-fund) ||
+        { echo "test.sh: npm ci in tests/hdr-js failed"; echo "0 passed, 1 failed"; exit 1; }
+fi
+
 meson test -C "$build" --print-errorlogs --num-processes 2 -t 2 "$@"
 rc=$?
 log="$build/meson-logs/testlog.json"
