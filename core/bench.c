@@ -22,6 +22,8 @@
 
 #include "../lua/lua_env.h"
 #include "db.h"
+#include "hdr_log.h"
+#include "prometheus.h"
 #include "options.h"
 #include "report.h"
 
@@ -402,6 +404,29 @@ static void emit(struct sb_run *run, struct reporter *rp, struct sb_report *r, i
     }
 }
 
+/* Prometheus scrapes: runs on the exporter's thread, reads the workers'
+ * counters and histograms (relaxed atomics), merges into its own scratch
+ * histogram. */
+struct prom_ctx {
+    struct sb_run *run;
+    sb_histogram *scratch;
+};
+
+static void prom_collect(void *arg, FILE *out)
+{
+    struct prom_ctx *pc = arg;
+    struct sb_run *run = pc->run;
+    struct sb_thread_stats *ts[4096];
+    int n = run->threads < 4096 ? run->threads : 4096;
+    for (int i = 0; i < n; i++)
+        ts[i] = &run->workers[i]->stats;
+    struct sb_snapshot s = {0};
+    sb_stats_snapshot(ts, n, &s);
+    s.time = (double)(sb_now_ns() - run->start_ns) / 1e9;
+    sb_stats_merge_latency(ts, n, pc->scratch);
+    sb_prom_format(out, &s, pc->scratch, run->drv->name, run->script_name);
+}
+
 int sb_run_benchmark(struct sb_run *run)
 {
     int n = run->threads;
@@ -452,6 +477,30 @@ int sb_run_benchmark(struct sb_run *run)
         hset_init(&base, tmpl)) {
         fprintf(stderr, "FATAL: out of memory\n");
         return 1;
+    }
+
+    struct sb_hdr_log *hdr = NULL;
+    const char *hdr_path = sb_opt_str(o, "hdr-log");
+    if (hdr_path && *hdr_path) {
+        char err[512];
+        struct timespec now_rt;
+        clock_gettime(CLOCK_REALTIME, &now_rt);
+        hdr = sb_hdr_log_open(hdr_path, (double)now_rt.tv_sec + now_rt.tv_nsec / 1e9, err, sizeof err);
+        if (hdr == NULL) {
+            fprintf(stderr, "sbench: --hdr-log: %s\n", err);
+            return 1;
+        }
+    }
+    struct prom_ctx pctx = {run, sb_histogram_clone_empty(tmpl)};
+    struct sb_prom *prom = NULL;
+    const char *prom_addr = sb_opt_str(o, "prometheus");
+    if (prom_addr && *prom_addr) {
+        char err[512];
+        prom = sb_prom_start(prom_addr, prom_collect, &pctx, err, sizeof err);
+        if (prom == NULL) {
+            fprintf(stderr, "sbench: --prometheus: %s\n", err);
+            return 1;
+        }
     }
 
     char server_version[256] = "", start_iso[64], end_iso[64];
@@ -533,6 +582,9 @@ int sb_run_benchmark(struct sb_run *run)
                 r.kind[k] = win.kind[k];
             r.lag = run->rate > 0 ? win.lag : NULL;
             emit(run, &rp, &r, 0);
+            if (hdr)
+                sb_hdr_log_write(hdr, (double)(next_report - interval - measure_start) / 1e9,
+                                 run->report_interval, win.lat);
             prev_snap = now_snap;
             hset_copy(&prev, &cur);
             next_report += interval;
@@ -606,6 +658,16 @@ int sb_run_benchmark(struct sb_run *run)
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     emit(run, &rp, &r, 1);
+    if (hdr) {
+        if (next_report == 0) /* no intervals: the whole run is one */
+            sb_hdr_log_write(hdr, 0, r.seconds, cur.lat);
+        if (sb_hdr_log_close(hdr) != 0) {
+            fprintf(stderr, "sbench: writing --hdr-log file '%s' failed\n", hdr_path);
+            failed = 1;
+        }
+    }
+    sb_prom_stop(prom);
+    sb_histogram_destroy(pctx.scratch);
     if (rp.out != stdout) {
         int bad = ferror(rp.out);
         if (fclose(rp.out) != 0 || bad || rename(tmppath, outpath) != 0) {

@@ -44,6 +44,8 @@ static void add_core_options(struct sb_options *o)
     ADD("percentiles", SB_OPT_LIST, "50,90,95,99,99.9,99.99", "percentiles listed in the final and JSON reports", NULL, 0, 0);
     ADD("report-format", SB_OPT_STRING, "text", "report format; json and csv go to --output or stdout", "text|json|csv", 0, 0);
     ADD("output", SB_OPT_STRING, NULL, "write the json/csv report to this file (written whole at the end of the run)", NULL, 0, 0);
+    ADD("hdr-log", SB_OPT_STRING, NULL, "write each reporting window's latency histogram to this HdrHistogram interval log", NULL, 0, 0);
+    ADD("prometheus", SB_OPT_STRING, NULL, "serve /metrics for Prometheus at ADDR:PORT during the run (e.g. 127.0.0.1:9273)", NULL, 0, 0);
     ADD("histogram-precision", SB_OPT_NUMBER, "0.01", "relative error of latency percentiles", NULL, 0, 1);
     ADD("rand-type", SB_OPT_STRING, "special", "distribution of rand.default", "uniform|gaussian|special|pareto|zipfian", 0, 0);
     ADD("rand-seed", SB_OPT_INT, "0", "seed for the random number generators (0 = from the clock)", NULL, 0, BIG);
