@@ -105,8 +105,12 @@ static int classify(PGconn *pg, const char *state)
         return SBD_CONN_LOST;
     if (state == NULL || strlen(state) != 5)
         return SBD_ERROR;
+    /* 23505 (unique violation) as sysbench's pgsql driver does: with
+     * several threads, oltp_read_write's DELETE + INSERT of the same id
+     * collide on PostgreSQL (the second DELETE finds no row, its INSERT
+     * then meets the other thread's new row). */
     if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 ||
-        strcmp(state, "55P03") == 0)
+        strcmp(state, "55P03") == 0 || strcmp(state, "23505") == 0)
         return SBD_RETRY;
     if (strncmp(state, "08", 2) == 0 || strcmp(state, "57P01") == 0 ||
         strcmp(state, "57P02") == 0 || strcmp(state, "57P03") == 0)
