@@ -268,6 +268,11 @@ static int classify(const char *state, long native, const char *dialect)
         return SBD_RETRY;           /* 40001, 40P01, 40003, ... */
     if (strcmp(state, "HYT00") == 0 || strcmp(state, "HYT01") == 0)
         return SBD_RETRY;           /* timeouts */
+    if (strcmp(state, "23505") == 0)
+        return SBD_RETRY;           /* PostgreSQL unique violation: two
+                                       threads' DELETE+INSERT of one id
+                                       (sysbench's pgsql driver retries
+                                       it too) */
     if (strcmp(state, "57014") == 0)
         return SBD_RETRY;           /* statement cancelled: how psqlODBC
                                        (statement_timeout) and DB2 report
