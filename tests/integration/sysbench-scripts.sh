@@ -1,0 +1,53 @@
+#!/bin/sh
+# sysbench-scripts.sh TARGET (pgsql | mysql): the stock sysbench 1.0 Lua
+# scripts (Debian's sysbench package, /usr/share/sysbench) run unmodified
+# under sbench: oltp_read_write and oltp_point_select prepare / run /
+# cleanup, with the report checked against the server's own counters.
+. "$(dirname "$0")/wl-lib.sh"
+wl_setup "$1"
+dir=/usr/share/sysbench
+[ -f "$dir/oltp_read_write.lua" ] || die "sysbench's scripts are not installed in $dir (apt-get install sysbench)"
+THREADS=2 EVENTS=200
+opts="--tables=2 --table-size=500 --threads=$THREADS"
+for w in oltp_read_write oltp_point_select; do
+    sb "$w-clean0" $opts "$dir/$w.lua" cleanup
+    sb "$w-prepare" $opts "$dir/$w.lua" prepare
+    [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; continue; }
+    expect_eq "$w: rows after prepare" "$(rows_total 2)" 1000
+    snap_before
+    sb "$w-run" $opts --events=$EVENTS --rand-seed=7 "$dir/$w.lua" run
+    [ "$rc" = 0 ] || { fail "$w run exited $rc"; show_out; }
+    snap_after
+    parse_report "$OUT"
+    expect_eq "$w: transactions" "$R_TXN" "$EVENTS"
+    if [ "$w" = oltp_read_write ]; then
+        # 14 reads, 4 writes, BEGIN + COMMIT per transaction; restarted
+        # events send their queries again
+        expect_range "$w: reads" "$R_READ" $((R_TXN * 14)) $(((R_TXN + R_IGN) * 14))
+        expect_range "$w: writes" "$R_WRITE" $((R_TXN * 4)) $(((R_TXN + R_IGN) * 4))
+        trx=1
+    else
+        expect_eq "$w: reads" "$R_READ" "$EVENTS"
+        trx=0
+    fi
+    # pg: session setup and the Parse/Close of each prepared statement are
+    # implicit transactions (see workloads.sh); the stock scripts prepare up
+    # to 9 statements per table plus BEGIN and COMMIT
+    margin=$((THREADS * (1 + 2 * (2 * 9 + 2))))
+    if [ "$KIND" = pg ]; then
+        # the stock scripts send BEGIN/COMMIT as prepared statements, which
+        # pg_stat_statements does not track: compare reads, writes and
+        # xact_commit
+        expect_eq "$w: pg_stat_statements SELECT calls = report read" "$D_SEL" "$R_READ"
+        expect_eq "$w: pg_stat_statements DML calls = report write" "$D_WR" "$R_WRITE"
+        if [ "$trx" = 1 ]; then want=$R_TXN; else want=$R_READ; fi
+        expect_range "$w: pg_stat_database xact_commit delta" "$D_COMMIT" "$want" $((want + margin))
+    else
+        check_server_counts "$trx" "$margin" "$w"
+    fi
+    sb "$w-cleanup" $opts "$dir/$w.lua" cleanup
+    [ "$rc" = 0 ] || { fail "$w cleanup exited $rc"; show_out; }
+    expect_eq "$w: sbtest tables after cleanup" "$(sbtest_tables)" 0
+done
+echo "$checks checks, $failures failed"
+[ "$failures" = 0 ]
