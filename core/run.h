@@ -40,6 +40,7 @@ struct sb_worker {
     int traceback_idx;              /* stack slot of the message handler */
     char error[2048];               /* first fatal error, with its place */
     int failed;
+    struct lua_State *running_co;   /* client coroutine being resumed, or NULL */
 };
 
 struct sb_run {
@@ -52,6 +53,7 @@ struct sb_run {
     const char *const *argv_words;  /* extra positional words */
     int nwords;
     int threads;
+    int clients;                    /* connections (Lua clients); >= threads */
     double time_limit;              /* seconds, 0 = none */
     uint64_t event_limit;           /* 0 = none */
     double report_interval;
