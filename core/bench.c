@@ -30,6 +30,9 @@
 extern volatile sig_atomic_t sb_interrupted;
 
 static pthread_barrier_t start_barrier;
+/* workers done with thread_init (only waited for with --clients > --threads,
+ * where a thread opens many connections one after the other) */
+static _Atomic int workers_ready;
 
 /* ---- clients multiplexed on a thread (--clients > --threads) ---- */
 
@@ -211,6 +214,7 @@ static void *worker_thread(void *arg)
         atomic_store(&run->fatal, 1);
         atomic_store(&run->stop, 1);
     }
+    atomic_fetch_add(&workers_ready, 1);
     pthread_barrier_wait(&start_barrier);
     struct sb_thread_stats *st = &w->stats;
     /* --rate: this thread's share of the arrivals; latency counts from the
@@ -639,6 +643,9 @@ int sb_run_benchmark(struct sb_run *run)
     }
     /* the clock starts as the workers are released, so a run that ends
      * before this thread gets to run again is still timed right */
+    if (run->clients > run->threads) /* keep the connects out of the timed run */
+        while (atomic_load(&workers_ready) < n)
+            sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
     pthread_barrier_wait(&start_barrier);
     if (!atomic_load(&run->fatal) && (rp.format == FMT_TEXT || rp.out != stdout))
