@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,12 +25,163 @@
 #include "db.h"
 #include "hdr_log.h"
 #include "prometheus.h"
+#include "driver_loader.h"
 #include "options.h"
 #include "report.h"
 
 extern volatile sig_atomic_t sb_interrupted;
 
 static pthread_barrier_t start_barrier;
+/* workers done with thread_init (only waited for with --clients > --threads,
+ * where a thread opens many connections one after the other) */
+static _Atomic int workers_ready;
+
+/* ---- clients multiplexed on a thread (--clients > --threads) ---- */
+
+enum { C_IDLE, C_WAIT, C_DONE };
+
+struct client {
+    struct l_client l;
+    int state;              /* C_* */
+    struct sb_conn *conn;   /* C_WAIT: the connection with a statement in flight */
+    int polled;             /* poll_result tried since the send */
+    int want_write;
+    int64_t t0;             /* start of the current event */
+};
+
+/* 1 when the driver can run many connections on one thread. */
+static int can_multiplex(const struct sbd_driver *d)
+{
+    return d && (d->caps & SBD_CAP_NONBLOCKING) && SB_DRV_HAS(d, socket) &&
+           SB_DRV_HAS(d, send_query) && SB_DRV_HAS(d, send_execute) && SB_DRV_HAS(d, poll_result);
+}
+
+static int nclients_of(const struct sb_run *run, int tid)
+{
+    return (run->clients - tid + run->threads - 1) / run->threads;
+}
+
+/* Runs client c until it waits for the server or its event ends; records
+ * the event like the one-connection loop does.  Returns -1 on a fatal
+ * error (w->error set). */
+static int client_run(struct sb_worker *w, struct client *c, int start, int *busy)
+{
+    struct sb_run *run = w->run;
+    struct sb_thread_stats *st = &w->stats;
+    for (;;) {
+        struct sb_conn *conn = NULL;
+        int r = l_client_step(w, &c->l, start, &conn);
+        switch (r) {
+        case L_CLIENT_WAIT:
+            c->state = C_WAIT;
+            c->conn = conn;
+            c->polled = 0;
+            return 0;
+        case L_CLIENT_RESTART:
+            start = 1;
+            continue;
+        case L_CLIENT_DONE: {
+            int64_t lat = sb_now_ns() - c->t0;
+            sb_histogram_record(st->latency, lat);
+            SB_ADD(st->busy_ns, lat);
+            if (run->latency_limit_ns && lat > run->latency_limit_ns)
+                SB_ADD(st->late_events, 1);
+            SB_ADD(st->events, 1);
+        }
+            /* fall through */
+        case L_CLIENT_STOP:   /* not counted */
+        case L_CLIENT_FAILED: /* counted as failed */
+            c->state = C_IDLE;
+            (*busy)--;
+            atomic_store_explicit(&st->in_event, *busy, memory_order_relaxed);
+            return 0;
+        default:
+            return -1;
+        }
+    }
+}
+
+/* The event loop of a thread driving n clients: starts an event for every
+ * idle client, polls the sockets of all waiting clients in one poll() and
+ * resumes those whose answer is complete.  Returns -1 on a fatal error. */
+static int clients_loop(struct sb_worker *w, struct client *cl, int n)
+{
+    struct sb_run *run = w->run;
+    struct pollfd *pf = calloc((size_t)n, sizeof *pf);
+    int *who = calloc((size_t)n, sizeof *who);
+    int rc = 0, active = n, busy = 0;
+    if (pf == NULL || who == NULL) {
+        snprintf(w->error, sizeof w->error, "out of memory");
+        rc = -1;
+        goto out;
+    }
+    while (active > 0) {
+        int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
+        for (int i = 0; i < n; i++) {
+            struct client *c = &cl[i];
+            if (c->state != C_IDLE)
+                continue;
+            if (stopping ||
+                (run->event_limit &&
+                 atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
+                     run->event_limit)) {
+                c->state = C_DONE;
+                active--;
+                continue;
+            }
+            c->t0 = sb_now_ns();
+            busy++;
+            atomic_store_explicit(&w->stats.in_event, busy, memory_order_relaxed);
+            if (client_run(w, c, 1, &busy) < 0) {
+                rc = -1;
+                goto out;
+            }
+        }
+        int np = 0;
+        for (int i = 0; i < n; i++) {
+            struct client *c = &cl[i];
+            if (c->state != C_WAIT)
+                continue;
+            if (!c->polled) { /* flush what was sent; the answer may be in */
+                c->polled = 1;
+                if (sb_conn_poll(c->conn, &c->want_write) != SBD_AGAIN) {
+                    if (client_run(w, c, 0, &busy) < 0) {
+                        rc = -1;
+                        goto out;
+                    }
+                    continue;
+                }
+            }
+            pf[np].fd = sb_conn_socket(c->conn);
+            pf[np].events = (short)(POLLIN | (c->want_write ? POLLOUT : 0));
+            pf[np].revents = 0;
+            who[np++] = i;
+        }
+        if (np == 0)
+            continue;
+        int r = poll(pf, (nfds_t)np, 100);
+        if (r < 0 && errno != EINTR) {
+            snprintf(w->error, sizeof w->error, "poll: %s", strerror(errno));
+            rc = -1;
+            goto out;
+        }
+        for (int k = 0; r > 0 && k < np; k++) {
+            if (pf[k].revents == 0)
+                continue;
+            struct client *c = &cl[who[k]];
+            if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
+                continue;
+            if (client_run(w, c, 0, &busy) < 0) {
+                rc = -1;
+                goto out;
+            }
+        }
+    }
+out:
+    free(pf);
+    free(who);
+    return rc;
+}
 
 /* --reconnect=transaction: a new connection for every event, like pgbench
  * -C; the time to connect is part of the event's latency.  Returns 0, or -1
@@ -56,15 +208,30 @@ static void *worker_thread(void *arg)
     if (run->drv && run->drv->thread_init)
         run->drv->thread_init();
     int ok = l_state_create(w, 1) != NULL;
-    if (ok && l_call_global(w, "thread_init") < 0)
-        ok = 0;
-    if (ok && l_event_prepare(w) < 0)
-        ok = 0;
+    /* --clients > --threads: this thread drives clients tid, tid+T, ... */
+    int ncl = run->clients > run->threads ? nclients_of(run, w->id) : 0;
+    struct client *cl = ncl > 0 ? calloc((size_t)ncl, sizeof *cl) : NULL;
+    if (ncl > 0) {
+        if (ok && cl == NULL) {
+            snprintf(w->error, sizeof w->error, "out of memory");
+            ok = 0;
+        }
+        for (int i = 0; ok && i < ncl; i++)
+            if (l_client_create(w, w->id + i * run->threads, &cl[i].l) < 0 ||
+                l_client_call(w, &cl[i].l, "thread_init") < 0)
+                ok = 0;
+    } else {
+        if (ok && l_call_global(w, "thread_init") < 0)
+            ok = 0;
+        if (ok && l_event_prepare(w) < 0)
+            ok = 0;
+    }
     if (!ok) {
         w->failed = 1;
         atomic_store(&run->fatal, 1);
         atomic_store(&run->stop, 1);
     }
+    atomic_fetch_add(&workers_ready, 1);
     pthread_barrier_wait(&start_barrier);
     struct sb_thread_stats *st = &w->stats;
     /* --rate: this thread's share of the arrivals; latency counts from the
@@ -72,7 +239,18 @@ static void *worker_thread(void *arg)
      * omission), and the lag between schedule and start is kept apart. */
     double mean_gap_ns = run->rate > 0 ? 1e9 * run->threads / run->rate : 0;
     int64_t scheduled = sb_now_ns();
-    if (ok) {
+    if (ok && ncl > 0) {
+        if (clients_loop(w, cl, ncl) < 0) {
+            w->failed = 1;
+            atomic_store(&run->fatal, 1);
+            atomic_store(&run->stop, 1);
+        }
+        for (int i = 0; i < ncl && !w->failed; i++)
+            if (l_client_call(w, &cl[i].l, "thread_done") < 0) {
+                w->failed = 1;
+                atomic_store(&run->fatal, 1);
+            }
+    } else if (ok) {
         while (!atomic_load_explicit(&run->stop, memory_order_relaxed)) {
             if (run->event_limit &&
                 atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
@@ -130,6 +308,7 @@ static void *worker_thread(void *arg)
         lua_close(w->L);
         w->L = NULL;
     }
+    free(cl);
     if (run->drv && run->drv->thread_done)
         run->drv->thread_done();
     atomic_fetch_sub(&run->running, 1);
@@ -155,7 +334,10 @@ static void print_header(struct sb_run *run)
            run->drv && run->drv->client_version ? ": " : "",
            run->drv && run->drv->client_version ? run->drv->client_version() : "");
     printf("Running the test with following options:\n");
-    printf("Number of threads: %d\n", run->threads);
+    if (sb_opt_is_set(run->opts, "clients"))
+        printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
+    else
+        printf("Number of threads: %d\n", run->threads);
     if (run->report_interval > 0)
         printf("Report intermediate results every %g second(s)\n", run->report_interval);
     if (run->warmup > 0)
@@ -451,6 +633,12 @@ int sb_run_benchmark(struct sb_run *run)
             return 1;
         }
     }
+    if (run->clients > run->threads && !can_multiplex(run->drv)) {
+        fprintf(stderr, "sbench: driver %s cannot multiplex connections: running one client per "
+                "thread (--threads=%d)\n", run->drv ? run->drv->name : "none", run->clients);
+        run->threads = run->clients;
+        n = run->threads;
+    }
     if (rp.format == FMT_TEXT || rp.out != stdout)
         print_header(run);
     if (l_call_global(run->control, "init") < 0) {
@@ -524,6 +712,9 @@ int sb_run_benchmark(struct sb_run *run)
     }
     /* the clock starts as the workers are released, so a run that ends
      * before this thread gets to run again is still timed right */
+    if (run->clients > run->threads) /* keep the connects out of the timed run */
+        while (atomic_load(&workers_ready) < n)
+            sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
     pthread_barrier_wait(&start_barrier);
     if (!atomic_load(&run->fatal) && (rp.format == FMT_TEXT || rp.out != stdout))

@@ -467,7 +467,8 @@ static const struct sbd_value *bound_values(struct sb_stmt *s)
     return s->ordered;
 }
 
-static int execute_emulated(struct sb_stmt *s, const struct sbd_value *vals)
+/* Writes s with vals as literals into c->sql; returns its length or -1. */
+static long build_emulated(struct sb_stmt *s, const struct sbd_value *vals)
 {
     struct sb_conn *c = s->c;
     size_t pos = 0;
@@ -482,14 +483,22 @@ static int execute_emulated(struct sb_stmt *s, const struct sbd_value *vals)
             quote = ch;
         } else if (ch == '?' && p < s->nparams) {
             if (append_literal(c, &pos, &vals[p++]) != 0)
-                return SBD_ERROR;
+                return -1;
             continue;
         }
         if (grow(&c->sql, &c->sql_cap, pos + 2) != 0)
-            return SBD_ERROR;
+            return -1;
         c->sql[pos++] = ch;
     }
-    return raw_query(c, c->sql, pos, s->kind);
+    return (long)pos;
+}
+
+static int execute_emulated(struct sb_stmt *s, const struct sbd_value *vals)
+{
+    long n = build_emulated(s, vals);
+    if (n < 0)
+        return SBD_ERROR;
+    return raw_query(s->c, s->c->sql, (size_t)n, s->kind);
 }
 
 int sb_stmt_execute(struct sb_stmt *s)
@@ -517,6 +526,109 @@ int sb_stmt_execute(struct sb_stmt *s)
     int64_t t0 = sb_now_ns();
     int rc = drv->execute(c->dc, s->ds, vals, s->nparams, &c->info);
     return after_exec(c, rc, s->kind, s->sql, s->sql_len, t0);
+}
+
+/* ---- nonblocking statements ---- */
+
+int sb_conn_can_send(const struct sb_conn *c)
+{
+    return c->dc != NULL && (drv->caps & SBD_CAP_NONBLOCKING) && SB_DRV_HAS(drv, socket) &&
+           SB_DRV_HAS(drv, send_query) && SB_DRV_HAS(drv, send_execute) &&
+           SB_DRV_HAS(drv, poll_result);
+}
+
+int sb_conn_socket(struct sb_conn *c)
+{
+    return c->dc ? drv->socket(c->dc) : -1;
+}
+
+/* Common start of every send: like raw_query before the driver call. */
+static int send_start(struct sb_conn *c, const char *sql, size_t len, int kind)
+{
+    if (c->dc == NULL) {
+        set_error(c, SBD_CONN_LOST, sql, len);
+        return SBD_CONN_LOST;
+    }
+    if (c->has_result) {
+        drv->free_result(c->dc);
+        c->has_result = 0;
+    }
+    memset(&c->info, 0, sizeof c->info);
+    c->pend_kind = kind;
+    c->pend_sql = sql;
+    c->pend_sql_len = len;
+    c->pend_t0 = sb_now_ns();
+    return SBD_OK;
+}
+
+/* The driver's answer to a send: in flight, or failed like after_exec. */
+static int send_done(struct sb_conn *c, int rc)
+{
+    if (rc == SBD_OK) {
+        c->pending = 1;
+        return SBD_OK;
+    }
+    return after_exec(c, rc, c->pend_kind, c->pend_sql, c->pend_sql_len, c->pend_t0);
+}
+
+static int raw_send(struct sb_conn *c, const char *sql, size_t len, int kind)
+{
+    int rc = send_start(c, sql, len, kind);
+    if (rc != SBD_OK)
+        return rc;
+    return send_done(c, drv->send_query(c->dc, sql, len));
+}
+
+int sb_conn_query_send(struct sb_conn *c, const char *sql, size_t len)
+{
+    return raw_send(c, sql, len, sb_classify_sql(sql, len));
+}
+
+int sb_conn_txn_send(struct sb_conn *c, int which)
+{
+    static const char *const sql[] = {"BEGIN", "COMMIT", "ROLLBACK"};
+    int (*fn)(sbd_conn *) = which == 0 ? drv->begin : which == 1 ? drv->commit : drv->rollback;
+    if (fn != NULL)
+        return SBD_UNSUPPORTED;
+    return raw_send(c, sql[which], strlen(sql[which]), SB_Q_TXN);
+}
+
+int sb_stmt_execute_send(struct sb_stmt *s)
+{
+    struct sb_conn *c = s->c;
+    if (c->dc == NULL) {
+        set_error(c, SBD_CONN_LOST, s->sql, s->sql_len);
+        return SBD_CONN_LOST;
+    }
+    const struct sbd_value *vals = bound_values(s);
+    if (!c->emulate_ps && s->ds == NULL) {
+        int rc = driver_prepare(s); /* blocking, once per statement */
+        if (rc != SBD_OK)
+            return rc;
+    }
+    if (c->emulate_ps || s->ds == NULL) {
+        long n = build_emulated(s, vals);
+        if (n < 0)
+            return SBD_ERROR;
+        return raw_send(c, c->sql, (size_t)n, s->kind);
+    }
+    int rc = send_start(c, s->sql, s->sql_len, s->kind);
+    if (rc != SBD_OK)
+        return rc;
+    return send_done(c, drv->send_execute(c->dc, s->ds, vals, s->nparams));
+}
+
+int sb_conn_poll(struct sb_conn *c, int *want_write)
+{
+    *want_write = 0;
+    if (!c->pending)
+        return c->async_rc;
+    int rc = c->dc ? drv->poll_result(c->dc, &c->info, want_write) : SBD_CONN_LOST;
+    if (rc == SBD_AGAIN)
+        return rc;
+    c->pending = 0;
+    c->async_rc = after_exec(c, rc, c->pend_kind, c->pend_sql, c->pend_sql_len, c->pend_t0);
+    return c->async_rc;
 }
 
 void sb_stmt_close(struct sb_stmt *s)

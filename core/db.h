@@ -45,6 +45,13 @@ struct sb_conn {
     /* bulk_load_* */
     int bl_active, bl_native, bl_ncols;
     int bl_types[32];
+    /* a nonblocking statement in flight (sb_conn_*_send) */
+    int pending;
+    int pend_kind;
+    const char *pend_sql;
+    size_t pend_sql_len;
+    int64_t pend_t0;
+    int async_rc;                 /* its outcome, once sb_conn_poll finished */
 };
 
 struct sb_stmt {
@@ -125,6 +132,25 @@ int sb_conn_bulk_load_begin(struct sb_conn *c, const char *table, const char *co
                             const int *types, int ncols);
 int sb_conn_bulk_load_row(struct sb_conn *c, const struct sbd_value *vals);
 int sb_conn_bulk_load_end(struct sb_conn *c);
+
+/* Nonblocking statements (drivers with SBD_CAP_NONBLOCKING), for client
+ * coroutines.  sb_conn_can_send: the driver can.  The *_send calls start
+ * what sb_conn_query / sb_stmt_execute / sb_conn_begin... would do and
+ * return SBD_OK when it is in flight, else the error exactly as the
+ * blocking call (nothing in flight).  sb_conn_poll: SBD_AGAIN while the
+ * answer is incomplete (poll sb_conn_socket for reading, and writing when
+ * *want_write), else the outcome (also in c->async_rc), with the same
+ * timing, counting and result as the blocking call.  sql given to
+ * sb_conn_query_send must stay valid until the statement completes. */
+int sb_conn_can_send(const struct sb_conn *c);
+int sb_conn_socket(struct sb_conn *c);
+int sb_conn_query_send(struct sb_conn *c, const char *sql, size_t len);
+int sb_stmt_execute_send(struct sb_stmt *s);
+/* which: 0 BEGIN, 1 COMMIT, 2 ROLLBACK.  Returns SBD_UNSUPPORTED (nothing
+ * done) when the driver has its own begin/commit/rollback: call the
+ * blocking one then. */
+int sb_conn_txn_send(struct sb_conn *c, int which);
+int sb_conn_poll(struct sb_conn *c, int *want_write);
 
 /* Counts '?' placeholders outside quoted strings. */
 int sb_count_placeholders(const char *sql, size_t len);

@@ -42,6 +42,7 @@ struct sb_worker {
     int failed;
     struct sb_conn *conns[16];      /* connections the worker's script opened */
     int nconns;
+    struct lua_State *running_co;   /* client coroutine being resumed, or NULL */
 };
 
 struct sb_run {
@@ -54,6 +55,7 @@ struct sb_run {
     const char *const *argv_words;  /* extra positional words */
     int nwords;
     int threads;
+    int clients;                    /* connections (Lua clients); >= threads */
     double time_limit;              /* seconds, 0 = none */
     uint64_t event_limit;           /* 0 = none */
     double report_interval;

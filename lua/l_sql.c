@@ -212,11 +212,45 @@ static int conn_server_version(lua_State *L)
     return 1;
 }
 
+/* Client coroutines (--clients > --threads): when L is the coroutine the
+ * worker's scheduler resumed and the driver can, statements are sent and
+ * the coroutine yields the connection (a light userdata) to the scheduler,
+ * which resumes it once the answer is in c->async_rc; the continuation
+ * then finishes like the blocking call. */
+static int can_yield(lua_State *L, struct sb_conn *c)
+{
+    return l_worker(L)->running_co == L && lua_isyieldable(L) && sb_conn_can_send(c);
+}
+
+static int wait_for(lua_State *L, struct sb_conn *c, lua_KFunction k)
+{
+    lua_pushlightuserdata(L, c);
+    return lua_yieldk(L, 1, 0, k);
+}
+
+static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct l_conn *lc = check_conn(L, 1);
+    int rc = lc->c->async_rc;
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return push_result(L, 1, lc->c);
+}
+
 static int conn_query(lua_State *L)
 {
     struct l_conn *lc = check_conn(L, 1);
     size_t len;
     const char *sql = luaL_checklstring(L, 2, &len);
+    if (can_yield(L, lc->c)) {
+        /* sql stays anchored on this stack until the continuation */
+        int rc = sb_conn_query_send(lc->c, sql, len);
+        if (rc != SBD_OK)
+            return raise_sql_error(L, 1, lc->c, rc);
+        return wait_for(L, lc->c, conn_query_k);
+    }
     int rc = sb_conn_query(lc->c, sql, len);
     if (rc != SBD_OK)
         return raise_sql_error(L, 1, lc->c, rc);
@@ -261,18 +295,36 @@ static int conn_query_row(lua_State *L)
     return n;
 }
 
-static int conn_txn(lua_State *L, int (*fn)(struct sb_conn *))
+static int conn_txn_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct l_conn *lc = check_conn(L, 1);
+    int rc = lc->c->async_rc;
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, rc);
+    return 0;
+}
+
+static int conn_txn(lua_State *L, int (*fn)(struct sb_conn *), int which)
 {
     struct l_conn *lc = check_conn(L, 1);
+    if (can_yield(L, lc->c)) {
+        int rc = sb_conn_txn_send(lc->c, which);
+        if (rc == SBD_OK)
+            return wait_for(L, lc->c, conn_txn_k);
+        if (rc != SBD_UNSUPPORTED)
+            return raise_sql_error(L, 1, lc->c, rc);
+    }
     int rc = fn(lc->c);
     if (rc != SBD_OK)
         return raise_sql_error(L, 1, lc->c, rc);
     return 0;
 }
 
-static int conn_begin(lua_State *L) { return conn_txn(L, sb_conn_begin); }
-static int conn_commit(lua_State *L) { return conn_txn(L, sb_conn_commit); }
-static int conn_rollback(lua_State *L) { return conn_txn(L, sb_conn_rollback); }
+static int conn_begin(lua_State *L) { return conn_txn(L, sb_conn_begin, 0); }
+static int conn_commit(lua_State *L) { return conn_txn(L, sb_conn_commit, 1); }
+static int conn_rollback(lua_State *L) { return conn_txn(L, sb_conn_rollback, 2); }
 
 static int conn_prepare(lua_State *L)
 {
@@ -422,9 +474,29 @@ static int stmt_bind_param(lua_State *L)
     return 0;
 }
 
+static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct l_stmt *ls = check_stmt(L, 1);
+    struct sb_conn *c = ls->s->c;
+    lua_settop(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    if (c->async_rc != SBD_OK)
+        return raise_sql_error(L, 2, c, c->async_rc);
+    return push_result(L, 2, c);
+}
+
 static int stmt_execute(lua_State *L)
 {
     struct l_stmt *ls = check_stmt(L, 1);
+    if (can_yield(L, ls->s->c)) {
+        int rc = sb_stmt_execute_send(ls->s);
+        if (rc == SBD_OK)
+            return wait_for(L, ls->s->c, stmt_execute_k);
+        lua_getiuservalue(L, 1, 1);
+        return raise_sql_error(L, -1, ls->s->c, rc);
+    }
     int rc = sb_stmt_execute(ls->s);
     if (rc != SBD_OK) {
         lua_getiuservalue(L, 1, 1);

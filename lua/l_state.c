@@ -285,11 +285,17 @@ int l_event_prepare(struct sb_worker *w)
 /* Calls sbench.hooks[name](err at idx) if defined.  Returns 1 if it ran and
  * returned true, 0 if it ran and returned false or is absent (*absent set),
  * -1 on error. */
-static int call_hook(struct sb_worker *w, const char *name, int idx, int *absent)
+static int call_hook(struct sb_worker *w, int env_ref, const char *name, int idx, int *absent)
 {
     lua_State *L = w->L;
     idx = lua_absindex(L, idx);
-    lua_getglobal(L, "sbench");
+    if (env_ref == LUA_NOREF) {
+        lua_getglobal(L, "sbench");
+    } else { /* a client's own sbench table (its hooks) */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, env_ref);
+        lua_getfield(L, -1, "sbench");
+        lua_remove(L, -2);
+    }
     lua_getfield(L, -1, "hooks");
     lua_remove(L, -2);
     if (!lua_istable(L, -1) || lua_getfield(L, -1, name) != LUA_TFUNCTION) {
@@ -364,10 +370,80 @@ static void count_error(struct sb_worker *w, int idx, int status, int fatal)
     lua_pop(L, 2);
 }
 
-int l_event_run(struct sb_worker *w)
+/* The event failed with the error on top of w->L: counts it and, when it
+ * is ignorable, rolls back or reconnects and runs the restart hook (hooks
+ * from the client environment env_ref, or the globals for LUA_NOREF).
+ * Returns 0 to run the event again, 1 when a stop request cut it short, 2
+ * when it failed after --max-retries (counted), -1 on a fatal error
+ * (w->error set). */
+static int event_error(struct sb_worker *w, int env_ref, int *retries)
 {
     lua_State *L = w->L;
     struct sb_run *run = w->run;
+    int top = lua_gettop(L);
+    if (lua_touserdata(L, top) == &l_restart_marker) {
+        lua_pop(L, 1);
+        SB_ADD(w->stats.ignored_errors, 1);
+        if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+            return 1;
+        return 0;
+    }
+    if (!l_is_sql_error(L, top)) {
+        take_error(w);
+        return -1;
+    }
+    lua_getfield(L, top, "status");
+    int status = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    int absent = 1;
+    int ignorable = call_hook(w, env_ref, "sql_error_ignorable", top, &absent);
+    if (ignorable < 0)
+        return -1;
+    if (absent)
+        ignorable = status == SBD_RETRY || status == SBD_CONN_LOST ||
+                    sqlstate_listed(L, top, sb_opt_str(run->opts, "db-ignore-sqlstates"));
+    if (!ignorable) {
+        count_error(w, top, status, 1);
+        take_error(w);
+        return -1;
+    }
+    count_error(w, top, status, 0);
+    struct sb_conn *c = l_error_connection(L, top);
+    if (c && status != SBD_CONN_LOST && sb_conn_rollback(c) == SBD_CONN_LOST)
+        status = SBD_CONN_LOST;
+    if (c && status == SBD_CONN_LOST) {
+        if (!sb_opt_bool(run->opts, "db-reconnect")) {
+            snprintf(w->error, sizeof w->error,
+                     "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
+            lua_settop(L, top - 1);
+            return -1;
+        }
+        if (reconnect(w, c) != SBD_OK) {
+            lua_settop(L, top - 1);
+            if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+                return 1;
+            snprintf(w->error, sizeof w->error,
+                     "lost the connection and could not reconnect: %s", c->err.message);
+            return -1;
+        }
+    }
+    SB_ADD(w->stats.ignored_errors, 1);
+    if (call_hook(w, env_ref, "before_restart_event", top, NULL) < 0)
+        return -1;
+    lua_settop(L, top - 1);
+    if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+        return 1;
+    (*retries)++;
+    if (run->max_retries > 0 && *retries > run->max_retries) {
+        SB_ADD(w->stats.failed_events, 1);
+        return 2;
+    }
+    return 0;
+}
+
+int l_event_run(struct sb_worker *w)
+{
+    lua_State *L = w->L;
     int retries = 0;
     for (;;) {
         lua_pushvalue(L, EVENT_IDX);
@@ -376,63 +452,177 @@ int l_event_run(struct sb_worker *w)
                 SB_ADD(w->stats.retried_events, 1);
             return 0;
         }
-        int top = lua_gettop(L);
-        if (lua_touserdata(L, top) == &l_restart_marker) {
-            lua_pop(L, 1);
-            SB_ADD(w->stats.ignored_errors, 1);
-            if (atomic_load_explicit(&run->stop, memory_order_relaxed))
-                return 1;
-            continue;
-        }
-        if (!l_is_sql_error(L, top)) {
-            take_error(w);
-            return -1;
-        }
-        lua_getfield(L, top, "status");
-        int status = (int)lua_tointeger(L, -1);
+        int r = event_error(w, LUA_NOREF, &retries);
+        if (r != 0)
+            return r;
+    }
+}
+
+/* ---- client coroutines ---- */
+
+/* require for one client: modules found on package.path are loaded again
+ * with the client's environment and cached per client (so that their
+ * upvalues, e.g. oltp_common's connection, are the client's own); others
+ * (standard and C modules) come from the shared require. */
+static const char client_require_src[] =
+    "local env, searchpath, greq, loadfile, package = ...\n"
+    "local loaded = {}\n"
+    "return function(name)\n"
+    "  local m = loaded[name]\n"
+    "  if m ~= nil then return m end\n"
+    "  local path = searchpath(name, package.path)\n"
+    "  if not path then return greq(name) end\n"
+    "  local f, err = loadfile(path, 'bt', env)\n"
+    "  if not f then error(err, 2) end\n"
+    "  local r = f(name, path)\n"
+    "  if r == nil then r = true end\n"
+    "  loaded[name] = r\n"
+    "  return r\n"
+    "end\n";
+
+int l_client_create(struct sb_worker *w, int cid, struct l_client *cl)
+{
+    lua_State *L = w->L;
+    int base = lua_gettop(L);
+    lua_newtable(L); /* the client's _ENV; reads fall through to _G */
+    int env = lua_gettop(L);
+    lua_createtable(L, 0, 1);
+    lua_pushglobaltable(L);
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, env);
+    /* its own sbench: cid and hooks here, the rest from the shared one */
+    lua_createtable(L, 0, 2);
+    lua_pushinteger(L, cid);
+    lua_setfield(L, -2, "cid");
+    lua_newtable(L);
+    lua_setfield(L, -2, "hooks");
+    lua_createtable(L, 0, 1);
+    lua_getglobal(L, "sbench");
+    lua_setfield(L, -2, "__index");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, env, "sysbench");
+    lua_setfield(L, env, "sbench");
+    if (luaL_loadstring(L, client_require_src) != LUA_OK) {
+        take_error(w);
+        lua_settop(L, base);
+        return -1;
+    }
+    lua_pushvalue(L, env);
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "searchpath");
+    lua_remove(L, -2);
+    lua_getglobal(L, "require");
+    lua_getglobal(L, "loadfile");
+    lua_getglobal(L, "package");
+    if (lua_pcall(L, 5, 1, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        lua_settop(L, base);
+        return -1;
+    }
+    lua_setfield(L, env, "require");
+    if (luaL_loadfile(L, w->run->script) != LUA_OK) {
+        take_error(w);
+        lua_settop(L, base);
+        return -1;
+    }
+    lua_pushvalue(L, env);
+    lua_setupvalue(L, -2, 1);
+    if (lua_pcall(L, 0, 0, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        lua_settop(L, base);
+        return -1;
+    }
+    if (lua_getfield(L, env, "event") != LUA_TFUNCTION) {
+        snprintf(w->error, sizeof w->error, "%s defines no event() function", w->run->script);
+        lua_settop(L, base);
+        return -1;
+    }
+    lua_pop(L, 1);
+    lua_pushvalue(L, env);
+    cl->env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    cl->co = lua_newthread(L);
+    cl->co_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    cl->cid = cid;
+    cl->retries = 0;
+    lua_settop(L, base);
+    return 0;
+}
+
+int l_client_call(struct sb_worker *w, struct l_client *cl, const char *name)
+{
+    lua_State *L = w->L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, cl->env_ref);
+    int t = lua_getfield(L, -1, name);
+    lua_remove(L, -2);
+    if (t != LUA_TFUNCTION) {
         lua_pop(L, 1);
-        int absent = 1;
-        int ignorable = call_hook(w, "sql_error_ignorable", top, &absent);
-        if (ignorable < 0)
-            return -1;
-        if (absent)
-            ignorable = status == SBD_RETRY || status == SBD_CONN_LOST ||
-                        sqlstate_listed(L, top, sb_opt_str(run->opts, "db-ignore-sqlstates"));
-        if (!ignorable) {
-            count_error(w, top, status, 1);
-            take_error(w);
-            return -1;
+        return 1;
+    }
+    if (lua_pcall(L, 0, 0, w->traceback_idx) != LUA_OK) {
+        take_error(w);
+        return -1;
+    }
+    return 0;
+}
+
+/* Moves the error of dead coroutine co onto w->L with its traceback (as
+ * the message handler would) and resets co for the next event. */
+static void take_client_error(struct sb_worker *w, lua_State *co)
+{
+    lua_State *L = w->L;
+    lua_xmove(co, L, 1);
+    if (lua_istable(L, -1)) {
+        luaL_traceback(L, co, NULL, 0);
+        lua_setfield(L, -2, "traceback");
+    } else if (lua_type(L, -1) == LUA_TSTRING) {
+        luaL_traceback(L, co, lua_tostring(L, -1), 0);
+        lua_replace(L, -2);
+    }
+    lua_resetthread(co);
+}
+
+int l_client_step(struct sb_worker *w, struct l_client *cl, int start, struct sb_conn **wait)
+{
+    lua_State *L = w->L, *co = cl->co;
+    int base = lua_gettop(L);
+    if (start) {
+        lua_settop(co, 0);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, cl->env_ref);
+        lua_getfield(L, -1, "event");
+        lua_remove(L, -2);
+        lua_xmove(L, co, 1);
+    }
+    int nres = 0;
+    w->running_co = co;
+    int st = lua_resume(co, L, 0, &nres);
+    w->running_co = NULL;
+    if (st == LUA_YIELD) {
+        void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
+        lua_pop(co, nres);
+        if (p != NULL) {
+            *wait = p;
+            return L_CLIENT_WAIT;
         }
-        count_error(w, top, status, 0);
-        struct sb_conn *c = l_error_connection(L, top);
-        if (c && status != SBD_CONN_LOST && sb_conn_rollback(c) == SBD_CONN_LOST)
-            status = SBD_CONN_LOST;
-        if (c && status == SBD_CONN_LOST) {
-            if (!sb_opt_bool(run->opts, "db-reconnect")) {
-                snprintf(w->error, sizeof w->error,
-                         "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
-                lua_settop(L, top - 1);
-                return -1;
-            }
-            if (reconnect(w, c) != SBD_OK) {
-                lua_settop(L, top - 1);
-                if (atomic_load_explicit(&run->stop, memory_order_relaxed))
-                    return 1;
-                snprintf(w->error, sizeof w->error,
-                         "lost the connection and could not reconnect: %s", c->err.message);
-                return -1;
-            }
-        }
-        SB_ADD(w->stats.ignored_errors, 1);
-        if (call_hook(w, "before_restart_event", top, NULL) < 0)
-            return -1;
-        lua_settop(L, top - 1);
-        if (atomic_load_explicit(&run->stop, memory_order_relaxed))
-            return 1;
-        retries++;
-        if (run->max_retries > 0 && retries > run->max_retries) {
-            SB_ADD(w->stats.failed_events, 1);
-            return 2;
-        }
+        snprintf(w->error, sizeof w->error,
+                 "event() of client %d yielded outside a statement (coroutine.yield "
+                 "is not supported in the event of a multiplexed client)", cl->cid);
+        return L_CLIENT_FATAL;
+    }
+    if (st == LUA_OK) {
+        lua_settop(co, 0);
+        if (cl->retries > 0)
+            SB_ADD(w->stats.retried_events, 1);
+        cl->retries = 0;
+        return L_CLIENT_DONE;
+    }
+    take_client_error(w, co);
+    int r = event_error(w, cl->env_ref, &cl->retries);
+    lua_settop(L, base);
+    switch (r) {
+    case 0: return L_CLIENT_RESTART;
+    case 1: cl->retries = 0; return L_CLIENT_STOP;
+    case 2: cl->retries = 0; return L_CLIENT_FAILED;
+    default: return L_CLIENT_FATAL;
     }
 }

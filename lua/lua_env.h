@@ -44,6 +44,36 @@ int l_event_prepare(struct sb_worker *w);
  * the event completed, -1 on a fatal error (w->error set). */
 int l_event_run(struct sb_worker *w);
 
+/* Client coroutines (--clients > --threads): one per connection, each with
+ * its own global environment (reads fall through to the state's _G). */
+struct l_client {
+    struct lua_State *co;   /* runs the client's events */
+    int co_ref, env_ref;    /* registry references */
+    int cid;                /* 0..clients-1; sbench.cid in its environment */
+    int retries;            /* restarts of the current event */
+};
+struct sb_conn;
+
+/* Creates client cid in w's state: a fresh _ENV whose metatable reads
+ * from _G, an own sbench table (cid, hooks; the rest shared), an own
+ * require, and the workload script run in it.  Returns 0, or -1 with
+ * w->error set. */
+int l_client_create(struct sb_worker *w, int cid, struct l_client *cl);
+/* Calls the client's function `name` (thread_init, thread_done) on the
+ * worker's main thread, so every statement in it blocks; same returns as
+ * l_call_global. */
+int l_client_call(struct sb_worker *w, struct l_client *cl, const char *name);
+
+enum { L_CLIENT_WAIT, L_CLIENT_DONE, L_CLIENT_RESTART, L_CLIENT_STOP, L_CLIENT_FAILED,
+       L_CLIENT_FATAL };
+/* Runs the client's event (from its start when `start`, else resuming it
+ * after its statement completed) until it waits for a statement
+ * (L_CLIENT_WAIT, *wait = the connection), completes (L_CLIENT_DONE), or
+ * fails; failures follow l_event_run's rules: L_CLIENT_RESTART (run it
+ * again), L_CLIENT_STOP (cut short by a stop request), L_CLIENT_FAILED
+ * (after --max-retries, counted), L_CLIENT_FATAL (w->error set). */
+int l_client_step(struct sb_worker *w, struct l_client *cl, int start, struct sb_conn **wait);
+
 /* True if the script defines sbench.hooks.<name>. */
 int l_has_hook(struct sb_worker *w, const char *name);
 

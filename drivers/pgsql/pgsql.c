@@ -322,12 +322,10 @@ static int pgsql_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     return SBD_OK;
 }
 
-static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                         int nparams, struct sbd_result_info *info)
+/* Writes the text form of params into s->values (NULL for SQL NULL). */
+static int fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                       int nparams)
 {
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
     size_t need = 0;
@@ -366,8 +364,147 @@ static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
         }
         *p++ = 0;
     }
+    return SBD_OK;
+}
+
+static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams, struct sbd_result_info *info)
+{
+    pgd_clear_result(c);
+    if (c->in_copy)
+        return pgd_fail(c, "a bulk load is in progress on this connection");
+    int rc = fill_params(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
     return take_result(c, PQexecPrepared(c->pg, s->name, nparams, s->values,
                                          NULL, NULL, 0), info);
+}
+
+/* ---- nonblocking statements -------------------------------------------- */
+
+static int pgsql_socket(sbd_conn *c) { return PQsocket(c->pg); }
+
+/* Checks that a statement can be sent and puts the connection in
+ * nonblocking mode (PQexec and friends ignore it and still block). */
+static int async_start(sbd_conn *c)
+{
+    pgd_clear_result(c);
+    if (c->in_copy)
+        return pgd_fail(c, "a bulk load is in progress on this connection");
+    if (c->in_flight)
+        return pgd_fail(c, "a statement is already in flight on this connection");
+    if (!c->nonblocking) {
+        if (PQsetnonblocking(c->pg, 1) != 0)
+            return pgd_error(c, NULL);
+        c->nonblocking = 1;
+    }
+    return SBD_OK;
+}
+
+static int async_sent(sbd_conn *c, int ok)
+{
+    if (!ok)
+        return pgd_error(c, NULL);
+    c->in_flight = 1;
+    c->flushing = 1;
+    return SBD_OK;
+}
+
+static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    int rc = async_start(c);
+    if (rc != SBD_OK)
+        return rc;
+    if (len + 1 > c->sql_cap) {
+        size_t cap = c->sql_cap ? c->sql_cap : 256;
+        while (cap < len + 1)
+            cap *= 2;
+        char *p = realloc(c->sql, cap);
+        if (p == NULL)
+            return pgd_fail(c, "out of memory for query text");
+        c->sql = p;
+        c->sql_cap = cap;
+    }
+    memcpy(c->sql, sql, len);
+    c->sql[len] = 0;
+    return async_sent(c, PQsendQuery(c->pg, c->sql));
+}
+
+static int pgsql_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                              int nparams)
+{
+    int rc = async_start(c);
+    if (rc == SBD_OK)
+        rc = fill_params(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
+                                             NULL, NULL, 0));
+}
+
+/* Ends the statement in flight with status st (an error already set). */
+static int async_fail(sbd_conn *c, int st)
+{
+    if (c->async_res != NULL) {
+        PQclear(c->async_res);
+        c->async_res = NULL;
+    }
+    c->in_flight = c->flushing = 0;
+    return st;
+}
+
+static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+{
+    *want_write = 0;
+    if (!c->in_flight)
+        return pgd_fail(c, "poll_result: no statement in flight");
+    if (c->flushing) {
+        int f = PQflush(c->pg);
+        if (f < 0)
+            return async_fail(c, pgd_error(c, NULL));
+        if (f == 1) {
+            /* wait for write space; reading too (libpq's advice) */
+            if (!PQconsumeInput(c->pg))
+                return async_fail(c, pgd_error(c, NULL));
+            *want_write = 1;
+            return SBD_AGAIN;
+        }
+        c->flushing = 0;
+    }
+    if (!PQconsumeInput(c->pg))
+        return async_fail(c, pgd_error(c, NULL));
+    while (!PQisBusy(c->pg)) {
+        PGresult *r = PQgetResult(c->pg);
+        if (r == NULL) {
+            /* the command is complete: the last result (the first error,
+             * if one came) becomes the current result */
+            PGresult *last = c->async_res;
+            c->async_res = NULL;
+            c->in_flight = 0;
+            if (last == NULL)
+                return pgd_fail(c, "the server sent no result");
+            return take_result(c, last, info);
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
+            /* take_result aborts the COPY (blocking) and fails */
+            if (c->async_res != NULL)
+                PQclear(c->async_res);
+            c->async_res = NULL;
+            c->in_flight = 0;
+            return take_result(c, r, info);
+        }
+        int keep_old = c->async_res != NULL &&
+                       PQresultStatus(c->async_res) == PGRES_FATAL_ERROR;
+        if (keep_old) {
+            PQclear(r);
+        } else {
+            if (c->async_res != NULL)
+                PQclear(c->async_res);
+            c->async_res = r;
+        }
+    }
+    return SBD_AGAIN;
 }
 
 static void pgsql_close_stmt(sbd_conn *c, sbd_stmt *s)
@@ -444,7 +581,8 @@ static const struct sbd_driver pgsql_driver = {
     .abi_minor = SBD_ABI_MINOR,
     .name = "pgsql",
     .description = "PostgreSQL through libpq",
-    .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_SERVER_COUNTERS,
+    .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_SERVER_COUNTERS |
+            SBD_CAP_NONBLOCKING,
     .options = pgd_options,
     .init = pgd_init,
     .done = pgd_done,
@@ -464,6 +602,10 @@ static const struct sbd_driver pgsql_driver = {
     .bulk_row = pgd_bulk_row,
     .bulk_end = pgd_bulk_end,
     .server_counters = pgsql_server_counters,
+    .socket = pgsql_socket,
+    .send_query = pgsql_send_query,
+    .send_execute = pgsql_send_execute,
+    .poll_result = pgsql_poll_result,
 };
 
 /* The driver table: static, never NULL, never fails. */

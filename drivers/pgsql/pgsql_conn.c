@@ -441,6 +441,8 @@ void pgd_disconnect(sbd_conn *c)
         pgd_free_stmt(s);
     }
     pgd_copy_free(c);
+    if (c->async_res != NULL)
+        PQclear(c->async_res);
     if (c->pg != NULL)
         PQfinish(c->pg);
     free(c->kinds);

@@ -43,6 +43,12 @@ struct sbd_conn {
     struct sbd_stmt *stmts;
     unsigned long next_stmt_id;
 
+    /* nonblocking statements (pgsql.c: send_query, poll_result) */
+    int nonblocking;              /* PQsetnonblocking done */
+    int in_flight;                /* a statement was sent, not yet answered */
+    int flushing;                 /* PQflush has more to send */
+    PGresult *async_res;          /* last result received so far */
+
     /* bulk load (pgsql_copy.c) */
     int in_copy;
     int copy_ncols;

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 0
+#define SBD_ABI_MINOR 1
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -50,7 +50,9 @@ enum sbd_status {
                             rolled back and run again */
     SBD_CONN_LOST = 3,   /* the connection is gone; reconnect to go on */
     SBD_ERROR = 4,       /* any other error (syntax, constraint, ...) */
-    SBD_UNSUPPORTED = 5  /* the driver does not implement this call */
+    SBD_UNSUPPORTED = 5, /* the driver does not implement this call */
+    SBD_AGAIN = 6        /* poll_result only (ABI 1.1): the answer is not
+                            complete yet; poll the socket and call again */
 };
 
 /* Parameter and column types, as seen by workloads (sysbench.sql.type). */
@@ -149,7 +151,8 @@ struct sbd_host {
 #define SBD_CAP_BACKSLASH_ESC   (1u << 2) /* string literals treat '\' as an
                                              escape (MySQL), so the host's
                                              literal quoting doubles it */
-#define SBD_CAP_NONBLOCKING     (1u << 3) /* reserved: async members below */
+#define SBD_CAP_NONBLOCKING     (1u << 3) /* socket/send_query/send_execute/
+                                             poll_result implemented (ABI 1.1) */
 #define SBD_CAP_PIPELINE        (1u << 4) /* reserved */
 #define SBD_CAP_SERVER_COUNTERS (1u << 5) /* server_counters implemented */
 
@@ -256,6 +259,28 @@ struct sbd_driver {
     /* --- cross-check (SBD_CAP_SERVER_COUNTERS; else NULL) --- */
     /* Reads the server's own counters for the current database. */
     int (*server_counters)(sbd_conn *conn, struct sbd_server_counters *out);
+
+    /* --- nonblocking statements (ABI 1.1, SBD_CAP_NONBLOCKING; else NULL)
+     * Lets one thread drive many connections.  At most one statement is in
+     * flight per connection; while it is, the only calls allowed on the
+     * connection are socket, poll_result and disconnect.  prepare,
+     * close_stmt and the other calls stay blocking. --- */
+    /* The file descriptor to poll() while a statement is in flight. */
+    int (*socket)(sbd_conn *conn);
+    /* Start a query / an execute like query and execute would; SBD_OK
+     * means sent (or queued: poll_result flushes the rest), anything else
+     * is the error (last_error tells) and nothing is in flight.  The host
+     * does not need sql or params to stay valid after the call. */
+    int (*send_query)(sbd_conn *conn, const char *sql, size_t len);
+    int (*send_execute)(sbd_conn *conn, sbd_stmt *stmt,
+                        const struct sbd_value *params, int nparams);
+    /* Consumes what the server sent, without blocking.  SBD_AGAIN while
+     * the answer is incomplete: poll the socket for reading, and for
+     * writing too when *want_write is set on return.  Otherwise the status
+     * and info exactly as query/execute would have returned, and the
+     * statement is no longer in flight; afterwards fetch_row and
+     * free_result work as usual. */
+    int (*poll_result)(sbd_conn *conn, struct sbd_result_info *info, int *want_write);
 };
 
 /* The entry point every driver defines:
