@@ -6,7 +6,8 @@ set -eu
 build="meson ninja-build pkg-config gcc liblua5.4-dev libpq-dev libsqlite3-dev
 default-libmysqlclient-dev unixodbc-dev"
 test="postgresql-15 postgresql-contrib mariadb-server mariadb-client unixodbc
-odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer"
+odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer
+python3-jsonschema"
 want=$build
 [ "${1:-}" = "--test" ] && want="$build $test"
 missing=""
