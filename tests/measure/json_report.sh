@@ -14,7 +14,7 @@ SRC=$(cd "$(dirname "$0")/../.." && pwd)
 SB=$SBT_BUILD/core/sbench
 SCHEMA=$SRC/docs/report.schema.json
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/json_report.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+[ -n "${SBT_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 fail=0
 python3 -c 'import jsonschema' || { echo "FAIL: python3-jsonschema missing"; exit 1; }
@@ -68,7 +68,10 @@ for i, d in enumerate(lines):
     if not close(d["tps"], d["transactions"] / s): bad(f"{w}: tps {d['tps']} != {d['transactions']}/{s}")
     if not close(d["qps"], q["total"] / s): bad(f"{w}: qps {d['qps']} != {q['total']}/{s}")
     # point_select: one select per event, nothing else
-    if q["read"] != d["transactions"] or q["write"] or q["other"]:
+    # (interval lines are read while workers run: per-thread counters are
+    # read one after the other, so allow the events in flight meanwhile)
+    slack = 0 if fin else 0.001 * d["transactions"] + 64
+    if abs(q["read"] - d["transactions"]) > slack or q["write"] or q["other"]:
         bad(f"{w}: oltp_point_select should do exactly one read per event: {q} vs {d['transactions']}")
     if d["kinds"]["select"]["count"] != q["read"]:
         bad(f"{w}: kinds.select.count {d['kinds']['select']['count']} != queries.read {q['read']}")
@@ -96,13 +99,13 @@ if fin["type"] == "final" and ints:
     expect = fin["tps"] * left
     print(f"final {fin['transactions']} = intervals {tot} + last window {rest} "
           f"({left:.3f}s, ~{expect:.0f} expected at the average rate)")
-    if left < 0 or not (0.3 * expect - 100 <= rest <= 2.5 * expect + 100):
+    # only an upper bound: on a loaded machine the last window can be
+    # nearly empty, and throughput of the null driver varies ~2x
+    if left < 0 or rest > 4 * expect + 100:
         bad(f"last window holds {rest} events, expected about {expect:.0f}")
     ft = fin["threads_fairness"]
-    if not close(ft["events_avg"] * fin["threads"], fin["transactions"], 1e-6):
+    if not close(ft["events_avg"] * fin["threads"], fin["transactions"], 1e-12):
         bad(f"threads_fairness.events_avg*threads != transactions")
-    for k in ("sum", "max"):
-        pass
     if fin["latency_ms"]["max"] + 1e-9 < max(d["latency_ms"]["max"] for d in ints) * 0.99:
         bad("final max below an interval's max")
     opts = fin["run"]["options"]
@@ -113,8 +116,8 @@ print(f"{len(lines)} lines checked, {len(errs)} problems")
 sys.exit(1 if errs else 0)
 PY
 
-echo "== null driver, 2 threads, 3 s, report every 1 s"
-"$SB" --db-driver=null --threads=2 --time=3 --report-interval=1 --report-format=json \
+echo "== null driver, 2 threads, 4 s, report every 1 s"
+"$SB" --db-driver=null --threads=2 --time=4 --report-interval=1 --report-format=json \
       --output="$tmp/r.json" oltp_point_select run >out.txt 2>err.txt
 rc=$?
 [ $rc -eq 0 ] || { echo "FAIL: sbench exit $rc"; cat err.txt; fail=1; }
