@@ -19,7 +19,7 @@ static void num(FILE *f, double v)
     if (v == floor(v) && fabs(v) < 9e15)
         fprintf(f, "%.0f", v);
     else
-        fprintf(f, "%.6g", v);
+        fprintf(f, "%.15g", v); /* %.6g lost digits: 1340506.5 came out as 1.34051e+06 */
 }
 
 static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npcts)
