@@ -543,23 +543,26 @@ static int parse_percentiles(const char *list, double *out, int max)
     return n;
 }
 
-/* Opens a connection on the control worker and reads the server's
- * counters; returns 1 when they were read. */
-static int read_server(struct sb_run *run, struct sbd_server_counters *out, char *version, size_t vlen)
+/* The server's own counters, read on one connection kept for the run
+ * (drivers leave that connection's own reads out of the counts, so the
+ * difference of two reads is what the workers did).  Returns 1 when read. */
+static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_server_counters *out,
+                       char *version, size_t vlen)
 {
     const struct sbd_driver *d = run->drv;
     if (!(d->caps & SBD_CAP_SERVER_COUNTERS) ||
         d->struct_size < offsetof(struct sbd_driver, server_counters) + sizeof(d->server_counters) ||
         d->server_counters == NULL)
         return 0;
-    struct sbd_error err;
-    struct sb_conn *c = sb_conn_open(0, &run->control->stats, &err);
-    if (c == NULL)
-        return 0;
-    int ok = d->server_counters(c->dc, out) == SBD_OK;
+    if (*reader == NULL) {
+        struct sbd_error err;
+        *reader = sb_conn_open(0, &run->control->stats, &err);
+        if (*reader == NULL)
+            return 0;
+    }
+    int ok = d->server_counters((*reader)->dc, out) == SBD_OK;
     if (version && d->server_version)
-        snprintf(version, vlen, "%s", d->server_version(c->dc));
-    sb_conn_close(c);
+        snprintf(version, vlen, "%s", d->server_version((*reader)->dc));
     return ok;
 }
 
@@ -693,7 +696,8 @@ int sb_run_benchmark(struct sb_run *run)
 
     char server_version[256] = "", start_iso[64], end_iso[64];
     struct sbd_server_counters sc0, sc1;
-    int have_server = read_server(run, &sc0, server_version, sizeof server_version);
+    struct sb_conn *reader = NULL;
+    int have_server = read_server(run, &reader, &sc0, server_version, sizeof server_version);
     iso_now(start_iso, sizeof start_iso);
 
     struct sigaction sa;
@@ -826,11 +830,12 @@ int sb_run_benchmark(struct sb_run *run)
     r.unfinished = unfinished;
     r.histogram = sb_opt_bool(o, "histogram");
     if (have_server && unfinished == 0) {
-        /* backends flush their statistics as they exit: read until stable */
+        /* backends flush their statistics as they exit: read until two
+         * reads agree (at most ~2 s) */
         for (int tries = 0; tries < 10; tries++) {
             sb_sleep_ns(200000000LL);
             struct sbd_server_counters a;
-            if (!read_server(run, &a, NULL, 0))
+            if (!read_server(run, &reader, &a, NULL, 0))
                 break;
             int stable = tries > 0 && a.commits == sc1.commits && a.statements == sc1.statements;
             sc1 = a;
@@ -844,6 +849,7 @@ int sb_run_benchmark(struct sb_run *run)
                 out[i] = (b0[i] >= 0 && b1[i] >= 0) ? b1[i] - b0[i] : -1;
         }
     }
+    sb_conn_close(reader);
     iso_now(end_iso, sizeof end_iso);
     build_meta(run, &rp, server_version, start_iso, end_iso);
     if (sb_interrupted)

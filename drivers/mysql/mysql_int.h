@@ -47,6 +47,7 @@ struct sbd_stmt {
 struct sbd_conn {
     MYSQL *mysql;
     struct sbd_error err;
+    int64_t counter_reads;          /* server_counters calls on this conn */
     int res_kind;                   /* RES_* */
     MYSQL_RES *res;                 /* RES_QUERY */
     MYSQL_FIELD *fields;

@@ -545,18 +545,21 @@ static int pgsql_server_counters(sbd_conn *c, struct sbd_server_counters *out)
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
     PGresult *res;
-    if (PQserverVersion(c->pg) >= 150000) {
+    int flush = PQserverVersion(c->pg) >= 150000;
+    if (flush && c->counter_reads == 0) {
+        /* flush this session's start-up transactions before the first
+         * read, so that every read sees them */
         res = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
-        if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-            int st = pgd_error(c, res);
-            PQclear(res);
-            return st;
-        }
         PQclear(res);
     }
-    res = PQexec(c->pg, "SELECT pg_stat_clear_snapshot(); "
-                        "SELECT xact_commit, xact_rollback FROM pg_stat_database "
-                        "WHERE datname = current_database()");
+    /* one simple-protocol message: one transaction per read, flushed
+     * (forced) as it ends */
+    res = PQexec(c->pg, flush ? "SELECT pg_stat_force_next_flush(); SELECT pg_stat_clear_snapshot(); "
+                                "SELECT xact_commit, xact_rollback FROM pg_stat_database "
+                                "WHERE datname = current_database()"
+                              : "SELECT pg_stat_clear_snapshot(); "
+                                "SELECT xact_commit, xact_rollback FROM pg_stat_database "
+                                "WHERE datname = current_database()");
     if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
         PQnfields(res) != 2) {
         int st = PQresultStatus(res) == PGRES_TUPLES_OK
@@ -565,8 +568,13 @@ static int pgsql_server_counters(sbd_conn *c, struct sbd_server_counters *out)
         PQclear(res);
         return st;
     }
-    out->commits = pgd_parse_int(PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0));
+    /* each earlier read on this connection is one committed transaction
+     * that the server counted: leave them out, so the difference of two
+     * reads on one connection is exactly the other sessions' work */
+    out->commits = pgd_parse_int(PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0)) -
+                   c->counter_reads;
     out->rollbacks = pgd_parse_int(PQgetvalue(res, 0, 1), (size_t)PQgetlength(res, 0, 1));
+    c->counter_reads++;
     out->selects = out->inserts = out->updates = out->deletes = -1;
     out->statements = -1;
     PQclear(res);

@@ -29,6 +29,7 @@ struct sbd_stmt {
 struct sbd_conn {
     PGconn *pg;
     struct sbd_error err;
+    int64_t counter_reads;        /* server_counters calls on this conn */
     char version[64];             /* "PostgreSQL 15.20" */
 
     /* current result */
