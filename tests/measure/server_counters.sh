@@ -13,10 +13,8 @@
 #                       prepares 9 statements per table.  The statements are
 #                       prepared lazily inside the first BEGIN, so the
 #                       prepares themselves add nothing.
-#           (sbench's own counter reads are left out by the driver)
-#                       after the run: up to 10 connections of 3
-#                       transactions each (startup, pg_stat_force_next_flush,
-#                       the snapshot query) whose stats land in the delta.
+#           + nothing for sbench's own counter reads: they run on one
+#                       connection and the driver leaves them out.
 #   rollbacks = retried + failed transactions   one ROLLBACK each
 # MariaDB (global Com_* status counters; the test is not run in parallel):
 #   Com_commit = transactions exactly; Com_rollback = retried + failed;
