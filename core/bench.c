@@ -732,6 +732,7 @@ int sb_run_benchmark(struct sb_run *run)
     int64_t deadline = run->time_limit > 0 ? warm_end + (int64_t)(run->time_limit * 1e9) : 0;
     int64_t interval = (int64_t)(run->report_interval * 1e9);
     int64_t next_report = interval > 0 ? warm_end + interval : 0;
+    int64_t last_report = warm_end;
     struct sb_snapshot base_snap = {0}, prev_snap = {0}, now_snap;
     int64_t stop_at = 0;
     int unfinished = 0;
@@ -754,6 +755,7 @@ int sb_run_benchmark(struct sb_run *run)
             prev_snap = base_snap;
             hset_copy(&prev, &base);
             measure_start = now;
+            last_report = now;
             warmed = 1;
         }
         if (deadline && now >= deadline && !atomic_load(&run->stop))
@@ -767,7 +769,9 @@ int sb_run_benchmark(struct sb_run *run)
             memset(&r, 0, sizeof r);
             diff_snap(&r.d, &now_snap, &prev_snap);
             r.elapsed = floor((double)(now - measure_start) / 1e9 + 0.5);
-            r.seconds = run->report_interval;
+            /* the window really covered: a late reporter (a stopped or
+             * starved process) must not inflate the rates */
+            r.seconds = (double)(now - last_report) / 1e9;
             r.threads = atomic_load(&run->running);
             r.latency = win.lat;
             r.percentile = run->percentile;
@@ -778,11 +782,12 @@ int sb_run_benchmark(struct sb_run *run)
             r.lag = run->rate > 0 ? win.lag : NULL;
             emit(run, &rp, &r, 0);
             if (hdr)
-                sb_hdr_log_write(hdr, (double)(next_report - interval - measure_start) / 1e9,
-                                 run->report_interval, win.lat);
+                sb_hdr_log_write(hdr, (double)(last_report - measure_start) / 1e9, r.seconds, win.lat);
             prev_snap = now_snap;
             hset_copy(&prev, &cur);
-            next_report += interval;
+            last_report = now;
+            while (next_report <= now) /* skip the slots that were missed */
+                next_report += interval;
         }
         /* forced shutdown: stop waiting for workers after the grace time */
         if (stop_at && run->forced_shutdown_ns >= 0 && now - stop_at > run->forced_shutdown_ns) {
