@@ -11,7 +11,7 @@ for t in pgsql mysql; do
     sb clean $opts oltp_read_only cleanup
     sb prepare $opts oltp_read_only prepare
     [ "$rc" = 0 ] || { fail "$t prepare exited $rc"; show_out; continue; }
-    sb run $opts --events=300 oltp_read_only run
+    sb run $opts --events=300 --time=0 oltp_read_only run
     [ "$rc" = 0 ] || { fail "$t run exited $rc"; show_out; }
     cp "$OUT" "$SBT_TMP/compare-$t.txt"
     parse_report "$OUT"

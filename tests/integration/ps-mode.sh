@@ -12,14 +12,14 @@ for mode in auto disable; do
     sb "clean-$mode" $opts oltp_update_index cleanup
     sb "prepare-$mode" $opts oltp_read_write prepare
     [ "$rc" = 0 ] || { fail "prepare ($mode) exited $rc"; show_out; continue; }
-    sb "rw-$mode" $opts --db-ps-mode=$mode --events=100 oltp_read_write run
+    sb "rw-$mode" $opts --db-ps-mode=$mode --events=100 --time=0 oltp_read_write run
     [ "$rc" = 0 ] || { fail "run ($mode) exited $rc"; show_out; }
     parse_report "$OUT"
     expect_eq "$mode: transactions" "$R_TXN" 100
     expect_eq "$mode: queries per transaction" $((R_TOTAL / R_TXN)) 20
     expect_eq "$mode: read/write/other" "$R_READ/$R_WRITE/$R_OTHER" "1400/400/200"
     # one thread, one seed: the same updates in the same order
-    sb "ui-$mode" $opts --db-ps-mode=$mode --events=100 oltp_update_index run
+    sb "ui-$mode" $opts --db-ps-mode=$mode --events=100 --time=0 oltp_update_index run
     [ "$rc" = 0 ] || { fail "update_index ($mode) exited $rc"; show_out; }
     sums="$sums $(dbq "SELECT sum(k) FROM sbtest1")"
     sb "cleanup-$mode" $opts oltp_read_write cleanup

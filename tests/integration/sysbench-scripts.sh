@@ -15,7 +15,7 @@ for w in oltp_read_write oltp_point_select; do
     [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; continue; }
     expect_eq "$w: rows after prepare" "$(rows_total 2)" 1000
     snap_before
-    sb "$w-run" $opts --events=$EVENTS --rand-seed=7 "$dir/$w.lua" run
+    sb "$w-run" $opts --events=$EVENTS --time=0 --rand-seed=7 "$dir/$w.lua" run
     [ "$rc" = 0 ] || { fail "$w run exited $rc"; show_out; }
     snap_after
     parse_report "$OUT"

@@ -67,7 +67,7 @@ run_workload() {
     [ "$KIND" = sqlite ] && wl_triggers "$tables"
 
     snap_before
-    sb "$w-run" $opts --events=$EVENTS --rand-seed=4242 "$w" run
+    sb "$w-run" $opts --events=$EVENTS --time=0 --rand-seed=4242 "$w" run
     [ "$rc" = 0 ] || { fail "$w run exited $rc"; show_out; }
     snap_after
     parse_report "$OUT"
