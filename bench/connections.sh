@@ -12,6 +12,7 @@
 #   write the table to this file)  KEEP_TMP=1
 # Exit status: 0, or 3 when some run failed (the table says which).
 set -eu -o pipefail
+# shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 CONNS=${CONNS:-1 10 100 1000}
@@ -62,7 +63,7 @@ PGPASSWORD=$PGPW psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PG_PORT" -U sbt
     -c "ALTER SYSTEM SET max_connections = $need_conns" >/dev/null ||
     die "ALTER SYSTEM SET max_connections failed"
 "$ROOT/scripts/pg-server.sh" stop "$TMPD/pg" >/dev/null || die "stopping PostgreSQL for the restart failed"
-PG_STARTED=0
+PG_STARTED=0   # read by stop_servers (lib.sh)
 start_pg
 got=$(PGPASSWORD=$PGPW psql -X -qtA -h 127.0.0.1 -p "$PG_PORT" -U sbtest -d sbtest -c 'SHOW max_connections')
 [ "$got" -ge "$need_conns" ] || die "max_connections is $got after the restart, wanted $need_conns"

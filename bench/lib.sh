@@ -1,4 +1,5 @@
 # bench/lib.sh: helpers shared by bench/run.sh and bench/connections.sh.
+# shellcheck shell=bash
 # Sourced, not run.  Expects bash with `set -eu -o pipefail`.
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -21,6 +21,7 @@
 #   OUT [bench/RESULTS.md]   LOGDIR [bench/last-run]   KEEP_TMP=1
 # Exit status: 0, or 3 when some measurement failed (the report says which).
 set -eu -o pipefail
+# shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 QUICK=${QUICK:-0}
