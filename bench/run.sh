@@ -1,0 +1,382 @@
+#!/usr/bin/env bash
+# bench/run.sh: sbench vs sysbench 1.0 side by side on the same servers.
+#
+# Builds sbench (release, bench/build-release), starts a throwaway PostgreSQL
+# and MariaDB in a temp dir (stopped at exit), then for each database measures
+#   - prepare time of TABLES x TABLE_SIZE rows, sbench vs sysbench;
+#   - WORKLOADS at THREADS threads, alternating sbench/sysbench for ROUNDS
+#     rounds of TIME s each on the same tables: median tps, client CPU
+#     (user+sys) per transaction, client max RSS;
+# then client instructions per event under callgrind (CG_DBS, default pgsql),
+# a pgbench point-select reference, and writes a markdown report with the
+# targets to bench/RESULTS.md (OUT=...).
+#
+# Environment (defaults in brackets):
+#   QUICK=1            1 round of 3 s, for development
+#   ROUNDS [3]  TIME [10]  TABLES [4]  TABLE_SIZE [200000]  THREADS [4]
+#   DBS ["pgsql mysql"]  WORKLOADS [the five below]
+#   PG_PORT [45432]  MY_PORT [43306]   (a busy default moves to a free port)
+#   CG_DBS [pgsql]  CG_EVENTS [2000]  CG_EVENTS_SMALL [200]  CG_WORKLOADS
+#   NO_CALLGRIND=1  NO_PGBENCH=1
+#   OUT [bench/RESULTS.md]   LOGDIR [bench/last-run]   KEEP_TMP=1
+# Exit status: 0, or 3 when some measurement failed (the report says which).
+set -eu -o pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+QUICK=${QUICK:-0}
+if [ "$QUICK" = 1 ]; then ROUNDS=${ROUNDS:-1} TIME=${TIME:-3}; fi
+ROUNDS=${ROUNDS:-3}
+TIME=${TIME:-10}
+TABLES=${TABLES:-4}
+TABLE_SIZE=${TABLE_SIZE:-200000}
+THREADS=${THREADS:-4}
+DBS=${DBS:-pgsql mysql}
+WORKLOADS=${WORKLOADS:-oltp_point_select oltp_read_only oltp_read_write oltp_insert oltp_update_index}
+CG_DBS=${CG_DBS:-pgsql}
+CG_WORKLOADS=${CG_WORKLOADS:-oltp_point_select oltp_read_write}
+CG_EVENTS=${CG_EVENTS:-2000}
+CG_EVENTS_SMALL=${CG_EVENTS_SMALL:-200}
+OUT=${OUT:-$ROOT/bench/RESULTS.md}
+LOGDIR=${LOGDIR:-$ROOT/bench/last-run}
+
+for v in ROUNDS TIME TABLES TABLE_SIZE THREADS CG_EVENTS CG_EVENTS_SMALL; do
+    case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
+    [ "${!v}" -gt 0 ] || die "$v must be > 0"
+done
+[ "$CG_EVENTS" -gt "$CG_EVENTS_SMALL" ] || die "CG_EVENTS must be larger than CG_EVENTS_SMALL"
+for d in $DBS $CG_DBS; do case $d in pgsql | mysql) ;; *) die "unknown database '$d' (pgsql, mysql)" ;; esac; done
+
+need /usr/bin/time timeout awk sed sort
+[ -x "$SYSBENCH" ] || die "sysbench not found at $SYSBENCH (set SYSBENCH=...)"
+case " $DBS " in *" mysql "*) need mariadb ;; esac
+case " $DBS $CG_DBS " in *" pgsql "*) need psql ;; esac
+
+explicit_pg=0 explicit_my=0
+[ -n "${PG_PORT:-}" ] && explicit_pg=1
+[ -n "${MY_PORT:-}" ] && explicit_my=1
+PG_PORT=${PG_PORT:-45432}
+MY_PORT=${MY_PORT:-43306}
+
+RUN_LIMIT=$((TIME * 3 + 120))   # a run that takes longer than this is stuck
+FAILURES=()
+fail() { FAILURES+=("$*"); log "FAILED: $*"; }
+
+build_sbench
+log "sbench: $SBENCH ($(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+
+rm -rf "$LOGDIR"
+mkdir -p "$LOGDIR"
+make_tmp
+trap 'stop_servers' EXIT
+trap 'exit 130' INT TERM
+case " $DBS $CG_DBS " in *" pgsql "*) PG_PORT=$(pick_port PG_PORT "$PG_PORT" "$explicit_pg"); start_pg ;; esac
+case " $DBS " in *" mysql "*) MY_PORT=$(pick_port MY_PORT "$MY_PORT" "$explicit_my"); start_my ;; esac
+
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+T0=$(date +%s)
+
+# run_tool TOOL DB LOGNAME LIMIT ARGS...: one client run, logged under LOGDIR.
+run_tool() {
+    local tool=$1 db=$2 name=$3 lim=$4
+    shift 4
+    local bin
+    bin=$(tool_bin "$tool")
+    # shellcheck disable=SC2046
+    (cd "$TMPD" && timed "$LOGDIR/$name.log" "$lim" "$bin" $(conn_opts "$db") "$@")
+}
+
+declare -A PREP RES_TPS RES_CPU RES_RSS CG_IR CG_NOTE
+
+cleanup_tables() {   # DB: drops the sbtest tables with sbench, falling back to sysbench
+    run_tool sbench "$1" "$1.cleanup" 300 --tables="$TABLES" oltp_point_select cleanup ||
+        run_tool sysbench "$1" "$1.cleanup-sysbench" 300 --tables="$TABLES" oltp_point_select cleanup ||
+        die "cleanup on $1 failed with both tools (logs: $LOGDIR/$1.cleanup*.log)"
+}
+
+prepare_with() {   # TOOL DB: times a prepare; tables stay
+    local tool=$1 db=$2 name=$2.prepare.$1
+    log "$db: prepare $TABLES x $TABLE_SIZE rows with $tool"
+    if run_tool "$tool" "$db" "$name" 1800 --tables="$TABLES" --table-size="$TABLE_SIZE" \
+        --threads="$THREADS" oltp_point_select prepare; then
+        PREP[$db.$tool]=$(time_field "$LOGDIR/$name.log" 1)
+        log "$db: $tool prepare took ${PREP[$db.$tool]} s"
+    else
+        fail "$tool prepare on $db (log: $LOGDIR/$name.log)"
+        tail -n 5 "$LOGDIR/$name.log" >&2
+    fi
+}
+
+for db in $DBS; do
+    # Stale tables from an earlier failed run would make a prepare fail.
+    cleanup_tables "$db"
+    prepare_with sbench "$db"
+    cleanup_tables "$db"
+    prepare_with sysbench "$db"
+    if [ -z "${PREP[$db.sysbench]:-}" ]; then
+        cleanup_tables "$db"
+        prepare_with sbench "$db"
+        [ -n "${PREP[$db.sbench]:-}" ] || { fail "no tables on $db, skipping its runs"; continue; }
+    fi
+
+    for wl in $WORKLOADS; do
+        declare -A tps=() cpu=() rss=()
+        for r in $(seq 1 "$ROUNDS"); do
+            for tool in sbench sysbench; do
+                name=$db.$wl.$tool.$r
+                log "$db $wl: $tool round $r/$ROUNDS (${TIME}s)"
+                if run_tool "$tool" "$db" "$name" "$RUN_LIMIT" --tables="$TABLES" \
+                    --table-size="$TABLE_SIZE" --threads="$THREADS" --time="$TIME" \
+                    --report-interval=0 "$wl" run; then
+                    f=$LOGDIR/$name.log
+                    t=$(tx_rate "$f")
+                    if [ -z "$t" ]; then
+                        fail "$tool $wl on $db round $r: no 'transactions:' line (log: $f)"
+                        continue
+                    fi
+                    tps[$tool]="${tps[$tool]:-} $t"
+                    cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
+                    rss[$tool]="${rss[$tool]:-} $(time_field "$f" 4)"
+                else
+                    fail "$tool $wl on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
+                    tail -n 5 "$LOGDIR/$name.log" >&2
+                fi
+            done
+        done
+        for tool in sbench sysbench; do
+            # shellcheck disable=SC2086
+            RES_TPS[$db.$wl.$tool]=$(median ${tps[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_CPU[$db.$wl.$tool]=$(median ${cpu[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_RSS[$db.$wl.$tool]=$(maxof ${rss[$tool]:-})
+        done
+        log "$db $wl: tps sbench $(na "${RES_TPS[$db.$wl.sbench]}") sysbench $(na "${RES_TPS[$db.$wl.sysbench]}")"
+        unset tps cpu rss
+    done
+done
+
+# --- callgrind: client instructions per event ---------------------------------
+CG_STATUS=""
+cg_run() {   # TOOL DB WL EVENTS -> prints total Ir, or nothing
+    local tool=$1 db=$2 wl=$3 n=$4 bin extra=""
+    local name=$db.callgrind.$wl.$tool.$n
+    bin=$(tool_bin "$tool")
+    [ "$tool" = sysbench ] && extra="--smc-check=all"   # LuaJIT generates code
+    # shellcheck disable=SC2046,SC2086
+    if (cd "$TMPD" && timeout -k 10 900 valgrind --tool=callgrind $extra \
+        --log-file="$LOGDIR/$name.vg" --callgrind-out-file="$TMPD/cg.out.%p" \
+        "$bin" $(conn_opts "$db") --tables="$TABLES" --table-size="$TABLE_SIZE" \
+        --threads=1 --events="$n" --time=0 "$wl" run >"$LOGDIR/$name.log" 2>&1 </dev/null); then
+        local tx
+        tx=$(tx_count "$LOGDIR/$name.log")
+        [ "$tx" = "$n" ] || { echo "ran $tx events, not $n" >>"$LOGDIR/$name.log"; return 1; }
+        sed -n 's/^==[0-9]*== Collected : \([0-9]*\).*/\1/p' "$LOGDIR/$name.vg" | tail -n1
+    else
+        return 1
+    fi
+}
+if [ "${NO_CALLGRIND:-0}" != 1 ]; then
+    if ! command -v valgrind >/dev/null 2>&1; then
+        CG_STATUS="valgrind is not installed: no instruction counts"
+        fail "$CG_STATUS"
+    else
+        for db in $CG_DBS; do
+            case " $DBS " in *" $db "*) ;; *) fail "callgrind on $db needs $db in DBS"; continue ;; esac
+            for wl in $CG_WORKLOADS; do
+                for tool in sbench sysbench; do
+                    log "$db callgrind $wl: $tool, $CG_EVENTS_SMALL and $CG_EVENTS events"
+                    if a=$(cg_run "$tool" "$db" "$wl" "$CG_EVENTS_SMALL") && [ -n "$a" ] &&
+                        b=$(cg_run "$tool" "$db" "$wl" "$CG_EVENTS") && [ -n "$b" ]; then
+                        CG_IR[$db.$wl.$tool.small]=$a
+                        CG_IR[$db.$wl.$tool.big]=$b
+                    else
+                        CG_NOTE[$db.$wl.$tool]="could not run under callgrind (logs: $LOGDIR/$db.callgrind.$wl.$tool.*)"
+                        fail "$tool $wl on $db under callgrind: ${CG_NOTE[$db.$wl.$tool]}"
+                    fi
+                done
+            done
+        done
+    fi
+fi
+
+# --- pgbench reference ---------------------------------------------------------
+PGB_TPS="" PGB_CPU="" PGB_RSS="" PGB_NOTE=""
+if [ "${NO_PGBENCH:-0}" != 1 ] && case " $DBS " in *" pgsql "*) true ;; *) false ;; esac; then
+    if command -v pgbench >/dev/null 2>&1; then
+        printf '\\set id random(1, %s)\nSELECT c FROM sbtest1 WHERE id = :id;\n' "$TABLE_SIZE" >"$TMPD/point_select.pgb"
+        log "pgbench: point select, -M prepared -c $THREADS -j $THREADS -T $TIME"
+        f=$LOGDIR/pgsql.pgbench.log
+        if (cd "$TMPD" && PGPASSWORD=$PGPW timed "$f" "$RUN_LIMIT" pgbench -n -h 127.0.0.1 -p "$PG_PORT" \
+            -U sbtest -f "$TMPD/point_select.pgb" -M prepared -c "$THREADS" -j "$THREADS" -T "$TIME" sbtest); then
+            PGB_TPS=$(sed -n "s/^tps = \([0-9.]*\).*/\1/p" "$f" | tail -n1 | awk "{ printf \"%.2f\", \$1 }")
+            n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$f")
+            [ -n "$n" ] && [ "$n" -gt 0 ] &&
+                PGB_CPU=$(awk -v tx="$n" '{ printf "%.1f", ($2 + $3) * 1e6 / tx }' "$f.time")
+            PGB_RSS=$(time_field "$f" 4)
+        else
+            fail "pgbench (log: $f)"
+        fi
+    else
+        PGB_NOTE="pgbench is not installed"
+    fi
+fi
+
+ELAPSED=$(($(date +%s) - T0))
+LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- report ----------------------------------------------------------------------
+pg_version() { PGPASSWORD=$PGPW psql -X -qtA -h 127.0.0.1 -p "$PG_PORT" -U sbtest -d sbtest -c 'SHOW server_version' 2>/dev/null || echo '?'; }
+my_version() { MYSQL_PWD=$MYPW mariadb --no-defaults -h 127.0.0.1 -P "$MY_PORT" -u sbtest -N -e 'SELECT VERSION()' 2>/dev/null || echo '?'; }
+dbname() { case $1 in pgsql) echo PostgreSQL ;; mysql) echo MariaDB ;; esac; }
+metmark() { if "$@"; then echo met; else echo "**not met**"; fi; }
+TARGETS=()
+target() {   # DESCRIPTION VALUE GOAL ge|le THRESHOLD
+    local m
+    if [ -z "$2" ]; then m="n/a (no measurement)"; else m=$(metmark "$4" "$2" "$5"); fi
+    TARGETS+=("| $1 | $(na "$2") | $3 | $m |")
+}
+
+report() {
+    local db wl tool s y
+    echo "# sbench vs sysbench: side-by-side results"
+    echo
+    echo "Generated by \`bench/run.sh\` (ROUNDS=$ROUNDS TIME=$TIME; took ${ELAPSED} s). Both clients run on the same"
+    echo "machine as the servers, against the same throwaway servers and tables; runs alternate"
+    echo "sbench, sysbench, sbench, sysbench, ... and the median of the rounds is shown."
+    echo
+    echo "| | |"
+    echo "| --- | --- |"
+    echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
+    echo "| machine | $(nproc) CPUs, $(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n1), $(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) RAM |"
+    echo "| load average (1/5/15 min) before / after the run | $LOAD_START / $LOAD_END |"
+    case " $DBS $CG_DBS " in *" pgsql "*) echo "| PostgreSQL | $(pg_version) |" ;; esac
+    case " $DBS " in *" mysql "*) echo "| MariaDB | $(my_version) |" ;; esac
+    echo "| sysbench | $("$SYSBENCH" --version 2>/dev/null | head -n1) (LuaJIT) |"
+    echo "| sbench | $("$SBENCH" --version 2>/dev/null | head -n1), git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet HEAD -- core drivers lua workloads 2>/dev/null || echo ' (modified)'), release build |"
+    echo "| settings | --tables=$TABLES --table-size=$TABLE_SIZE --threads=$THREADS --time=$TIME, $ROUNDS round(s) |"
+    echo
+    echo "## Prepare ($TABLES x $TABLE_SIZE rows, --threads=$THREADS)"
+    echo
+    echo "| database | sbench s | sysbench s | sysbench/sbench |"
+    echo "| --- | ---: | ---: | ---: |"
+    for db in $DBS; do
+        s=${PREP[$db.sbench]:-} y=${PREP[$db.sysbench]:-}
+        echo "| $(dbname "$db") | $(na "$s") | $(na "$y") | $(na "$(ratio "$y" "$s")") |"
+    done
+    echo
+    echo "## Runs (--threads=$THREADS, median of $ROUNDS x ${TIME} s)"
+    echo
+    echo "Client CPU is user+sys time of the client process divided by its transactions;"
+    echo "RSS is the client's largest max RSS over the rounds."
+    echo
+    echo "| database | workload | sbench tps | sysbench tps | sbench/sysbench | sbench CPU µs/tx | sysbench CPU µs/tx | CPU sbench/sysbench | sbench RSS MB | sysbench RSS MB |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for db in $DBS; do
+        for wl in $WORKLOADS; do
+            s=${RES_TPS[$db.$wl.sbench]:-} y=${RES_TPS[$db.$wl.sysbench]:-}
+            local cs=${RES_CPU[$db.$wl.sbench]:-} cy=${RES_CPU[$db.$wl.sysbench]:-}
+            echo "| $(dbname "$db") | $wl | $(na "$s") | $(na "$y") | $(na "$(ratio "$s" "$y")") | $(na "$cs") | $(na "$cy") | $(na "$(ratio "$cs" "$cy")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sbench]:-}")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sysbench]:-}")") |"
+        done
+    done
+    if [ -n "$PGB_TPS$PGB_NOTE" ]; then
+        echo
+        echo "## pgbench reference (PostgreSQL)"
+        echo
+        echo "Custom script \`\\set id random(1, $TABLE_SIZE)\` / \`SELECT c FROM sbtest1 WHERE id = :id\`,"
+        echo "\`-M prepared -c $THREADS -j $THREADS -T $TIME\`, one run."
+        echo
+        echo "| client | tps | CPU µs/tx | RSS MB |"
+        echo "| --- | ---: | ---: | ---: |"
+        if [ -n "$PGB_NOTE" ]; then echo "| pgbench | $PGB_NOTE | | |"; else
+            echo "| pgbench | $PGB_TPS | $(na "$PGB_CPU") | $(na "$(kb_to_mb "$PGB_RSS")") |"
+        fi
+        case " $WORKLOADS " in *" oltp_point_select "*)
+            echo "| sbench oltp_point_select (median above) | $(na "${RES_TPS[pgsql.oltp_point_select.sbench]:-}") | $(na "${RES_CPU[pgsql.oltp_point_select.sbench]:-}") | $(na "$(kb_to_mb "${RES_RSS[pgsql.oltp_point_select.sbench]:-}")") |"
+            echo "| sysbench oltp_point_select (median above) | $(na "${RES_TPS[pgsql.oltp_point_select.sysbench]:-}") | $(na "${RES_CPU[pgsql.oltp_point_select.sysbench]:-}") | $(na "$(kb_to_mb "${RES_RSS[pgsql.oltp_point_select.sysbench]:-}")") |" ;;
+        esac
+    fi
+    if [ "${NO_CALLGRIND:-0}" != 1 ]; then
+        echo
+        echo "## Client instructions per event (callgrind, --threads=1)"
+        echo
+        echo "Total Ir of the client (all threads) from \`valgrind --tool=callgrind\` (sysbench with"
+        echo "\`--smc-check=all\` for LuaJIT). Ir/event = total Ir / $CG_EVENTS events, startup included;"
+        echo "marginal = (Ir($CG_EVENTS) - Ir($CG_EVENTS_SMALL)) / $((CG_EVENTS - CG_EVENTS_SMALL)), startup excluded."
+        echo
+        echo "| database | workload | client | Ir($CG_EVENTS_SMALL) | Ir($CG_EVENTS) | Ir/event | marginal Ir/event | startup Ir (est.) |"
+        echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
+        [ -z "$CG_STATUS" ] || echo "| | | $CG_STATUS | | | | | |"
+        for db in $CG_DBS; do
+            for wl in $CG_WORKLOADS; do
+                for tool in sbench sysbench; do
+                    local a=${CG_IR[$db.$wl.$tool.small]:-} b=${CG_IR[$db.$wl.$tool.big]:-}
+                    if [ -n "$a" ] && [ -n "$b" ]; then
+                        local per marg start
+                        per=$(awk -v b="$b" -v n="$CG_EVENTS" 'BEGIN { printf "%.0f", b / n }')
+                        marg=$(awk -v a="$a" -v b="$b" -v n1="$CG_EVENTS_SMALL" -v n2="$CG_EVENTS" 'BEGIN { printf "%.0f", (b - a) / (n2 - n1) }')
+                        start=$(awk -v a="$a" -v m="$marg" -v n1="$CG_EVENTS_SMALL" 'BEGIN { printf "%.0f", a - m * n1 }')
+                        CG_IR[$db.$wl.$tool.per]=$per CG_IR[$db.$wl.$tool.marg]=$marg
+                        echo "| $(dbname "$db") | $wl | $tool | $a | $b | $per | $marg | $start |"
+                    elif [ -n "${CG_NOTE[$db.$wl.$tool]:-}" ]; then
+                        echo "| $(dbname "$db") | $wl | $tool | ${CG_NOTE[$db.$wl.$tool]} | | | | |"
+                    fi
+                done
+            done
+        done
+    fi
+
+    # Targets.
+    TARGETS=()
+    for db in $DBS; do
+        for wl in $WORKLOADS; do
+            local r
+            r=$(ratio "${RES_TPS[$db.$wl.sbench]:-}" "${RES_TPS[$db.$wl.sysbench]:-}")
+            if [ "$wl" = oltp_point_select ]; then
+                target "$(dbname "$db") $wl tps, sbench/sysbench" "$r" ">= 1.25" ge 1.25
+            else
+                target "$(dbname "$db") $wl tps, sbench/sysbench" "$r" ">= 1.00" ge 1.0
+            fi
+        done
+    done
+    for db in $DBS; do
+        case " $WORKLOADS " in *" oltp_point_select "*)
+            target "$(dbname "$db") oltp_point_select client CPU/tx, sbench/sysbench" \
+                "$(ratio "${RES_CPU[$db.oltp_point_select.sbench]:-}" "${RES_CPU[$db.oltp_point_select.sysbench]:-}")" "<= 0.50" le 0.5 ;;
+        esac
+    done
+    if [ "${NO_CALLGRIND:-0}" != 1 ]; then
+        for db in $CG_DBS; do
+            for wl in $CG_WORKLOADS; do
+                target "$(dbname "$db") $wl Ir/event ($CG_EVENTS events, startup included), sbench/sysbench" \
+                    "$(ratio "${CG_IR[$db.$wl.sbench.per]:-}" "${CG_IR[$db.$wl.sysbench.per]:-}")" "<= 0.80" le 0.8
+                target "$(dbname "$db") $wl marginal Ir/event (startup excluded), sbench/sysbench" \
+                    "$(ratio "${CG_IR[$db.$wl.sbench.marg]:-}" "${CG_IR[$db.$wl.sysbench.marg]:-}")" "<= 0.80" le 0.8
+            done
+        done
+    fi
+    for db in $DBS; do
+        local goal=3.0
+        [ "$db" = mysql ] && goal=1.5
+        target "$(dbname "$db") prepare speed, sysbench s / sbench s" \
+            "$(ratio "${PREP[$db.sysbench]:-}" "${PREP[$db.sbench]:-}")" ">= $goal" ge "$goal"
+    done
+    echo
+    echo "## Targets"
+    echo
+    echo "| target | value | goal | status |"
+    echo "| --- | ---: | --- | --- |"
+    printf '%s\n' "${TARGETS[@]}"
+    if [ ${#FAILURES[@]} -gt 0 ]; then
+        echo
+        echo "## Failures"
+        echo
+        printf -- '- %s\n' "${FAILURES[@]//$ROOT\//}"
+    fi
+}
+
+report >"$TMPD/report.md"
+cat "$TMPD/report.md"
+cp "$TMPD/report.md" "$OUT"
+log "report written to $OUT; logs in $LOGDIR"
+[ ${#FAILURES[@]} -eq 0 ] || exit 3
