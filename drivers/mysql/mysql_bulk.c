@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BULK_TARGET ((size_t)4 << 20)   /* bytes per INSERT statement */
+#define BULK_TARGET ((size_t)256 << 10)   /* bytes per INSERT statement */
 #define PACKET_SLACK 1024               /* headroom below max_allowed_packet */
 #define MAX_NUM_TEXT 40                 /* an int64 or a %.17g double */
 
