@@ -175,15 +175,7 @@ static int reopen(struct sb_conn *c)
         c->err_sql = NULL;
         return SBD_CONN_LOST;
     }
-    int64_t ns = sb_now_ns() - t0;
-    struct sb_thread_stats *s = c->stats;
-    if (SB_GET(s->connects) == 0 || ns < SB_GET(s->connect_min_ns))
-        atomic_store_explicit(&s->connect_min_ns, ns, memory_order_relaxed);
-    if (ns > SB_GET(s->connect_max_ns))
-        atomic_store_explicit(&s->connect_max_ns, ns, memory_order_relaxed);
-    SB_ADD(s->connect_ns, ns);
-    SB_ADD(s->connects, 1);
-    sb_histogram_record(s->connect_latency, ns);
+    sb_stats_note_connect(c->stats, sb_now_ns() - t0);
     for (int i = 0; i < c->nstmts; i++)
         c->stmts[i]->ds = NULL;
     return SBD_OK;

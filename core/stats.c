@@ -163,3 +163,14 @@ void sb_stats_merge_lag(struct sb_thread_stats *const *threads, int n, sb_histog
     for (int i = 0; i < n; i++)
         sb_histogram_add(dst, threads[i]->lag);
 }
+
+void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns)
+{
+    if (SB_GET(s->connects) == 0 || ns < SB_GET(s->connect_min_ns))
+        atomic_store_explicit(&s->connect_min_ns, ns, memory_order_relaxed);
+    if (ns > SB_GET(s->connect_max_ns))
+        atomic_store_explicit(&s->connect_max_ns, ns, memory_order_relaxed);
+    SB_ADD(s->connect_ns, ns);
+    SB_ADD(s->connects, 1);
+    sb_histogram_record(s->connect_latency, ns);
+}

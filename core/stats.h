@@ -83,6 +83,8 @@ struct sb_snapshot {
 /* Counts one error in thread stats s (single writer). */
 void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long native,
                           int status, int fatal);
+/* Records one connection open that took ns (single writer). */
+void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns);
 /* Creates the thread's histograms; -1 when out of memory. */
 int sb_stats_init(struct sb_thread_stats *s, double precision);
 void sb_stats_free(struct sb_thread_stats *s);

@@ -52,14 +52,7 @@ int l_sql_type_to_sbd(int t)
 
 void l_note_connect_time(struct sb_worker *w, int64_t ns)
 {
-    struct sb_thread_stats *s = &w->stats;
-    if (SB_GET(s->connects) == 0 || ns < SB_GET(s->connect_min_ns))
-        atomic_store_explicit(&s->connect_min_ns, ns, memory_order_relaxed);
-    if (ns > SB_GET(s->connect_max_ns))
-        atomic_store_explicit(&s->connect_max_ns, ns, memory_order_relaxed);
-    SB_ADD(s->connect_ns, ns);
-    SB_ADD(s->connects, 1);
-    sb_histogram_record(s->connect_latency, ns);
+    sb_stats_note_connect(&w->stats, ns);
 }
 
 /* ---- sbench.rand ---- */
