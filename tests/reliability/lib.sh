@@ -20,8 +20,8 @@ rel_cleanup() {
 trap rel_cleanup EXIT
 
 FAILS=0
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $* [t=${SECONDS}s]"; FAILS=$((FAILS + 1)); }
+ok() { echo "ok: $* [t=${SECONDS}s]"; }
 finish() {
     if [ "$FAILS" -gt 0 ]; then echo "$FAILS failure(s)"; exit 1; fi
     echo "all passed"; exit 0
