@@ -19,7 +19,7 @@ DB="--sqlite-db=$T/sig.db"
 timeout 120 "$S" $DB --tables=2 --table-size=10000 oltp_read_write prepare >/dev/null 2>&1 ||
     { fail "prepare"; finish; }
 
-field() { sed -n "s/.*$1=\([0-9.-]*\).*/\1/p" <<<"$2"; }
+field() { sed -n "s/\(^\|.* \)$1=\([0-9.-]*\).*/\2/p" <<<"$2"; }
 
 for sig in INT TERM; do
     line=$($R -a 2:$sig -l 20 -o "$T/o.$sig" -e "$T/e.$sig" -- \
