@@ -563,13 +563,22 @@ int sb_run_benchmark(struct sb_run *run)
     r.unfinished = unfinished;
     r.histogram = sb_opt_bool(o, "histogram");
     if (have_server && unfinished == 0) {
-        /* backends flush their statistics as they exit: read until stable */
+        /* backends flush their statistics as they exit: read until stable.
+         * Each read opens a connection whose own queries the next read
+         * sees, so "stable" means the counters moved by the same amount as
+         * between the two reads before (only the reader's own queries). */
+        int64_t dc = -1, ds = -1;
         for (int tries = 0; tries < 10; tries++) {
             sb_sleep_ns(200000000LL);
             struct sbd_server_counters a;
             if (!read_server(run, &a, NULL, 0))
                 break;
-            int stable = tries > 0 && a.commits == sc1.commits && a.statements == sc1.statements;
+            int stable = tries > 1 && a.commits - sc1.commits == dc &&
+                         a.statements - sc1.statements == ds;
+            if (tries > 0) {
+                dc = a.commits - sc1.commits;
+                ds = a.statements - sc1.statements;
+            }
             sc1 = a;
             r.server_counters_valid = 1;
             if (stable)
