@@ -13,7 +13,7 @@ for c in prepare run cleanup; do
         oltp_read_write $c >"$T/$c.out" 2>"$T/$c.err" </dev/null
     rc=$?
     if [ "$rc" -ne 0 ]; then
-        fail "valgrind $c: status $rc"; head -n 60 "$T/vg.$c.log"; tail -n 5 "$T/$c.err"
+        fail "valgrind $c: status $rc"; head -n 60 "$T/vg.$c.log"; head -n 5 "$T/$c.err"
     elif grep -q 'definitely lost\|Invalid \|uninitialised' "$T/vg.$c.log"; then
         fail "valgrind $c: report"; head -n 60 "$T/vg.$c.log"
     else
