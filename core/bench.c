@@ -836,7 +836,8 @@ int sb_run_benchmark(struct sb_run *run)
     r.histogram = sb_opt_bool(o, "histogram");
     if (have_server && unfinished == 0) {
         /* backends flush their statistics as they exit: read until two
-         * reads agree (at most ~2 s) */
+         * reads agree (at most ~2 s); the reader's own reads are left out
+         * by the driver */
         for (int tries = 0; tries < 10; tries++) {
             sb_sleep_ns(200000000LL);
             struct sbd_server_counters a;

@@ -447,7 +447,17 @@ static int sqlite_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     snprintf(sql, sizeof sql, "PRAGMA journal_mode=%s", journal_mode);
     rc = sqlite3_prepare_v2(c->db, sql, -1, &st, NULL);
     if (rc == SQLITE_OK) {
-        rc = sqlite3_step(st);
+        /* Changing the journal mode needs an exclusive lock, and SQLite
+         * returns SQLITE_BUSY without calling the busy handler when two
+         * connections switch a fresh file at once (prepare/run with
+         * --threads > 1): retry for up to --sqlite-busy-timeout. */
+        for (int waited = 0;; waited += 10) {
+            rc = sqlite3_step(st);
+            if ((rc & 0xff) != SQLITE_BUSY || waited >= busy_timeout_ms)
+                break;
+            sqlite3_reset(st);
+            sqlite3_sleep(10);
+        }
         if (rc == SQLITE_ROW) {
             const char *got = (const char *)sqlite3_column_text(st, 0);
             if (got && strcasecmp(got, journal_mode) != 0 && thread_id == 0)

@@ -1,0 +1,85 @@
+#!/bin/bash
+# kill_backends.sh: lost connections during a run.  oltp_read_write
+# (--threads=4 --time=8) on PostgreSQL while every sbtest backend is
+# terminated at 2 s and 4 s; the same on MariaDB with KILL CONNECTION; one
+# run during which the PostgreSQL server is restarted (pg_ctl restart -m
+# fast); and --db-reconnect=off, which must stop the run with status 1.
+# Asserts: exit 0 (1 for reconnect=off), "reconnects:" > 0, the final
+# report printed, nothing hangs (every sbench run is under timeout).
+# Needs the servers of scripts/test.sh (SBT_PG*, SBT_MYSQL_*, SBT_BUILD).
+source "$(dirname "$0")/lib.sh"
+PG=$(pg_args)
+MY=$(my_args)
+OPTS="--tables=2 --table-size=2000 --threads=4"
+
+pg_kill() {
+    pg_sql -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+               WHERE datname='sbtest' AND pid<>pg_backend_pid()" >/dev/null
+}
+my_kill() {
+    local id
+    for id in $(my_sql -e "SELECT id FROM information_schema.processlist
+                           WHERE user='sbtest' AND db='sbtest' AND id<>CONNECTION_ID()"); do
+        my_sql -e "KILL CONNECTION $id" 2>/dev/null   # may have gone already
+    done
+}
+pg_restart() {
+    local bin
+    bin=$(pg_bindir)
+    (cd "$SBT_PGSOCKET" && timeout 60 runuser -u postgres -- "$bin/pg_ctl" \
+        -D "$SBT_PGSOCKET/data" -l "$SBT_PGSOCKET/log" -m fast -w -t 50 restart) >/dev/null 2>&1 ||
+        echo "kill_backends: pg_ctl restart failed" >&2
+}
+
+# run_with NAME EXPECT_RC KILLFN SBENCH_ARGS...: runs sbench, calls KILLFN at
+# 2 s and 4 s, checks status, report and reconnects.
+run_with() {
+    local name=$1 want=$2 fn=$3; shift 3
+    ( sleep 2; $fn; sleep 2; $fn ) &
+    local killer=$!
+    BG_PIDS="$BG_PIDS $killer"
+    local t0=$SECONDS
+    timeout -k 5 60 "$S" "$@" run >"$T/$name.out" 2>"$T/$name.err" </dev/null
+    local rc=$? dt=$((SECONDS - t0)) r
+    wait "$killer"
+    r=$(rep reconnects "$T/$name.out")
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name: status $rc, expected $want (${dt}s)"; tail -n 5 "$T/$name.err"
+    elif ! grep -q '^General statistics:' "$T/$name.out" || ! grep -q '^Threads fairness:' "$T/$name.out"; then
+        fail "$name: no final report"; tail -n 5 "$T/$name.out" "$T/$name.err"
+    elif [ "$want" -eq 0 ] && ! [ "${r:-0}" -gt 0 ]; then
+        fail "$name: reconnects: '${r}', expected > 0"
+    elif [ "$dt" -gt 25 ]; then
+        fail "$name: took ${dt}s for --time=8"
+    else
+        ok "$name: status $rc, reconnects $r, ${dt}s"
+    fi
+}
+
+# --- PostgreSQL: terminate backends -----------------------------------------
+timeout 120 "$S" $PG $OPTS oltp_read_write cleanup >/dev/null 2>&1
+timeout 120 "$S" $PG $OPTS oltp_read_write prepare >"$T/pp.out" 2>&1 || { cat "$T/pp.out"; fail "pgsql prepare"; finish; }
+run_with pgsql_terminate 0 pg_kill $PG $OPTS --time=8 oltp_read_write
+
+# --- PostgreSQL: server restart ---------------------------------------------
+if [ -n "${SBT_PGSOCKET:-}" ] && [ -f "$SBT_PGSOCKET/data/PG_VERSION" ] && [ "$(id -u)" = 0 ]; then
+    run_with pgsql_restart 0 pg_restart $PG $OPTS --time=8 oltp_read_write
+    # the server must be back for whoever comes next
+    for _ in $(seq 30); do pg_sql -c 'SELECT 1' >/dev/null 2>&1 && break; sleep 1; done
+else
+    fail "pgsql_restart: needs root and SBT_PGSOCKET with data/ (scripts/pg-server.sh)"
+fi
+
+# --- PostgreSQL: --db-reconnect=off ----------------------------------------
+run_with pgsql_reconnect_off 1 pg_kill $PG $OPTS --time=8 --db-reconnect=off oltp_read_write
+grep -q 'db-reconnect=off' "$T/pgsql_reconnect_off.err" ||
+    fail "pgsql_reconnect_off: stderr does not say why: $(head -n 3 "$T/pgsql_reconnect_off.err")"
+timeout 120 "$S" $PG $OPTS oltp_read_write cleanup >/dev/null 2>&1
+
+# --- MariaDB: KILL CONNECTION -----------------------------------------------
+timeout 120 "$S" $MY $OPTS oltp_read_write cleanup >/dev/null 2>&1
+timeout 120 "$S" $MY $OPTS oltp_read_write prepare >"$T/mp.out" 2>&1 || { cat "$T/mp.out"; fail "mysql prepare"; finish; }
+run_with mysql_kill 0 my_kill $MY $OPTS --time=8 oltp_read_write
+timeout 120 "$S" $MY $OPTS oltp_read_write cleanup >/dev/null 2>&1
+
+finish

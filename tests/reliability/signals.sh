@@ -1,0 +1,92 @@
+#!/bin/bash
+# signals.sh: SIGINT/SIGTERM/SIGPIPE handling, on SQLite (no server).
+#  - SIGINT and SIGTERM at 2 s of a --time=30 run: exit status 130 within a
+#    few seconds, the final text report printed;
+#  - the same with --report-format=json --output=F: F exists, every line is
+#    JSON, the last line is the "final" one, no F.tmp is left;
+#  - SIGINT during a prepare that takes several seconds: death by SIGINT
+#    (sbench installs no handler outside `run`; the shell reports it), or a
+#    non-zero exit with a message, within 5 s, no hang;
+#  - a second SIGINT right after the first: exits at once (< 1 s after it);
+#  - `sbench ... run | head -1`: sbench not killed by SIGPIPE (status != 141)
+#    and it still ends in bounded time.
+# Every command runs under sigrun (tests/reliability/sigrun.c) or timeout.
+source "$(dirname "$0")/lib.sh"
+R=$SBT_BUILD/tests/sigrun
+[ -x "$R" ] || { echo "FAIL: $R not built"; exit 1; }
+cd "$T" || exit 1
+DB="--sqlite-db=$T/sig.db"
+timeout 120 "$S" $DB --tables=2 --table-size=10000 oltp_read_write prepare >/dev/null 2>&1 ||
+    { fail "prepare"; finish; }
+
+field() { sed -n "s/\(^\|.* \)$1=\([0-9.-]*\).*/\2/p" <<<"$2"; }
+
+for sig in INT TERM; do
+    line=$($R -a 2:$sig -l 20 -o "$T/o.$sig" -e "$T/e.$sig" -- \
+        "$S" $DB --threads=4 --time=30 oltp_read_write run)
+    ex=$(field exit "$line"); el=$(field elapsed "$line")
+    if [ "$ex" != 130 ]; then fail "SIG$sig during run: $line"; cat "$T/e.$sig"
+    elif ! grep -q '^Threads fairness:' "$T/o.$sig"; then fail "SIG$sig during run: no final report"
+    elif [ "${el%.*}" -ge 6 ]; then fail "SIG$sig during run: took ${el}s"
+    else ok "SIG$sig during run: $line"; fi
+
+    F=$T/rep.$sig.json
+    line=$($R -a 2:$sig -l 20 -o "$T/oj.$sig" -e "$T/ej.$sig" -- \
+        "$S" $DB --threads=4 --time=30 --report-interval=1 --report-format=json --output="$F" oltp_read_write run)
+    ex=$(field exit "$line")
+    [ "$ex" = 130 ] || { fail "SIG$sig json run: $line"; cat "$T/ej.$sig"; }
+    [ -s "$F" ] || fail "SIG$sig json: $F missing or empty"
+    ls "$T"/rep.$sig.json.* >/dev/null 2>&1 && fail "SIG$sig json: left $(ls "$T"/rep.$sig.json.*)"
+done
+
+# the JSON files: complete lines, the last one "final" (one python3 for
+# both: it can take seconds to start)
+if python3 - "$T/rep.INT.json" "$T/rep.TERM.json" <<'PY'
+import json, sys
+bad = 0
+for path in sys.argv[1:]:
+    try:
+        lines = open(path).read().split("\n")
+        assert lines[-1] == "", "no newline at the end"
+        recs = [json.loads(l) for l in lines[:-1]]
+        assert recs and recs[-1].get("type") == "final", "last line is not final"
+        assert all(r.get("type") in ("interval", "final") for r in recs), "unknown type"
+        print("ok: %s: %d JSON lines, ends with final" % (path, len(recs)))
+    except Exception as e:
+        print("FAIL: %s: %s" % (path, e))
+        bad = 1
+sys.exit(bad)
+PY
+then :; else fail "JSON output after a signal"; fi
+
+# a second SIGINT exits at once
+line=$($R -a 2:INT -a 2.05:INT -l 20 -o "$T/o2" -e "$T/e2" -- \
+    "$S" $DB --threads=4 --time=30 oltp_read_write run)
+s=$(field since_last_signal "$line"); ex=$(field exit "$line")
+if [ "$ex" = 130 ] && [ "${s%%.*}" -lt 1 ]; then ok "second SIGINT: $line"
+else fail "second SIGINT: $line"; fi
+
+# SIGINT during a long prepare
+rm -f "$T"/big.db*
+line=$($R -a 1:INT -l 30 -o "$T/op" -e "$T/ep" -- \
+    "$S" --sqlite-db="$T/big.db" --tables=1 --table-size=5000000 oltp_read_write prepare)
+ex=$(field exit "$line"); sg=$(field signal "$line"); s=$(field since_last_signal "$line")
+if [ "$s" = "-1.00" ]; then fail "prepare finished before the signal (make it bigger): $line"
+elif [ "$ex" = 0 ]; then fail "prepare after SIGINT: exit 0: $line"
+elif [ "$sg" != 2 ] && [ ! -s "$T/ep" ]; then fail "prepare after SIGINT: exit $ex without a message"
+elif [ "${s%%.*}" -ge 5 ]; then fail "prepare after SIGINT: took ${s}s: $line"
+else ok "SIGINT during prepare: $line ($(tail -n 1 "$T/ep"))"; fi
+rm -f "$T"/big.db*
+
+# SIGPIPE: stdout closed by the reader
+t0=$SECONDS
+timeout -k 5 30 env --default-signal=PIPE "$S" $DB --threads=2 --time=3 --report-interval=1 \
+    oltp_read_write run 2>"$T/epipe" | head -n 1 >/dev/null
+st=${PIPESTATUS[0]}
+if [ "$st" = 141 ] || [ "$st" -ge 124 ]; then fail "run | head -1: sbench status $st"
+else ok "run | head -1: status $st, $((SECONDS - t0))s"; fi
+timeout 20 env --default-signal=PIPE "$S" --help 2>/dev/null | head -c 1 >/dev/null
+st=${PIPESTATUS[0]}
+[ "$st" = 141 ] && fail "--help | head -c 1: killed by SIGPIPE"
+
+finish

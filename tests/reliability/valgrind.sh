@@ -1,0 +1,23 @@
+#!/bin/bash
+# valgrind.sh: one short multi-threaded SQLite run (--threads=2
+# --events=200; its prepare and cleanup too) under valgrind memcheck
+# --leak-check=full --errors-for-leak-kinds=definite: no definite leak and
+# no memory error (status 99 from valgrind fails).  No server needed.
+source "$(dirname "$0")/lib.sh"
+command -v valgrind >/dev/null || { echo "FAIL: valgrind not installed"; exit 1; }
+cd "$T" || exit 1
+VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --num-callers=30"
+DB="--sqlite-db=$T/vg.db --tables=1 --table-size=1000"
+for c in prepare run cleanup; do
+    timeout -k 5 300 $VG --log-file="$T/vg.$c.log" "$S" $DB --threads=2 --events=200 --time=0 \
+        oltp_read_write $c >"$T/$c.out" 2>"$T/$c.err" </dev/null
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+        fail "valgrind $c: status $rc"; head -n 60 "$T/vg.$c.log"; head -n 5 "$T/$c.err"
+    elif grep -q 'definitely lost\|Invalid \|uninitialised' "$T/vg.$c.log"; then
+        fail "valgrind $c: report"; head -n 60 "$T/vg.$c.log"
+    else
+        ok "valgrind $c: clean"
+    fi
+done
+finish
