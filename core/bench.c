@@ -315,17 +315,6 @@ static void *worker_thread(void *arg)
     return NULL;
 }
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (sb_interrupted) {
-        static const char msg[] = "\nsbench: interrupted twice, exiting now\n";
-        ssize_t r = write(STDERR_FILENO, msg, sizeof msg - 1);
-        (void)r;
-        _exit(130);
-    }
-    sb_interrupted = 1;
-}
 
 static void print_header(struct sb_run *run)
 {
@@ -550,7 +539,7 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
                        char *version, size_t vlen)
 {
     const struct sbd_driver *d = run->drv;
-    if (!(d->caps & SBD_CAP_SERVER_COUNTERS) ||
+    if (!sb_opt_bool(run->opts, "db-server-counters") || !(d->caps & SBD_CAP_SERVER_COUNTERS) ||
         d->struct_size < offsetof(struct sbd_driver, server_counters) + sizeof(d->server_counters) ||
         d->server_counters == NULL)
         return 0;
@@ -580,7 +569,9 @@ static void emit(struct sb_run *run, struct reporter *rp, struct sb_report *r, i
     }
     if (rp->format == FMT_JSON)
         sb_report_json(rp->out, r, final ? "final" : "interval", final ? rp->meta : NULL);
-    if (rp->format == FMT_CSV && !final) {
+    /* CSV: one row per window; a run without windows gets one row for
+     * the whole run */
+    if (rp->format == FMT_CSV && (!final || !rp->csv_header_done)) {
         if (!rp->csv_header_done) {
             sb_report_csv_header(rp->out, r);
             rp->csv_header_done = 1;
@@ -700,12 +691,8 @@ int sb_run_benchmark(struct sb_run *run)
     int have_server = read_server(run, &reader, &sc0, server_version, sizeof server_version);
     iso_now(start_iso, sizeof start_iso);
 
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 
+    sb_install_signals();
     pthread_barrier_init(&start_barrier, NULL, (unsigned)n + 1);
     atomic_store(&run->running, n);
     for (int i = 0; i < n; i++) {
@@ -860,7 +847,10 @@ int sb_run_benchmark(struct sb_run *run)
     build_meta(run, &rp, server_version, start_iso, end_iso);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
-    emit(run, &rp, &r, 1);
+    /* threads that failed before running anything: their errors say it
+     * all, an empty report would only hide them */
+    if (!failed || r.d.events > 0)
+        emit(run, &rp, &r, 1);
     if (hdr) {
         if (next_report == 0) /* no intervals: the whole run is one */
             sb_hdr_log_write(hdr, 0, r.seconds, cur.lat);
@@ -899,6 +889,10 @@ int sb_run_benchmark(struct sb_run *run)
     free(busy);
     free(base_events);
     free(base_busy);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "sbench: the report could not be written to standard output\n");
+        failed = 1;
+    }
     if (failed)
         return 1;
     if (sb_interrupted)

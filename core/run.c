@@ -25,6 +25,40 @@
 
 struct sb_run *sb_current_run;
 volatile sig_atomic_t sb_interrupted;
+/* Lua state running a serial command on the main thread, for the signal
+ * handler (lua_sethook may be called from a signal handler). */
+static lua_State *volatile signal_L;
+
+/* Count hook installed on interrupt: stops the Lua code where it is. */
+static void interrupt_hook(lua_State *L, lua_Debug *ar)
+{
+    (void)ar;
+    lua_sethook(L, NULL, 0, 0);
+    luaL_error(L, "interrupted by a signal");
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (sb_interrupted) {
+        static const char msg[] = "\nsbench: interrupted twice, exiting now\n";
+        ssize_t r = write(STDERR_FILENO, msg, sizeof msg - 1);
+        (void)r;
+        _exit(130);
+    }
+    sb_interrupted = 1;
+    if (signal_L)
+        lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void sb_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 int64_t sb_now_ns(void)
 {
@@ -156,6 +190,7 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     int64_t last_t = t0;
     /* Progress on a terminal while threads load rows. */
     char *joined = calloc((size_t)n + 1, 1);
+    int interrupt_sent = 0;
     for (;;) {
         int alive = 0;
         for (int i = 0; i < started; i++) {
@@ -165,6 +200,14 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
         }
         if (!alive)
             break;
+        if (sb_interrupted && !interrupt_sent) {
+            interrupt_sent = 1;
+            for (int i = 0; i < started; i++) {
+                lua_State *L = ws[i]->L;
+                if (!joined[i] && L)
+                    lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+            }
+        }
         sb_sleep_ns(100000000LL);
         if (!tty)
             continue;
@@ -215,12 +258,24 @@ static int run_other_command(struct sb_run *run)
     const char *cmd = run->command;
     int kind = l_find_command(ctl, cmd);
     int rc;
+    sb_install_signals();
+    if (kind == 2) {
+        rc = run_parallel_command(run, cmd);
+    } else {
+        signal_L = ctl->L;
+        if (kind == 1)
+            rc = l_call_command(ctl, cmd);
+        else
+            rc = l_call_global(ctl, cmd);
+        signal_L = NULL;
+    }
+    if (sb_interrupted) {
+        fprintf(stderr, "sbench: '%s' interrupted%s\n", cmd,
+                strcmp(cmd, "prepare") == 0 ? ": tables may be partly loaded; run 'cleanup' before preparing again" : "");
+        return 130;
+    }
     if (kind == 2)
-        return run_parallel_command(run, cmd);
-    if (kind == 1)
-        rc = l_call_command(ctl, cmd);
-    else
-        rc = l_call_global(ctl, cmd);
+        return rc;
     if (rc == 1) {
         if (strcmp(cmd, "prepare") == 0 || strcmp(cmd, "cleanup") == 0 ||
             strcmp(cmd, "prewarm") == 0)

@@ -96,6 +96,9 @@ int sb_run_benchmark(struct sb_run *run);
 void sb_report_worker_error(const struct sb_worker *w);
 int sb_report_thread_errors(struct sb_worker **ws, int n);
 void sb_sleep_ns(int64_t ns);
+/* SIGINT/SIGTERM: the first asks to stop (sb_interrupted), a second one
+ * exits at once. */
+void sb_install_signals(void);
 
 /* Monotonic clock in nanoseconds. */
 int64_t sb_now_ns(void);

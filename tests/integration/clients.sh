@@ -47,7 +47,7 @@ sb oltp_read_write prepare >"$TMP/prepare.out" 2>&1 || { cat "$TMP/prepare.out" 
 for w in oltp_read_only oltp_read_write; do
     sleep 1.5 # let the server flush earlier sessions' counters
     c0=$(commits)
-    sb "$w" --threads=$THREADS --clients=$CLIENTS --time=4 run >"$TMP/$w.out" 2>"$TMP/$w.err" &
+    sb "$w" --threads=$THREADS --clients=$CLIENTS --time=4 --db-server-counters=off run >"$TMP/$w.out" 2>"$TMP/$w.err" &
     pid=$!
     seen=0
     while kill -0 "$pid" 2>/dev/null; do

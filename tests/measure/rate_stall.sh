@@ -30,7 +30,7 @@ trap finish EXIT
 fail=0
 "$SB" "${P[@]}" oltp_point_select cleanup >/dev/null 2>&1
 "$SB" "${P[@]}" oltp_point_select prepare >prep.txt 2>&1 || { echo "FAIL: prepare"; cat prep.txt; exit 1; }
-RUN=(--rate=200 --threads=2 --time=6 --report-interval=1 --percentiles=50,99 --report-format=json)
+RUN=(--db-server-counters=off --rate=200 --threads=2 --time=6 --report-interval=1 --percentiles=50,99 --report-format=json)
 
 summary() { # json file -> "p99 lagmax tps count"
     python3 -c '
