@@ -557,9 +557,16 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
 
 static void emit(struct sb_run *run, struct reporter *rp, struct sb_report *r, int final)
 {
-    (void)run;
     if (rp->format == FMT_TEXT || rp->out != stdout) {
-        if (final) {
+        /* a script's own report hook replaces the text report */
+        int hooked = l_report_hook(run->control, final ? "report_cumulative" : "report_intermediate", r);
+        if (hooked < 0) {
+            sb_report_worker_error(run->control);
+            atomic_store(&run->stop, 1);
+        }
+        if (hooked != 0) {
+            /* the hook printed its own */
+        } else if (final) {
             printf("\n");
             sb_report_final_text(stdout, r);
             sb_report_extra_text(stdout, r);

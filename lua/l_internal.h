@@ -24,6 +24,9 @@ void l_open_sbench(lua_State *L, struct sb_worker *w);
 void l_open_sql(lua_State *L);
 /* Installs sbench.rand into the table on top of the stack. */
 void l_open_rand(lua_State *L);
+/* Installs sbench.histogram and the built-in reporters on the table on
+ * top of the stack. */
+void l_open_report(lua_State *L);
 /* Installs unpack and the minimal ffi module. */
 void l_open_compat(lua_State *L);
 /* Pushes the sbench.sql.type table. */

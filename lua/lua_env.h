@@ -11,6 +11,7 @@
 struct lua_State;
 struct sb_worker;
 struct sb_options;
+struct sb_report;
 
 /* Creates w's Lua state: standard libraries, the sbench API, sbench.opt
  * from the registry (when with_opts), and the workload script executed.
@@ -73,6 +74,11 @@ enum { L_CLIENT_WAIT, L_CLIENT_DONE, L_CLIENT_RESTART, L_CLIENT_STOP, L_CLIENT_F
  * again), L_CLIENT_STOP (cut short by a stop request), L_CLIENT_FAILED
  * (after --max-retries, counted), L_CLIENT_FATAL (w->error set). */
 int l_client_step(struct sb_worker *w, struct l_client *cl, int start, struct sb_conn **wait);
+
+/* Calls sbench.hooks.<hook>(stat) on w's state (the control state) with
+ * sysbench 1.0's stat table for report r.  Returns 1 when the hook ran, 0
+ * when the script has none, -1 on error (w->error set). */
+int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r);
 
 /* True if the script defines sbench.hooks.<name>. */
 int l_has_hook(struct sb_worker *w, const char *name);
