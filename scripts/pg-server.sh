@@ -86,6 +86,9 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 shared_buffers = 128MB
+# autovacuum and autoanalyze run their own transactions in the test database,
+# which would blur the comparisons of sbench's counts with pg_stat_database
+autovacuum = off
 password_encryption = 'scram-sha-256'
 EOF
     cat >"$DATA/pg_hba.conf" <<EOF
