@@ -351,8 +351,11 @@ void sb_options_print_help(const struct sb_options *o, int source, void *file)
         const struct sb_opt *p = &o->opts[i];
         if (p->source != source)
             continue;
-        char left[96];
-        snprintf(left, sizeof left, "--%s=%s", p->name,
+        char left[160];
+        if (p->choices)
+            snprintf(left, sizeof left, "--%s=[%s]", p->name, p->choices);
+        else
+            snprintf(left, sizeof left, "--%s=%s", p->name,
                  p->kind == SB_OPT_INT ? "N" : p->kind == SB_OPT_BOOL ? "[on|off]"
                  : p->kind == SB_OPT_NUMBER ? "N" : p->kind == SB_OPT_LIST ? "[LIST,...]"
                  : "STRING");
