@@ -80,8 +80,12 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
         if (!only_words && a[0] == '-' && a[1] == '-' && a[2] != 0) {
             const char *eq = strchr(a, '=');
             size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (nlen == 0 || nlen > 128) {
-                snprintf(err, errlen, "invalid option '%.40s'", a);
+            if (nlen == 0) { /* "--=VALUE": never show VALUE, it may be a password */
+                snprintf(err, errlen, "invalid option '--=...': an option needs a name");
+                return -1;
+            }
+            if (nlen > 128) {
+                snprintf(err, errlen, "invalid option '%.40s...': name longer than 128 characters", a);
                 return -1;
             }
             if (eq && strlen(eq + 1) > MAX_VALUE_LEN) {
@@ -102,7 +106,10 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
                 g->value = "on";
                 continue;
             }
-            snprintf(err, errlen, "invalid option '%.40s': options look like --name=value", a);
+            /* the name only: what follows '=' may be a password */
+            size_t shown = strcspn(a, "=");
+            snprintf(err, errlen, "invalid option '%.*s': options look like --name=value",
+                     (int)(shown > 40 ? 40 : shown), a);
             return -1;
         }
         o->words[o->nwords++] = a;
