@@ -6,6 +6,7 @@
  */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -177,7 +178,7 @@ static int parse_ll(const char *s, long long *out)
 {
     char *end;
     errno = 0;
-    if (*s == 0)
+    if (*s == 0 || isspace((unsigned char)*s)) /* strtoll skips leading blanks */
         return -1;
     long long v = strtoll(s, &end, 10);
     if (errno != 0 || *end != 0)
@@ -222,7 +223,7 @@ static int validate(const struct sb_opt *p, const char *v, char *err, size_t err
     case SB_OPT_NUMBER: {
         errno = 0;
         double d = strtod(v, &end);
-        if (errno != 0 || *end != 0 || *v == 0 || !isfinite(d)) {
+        if (errno != 0 || *end != 0 || *v == 0 || isspace((unsigned char)*v) || !isfinite(d)) {
             snprintf(err, errlen, "invalid value '%.60s' for --%s: expected a number", v, p->name);
             return -1;
         }
