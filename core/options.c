@@ -6,6 +6,7 @@
  */
 #include "options.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -80,8 +81,12 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
         if (!only_words && a[0] == '-' && a[1] == '-' && a[2] != 0) {
             const char *eq = strchr(a, '=');
             size_t nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-            if (nlen == 0 || nlen > 128) {
-                snprintf(err, errlen, "invalid option '%.40s'", a);
+            if (nlen == 0) { /* "--=VALUE": never show VALUE, it may be a password */
+                snprintf(err, errlen, "invalid option '--=...': an option needs a name");
+                return -1;
+            }
+            if (nlen > 128) {
+                snprintf(err, errlen, "invalid option '%.40s...': name longer than 128 characters", a);
                 return -1;
             }
             if (eq && strlen(eq + 1) > MAX_VALUE_LEN) {
@@ -102,7 +107,10 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
                 g->value = "on";
                 continue;
             }
-            snprintf(err, errlen, "invalid option '%.40s': options look like --name=value", a);
+            /* the name only: what follows '=' may be a password */
+            size_t shown = strcspn(a, "=");
+            snprintf(err, errlen, "invalid option '%.*s': options look like --name=value",
+                     (int)(shown > 40 ? 40 : shown), a);
             return -1;
         }
         o->words[o->nwords++] = a;
@@ -170,7 +178,7 @@ static int parse_ll(const char *s, long long *out)
 {
     char *end;
     errno = 0;
-    if (*s == 0)
+    if (*s == 0 || isspace((unsigned char)*s)) /* strtoll skips leading blanks */
         return -1;
     long long v = strtoll(s, &end, 10);
     if (errno != 0 || *end != 0)
@@ -215,7 +223,7 @@ static int validate(const struct sb_opt *p, const char *v, char *err, size_t err
     case SB_OPT_NUMBER: {
         errno = 0;
         double d = strtod(v, &end);
-        if (errno != 0 || *end != 0 || *v == 0 || !isfinite(d)) {
+        if (errno != 0 || *end != 0 || *v == 0 || isspace((unsigned char)*v) || !isfinite(d)) {
             snprintf(err, errlen, "invalid value '%.60s' for --%s: expected a number", v, p->name);
             return -1;
         }

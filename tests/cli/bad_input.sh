@@ -102,7 +102,7 @@ check 2 "does not exist" -- /nonexistent/dir/w.lua run
 check 2 "does not exist" -- missing.lua run
 check 2 "does not exist" -- /tmp run
 check 2 "invalid option '-x'" -- -x $W run
-check 2 "invalid option '--=5'" -- --=5 $W run
+check 2 "invalid option '--=...'" -- --=5 $W run
 check 2 "unknown workload '-'" -- - run
 # unknown options, with suggestions
 check 2 "did you mean --threads?" -- --thread=2 $W run
