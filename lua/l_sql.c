@@ -79,6 +79,13 @@ static int raise_sql_error(lua_State *L, int ci, struct sb_conn *c, int status)
 
 static int err_tostring(lua_State *L)
 {
+    lua_getfield(L, 1, "class");
+    if (lua_isstring(L, -1) && strcmp(lua_tostring(L, -1), "connect") == 0) {
+        lua_getfield(L, 1, "sql_errmsg");
+        lua_pushfstring(L, "connection failed: %s", luaL_optstring(L, -1, "?"));
+        return 1;
+    }
+    lua_pop(L, 1);
     lua_getfield(L, 1, "sql_errno");
     lua_getfield(L, 1, "sql_state");
     lua_getfield(L, 1, "sql_errmsg");
@@ -155,7 +162,25 @@ static int drv_connect(lua_State *L)
     lc->c = sb_conn_open(w->id < 0 ? 0 : w->id, &w->stats, &err);
     l_note_connect_time(w, sb_now_ns() - t0);
     if (lc->c == NULL)
-        return luaL_error(L, "connection failed: %s", err.message);
+    {
+        /* an error object like an SQL error's, printed as one line: the
+         * message names what was tried, a traceback adds nothing */
+        lua_createtable(L, 0, 6);
+        lua_pushstring(L, err.message);
+        lua_setfield(L, -2, "sql_errmsg");
+        lua_pushstring(L, err.sqlstate);
+        lua_setfield(L, -2, "sql_state");
+        lua_pushinteger(L, err.native_code);
+        lua_setfield(L, -2, "sql_errno");
+        lua_pushstring(L, "connect");
+        lua_setfield(L, -2, "class");
+        lua_pushinteger(L, SBD_ERROR);
+        lua_setfield(L, -2, "status");
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "no_traceback");
+        luaL_setmetatable(L, ERR_MT);
+        return lua_error(L);
+    }
     lc->closed = 0;
     if (w->nconns < (int)(sizeof w->conns / sizeof w->conns[0]))
         w->conns[w->nconns++] = lc->c;

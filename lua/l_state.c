@@ -54,8 +54,11 @@ static void take_error(struct sb_worker *w)
     const char *msg;
     if (lua_istable(L, -1)) {
         luaL_tolstring(L, -1, NULL);
+        lua_getfield(L, -2, "no_traceback");
+        int plain = lua_toboolean(L, -1);
+        lua_pop(L, 1);
         lua_getfield(L, -2, "traceback");
-        if (lua_isstring(L, -1)) {
+        if (lua_isstring(L, -1) && !plain) {
             lua_pushliteral(L, "\n");
             lua_insert(L, -2);
             lua_concat(L, 3);
