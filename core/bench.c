@@ -402,7 +402,20 @@ static void take(struct sb_run *run, struct sb_snapshot *s, struct hset *h)
 
 static void diff_snap(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b)
 {
-    *d = *a; /* connection counts and the error table stay cumulative */
+    *d = *a; /* connection counts stay cumulative */
+    /* errors by kind: what happened in the window */
+    for (int i = 0; i < d->nerrors; i++)
+        for (int k = 0; k < b->nerrors; k++)
+            if (b->errors[k].native_code == d->errors[i].native_code &&
+                strcmp(b->errors[k].sqlstate, d->errors[i].sqlstate) == 0) {
+                d->errors[i].ignored -= b->errors[k].ignored;
+                d->errors[i].fatal -= b->errors[k].fatal;
+            }
+    int kept = 0;
+    for (int i = 0; i < d->nerrors; i++)
+        if (d->errors[i].ignored || d->errors[i].fatal)
+            d->errors[kept++] = d->errors[i];
+    d->nerrors = kept;
     d->events -= b->events;
     for (int k = 0; k < SB_Q_NKINDS; k++)
         d->queries[k] -= b->queries[k];
@@ -828,6 +841,27 @@ int sb_run_benchmark(struct sb_run *run)
     r.thread_busy_ns = busy;
     r.unfinished = unfinished;
     r.histogram = sb_opt_bool(o, "histogram");
+    /* statements the workload named: merged by name over the threads */
+    sb_histogram *named_h[SB_MAX_NAMED] = {0};
+    for (int i = 0; i < n; i++) {
+        struct sb_thread_stats *ts = &run->workers[i]->stats;
+        int nn = atomic_load_explicit(&ts->nnamed, memory_order_acquire);
+        for (int k = 0; k < nn; k++) {
+            int m;
+            for (m = 0; m < r.nnamed; m++)
+                if (strcmp(r.named_name[m], ts->named[k].name) == 0)
+                    break;
+            if (m == r.nnamed) {
+                if (m >= SB_MAX_NAMED || (named_h[m] = sb_histogram_clone_empty(tmpl)) == NULL)
+                    continue;
+                r.named_name[m] = ts->named[k].name;
+                r.named_latency[m] = named_h[m];
+                r.nnamed++;
+            }
+            r.named_count[m] += SB_GET(ts->named[k].count);
+            sb_histogram_add(named_h[m], ts->named[k].latency);
+        }
+    }
     if (have_server && unfinished == 0) {
         /* backends flush their statistics as they exit: read until two
          * reads agree (at most ~2 s); the reader's own reads are left out
@@ -883,6 +917,8 @@ int sb_run_benchmark(struct sb_run *run)
         sb_report_worker_error(run->control);
         failed = 1;
     }
+    for (int m = 0; m < SB_MAX_NAMED; m++)
+        sb_histogram_destroy(named_h[m]);
     pthread_barrier_destroy(&start_barrier);
     hset_free(&cur);
     hset_free(&prev);

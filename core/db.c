@@ -77,6 +77,7 @@ int sb_count_placeholders(const char *sql, size_t len)
 
 static void set_error(struct sb_conn *c, int status, const char *sql, size_t len)
 {
+    c->cur_named = -1;
     if (c->dc) {
         const struct sbd_error *e = drv->last_error(c->dc);
         c->err = *e;
@@ -101,6 +102,7 @@ struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struc
     c->thread_id = thread_id;
     c->stats = stats;
     c->emulate_ps = emulate_all;
+    c->cur_named = -1;
     memset(err, 0, sizeof *err);
     if (drv->connect(thread_id, &c->dc, err) != SBD_OK || c->dc == NULL) {
         if (err->status == SBD_OK)
@@ -210,8 +212,16 @@ static int after_exec(struct sb_conn *c, int rc, int kind, const char *sql, size
                       int64_t t0)
 {
     c->result_gen++;
-    if (rc == SBD_OK)
-        sb_histogram_record(c->stats->kind_latency[kind], sb_now_ns() - t0);
+    if (rc == SBD_OK) {
+        int64_t lat = sb_now_ns() - t0;
+        sb_histogram_record(c->stats->kind_latency[kind], lat);
+        if (c->cur_named >= 0) {
+            struct sb_named_stat *ns = &c->stats->named[c->cur_named];
+            sb_histogram_record(ns->latency, lat);
+            SB_ADD(ns->count, 1);
+        }
+    }
+    c->cur_named = -1;
     if (rc != SBD_OK) {
         c->has_result = 0;
         set_error(c, rc, sql, len);
@@ -324,6 +334,7 @@ struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len)
     s->sql[len] = 0;
     s->sql_len = len;
     s->kind = sb_classify_sql(sql, len);
+    s->named = -1;
     s->identity = 1;
     for (int i = 0; i < s->nparams; i++) {
         s->order[i] = i;
@@ -493,9 +504,16 @@ static int execute_emulated(struct sb_stmt *s, const struct sbd_value *vals)
     return raw_query(s->c, s->c->sql, (size_t)n, s->kind);
 }
 
+int sb_stmt_set_name(struct sb_stmt *s, const char *name)
+{
+    s->named = sb_stats_named_slot(s->c->stats, name);
+    return s->named >= 0 ? 0 : -1;
+}
+
 int sb_stmt_execute(struct sb_stmt *s)
 {
     struct sb_conn *c = s->c;
+    c->cur_named = s->named;
     if (c->dc == NULL) {
         set_error(c, SBD_CONN_LOST, s->sql, s->sql_len);
         return SBD_CONN_LOST;
@@ -588,6 +606,7 @@ int sb_conn_txn_send(struct sb_conn *c, int which)
 int sb_stmt_execute_send(struct sb_stmt *s)
 {
     struct sb_conn *c = s->c;
+    c->cur_named = s->named;
     if (c->dc == NULL) {
         set_error(c, SBD_CONN_LOST, s->sql, s->sql_len);
         return SBD_CONN_LOST;

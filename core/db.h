@@ -34,6 +34,7 @@ struct sb_conn {
     char *sql;                    /* scratch for literal SQL */
     size_t sql_cap;
     struct sbd_error err;         /* copy of the last error */
+    int cur_named;                /* named slot of the statement in flight, -1 */
     const char *err_sql;          /* statement that failed (may be NULL) */
     size_t err_sql_len;
     struct sb_stmt **stmts;       /* open statements, for re-prepare */
@@ -60,6 +61,7 @@ struct sb_stmt {
     char *sql;                    /* owned copy of the text */
     size_t sql_len;
     int kind;                     /* enum sb_qkind */
+    int named;                    /* slot in stats->named, -1 if unnamed */
     int nparams;                  /* placeholders in the text */
     int ncreated;                 /* parameters created by bind_create */
     int *types;                   /* enum sbd_type per placeholder */
@@ -106,6 +108,9 @@ int sb_conn_rollback(struct sb_conn *c);
 /* Prepares sql.  Returns the statement (owned by the connection until
  * sb_stmt_close or sb_conn_close) or NULL with details in c->err. */
 struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len);
+/* Names the statement: its count and latency are reported under `name`.
+ * Returns 0, or -1 when no more names fit. */
+int sb_stmt_set_name(struct sb_stmt *s, const char *name);
 /* Creates the next parameter slot of the given type; returns its index or
  * -1 when the statement has no more placeholders. */
 int sb_stmt_param_create(struct sb_stmt *s, int type, size_t maxlen);

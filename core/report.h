@@ -33,6 +33,10 @@ struct sb_report {
     const sb_histogram *connect; /* connection open times */
     const sb_histogram *lag;     /* --rate: schedule lag, NULL if no --rate */
     double latency_limit_ms;     /* 0 = none */
+    int nnamed;                  /* statements the workload named */
+    const char *named_name[SB_MAX_NAMED];
+    uint64_t named_count[SB_MAX_NAMED];
+    const sb_histogram *named_latency[SB_MAX_NAMED];
     int server_counters_valid;   /* the server's own counts, when read */
     struct sbd_server_counters server;
 };

@@ -80,7 +80,22 @@ void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const 
         hist_obj(f, r->kind[k], kind_pcts, 2);
         fputc('}', f);
     }
-    fprintf(f, "},\"errors\":[");
+    fprintf(f, "}");
+    if (r->nnamed > 0) {
+        fprintf(f, ",\"named\":{");
+        for (int i = 0; i < r->nnamed; i++) {
+            fprintf(f, "%s\"", i ? "," : "");
+            for (const char *c = r->named_name[i]; *c; c++)
+                fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+            fprintf(f, "\":{\"count\":%llu,\"rate\":", (unsigned long long)r->named_count[i]);
+            num(f, per_sec(r->named_count[i], s));
+            fprintf(f, ",\"latency_ms\":");
+            hist_obj(f, r->named_latency[i], kind_pcts, 2);
+            fputc('}', f);
+        }
+        fputc('}', f);
+    }
+    fprintf(f, ",\"errors\":[");
     for (int i = 0; i < d->nerrors; i++)
         fprintf(f, "%s{\"sqlstate\":\"%s\",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}",
                 i ? "," : "", d->errors[i].sqlstate, d->errors[i].native_code,

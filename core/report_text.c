@@ -130,7 +130,7 @@ void sb_report_histogram_text(FILE *f, const sb_histogram *h)
 static void kind_line(FILE *f, const char *name, uint64_t n, double secs, const sb_histogram *h)
 {
     int has = h && sb_histogram_count(h) > 0;
-    fprintf(f, "        %-10s %10llu (%10.2f per sec.)  avg: %8.3f  95th: %8.3f  99th: %8.3f  max: %8.3f\n",
+    fprintf(f, "        %-16s %10llu (%10.2f per sec.)  avg: %8.3f  95th: %8.3f  99th: %8.3f  max: %8.3f\n",
             name, (unsigned long long)n, per_sec(n, secs),
             has ? sb_histogram_mean(h) / 1e6 : 0.0,
             has ? ms(sb_histogram_percentile(h, 95)) : 0.0,
@@ -154,6 +154,12 @@ void sb_report_extra_text(FILE *f, const struct sb_report *r)
         if (d->queries[k] > 0)
             kind_line(f, sb_qkind_names[k], d->queries[k], s, r->kind[k]);
     fputc('\n', f);
+    if (r->nnamed > 0) {
+        fprintf(f, "Statements by name (latency in ms):\n");
+        for (int i = 0; i < r->nnamed; i++)
+            kind_line(f, r->named_name[i], r->named_count[i], s, r->named_latency[i]);
+        fputc('\n', f);
+    }
     if (d->retried_events || d->failed_events || d->nerrors) {
         fprintf(f, "Errors:\n");
         fprintf(f, "    retried transactions:                %llu\n", (unsigned long long)d->retried_events);

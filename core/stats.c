@@ -123,6 +123,7 @@ void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long 
 int sb_stats_init(struct sb_thread_stats *s, double precision)
 {
     const int64_t lo = 1000, hi = 3600LL * 1000000000LL;
+    s->precision = precision;
     s->latency = sb_histogram_create(lo, hi, precision);
     s->connect_latency = sb_histogram_create(lo, hi, precision);
     s->lag = sb_histogram_create(lo, hi, precision);
@@ -141,6 +142,26 @@ void sb_stats_free(struct sb_thread_stats *s)
     sb_histogram_destroy(s->lag);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_destroy(s->kind_latency[k]);
+    int n = atomic_load_explicit(&s->nnamed, memory_order_relaxed);
+    for (int i = 0; i < n; i++)
+        sb_histogram_destroy(s->named[i].latency);
+}
+
+int sb_stats_named_slot(struct sb_thread_stats *s, const char *name)
+{
+    int n = atomic_load_explicit(&s->nnamed, memory_order_relaxed);
+    for (int i = 0; i < n; i++)
+        if (strncmp(s->named[i].name, name, sizeof s->named[i].name - 1) == 0)
+            return i;
+    if (n >= SB_MAX_NAMED)
+        return -1;
+    struct sb_named_stat *ns = &s->named[n];
+    ns->latency = sb_histogram_create(1000, 3600LL * 1000000000LL, s->precision);
+    if (ns->latency == NULL)
+        return -1;
+    snprintf(ns->name, sizeof ns->name, "%s", name);
+    atomic_store_explicit(&s->nnamed, n + 1, memory_order_release);
+    return n;
 }
 
 void sb_stats_merge_kind(struct sb_thread_stats *const *threads, int n, int k, sb_histogram *dst)

@@ -35,6 +35,16 @@ struct sb_error_count {
     _Atomic uint64_t fatal;            /* stopped the event for good */
 };
 
+/* Statements a workload named (con:prepare(sql, name)): count and latency
+ * per name, per thread.  A slot is filled at prepare time and published
+ * by bumping nnamed with release order. */
+#define SB_MAX_NAMED 32
+struct sb_named_stat {
+    char name[40];
+    _Atomic uint64_t count;
+    sb_histogram *latency;             /* owned */
+};
+
 struct sb_thread_stats {
     _Atomic uint64_t events;
     _Atomic uint64_t queries[SB_Q_NKINDS];
@@ -55,6 +65,9 @@ struct sb_thread_stats {
     sb_histogram *kind_latency[SB_Q_NKINDS]; /* statement latencies by kind */
     sb_histogram *connect_latency;     /* connection open times */
     sb_histogram *lag;                 /* --rate: start minus scheduled start */
+    double precision;                  /* of the histograms */
+    _Atomic int nnamed;
+    struct sb_named_stat named[SB_MAX_NAMED];
 } __attribute__((aligned(64)));
 
 
@@ -83,6 +96,9 @@ struct sb_snapshot {
 /* Counts one error in thread stats s (single writer). */
 void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long native,
                           int status, int fatal);
+/* The slot of statement name `name` in s, created if new (not on the
+ * measured path: at prepare).  -1 when the table is full or out of memory. */
+int sb_stats_named_slot(struct sb_thread_stats *s, const char *name);
 /* Records one connection open that took ns (single writer). */
 void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns);
 /* Creates the thread's histograms; -1 when out of memory. */

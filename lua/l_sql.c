@@ -365,6 +365,9 @@ static int conn_prepare(lua_State *L)
     ls->s = sb_stmt_prepare(lc->c, sql, len);
     if (ls->s == NULL)
         return raise_sql_error(L, 1, lc->c, SBD_ERROR);
+    const char *name = luaL_optstring(L, 3, NULL);
+    if (name && sb_stmt_set_name(ls->s, name) != 0)
+        return luaL_error(L, "prepare: too many statement names (at most %d)", SB_MAX_NAMED);
     return 1;
 }
 

@@ -228,7 +228,8 @@ local c_tmpl, pad_tmpl = M.c_template, M.pad_template
 local function prepare_kind(kind, types)
    stmt[kind], par[kind] = {}, {}
    for t = 1, tables do
-      local st = con:prepare(q[kind](t))
+      -- named by kind: the report shows count and latency per statement
+      local st = con:prepare(q[kind](t), kind)
       local ps = {}
       for i, ty in ipairs(types) do
          if type(ty) == "table" then
