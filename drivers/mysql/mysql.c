@@ -34,6 +34,8 @@ static const struct sbd_option mysql_options_list[] = {
     {"mysql-password-file", SBD_OPT_STRING, NULL,
      "file whose first line is the MySQL password"},
     {"mysql-db", SBD_OPT_STRING, "sbtest", "MySQL database name"},
+    {"mysql-load-data", SBD_OPT_BOOL, "on",
+     "prepare loads rows with LOAD DATA LOCAL INFILE from memory when the server allows it"},
     {"mysql-ssl", SBD_OPT_STRING, "off",
      "TLS: off, on, DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY"},
     {"mysql-ssl-ca", SBD_OPT_STRING, NULL,
@@ -45,6 +47,7 @@ static const struct sbd_option mysql_options_list[] = {
 
 /* Settings parsed by init; read-only while threads run. */
 static const struct sbd_host *host;
+int sbmy_load_data;
 static char *host_storage;            /* the --mysql-host copy, split */
 static const char *hosts[MAX_HOSTS];
 static int nhosts;
@@ -285,6 +288,7 @@ static const char *nonempty(const char *s)
 static int mysql_drv_init(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
     host = h;
+    sbmy_load_data = h->opt_bool("mysql-load-data");
     if (parse_hosts(h->opt_str("mysql-host"), errbuf, errlen) != 0 ||
         parse_ports(h->opt_str("mysql-port"), errbuf, errlen) != 0)
         return SBD_ERROR;
@@ -441,6 +445,12 @@ static int mysql_drv_connect(int thread_id, sbd_conn **out, struct sbd_error *er
         unsigned proto = MYSQL_PROTOCOL_SOCKET;
         optrc |= mysql_options(c->mysql, MYSQL_OPT_PROTOCOL, &proto);
     }
+    if (host->opt_bool("mysql-load-data")) {
+        /* LOAD DATA LOCAL for bulk loads; the connection's infile handler
+         * (sbmy_bulk_attach) serves only sbench's own buffer, never a file */
+        unsigned one = 1;
+        optrc |= mysql_options(c->mysql, MYSQL_OPT_LOCAL_INFILE, &one);
+    }
     if (optrc != 0 || apply_ssl(c->mysql) != 0) {
         snprintf(err->message, sizeof err->message,
                  "mysql: cannot set connection options for %s", where);
@@ -465,6 +475,7 @@ static int mysql_drv_connect(int thread_id, sbd_conn **out, struct sbd_error *er
         free(c);
         return err->status;
     }
+    sbmy_bulk_attach(c);
     if (ssl_mode >= SSL_REQUIRED && mysql_get_ssl_cipher(c->mysql) == NULL) {
         snprintf(err->message, sizeof err->message,
                  "mysql: connected to %.300s without TLS although --mysql-ssl "

@@ -4,7 +4,8 @@
  * connection-owned buffer of a few MiB (kept below the server's
  * max_allowed_packet), flushed whenever the next row would not fit.
  * Strings are escaped with mysql_real_escape_string straight into the
- * buffer; integers are written by hand.
+ * buffer, unless they are plain ASCII (copied as they are); integers are
+ * written by hand.
  */
 #include "mysql_int.h"
 
@@ -12,10 +13,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define BULK_TARGET ((size_t)256 << 10)   /* bytes per INSERT statement */
 #define PACKET_SLACK 1024               /* headroom below max_allowed_packet */
 #define MAX_NUM_TEXT 40                 /* an int64 or a %.17g double */
+
+/* 1 when s is printable ASCII without quotes or backslashes: such a
+ * string needs no escaping whatever the connection's character set. */
+static int plain_ascii(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch >= 0x7f || ch == '\'' || ch == '"' || ch == '\\')
+            return 0;
+    }
+    return 1;
+}
 
 /* Grows the buffer to hold at least `need` bytes; 0 or -1. */
 static int reserve(sbd_conn *c, size_t need)
@@ -39,10 +53,12 @@ static void append(sbd_conn *c, const char *s, size_t n)
     c->bulk_len += n;
 }
 
-/* max_allowed_packet of the session, or 0 if it cannot be read. */
-static size_t max_packet(sbd_conn *c)
+/* max_allowed_packet of the session, or 0 if it cannot be read; *infile
+ * is set when the server accepts LOAD DATA LOCAL. */
+static size_t max_packet(sbd_conn *c, int *infile)
 {
-    static const char sql[] = "SELECT @@max_allowed_packet";
+    static const char sql[] = "SELECT @@max_allowed_packet, @@local_infile";
+    *infile = 0;
     if (mysql_real_query(c->mysql, sql, sizeof sql - 1) != 0)
         return 0;
     MYSQL_RES *res = mysql_store_result(c->mysql);
@@ -52,8 +68,45 @@ static size_t max_packet(sbd_conn *c)
     MYSQL_ROW r = mysql_fetch_row(res);
     if (r != NULL && r[0] != NULL)
         v = (size_t)strtoull(r[0], NULL, 10);
+    if (r != NULL && r[1] != NULL)
+        *infile = strcmp(r[1], "1") == 0 || strcasecmp(r[1], "ON") == 0;
     mysql_free_result(res);
     return v;
+}
+
+/* ---- LOAD DATA LOCAL from memory ---- */
+
+static int ld_init(void **ptr, const char *filename, void *userdata)
+{
+    (void)filename;
+    sbd_conn *c = userdata;
+    *ptr = c;
+    return c->ld_active ? 0 : 1;
+}
+
+static int ld_read(void *ptr, char *buf, unsigned int len)
+{
+    sbd_conn *c = ptr;
+    size_t left = c->bulk_len - c->ld_pos;
+    size_t n = left < len ? left : len;
+    memcpy(buf, c->bulk_buf + c->ld_pos, n);
+    c->ld_pos += n;
+    return (int)n;
+}
+
+static void ld_end(void *ptr) { (void)ptr; }
+
+static int ld_error(void *ptr, char *msg, unsigned int len)
+{
+    sbd_conn *c = ptr;
+    snprintf(msg, len, "%s", c->ld_active ? "LOAD DATA read error"
+                                          : "sbench does not send files: LOAD DATA LOCAL refused");
+    return 2000; /* CR_UNKNOWN_ERROR */
+}
+
+void sbmy_bulk_attach(sbd_conn *c)
+{
+    mysql_set_local_infile_handler(c->mysql, ld_init, ld_read, ld_end, ld_error, c);
 }
 
 int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
@@ -64,9 +117,11 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
     if (ncolumns <= 0)
         return sbmy_fail(c, "mysql: bulk_begin needs at least one column");
     sbmy_release_result(c);
-    size_t packet = max_packet(c);
+    int infile;
+    size_t packet = max_packet(c, &infile);
     if (packet == 0)
         return sbmy_conn_fail(c);
+    c->bulk_ld = infile && sbmy_load_data;
     c->bulk_limit = BULK_TARGET;
     if (packet > 2 * PACKET_SLACK && packet - PACKET_SLACK < c->bulk_limit)
         c->bulk_limit = packet - PACKET_SLACK;
@@ -84,6 +139,22 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
     if (reserve(c, plen + c->bulk_limit) != 0)
         return sbmy_fail(c, "mysql: out of memory for the bulk buffer");
     c->bulk_len = 0;
+    if (c->bulk_ld) {
+        /* the buffer holds tab-separated rows; the statement stays apart */
+        free(c->ld_sql);
+        c->ld_sql = malloc(plen + 64);
+        if (c->ld_sql == NULL)
+            return sbmy_fail(c, "mysql: out of memory");
+        size_t n = (size_t)sprintf(c->ld_sql, "LOAD DATA LOCAL INFILE 'sbench-bulk' INTO TABLE %s (",
+                                   table);
+        for (int i = 0; i < ncolumns; i++)
+            n += (size_t)sprintf(c->ld_sql + n, "%s%s", i ? "," : "", columns[i]);
+        strcpy(c->ld_sql + n, ")");
+        c->bulk_prefix_len = 0;
+        c->bulk_rows = 0;
+        c->bulk_active = 1;
+        return SBD_OK;
+    }
     append(c, "INSERT INTO ", 12);
     append(c, table, strlen(table));
     append(c, " (", 2);
@@ -104,8 +175,15 @@ static int flush(sbd_conn *c)
     if (c->bulk_rows == 0)
         return SBD_OK;
     int rc = SBD_OK;
-    if (mysql_real_query(c->mysql, c->bulk_buf, (unsigned long)c->bulk_len) != 0)
+    if (c->bulk_ld) {
+        c->ld_pos = 0;
+        c->ld_active = 1;
+        if (mysql_real_query(c->mysql, c->ld_sql, (unsigned long)strlen(c->ld_sql)) != 0)
+            rc = sbmy_conn_fail(c);
+        c->ld_active = 0;
+    } else if (mysql_real_query(c->mysql, c->bulk_buf, (unsigned long)c->bulk_len) != 0) {
         rc = sbmy_conn_fail(c);
+    }
     c->bulk_len = c->bulk_prefix_len;
     c->bulk_rows = 0;
     return rc;
@@ -121,6 +199,47 @@ static size_t double_to_text(double d, char *p)
         return sbmy_i64_to_text((int64_t)d, p);
     int n = snprintf(p, MAX_NUM_TEXT, "%.17g", d);
     return n > 0 ? (size_t)n : 0;
+}
+
+/* Appends one row at p in LOAD DATA's default text format: tab between
+ * fields, newline after the row, backslash escapes, \N for NULL. */
+static int ld_row(sbd_conn *c, const struct sbd_value *values, char *p)
+{
+    for (int i = 0; i < c->bulk_ncols; i++) {
+        const struct sbd_value *v = &values[i];
+        if (i > 0)
+            *p++ = '\t';
+        if (v->is_null || v->type == SBD_TYPE_NULL) {
+            *p++ = '\\';
+            *p++ = 'N';
+        } else if (v->type == SBD_TYPE_INT) {
+            p += sbmy_i64_to_text(v->i, p);
+        } else if (v->type == SBD_TYPE_DOUBLE) {
+            size_t n = double_to_text(v->d, p);
+            if (n == 0)
+                return sbmy_fail(c, "mysql: bulk_row: NaN or infinity cannot be stored");
+            p += n;
+        } else if (v->s != NULL && plain_ascii(v->s, v->len)) {
+            memcpy(p, v->s, v->len);
+            p += v->len;
+        } else {
+            for (size_t k = 0; v->s != NULL && k < v->len; k++) {
+                char ch = v->s[k];
+                switch (ch) {
+                case '\\': *p++ = '\\'; *p++ = '\\'; break;
+                case '\t': *p++ = '\\'; *p++ = 't'; break;
+                case '\n': *p++ = '\\'; *p++ = 'n'; break;
+                case '\r': *p++ = '\\'; *p++ = 'r'; break;
+                case '\0': *p++ = '\\'; *p++ = '0'; break;
+                default: *p++ = ch;
+                }
+            }
+        }
+    }
+    *p++ = '\n';
+    c->bulk_len = (size_t)(p - c->bulk_buf);
+    c->bulk_rows++;
+    return SBD_OK;
 }
 
 int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
@@ -145,6 +264,8 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
     if (reserve(c, c->bulk_len + need + 1) != 0)
         return sbmy_fail(c, "mysql: out of memory for the bulk buffer");
     char *p = c->bulk_buf + c->bulk_len;
+    if (c->bulk_ld)
+        return ld_row(c, values, p);
     if (c->bulk_rows > 0)
         *p++ = ',';
     *p++ = '(';
@@ -162,6 +283,13 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
             if (n == 0)
                 return sbmy_fail(c, "mysql: bulk_row: NaN or infinity cannot be stored");
             p += n;
+        } else if (v->s != NULL && plain_ascii(v->s, v->len)) {
+            /* the common case (sbench's own random strings): nothing to
+             * escape in any character set, a copy is enough */
+            *p++ = '\'';
+            memcpy(p, v->s, v->len);
+            p += v->len;
+            *p++ = '\'';
         } else {
             *p++ = '\'';
             unsigned long n = mysql_real_escape_string(c->mysql, p,
@@ -192,8 +320,10 @@ void sbmy_bulk_free(sbd_conn *c)
 {
     free(c->bulk_buf);
     free(c->bulk_types);
+    free(c->ld_sql);
     c->bulk_buf = NULL;
     c->bulk_types = NULL;
+    c->ld_sql = NULL;
     c->bulk_cap = c->bulk_len = 0;
     c->bulk_active = 0;
 }

@@ -62,6 +62,10 @@ struct sbd_conn {
     char *bulk_buf;
     size_t bulk_cap, bulk_len, bulk_prefix_len, bulk_limit;
     long bulk_rows;
+    int bulk_ld;                    /* loading with LOAD DATA LOCAL */
+    int ld_active;                  /* a LOAD DATA of ours is running */
+    size_t ld_pos;                  /* bytes of bulk_buf already served */
+    char *ld_sql;                   /* LOAD DATA statement, owned */
 };
 
 /* Password in use (never printed; masked in messages), "" if none. */
@@ -96,5 +100,11 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
 int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values);
 int sbmy_bulk_end(sbd_conn *c);
 void sbmy_bulk_free(sbd_conn *c);
+/* Installs the connection's LOAD DATA LOCAL handler, which serves the
+ * bulk buffer during sbench's own loads and refuses every other request
+ * (a server cannot make sbench read a file). */
+void sbmy_bulk_attach(sbd_conn *c);
+/* --mysql-load-data, read once at init. */
+extern int sbmy_load_data;
 
 #endif
