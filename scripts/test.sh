@@ -10,6 +10,10 @@
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
+# Debian's tools first: the packages install-deps.sh installs (python3-
+# jsonschema, meson, node's modules) are the ones the tests must find,
+# not those of a pyenv or other per-user installation earlier on PATH
+export PATH="/usr/bin:/bin:/usr/sbin:/sbin:$PATH"
 scripts/install-deps.sh --test || { echo "test.sh: installing dependencies failed"; echo "0 passed, 1 failed"; exit 1; }
 
 build=${SBT_BUILD:-build-test}
