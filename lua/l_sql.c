@@ -356,6 +356,8 @@ static int conn_prepare(lua_State *L)
     struct l_conn *lc = check_conn(L, 1);
     size_t len;
     const char *sql = luaL_checklstring(L, 2, &len);
+    const char *name = luaL_optstring(L, 3, NULL);
+    lua_settop(L, 3);
     struct l_stmt *ls = lua_newuserdatauv(L, sizeof *ls, 1);
     ls->s = NULL;
     ls->lc = lc;
@@ -365,7 +367,6 @@ static int conn_prepare(lua_State *L)
     ls->s = sb_stmt_prepare(lc->c, sql, len);
     if (ls->s == NULL)
         return raise_sql_error(L, 1, lc->c, SBD_ERROR);
-    const char *name = luaL_optstring(L, 3, NULL);
     if (name && sb_stmt_set_name(ls->s, name) != 0)
         return luaL_error(L, "prepare: too many statement names (at most %d)", SB_MAX_NAMED);
     return 1;
