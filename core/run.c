@@ -274,8 +274,11 @@ static int run_other_command(struct sb_run *run)
                 strcmp(cmd, "prepare") == 0 ? ": tables may be partly loaded; run 'cleanup' before preparing again" : "");
         return 130;
     }
-    if (kind == 2)
+    if (kind == 2) {
+        if (rc != 0 && strcmp(cmd, "prepare") == 0)
+            fprintf(stderr, "sbench: prepare did not finish; a table it was loading may be incomplete ('cleanup' drops the workload's tables)\n");
         return rc;
+    }
     if (rc == 1) {
         if (strcmp(cmd, "prepare") == 0 || strcmp(cmd, "cleanup") == 0 ||
             strcmp(cmd, "prewarm") == 0)
@@ -287,6 +290,8 @@ static int run_other_command(struct sb_run *run)
     }
     if (rc < 0) {
         sb_report_worker_error(ctl);
+        if (strcmp(cmd, "prepare") == 0)
+            fprintf(stderr, "sbench: prepare did not finish; a table it was loading may be incomplete ('cleanup' drops the workload's tables)\n");
         return 1;
     }
     return 0;
