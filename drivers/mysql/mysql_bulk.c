@@ -201,45 +201,22 @@ static size_t double_to_text(double d, char *p)
     return n > 0 ? (size_t)n : 0;
 }
 
-/* Appends one row at p in LOAD DATA's default text format: tab between
- * fields, newline after the row, backslash escapes, \N for NULL. */
-static int ld_row(sbd_conn *c, const struct sbd_value *values, char *p)
+/* Writes a string for LOAD DATA's default text format at p: backslash
+ * escapes for the characters that would end a field or a line. */
+static char *put_ld_string(const char *s, size_t len, char *p)
 {
-    for (int i = 0; i < c->bulk_ncols; i++) {
-        const struct sbd_value *v = &values[i];
-        if (i > 0)
-            *p++ = '\t';
-        if (v->is_null || v->type == SBD_TYPE_NULL) {
-            *p++ = '\\';
-            *p++ = 'N';
-        } else if (v->type == SBD_TYPE_INT) {
-            p += sbmy_i64_to_text(v->i, p);
-        } else if (v->type == SBD_TYPE_DOUBLE) {
-            size_t n = double_to_text(v->d, p);
-            if (n == 0)
-                return sbmy_fail(c, "mysql: bulk_row: NaN or infinity cannot be stored");
-            p += n;
-        } else if (v->s != NULL && plain_ascii(v->s, v->len)) {
-            memcpy(p, v->s, v->len);
-            p += v->len;
-        } else {
-            for (size_t k = 0; v->s != NULL && k < v->len; k++) {
-                char ch = v->s[k];
-                switch (ch) {
-                case '\\': *p++ = '\\'; *p++ = '\\'; break;
-                case '\t': *p++ = '\\'; *p++ = 't'; break;
-                case '\n': *p++ = '\\'; *p++ = 'n'; break;
-                case '\r': *p++ = '\\'; *p++ = 'r'; break;
-                case '\0': *p++ = '\\'; *p++ = '0'; break;
-                default: *p++ = ch;
-                }
-            }
+    for (size_t k = 0; k < len; k++) {
+        char ch = s[k];
+        switch (ch) {
+        case '\\': *p++ = '\\'; *p++ = '\\'; break;
+        case '\t': *p++ = '\\'; *p++ = 't'; break;
+        case '\n': *p++ = '\\'; *p++ = 'n'; break;
+        case '\r': *p++ = '\\'; *p++ = 'r'; break;
+        case '\0': *p++ = '\\'; *p++ = '0'; break;
+        default: *p++ = ch;
         }
     }
-    *p++ = '\n';
-    c->bulk_len = (size_t)(p - c->bulk_buf);
-    c->bulk_rows++;
-    return SBD_OK;
+    return p;
 }
 
 int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
@@ -263,19 +240,22 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
     }
     if (reserve(c, c->bulk_len + need + 1) != 0)
         return sbmy_fail(c, "mysql: out of memory for the bulk buffer");
+    /* Two formats: a VALUES tuple of SQL literals, or a line of LOAD
+     * DATA's default text format (tab between fields, \N for NULL). */
+    int ld = c->bulk_ld;
     char *p = c->bulk_buf + c->bulk_len;
-    if (c->bulk_ld)
-        return ld_row(c, values, p);
-    if (c->bulk_rows > 0)
-        *p++ = ',';
-    *p++ = '(';
+    if (!ld) {
+        if (c->bulk_rows > 0)
+            *p++ = ',';
+        *p++ = '(';
+    }
     for (int i = 0; i < c->bulk_ncols; i++) {
         const struct sbd_value *v = &values[i];
         if (i > 0)
-            *p++ = ',';
+            *p++ = ld ? '\t' : ',';
         if (v->is_null || v->type == SBD_TYPE_NULL) {
-            memcpy(p, "NULL", 4);
-            p += 4;
+            memcpy(p, ld ? "\\N" : "NULL", ld ? 2 : 4);
+            p += ld ? 2 : 4;
         } else if (v->type == SBD_TYPE_INT) {
             p += sbmy_i64_to_text(v->i, p);
         } else if (v->type == SBD_TYPE_DOUBLE) {
@@ -285,11 +265,15 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
             p += n;
         } else if (v->s != NULL && plain_ascii(v->s, v->len)) {
             /* the common case (sbench's own random strings): nothing to
-             * escape in any character set, a copy is enough */
-            *p++ = '\'';
+             * escape in either format or any character set */
+            if (!ld)
+                *p++ = '\'';
             memcpy(p, v->s, v->len);
             p += v->len;
-            *p++ = '\'';
+            if (!ld)
+                *p++ = '\'';
+        } else if (ld) {
+            p = put_ld_string(v->s != NULL ? v->s : "", v->s != NULL ? v->len : 0, p);
         } else {
             *p++ = '\'';
             unsigned long n = mysql_real_escape_string(c->mysql, p,
@@ -301,7 +285,7 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
             *p++ = '\'';
         }
     }
-    *p++ = ')';
+    *p++ = ld ? '\n' : ')';
     c->bulk_len = (size_t)(p - c->bulk_buf);
     c->bulk_rows++;
     return SBD_OK;

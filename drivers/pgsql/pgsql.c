@@ -121,24 +121,33 @@ static int take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
     }
 }
 
-static int pgsql_query(sbd_conn *c, const char *sql, size_t len,
-                       struct sbd_result_info *info)
+/* Copies the len bytes of sql, NUL-terminated, into c->sql (libpq wants
+ * C strings); the buffer only grows.  0, or -1 when out of memory. */
+static int copy_sql(sbd_conn *c, const char *sql, size_t len)
 {
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
     if (len + 1 > c->sql_cap) {
         size_t cap = c->sql_cap ? c->sql_cap : 256;
         while (cap < len + 1)
             cap *= 2;
         char *p = realloc(c->sql, cap);
         if (p == NULL)
-            return pgd_fail(c, "out of memory for query text");
+            return -1;
         c->sql = p;
         c->sql_cap = cap;
     }
     memcpy(c->sql, sql, len);
     c->sql[len] = 0;
+    return 0;
+}
+
+static int pgsql_query(sbd_conn *c, const char *sql, size_t len,
+                       struct sbd_result_info *info)
+{
+    pgd_clear_result(c);
+    if (c->in_copy)
+        return pgd_fail(c, "a bulk load is in progress on this connection");
+    if (copy_sql(c, sql, len) != 0)
+        return pgd_fail(c, "out of memory for query text");
     return take_result(c, PQexec(c->pg, c->sql), info);
 }
 
@@ -415,18 +424,8 @@ static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
     int rc = async_start(c);
     if (rc != SBD_OK)
         return rc;
-    if (len + 1 > c->sql_cap) {
-        size_t cap = c->sql_cap ? c->sql_cap : 256;
-        while (cap < len + 1)
-            cap *= 2;
-        char *p = realloc(c->sql, cap);
-        if (p == NULL)
-            return pgd_fail(c, "out of memory for query text");
-        c->sql = p;
-        c->sql_cap = cap;
-    }
-    memcpy(c->sql, sql, len);
-    c->sql[len] = 0;
+    if (copy_sql(c, sql, len) != 0)
+        return pgd_fail(c, "out of memory for query text");
     return async_sent(c, PQsendQuery(c->pg, c->sql));
 }
 
