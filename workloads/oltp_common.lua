@@ -438,4 +438,23 @@ function M.insert()
    end
 end
 
+-- A statement with n integer parameters bound in order (the
+-- select_random_* workloads): returns the statement and its parameters.
+function M.prepare_ints(con, sql, n)
+   local st, ps = con:prepare(sql), {}
+   for i = 1, n do
+      ps[i] = st:bind_create(sbench.sql.type.INT)
+   end
+   st:bind_param(table.unpack(ps))
+   return st, ps
+end
+
+-- This thread's slice of the ids, as sysbench's select_random_* use:
+-- returns its first and last id.
+function M.thread_slice(s)
+   local slice = s.table_size // s.threads
+   local first = slice * (sbench.tid % s.threads)
+   return first, first + slice
+end
+
 return M

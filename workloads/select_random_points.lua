@@ -15,15 +15,8 @@ oltp.uses = {}
 oltp.extra = {
    open = function(con, q, s)
       npoints = s.random_points
-      stmt = con:prepare(q.random_points(1, npoints))
-      params = {}
-      for i = 1, npoints do
-         params[i] = stmt:bind_create(sbench.sql.type.INT)
-      end
-      stmt:bind_param(table.unpack(params))
-      local slice = s.table_size // s.threads
-      rmin = slice * (sbench.tid % s.threads)
-      rmax = rmin + slice
+      stmt, params = oltp.prepare_ints(con, q.random_points(1, npoints), npoints)
+      rmin, rmax = oltp.thread_slice(s)
       rand_default = sbench.rand.default
    end,
    close = function()

@@ -18,15 +18,8 @@ oltp.extra = {
    open = function(con, q, s)
       nparams = 2 * s.number_of_ranges
       delta = s.delta
-      stmt = con:prepare(q.random_ranges(1, s.number_of_ranges))
-      params = {}
-      for i = 1, nparams do
-         params[i] = stmt:bind_create(sbench.sql.type.INT)
-      end
-      stmt:bind_param(table.unpack(params))
-      local slice = s.table_size // s.threads
-      rmin = slice * (sbench.tid % s.threads)
-      rmax = rmin + slice
+      stmt, params = oltp.prepare_ints(con, q.random_ranges(1, s.number_of_ranges), nparams)
+      rmin, rmax = oltp.thread_slice(s)
       rand_default = sbench.rand.default
    end,
    close = function()
