@@ -308,6 +308,8 @@ static void *worker_thread(void *arg)
         lua_close(w->L);
         w->L = NULL;
     }
+    free(w->pipe_conns);
+    w->pipe_conns = NULL;
     free(cl);
     if (run->drv && run->drv->thread_done)
         run->drv->thread_done();
@@ -338,6 +340,8 @@ static void print_header(struct sb_run *run)
         printf("Initializing random number generator from current time\n");
     if (sb_opt_str(run->opts, "db-ps-mode") && strcmp(sb_opt_str(run->opts, "db-ps-mode"), "disable") == 0)
         printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
+    if (run->pipeline > 0)
+        printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
     printf("\n\nInitializing worker threads...\n\n");
     fflush(stdout);
 }
@@ -424,6 +428,7 @@ static void diff_snap(struct sb_snapshot *d, const struct sb_snapshot *a, const 
     d->failed_events -= b->failed_events;
     d->retried_events -= b->retried_events;
     d->late_events -= b->late_events;
+    d->pipelined -= b->pipelined;
     d->busy_ns -= b->busy_ns;
 }
 
@@ -653,6 +658,12 @@ int sb_run_benchmark(struct sb_run *run)
         run->threads = run->clients;
         n = run->threads;
     }
+    int want_pipeline = (int)sb_opt_int(run->opts, "pipeline");
+    run->pipeline = sb_db_set_pipeline(want_pipeline);
+    if (want_pipeline > 0 && run->pipeline == 0)
+        fprintf(stderr, "sbench: driver %s cannot pipeline statements: --pipeline=%d ignored, "
+                "every statement waits for its answer\n", run->drv ? run->drv->name : "none",
+                want_pipeline);
     if (rp.format == FMT_TEXT || rp.out != stdout)
         print_header(run);
     if (l_call_global(run->control, "init") < 0) {
@@ -833,6 +844,7 @@ int sb_run_benchmark(struct sb_run *run)
     r.connect = cur.conn;
     r.lag = run->rate > 0 ? cur.lag : NULL;
     r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
+    r.pipeline = run->pipeline;
     for (int i = 0; i < n; i++) {
         events[i] = SB_GET(run->workers[i]->stats.events) - base_events[i];
         busy[i] = SB_GET(run->workers[i]->stats.busy_ns) - base_busy[i];

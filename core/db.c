@@ -5,6 +5,8 @@
 #include "driver_loader.h"
 #include "run.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 static const struct sbd_driver *drv;
 static int emulate_all;
 static int64_t bulk_max = 512 * 1024;
+static int pipe_depth;   /* --pipeline, 0 when off or the driver cannot */
 
 void sb_db_setup(const struct sbd_driver *d, int emulate_ps, int64_t max_bulk_bytes)
 {
@@ -22,6 +25,16 @@ void sb_db_setup(const struct sbd_driver *d, int emulate_ps, int64_t max_bulk_by
 }
 
 const struct sbd_driver *sb_db_driver(void) { return drv; }
+
+int sb_db_set_pipeline(int depth)
+{
+    int can = drv && (drv->caps & SBD_CAP_PIPELINE) && (drv->caps & SBD_CAP_NONBLOCKING) &&
+              SB_DRV_HAS(drv, pipeline) && SB_DRV_HAS(drv, poll_result) &&
+              SB_DRV_HAS(drv, send_query) && SB_DRV_HAS(drv, send_execute) &&
+              SB_DRV_HAS(drv, socket);
+    pipe_depth = can && depth > 0 ? depth : 0;
+    return pipe_depth;
+}
 
 /* Grows *buf to at least need bytes.  Returns 0, or -1 when out of memory
  * (the old buffer stays valid). */
@@ -104,9 +117,20 @@ struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struc
     c->emulate_ps = emulate_all;
     c->cur_named = -1;
     memset(err, 0, sizeof *err);
+    if (pipe_depth > 0) {
+        c->pipe = calloc((size_t)pipe_depth, sizeof *c->pipe);
+        if (c->pipe == NULL) {
+            snprintf(err->message, sizeof err->message, "out of memory");
+            err->status = SBD_ERROR;
+            free(c);
+            return NULL;
+        }
+        c->pipe_max = pipe_depth;
+    }
     if (drv->connect(thread_id, &c->dc, err) != SBD_OK || c->dc == NULL) {
         if (err->status == SBD_OK)
             err->status = SBD_ERROR;
+        free(c->pipe);
         free(c);
         return NULL;
     }
@@ -124,6 +148,9 @@ void sb_conn_close(struct sb_conn *c)
             drv->free_result(c->dc);
         drv->disconnect(c->dc);
     }
+    for (int i = 0; i < c->pipe_max; i++)
+        free(c->pipe[i].text);
+    free(c->pipe);
     free(c->stmts);
     free(c->row);
     free(c->sql);
@@ -160,6 +187,10 @@ void sb_conn_disconnect(struct sb_conn *c)
         c->dc = NULL;
     }
     c->has_result = 0;
+    c->pipe_on = c->pipe_n = c->pipe_head = c->pipe_waiting = 0;
+    c->pipe_rc = SBD_OK;
+    c->pipe_txn_over = 0;
+    c->pending = 0;
 }
 
 /* Reopens the driver connection; statements are prepared again lazily, on
@@ -208,24 +239,15 @@ static int ensure_row(struct sb_conn *c, int nfields)
     return 0;
 }
 
-static int after_exec(struct sb_conn *c, int rc, int kind, const char *sql, size_t len,
-                      int64_t t0)
+/* Records a statement that succeeded: latency by kind and name, the
+ * current result, the count.  SBD_OK, or SBD_ERROR when out of memory. */
+static int count_ok(struct sb_conn *c, int kind, int named, int64_t lat)
 {
-    c->result_gen++;
-    if (rc == SBD_OK) {
-        int64_t lat = sb_now_ns() - t0;
-        sb_histogram_record(c->stats->kind_latency[kind], lat);
-        if (c->cur_named >= 0) {
-            struct sb_named_stat *ns = &c->stats->named[c->cur_named];
-            sb_histogram_record(ns->latency, lat);
-            SB_ADD(ns->count, 1);
-        }
-    }
-    c->cur_named = -1;
-    if (rc != SBD_OK) {
-        c->has_result = 0;
-        set_error(c, rc, sql, len);
-        return rc;
+    sb_histogram_record(c->stats->kind_latency[kind], lat);
+    if (named >= 0) {
+        struct sb_named_stat *ns = &c->stats->named[named];
+        sb_histogram_record(ns->latency, lat);
+        SB_ADD(ns->count, 1);
     }
     c->has_result = c->info.nfields > 0;
     if (c->has_result && ensure_row(c, c->info.nfields) != 0) {
@@ -238,11 +260,32 @@ static int after_exec(struct sb_conn *c, int rc, int kind, const char *sql, size
     return SBD_OK;
 }
 
+static int after_exec(struct sb_conn *c, int rc, int kind, const char *sql, size_t len,
+                      int64_t t0)
+{
+    c->result_gen++;
+    int named = c->cur_named;
+    c->cur_named = -1;
+    if (rc != SBD_OK) {
+        c->has_result = 0;
+        set_error(c, rc, sql, len);
+        return rc;
+    }
+    return count_ok(c, kind, named, sb_now_ns() - t0);
+}
+
+static int pipe_quiesce(struct sb_conn *c);
+
 static int raw_query(struct sb_conn *c, const char *sql, size_t len, int kind)
 {
     if (c->dc == NULL) {
         set_error(c, SBD_CONN_LOST, sql, len);
         return SBD_CONN_LOST;
+    }
+    if (c->pipe_on) {
+        int rc = pipe_quiesce(c);
+        if (rc != SBD_OK)
+            return rc;
     }
     if (c->has_result) {
         drv->free_result(c->dc);
@@ -284,6 +327,11 @@ static int txn(struct sb_conn *c, int (*fn)(sbd_conn *), const char *sql)
         set_error(c, SBD_CONN_LOST, sql, strlen(sql));
         return SBD_CONN_LOST;
     }
+    if (c->pipe_on) {
+        int rc = pipe_quiesce(c);
+        if (rc != SBD_OK)
+            return rc;
+    }
     if (c->has_result) {
         drv->free_result(c->dc);
         c->has_result = 0;
@@ -301,7 +349,16 @@ static int txn(struct sb_conn *c, int (*fn)(sbd_conn *), const char *sql)
 
 int sb_conn_begin(struct sb_conn *c) { return txn(c, drv->begin, "BEGIN"); }
 int sb_conn_commit(struct sb_conn *c) { return txn(c, drv->commit, "COMMIT"); }
-int sb_conn_rollback(struct sb_conn *c) { return txn(c, drv->rollback, "ROLLBACK"); }
+int sb_conn_rollback(struct sb_conn *c)
+{
+    if (c->pipe_txn_over && c->pipe_n == 0) {
+        /* the server already rolled the failed transaction back when the
+         * COMMIT sent behind the failed statement arrived */
+        c->pipe_txn_over = 0;
+        return SBD_OK;
+    }
+    return txn(c, drv->rollback, "ROLLBACK");
+}
 
 /* ---- prepared statements ---- */
 
@@ -368,6 +425,7 @@ int sb_stmt_param_create(struct sb_stmt *s, int type, size_t maxlen)
         s->vals[k].s = s->strbuf[k];
     }
     if (s->ds && s->c->dc) { /* types changed: prepare again on next execute */
+        pipe_quiesce(s->c);
         s->c->drv->close_stmt(s->c->dc, s->ds);
         s->ds = NULL;
     }
@@ -400,6 +458,7 @@ int sb_stmt_bind(struct sb_stmt *s, const int *order, int n)
         for (int i = 0; i < n && i < 256; i++)
             s->types[i] = tmp[i];
         if (s->ds && s->c->dc) {
+            pipe_quiesce(s->c);
             s->c->drv->close_stmt(s->c->dc, s->ds);
             s->ds = NULL;
         }
@@ -518,6 +577,11 @@ int sb_stmt_execute(struct sb_stmt *s)
         set_error(c, SBD_CONN_LOST, s->sql, s->sql_len);
         return SBD_CONN_LOST;
     }
+    if (c->pipe_on) {
+        int rc = pipe_quiesce(c);
+        if (rc != SBD_OK)
+            return rc;
+    }
     const struct sbd_value *vals = bound_values(s);
     if (c->emulate_ps)
         return execute_emulated(s, vals);
@@ -558,6 +622,11 @@ static int send_start(struct sb_conn *c, const char *sql, size_t len, int kind)
     if (c->dc == NULL) {
         set_error(c, SBD_CONN_LOST, sql, len);
         return SBD_CONN_LOST;
+    }
+    if (c->pipe_on) {
+        int rc = pipe_quiesce(c);
+        if (rc != SBD_OK)
+            return rc;
     }
     if (c->has_result) {
         drv->free_result(c->dc);
@@ -611,6 +680,11 @@ int sb_stmt_execute_send(struct sb_stmt *s)
         set_error(c, SBD_CONN_LOST, s->sql, s->sql_len);
         return SBD_CONN_LOST;
     }
+    if (c->pipe_on) {
+        int rc = pipe_quiesce(c);
+        if (rc != SBD_OK)
+            return rc;
+    }
     const struct sbd_value *vals = bound_values(s);
     if (!c->emulate_ps && s->ds == NULL) {
         int rc = driver_prepare(s); /* blocking, once per statement */
@@ -629,9 +703,13 @@ int sb_stmt_execute_send(struct sb_stmt *s)
     return send_done(c, drv->send_execute(c->dc, s->ds, vals, s->nparams));
 }
 
+static int pipe_poll(struct sb_conn *c, int *want_write);
+
 int sb_conn_poll(struct sb_conn *c, int *want_write)
 {
     *want_write = 0;
+    if (c->pipe_waiting)
+        return pipe_poll(c, want_write);
     if (!c->pending)
         return c->async_rc;
     int rc = c->dc ? drv->poll_result(c->dc, &c->info, want_write) : SBD_CONN_LOST;
@@ -642,12 +720,223 @@ int sb_conn_poll(struct sb_conn *c, int *want_write)
     return c->async_rc;
 }
 
+/* ---- pipelining (--pipeline) ---- */
+
+int sb_pipe_enabled(const struct sb_conn *c) { return c->pipe_max > 0 && c->dc != NULL; }
+
+int sb_pipe_has_room(const struct sb_conn *c) { return c->pipe_n < c->pipe_max; }
+
+int sb_pipe_needs_prepare(const struct sb_stmt *s)
+{
+    return s->c->dc != NULL && !s->c->emulate_ps && s->ds == NULL;
+}
+
+/* Sends one statement in pipeline mode: a prepared one (ds) or text (kept
+ * in the ring entry when copy_text, for error messages). */
+static int pipe_send(struct sb_conn *c, int kind, const char *sql, size_t len, int copy_text,
+                     sbd_stmt *ds, const struct sbd_value *vals, int nparams)
+{
+    int named = c->cur_named;
+    c->cur_named = -1;
+    if (c->dc == NULL) {
+        set_error(c, SBD_CONN_LOST, sql, len);
+        return SBD_CONN_LOST;
+    }
+    if (c->has_result) {
+        drv->free_result(c->dc);
+        c->has_result = 0;
+    }
+    if (!c->pipe_on) {
+        int rc = drv->pipeline(c->dc, 1);
+        if (rc != SBD_OK) {
+            set_error(c, rc, sql, len);
+            return rc;
+        }
+        c->pipe_on = 1;
+    }
+    struct sb_pipe_entry *e = &c->pipe[(c->pipe_head + c->pipe_n) % c->pipe_max];
+    e->kind = kind;
+    e->named = named;
+    e->sql = sql;
+    e->sql_len = len;
+    if (copy_text) {
+        if (grow(&e->text, &e->text_cap, len + 1) != 0) {
+            snprintf(c->err.message, sizeof c->err.message, "out of memory");
+            c->err.status = SBD_ERROR;
+            return SBD_ERROR;
+        }
+        memcpy(e->text, sql, len);
+        e->sql = e->text;
+    }
+    memset(&c->info, 0, sizeof c->info);
+    e->t0 = sb_now_ns();
+    int rc = ds ? drv->send_execute(c->dc, ds, vals, nparams) : drv->send_query(c->dc, sql, len);
+    if (rc != SBD_OK) {
+        set_error(c, rc, sql, len);
+        if (rc == SBD_CONN_LOST)
+            c->pipe_n = 0;
+        return rc;
+    }
+    if (c->pipe_n > 0)
+        SB_ADD(c->stats->pipelined, 1);
+    c->pipe_n++;
+    c->pipe_txn_over = 0;
+    c->result_gen++;
+    return SBD_OK;
+}
+
+int sb_conn_query_pipe(struct sb_conn *c, const char *sql, size_t len)
+{
+    return pipe_send(c, sb_classify_sql(sql, len), sql, len, 1, NULL, NULL, 0);
+}
+
+int sb_conn_txn_pipe(struct sb_conn *c, int which)
+{
+    static const char *const sql[] = {"BEGIN", "COMMIT", "ROLLBACK"};
+    int (*fn)(sbd_conn *) = which == 0 ? drv->begin : which == 1 ? drv->commit : drv->rollback;
+    if (fn != NULL)
+        return SBD_UNSUPPORTED;
+    return pipe_send(c, SB_Q_TXN, sql[which], strlen(sql[which]), 0, NULL, NULL, 0);
+}
+
+int sb_stmt_execute_pipe(struct sb_stmt *s)
+{
+    struct sb_conn *c = s->c;
+    c->cur_named = s->named;
+    if (c->dc != NULL && !c->emulate_ps && s->ds == NULL) {
+        /* preparing blocks, and is not allowed in pipeline mode */
+        int rc = pipe_quiesce(c);
+        if (rc == SBD_OK)
+            rc = driver_prepare(s);
+        if (rc != SBD_OK) {
+            c->cur_named = -1;
+            return rc;
+        }
+    }
+    const struct sbd_value *vals = bound_values(s);
+    if (c->emulate_ps || s->ds == NULL) {
+        long n = build_emulated(s, vals);
+        if (n < 0)
+            return SBD_ERROR;
+        int rc = pipe_send(c, s->kind, c->sql, (size_t)n, 1, NULL, NULL, 0);
+        return rc;
+    }
+    return pipe_send(c, s->kind, s->sql, s->sql_len, 0, s->ds, vals, s->nparams);
+}
+
+/* The oldest statement's answer came with status rc: count it, or keep it
+ * as the failure to report (only the first one). */
+static void pipe_complete(struct sb_conn *c, int rc)
+{
+    struct sb_pipe_entry *e = &c->pipe[c->pipe_head];
+    c->pipe_head = (c->pipe_head + 1) % c->pipe_max;
+    c->pipe_n--;
+    if (c->pipe_rc != SBD_OK && e->kind == SB_Q_TXN && e->sql_len > 0 &&
+        (e->sql[0] | 0x20) != 'b' && (e->sql[0] | 0x20) != 's')
+        c->pipe_txn_over = 1; /* COMMIT/ROLLBACK after the failure */
+    if (rc == SBD_OK) {
+        if (count_ok(c, e->kind, e->named, sb_now_ns() - e->t0) == SBD_OK)
+            return;
+        rc = SBD_ERROR;
+    } else {
+        c->has_result = 0;
+        set_error(c, rc, e->sql, e->sql_len);
+    }
+    if (c->pipe_rc != SBD_OK)
+        return;
+    c->pipe_rc = rc;
+    c->pipe_err = c->err;
+    c->pipe_err.status = rc;
+    c->pipe_err_sql = e->sql;
+    c->pipe_err_sql_len = e->sql_len;
+}
+
+/* Ends a wait: returns the kept failure (into c->err) or SBD_OK. */
+static int pipe_settle(struct sb_conn *c)
+{
+    int rc = c->pipe_rc;
+    c->pipe_waiting = 0;
+    c->pending = 0;
+    c->pipe_rc = SBD_OK;
+    if (rc != SBD_OK) {
+        c->err = c->pipe_err;
+        c->err_sql = c->pipe_err_sql;
+        c->err_sql_len = c->pipe_err_sql_len;
+    }
+    c->async_rc = rc;
+    return rc;
+}
+
+static int pipe_poll(struct sb_conn *c, int *want_write)
+{
+    while (c->pipe_n > c->pipe_target) {
+        int rc = c->dc ? drv->poll_result(c->dc, &c->info, want_write) : SBD_CONN_LOST;
+        if (rc == SBD_AGAIN)
+            return rc;
+        pipe_complete(c, rc);
+        if (c->pipe_rc != SBD_OK)
+            c->pipe_target = 0; /* after a failure, read every answer */
+        if (rc == SBD_CONN_LOST) {
+            c->pipe_n = 0; /* the rest died with the connection */
+            c->pipe_on = 0;
+        }
+    }
+    *want_write = 0;
+    return pipe_settle(c);
+}
+
+int sb_pipe_wait_start(struct sb_conn *c, int target)
+{
+    c->pipe_target = target;
+    if (c->pipe_n <= target && c->pipe_rc == SBD_OK)
+        return pipe_settle(c);
+    c->pipe_waiting = 1;
+    c->pending = 1;
+    if (c->pipe_rc != SBD_OK)
+        c->pipe_target = 0;
+    return SBD_AGAIN;
+}
+
+int sb_pipe_wait(struct sb_conn *c, int target)
+{
+    int rc = sb_pipe_wait_start(c, target);
+    while (rc == SBD_AGAIN) {
+        int ww = 0;
+        rc = sb_conn_poll(c, &ww);
+        if (rc != SBD_AGAIN)
+            break;
+        struct pollfd pfd = {.fd = sb_conn_socket(c), .events = (short)(POLLIN | (ww ? POLLOUT : 0))};
+        while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+            ;
+    }
+    return rc;
+}
+
+/* Before a blocking call: every answer read, pipeline mode left.  Returns
+ * the first failure among the answers (c->err) or SBD_OK. */
+static int pipe_quiesce(struct sb_conn *c)
+{
+    if (!c->pipe_on)
+        return SBD_OK;
+    int rc = c->pipe_n > 0 || c->pipe_rc != SBD_OK ? sb_pipe_wait(c, 0) : SBD_OK;
+    if (c->dc != NULL && c->pipe_on) {
+        int r = drv->pipeline(c->dc, 0);
+        if (r != SBD_OK && rc == SBD_OK) {
+            set_error(c, r, NULL, 0);
+            rc = r;
+        }
+    }
+    c->pipe_on = 0;
+    return rc;
+}
+
 void sb_stmt_close(struct sb_stmt *s)
 {
     if (s == NULL)
         return;
     struct sb_conn *c = s->c;
     if (s->ds && c->dc) {
+        pipe_quiesce(c);
         if (c->has_result) {
             drv->free_result(c->dc);
             c->has_result = 0;
@@ -726,6 +1015,11 @@ int sb_conn_bulk_load_begin(struct sb_conn *c, const char *table, const char *co
     c->bl_native = (drv->caps & SBD_CAP_BULK_LOAD) && SB_DRV_HAS(drv, bulk_begin) &&
                    SB_DRV_HAS(drv, bulk_row) && SB_DRV_HAS(drv, bulk_end);
     c->bl_active = 1;
+    if (c->pipe_on) {
+        int rc = pipe_quiesce(c);
+        if (rc != SBD_OK)
+            return rc;
+    }
     if (c->bl_native) {
         sb_conn_free_result(c);
         int rc = drv->bulk_begin(c->dc, table, cols, types, ncols);

@@ -20,6 +20,17 @@
 
 struct sb_stmt;
 
+/* A statement sent in pipeline mode and not answered yet. */
+struct sb_pipe_entry {
+    int kind;                     /* enum sb_qkind */
+    int named;                    /* named slot, -1 */
+    int64_t t0;                   /* when it was sent */
+    const char *sql;              /* its text, for error messages */
+    size_t sql_len;
+    char *text;                   /* owned copy of a plain query's text */
+    size_t text_cap;
+};
+
 struct sb_conn {
     const struct sbd_driver *drv;
     sbd_conn *dc;                 /* NULL while disconnected */
@@ -53,6 +64,22 @@ struct sb_conn {
     size_t pend_sql_len;
     int64_t pend_t0;
     int async_rc;                 /* its outcome, once sb_conn_poll finished */
+    /* --pipeline: statements sent and not answered yet, oldest first */
+    int pipe_max;                 /* ring size; 0 = this connection does not pipeline */
+    int pipe_on;                  /* the driver is in pipeline mode */
+    struct sb_pipe_entry *pipe;   /* ring of pipe_max entries */
+    int pipe_head, pipe_n;
+    int pipe_waiting;             /* sb_conn_poll drains to pipe_target */
+    int pipe_target;
+    int pipe_rc;                  /* first failure among the answers since the last wait */
+    struct sbd_error pipe_err;    /* its details and statement */
+    const char *pipe_err_sql;
+    size_t pipe_err_sql_len;
+    int pipe_txn_over;            /* a COMMIT/ROLLBACK answered after the kept
+                                     failure ended the failed transaction: the
+                                     next sb_conn_rollback has nothing to do */
+    void *pipe_owner;             /* the Lua binding's: state that sent them */
+    int pipe_listed;              /* the Lua binding's: on its worker's list */
 };
 
 struct sb_stmt {
@@ -75,6 +102,9 @@ struct sb_stmt {
 
 /* Global settings the facade needs; set once before threads start. */
 void sb_db_setup(const struct sbd_driver *drv, int emulate_ps, int64_t max_bulk_bytes);
+/* --pipeline=depth (0 = off).  Returns the depth connections will use: 0
+ * when the driver cannot pipeline. */
+int sb_db_set_pipeline(int depth);
 const struct sbd_driver *sb_db_driver(void);
 
 /* Opens a connection for thread_id, counting into stats (never NULL).
@@ -156,6 +186,35 @@ int sb_stmt_execute_send(struct sb_stmt *s);
  * blocking one then. */
 int sb_conn_txn_send(struct sb_conn *c, int which);
 int sb_conn_poll(struct sb_conn *c, int *want_write);
+
+/* Pipelining (--pipeline, drivers with SBD_CAP_PIPELINE).  A pipelined
+ * statement is sent without waiting for its answer; answers are read in
+ * order, each counted and timed like a blocking statement (latency from
+ * its send to its answer).  The first failure among them is kept and
+ * returned by the next wait; the statements after it still run (each has
+ * its own sync point, as without pipelining) but their failures are
+ * consequences and not reported.  The current result is that of the last
+ * statement answered.  Every blocking call on the connection first waits
+ * for all answers and leaves pipeline mode.
+ *
+ * sb_pipe_enabled: the connection pipelines.  sb_pipe_has_room: fewer than
+ * pipe_max statements in flight (the sends require it).  The sends return
+ * SBD_OK when in flight, else the error (nothing sent).  sb_conn_txn_pipe
+ * returns SBD_UNSUPPORTED when the driver has its own begin/commit.
+ * sb_pipe_wait_start: when at most `target` statements are in flight,
+ * returns the kept failure (or SBD_OK) and forgets it; otherwise
+ * SBD_AGAIN, and sb_conn_poll then reads answers until that holds (all
+ * of them after a failure).  sb_pipe_wait does the same blocking. */
+int sb_pipe_enabled(const struct sb_conn *c);
+/* 1 when sb_stmt_execute_pipe must first prepare s, which waits for every
+ * answer on its connection. */
+int sb_pipe_needs_prepare(const struct sb_stmt *s);
+int sb_pipe_has_room(const struct sb_conn *c);
+int sb_conn_query_pipe(struct sb_conn *c, const char *sql, size_t len);
+int sb_stmt_execute_pipe(struct sb_stmt *s);
+int sb_conn_txn_pipe(struct sb_conn *c, int which);
+int sb_pipe_wait_start(struct sb_conn *c, int target);
+int sb_pipe_wait(struct sb_conn *c, int target);
 
 /* Counts '?' placeholders outside quoted strings. */
 int sb_count_placeholders(const char *sql, size_t len);

@@ -66,6 +66,7 @@ static void add_core_options(struct sb_options *o)
         "SQLSTATEs that restart the event like a deadlock (23505: PostgreSQL unique violation, as sysbench)", NULL, 0, 0);
     ADD("db-reconnect", SB_OPT_BOOL, "on", "reconnect and restart the event when a connection is lost", NULL, 0, 0);
     ADD("reconnect", SB_OPT_STRING, "off", "transaction: open a new connection for every event (pgbench -C)", "off|transaction", 0, 0);
+    ADD("pipeline", SB_OPT_INT, "0", "send up to N statements of an event without waiting for each answer (libpq pipeline mode; 0 = off)", NULL, 0, 100000);
     ADD("max-retries", SB_OPT_INT, "0", "restarts of one event after retryable errors before it counts as failed (0 = no limit)", NULL, 0, 1000000);
     ADD("rate", SB_OPT_NUMBER, "0", "target events per second in total, Poisson arrivals; latency counts from the scheduled start (0 = unlimited)", NULL, 0, 100000000);
     ADD("rate-distribution", SB_OPT_STRING, "poisson", "arrivals under --rate", "poisson|fixed", 0, 0);

@@ -33,6 +33,7 @@ struct sb_report {
     const sb_histogram *connect; /* connection open times */
     const sb_histogram *lag;     /* --rate: schedule lag, NULL if no --rate */
     double latency_limit_ms;     /* 0 = none */
+    int pipeline;                /* --pipeline depth in use, 0 = off */
     int nnamed;                  /* statements the workload named */
     const char *named_name[SB_MAX_NAMED];
     uint64_t named_count[SB_MAX_NAMED];

@@ -105,6 +105,9 @@ void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const 
         fprintf(f, ",\"connection_time_ms\":");
         hist_obj(f, r->connect, kind_pcts, 1);
     }
+    if (r->pipeline > 0)
+        fprintf(f, ",\"pipeline\":{\"depth\":%d,\"pipelined\":%llu}", r->pipeline,
+                (unsigned long long)d->pipelined);
     if (r->lag) {
         fprintf(f, ",\"schedule_lag_ms\":");
         hist_obj(f, r->lag, kind_pcts, 2);

@@ -160,6 +160,9 @@ void sb_report_extra_text(FILE *f, const struct sb_report *r)
             kind_line(f, r->named_name[i], r->named_count[i], s, r->named_latency[i]);
         fputc('\n', f);
     }
+    if (r->pipeline > 0)
+        fprintf(f, "Pipelining (--pipeline=%d): %llu statements sent while earlier ones were in flight\n\n",
+                r->pipeline, (unsigned long long)d->pipelined);
     if (d->retried_events || d->failed_events || d->nerrors) {
         fprintf(f, "Errors:\n");
         fprintf(f, "    retried transactions:                %llu\n", (unsigned long long)d->retried_events);

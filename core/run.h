@@ -43,6 +43,10 @@ struct sb_worker {
     struct sb_conn *conns[16];      /* connections the worker's script opened */
     int nconns;
     struct lua_State *running_co;   /* client coroutine being resumed, or NULL */
+    int in_event;                   /* the one-client loop is inside event() */
+    /* --pipeline: connections with statements in flight (lua/l_sql.c) */
+    struct sb_conn **pipe_conns;
+    int npipe_conns, pipe_conns_cap;
 };
 
 struct sb_run {
@@ -76,6 +80,7 @@ struct sb_run {
     int rate_fixed;                 /* --rate-distribution=fixed */
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
     int reconnect_per_event;        /* --reconnect=transaction */
+    int pipeline;                   /* --pipeline depth in use, 0 = off */
 };
 
 /* Process-wide: the run being executed (one per process). */

@@ -34,6 +34,7 @@ void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_
         out->connect_ns += SB_GET(s->connect_ns);
         out->retried_events += SB_GET(s->retried_events);
         out->late_events += SB_GET(s->late_events);
+        out->pipelined += SB_GET(s->pipelined);
         int ne = atomic_load_explicit(&s->nerrors, memory_order_acquire);
         for (int e = 0; e < ne; e++) {
             const struct sb_error_count *ec = &s->errors[e];

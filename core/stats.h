@@ -59,6 +59,8 @@ struct sb_thread_stats {
     _Atomic int64_t connect_min_ns, connect_max_ns;
     _Atomic uint64_t retried_events;   /* events that succeeded after a retry */
     _Atomic uint64_t late_events;      /* events slower than --latency-limit */
+    _Atomic uint64_t pipelined;        /* --pipeline: statements sent while
+                                          earlier ones were in flight */
     _Atomic int nerrors;               /* entries used in errors[] */
     struct sb_error_count errors[SB_MAX_ERROR_KINDS];
     sb_histogram *latency;             /* event latencies, ns; owned */
@@ -88,6 +90,7 @@ struct sb_snapshot {
     uint64_t connects;
     int64_t connect_ns, connect_min_ns, connect_max_ns;
     uint64_t retried_events, late_events;
+    uint64_t pipelined;           /* --pipeline: statements sent behind others */
     int nerrors;
     struct { char sqlstate[6]; long native_code; int status; uint64_t ignored, fatal; }
         errors[SB_MAX_ERROR_KINDS * 4];

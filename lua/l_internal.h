@@ -35,6 +35,12 @@ void l_push_sql_types(lua_State *L);
 int l_sql_type_to_sbd(int t);
 /* The connection named by an SQL error table at idx, or NULL. */
 struct sb_conn *l_error_connection(lua_State *L, int idx);
+/* --pipeline: 1 when connections that L sent statements on still have
+ * answers to read.  l_sql_pipe_sync (a lua_CFunction, yields in a client
+ * coroutine) reads them all and raises the first failure as an SQL
+ * error; the end of every event runs it. */
+int l_sql_pipe_pending(lua_State *L);
+int l_sql_pipe_sync(lua_State *L);
 /* 1 if the value at idx is an SQL error raised by the binding. */
 int l_is_sql_error(lua_State *L, int idx);
 /* Records how long a connect took (connection-time statistics). */

@@ -16,6 +16,7 @@
 #include <lua.h>
 #include <lualib.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/db.h"
@@ -50,12 +51,13 @@ static struct l_stmt *check_stmt(lua_State *L, int i)
     return ls;
 }
 
-/* Raises the SQL error of connection lc (at stack index ci) as a table
- * with metatable sbench.sqlerror. */
+/* Raises the SQL error of connection c (its userdata at stack index ci, or
+ * ci == 0 when not at hand) as a table with metatable sbench.sqlerror. */
 static int raise_sql_error(lua_State *L, int ci, struct sb_conn *c, int status)
 {
     const char *cls = status == SBD_RETRY ? "retry" : status == SBD_CONN_LOST ? "lost" : "error";
-    ci = lua_absindex(L, ci);
+    if (ci != 0)
+        ci = lua_absindex(L, ci);
     lua_createtable(L, 0, 8);
     lua_pushinteger(L, c->err.native_code);
     lua_setfield(L, -2, "sql_errno");
@@ -71,8 +73,13 @@ static int raise_sql_error(lua_State *L, int ci, struct sb_conn *c, int status)
         lua_pushlstring(L, c->err_sql, c->err_sql_len > 300 ? 300 : c->err_sql_len);
         lua_setfield(L, -2, "query");
     }
-    lua_pushvalue(L, ci);
-    lua_setfield(L, -2, "connection");
+    if (ci != 0) {
+        lua_pushvalue(L, ci);
+        lua_setfield(L, -2, "connection");
+    } else {
+        lua_pushlightuserdata(L, c);
+        lua_setfield(L, -2, "sb_conn");
+    }
     luaL_setmetatable(L, ERR_MT);
     return lua_error(L);
 }
@@ -102,14 +109,10 @@ static int err_tostring(lua_State *L)
     return 1;
 }
 
-/* Returns the connection's result-set object (or the affected rows when
- * there is no result set). */
-static int push_result(lua_State *L, int ci, struct sb_conn *c)
+/* Pushes the connection's result-set object (user value 1 of the
+ * connection at ci), now a view of the current result. */
+static int push_rs(lua_State *L, int ci, struct sb_conn *c)
 {
-    if (!c->has_result) {
-        lua_pushinteger(L, c->info.affected_rows);
-        return 1;
-    }
     lua_getiuservalue(L, ci, 1);
     struct l_rs *rs = lua_touserdata(L, -1);
     if (rs == NULL) {
@@ -124,6 +127,17 @@ static int push_result(lua_State *L, int ci, struct sb_conn *c)
     rs->c = c;
     rs->gen = c->result_gen;
     return 1;
+}
+
+/* Returns the connection's result-set object (or the affected rows when
+ * there is no result set). */
+static int push_result(lua_State *L, int ci, struct sb_conn *c)
+{
+    if (!c->has_result) {
+        lua_pushinteger(L, c->info.affected_rows);
+        return 1;
+    }
+    return push_rs(L, ci, c);
 }
 
 /* ---- driver ---- */
@@ -189,10 +203,14 @@ static int drv_connect(lua_State *L)
 
 /* ---- connection ---- */
 
+static void pipe_unlist(struct sb_worker *w, struct sb_conn *c);
+
 static int conn_gc(lua_State *L)
 {
     struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
     struct sb_worker *w = l_worker(L);
+    if (lc->c && lc->c->pipe_listed)
+        pipe_unlist(w, lc->c);
     for (int i = 0; i < w->nconns; i++)
         if (w->conns[i] == lc->c) {
             w->conns[i] = w->conns[--w->nconns];
@@ -247,10 +265,72 @@ static int can_yield(lua_State *L, struct sb_conn *c)
     return l_worker(L)->running_co == L && lua_isyieldable(L) && sb_conn_can_send(c);
 }
 
-static int wait_for(lua_State *L, struct sb_conn *c, lua_KFunction k)
+static int wait_for_ctx(lua_State *L, struct sb_conn *c, lua_KContext ctx, lua_KFunction k)
 {
     lua_pushlightuserdata(L, c);
-    return lua_yieldk(L, 1, 0, k);
+    return lua_yieldk(L, 1, ctx, k);
+}
+
+static int wait_for(lua_State *L, struct sb_conn *c, lua_KFunction k)
+{
+    return wait_for_ctx(L, c, 0, k);
+}
+
+/* ---- --pipeline ----
+ * Inside an event, statements on a pipelining connection are sent without
+ * waiting (up to --pipeline in flight); COMMIT and ROLLBACK, reading a
+ * result, any blocking call and the end of the event wait for the answers
+ * and raise the first failure among them. */
+
+static int pipe_here(lua_State *L, struct sb_conn *c)
+{
+    if (!sb_pipe_enabled(c))
+        return 0;
+    struct sb_worker *w = l_worker(L);
+    return w->running_co == L || (w->in_event && L == w->L);
+}
+
+static void pipe_unlist(struct sb_worker *w, struct sb_conn *c)
+{
+    for (int i = 0; i < w->npipe_conns; i++)
+        if (w->pipe_conns[i] == c) {
+            w->pipe_conns[i] = w->pipe_conns[--w->npipe_conns];
+            break;
+        }
+    c->pipe_listed = 0;
+}
+
+/* After a pipelined send: the end of the event reads c's answers.  The
+ * list only grows to the number of connections with answers pending. */
+static void pipe_note(lua_State *L, struct sb_conn *c)
+{
+    c->pipe_owner = L;
+    if (c->pipe_listed)
+        return;
+    struct sb_worker *w = l_worker(L);
+    if (w->npipe_conns == w->pipe_conns_cap) {
+        int cap = w->pipe_conns_cap ? w->pipe_conns_cap * 2 : 8;
+        struct sb_conn **p = realloc(w->pipe_conns, (size_t)cap * sizeof *p);
+        if (p == NULL) {
+            luaL_error(L, "out of memory");
+            return;
+        }
+        w->pipe_conns = p;
+        w->pipe_conns_cap = cap;
+    }
+    w->pipe_conns[w->npipe_conns++] = c;
+    c->pipe_listed = 1;
+}
+
+/* Waits until at most target statements are in flight on c.  Returns the
+ * outcome, or SBD_AGAIN when L is a client coroutine that must yield:
+ * `return wait_for(L, c, k)`, and k finds the outcome in c->async_rc. */
+static int pipe_wait(lua_State *L, struct sb_conn *c, int target)
+{
+    int rc = sb_pipe_wait_start(c, target);
+    if (rc == SBD_AGAIN && !can_yield(L, c))
+        rc = sb_pipe_wait(c, target);
+    return rc;
 }
 
 static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
@@ -264,9 +344,76 @@ static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
     return push_result(L, 1, lc->c);
 }
 
+static int conn_query_pipe(lua_State *L);
+
+/* 1 for COMMIT, ROLLBACK, END: statements after which a pipeline waits. */
+static int ends_txn(const char *sql, size_t len)
+{
+    if (sb_classify_sql(sql, len) != SB_Q_TXN)
+        return 0;
+    size_t i = 0;
+    while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '('))
+        i++;
+    char ch = i < len ? (char)(sql[i] | 0x20) : 0;
+    return ch != 'b' && ch != 's'; /* not BEGIN, START TRANSACTION */
+}
+
+/* After waiting for room in the pipeline: send the query now. */
+static int conn_query_pipe_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct l_conn *lc = check_conn(L, 1);
+    if (lc->c->async_rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, lc->c->async_rc);
+    return conn_query_pipe(L);
+}
+
+/* After waiting for every answer (the query ended a transaction). */
+static int conn_query_sync_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct l_conn *lc = check_conn(L, 1);
+    if (lc->c->async_rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, lc->c->async_rc);
+    return push_rs(L, 1, lc->c);
+}
+
+/* Pipelined con:query: returns a result object at once (reading it waits
+ * for the answer); COMMIT, ROLLBACK and the like wait for every answer. */
+static int conn_query_pipe(lua_State *L)
+{
+    struct l_conn *lc = check_conn(L, 1);
+    struct sb_conn *c = lc->c;
+    size_t len;
+    const char *sql = luaL_checklstring(L, 2, &len);
+    int rc = SBD_OK;
+    if (!sb_pipe_has_room(c)) {
+        rc = pipe_wait(L, c, c->pipe_max - 1);
+        if (rc == SBD_AGAIN)
+            return wait_for(L, c, conn_query_pipe_k);
+    }
+    if (rc == SBD_OK)
+        rc = sb_conn_query_pipe(c, sql, len);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 1, c, rc);
+    pipe_note(L, c);
+    if (ends_txn(sql, len)) {
+        rc = pipe_wait(L, c, 0);
+        if (rc == SBD_AGAIN)
+            return wait_for(L, c, conn_query_sync_k);
+        if (rc != SBD_OK)
+            return raise_sql_error(L, 1, c, rc);
+    }
+    return push_rs(L, 1, c);
+}
+
 static int conn_query(lua_State *L)
 {
     struct l_conn *lc = check_conn(L, 1);
+    if (pipe_here(L, lc->c))
+        return conn_query_pipe(L);
     size_t len;
     const char *sql = luaL_checklstring(L, 2, &len);
     if (can_yield(L, lc->c)) {
@@ -331,9 +478,49 @@ static int conn_txn_k(lua_State *L, int status, lua_KContext ctx)
     return 0;
 }
 
+static int conn_txn(lua_State *L, int (*fn)(struct sb_conn *), int which);
+
+/* After waiting for room in the pipeline: send BEGIN/COMMIT/ROLLBACK. */
+static int conn_txn_pipe_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    struct l_conn *lc = check_conn(L, 1);
+    if (lc->c->async_rc != SBD_OK)
+        return raise_sql_error(L, 1, lc->c, lc->c->async_rc);
+    int which = (int)ctx;
+    return conn_txn(L, which == 0 ? sb_conn_begin : which == 1 ? sb_conn_commit : sb_conn_rollback,
+                    which);
+}
+
 static int conn_txn(lua_State *L, int (*fn)(struct sb_conn *), int which)
 {
     struct l_conn *lc = check_conn(L, 1);
+    if (pipe_here(L, lc->c)) {
+        /* BEGIN is sent behind the others; COMMIT and ROLLBACK wait for
+         * every answer */
+        struct sb_conn *c = lc->c;
+        int rc = SBD_OK;
+        if (!sb_pipe_has_room(c)) {
+            rc = pipe_wait(L, c, c->pipe_max - 1);
+            if (rc == SBD_AGAIN)
+                return wait_for_ctx(L, c, which, conn_txn_pipe_k);
+        }
+        if (rc == SBD_OK)
+            rc = sb_conn_txn_pipe(c, which);
+        if (rc == SBD_OK) {
+            pipe_note(L, c);
+            if (which == 0)
+                return 0;
+            rc = pipe_wait(L, c, 0);
+            if (rc == SBD_AGAIN)
+                return wait_for(L, c, conn_txn_k);
+        }
+        if (rc != SBD_UNSUPPORTED) {
+            if (rc != SBD_OK)
+                return raise_sql_error(L, 1, c, rc);
+            return 0;
+        }
+    }
     if (can_yield(L, lc->c)) {
         int rc = sb_conn_txn_send(lc->c, which);
         if (rc == SBD_OK)
@@ -516,9 +703,53 @@ static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
     return push_result(L, 2, c);
 }
 
+static int stmt_execute_pipe(lua_State *L);
+
+/* After waiting for room in the pipeline: send the execute now. */
+static int stmt_execute_pipe_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct l_stmt *ls = check_stmt(L, 1);
+    struct sb_conn *c = ls->s->c;
+    if (c->async_rc != SBD_OK) {
+        lua_getiuservalue(L, 1, 1);
+        return raise_sql_error(L, -1, c, c->async_rc);
+    }
+    return stmt_execute_pipe(L);
+}
+
+/* Pipelined stmt:execute: returns a result object at once; reading it
+ * waits for the answer. */
+static int stmt_execute_pipe(lua_State *L)
+{
+    struct l_stmt *ls = check_stmt(L, 1);
+    struct sb_conn *c = ls->s->c;
+    int rc = SBD_OK;
+    /* preparing needs every answer in: wait here, where a client can
+     * yield (a blocked thread could hold the lock another statement of
+     * its own waits for) */
+    int target = sb_pipe_needs_prepare(ls->s) ? 0 : sb_pipe_has_room(c) ? -1 : c->pipe_max - 1;
+    if (target >= 0) {
+        rc = pipe_wait(L, c, target);
+        if (rc == SBD_AGAIN)
+            return wait_for(L, c, stmt_execute_pipe_k);
+    }
+    if (rc == SBD_OK)
+        rc = sb_stmt_execute_pipe(ls->s);
+    lua_settop(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    if (rc != SBD_OK)
+        return raise_sql_error(L, 2, c, rc);
+    pipe_note(L, c);
+    return push_rs(L, 2, c);
+}
+
 static int stmt_execute(lua_State *L)
 {
     struct l_stmt *ls = check_stmt(L, 1);
+    if (pipe_here(L, ls->s->c))
+        return stmt_execute_pipe(L);
     if (can_yield(L, ls->s->c)) {
         int rc = sb_stmt_execute_send(ls->s);
         if (rc == SBD_OK)
@@ -611,9 +842,30 @@ static struct l_rs *check_rs(lua_State *L)
     return luaL_checkudata(L, 1, RS_MT);
 }
 
+static int rs_again_k(lua_State *L, int status, lua_KContext ctx);
+
+/* The result of a pipelined statement not answered yet: waits for every
+ * answer on its connection and raises the first failure.  In a client
+ * coroutine it yields instead, and the method `which` (0 fetch_row,
+ * 1 free, 2 __index) runs again once the answers are in. */
+static void rs_settle(lua_State *L, struct l_rs *rs, int which)
+{
+    struct sb_conn *c = rs->c;
+    if (rs->gen != c->result_gen || (c->pipe_n == 0 && c->pipe_rc == SBD_OK))
+        return;
+    int rc = pipe_wait(L, c, 0);
+    if (rc == SBD_AGAIN)
+        wait_for_ctx(L, c, which, rs_again_k); /* does not return */
+    if (rc != SBD_OK) {
+        lua_getiuservalue(L, 1, 1);
+        raise_sql_error(L, -1, c, rc);
+    }
+}
+
 static int rs_fetch_row(lua_State *L)
 {
     struct l_rs *rs = check_rs(L);
+    rs_settle(L, rs, 0);
     struct sb_conn *c = rs->c;
     if (rs->gen != c->result_gen || !c->has_result)
         return 0;
@@ -636,6 +888,7 @@ static int rs_fetch_row(lua_State *L)
 static int rs_free(lua_State *L)
 {
     struct l_rs *rs = check_rs(L);
+    rs_settle(L, rs, 1);
     if (rs->gen == rs->c->result_gen)
         sb_conn_free_result(rs->c);
     return 0;
@@ -645,6 +898,8 @@ static int rs_index(lua_State *L)
 {
     struct l_rs *rs = check_rs(L);
     const char *k = luaL_checkstring(L, 2);
+    if (strcmp(k, "nrows") == 0 || strcmp(k, "nfields") == 0)
+        rs_settle(L, rs, 2);
     int current = rs->gen == rs->c->result_gen;
     if (strcmp(k, "nrows") == 0) {
         lua_pushinteger(L, current ? rs->c->info.nrows : 0);
@@ -658,6 +913,17 @@ static int rs_index(lua_State *L)
     lua_getfield(L, -1, "methods");
     lua_getfield(L, -1, k);
     return 1;
+}
+
+static int rs_again_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    struct l_rs *rs = check_rs(L);
+    if (rs->c->async_rc != SBD_OK) {
+        lua_getiuservalue(L, 1, 1);
+        return raise_sql_error(L, -1, rs->c, rs->c->async_rc);
+    }
+    return ctx == 0 ? rs_fetch_row(L) : ctx == 1 ? rs_free(L) : rs_index(L);
 }
 
 /* ---- registration ---- */
@@ -722,6 +988,65 @@ void l_open_sql(lua_State *L)
     lua_setfield(L, -2, "sql");
 }
 
+/* ---- end of an event with --pipeline ---- */
+
+int l_sql_pipe_pending(lua_State *L)
+{
+    struct sb_worker *w = l_worker(L);
+    for (int i = 0; i < w->npipe_conns; i++)
+        if (w->pipe_conns[i]->pipe_owner == L)
+            return 1;
+    return 0;
+}
+
+static int pipe_sync_k(lua_State *L, int status, lua_KContext ctx);
+
+/* Reads the answers of L's first listed connection and unlists it, raising
+ * its first failure; in a client coroutine it may yield instead (and
+ * pipe_sync_k goes on).  Returns 1 when it read one, 0 when none is left. */
+static int pipe_sync_one(lua_State *L)
+{
+    struct sb_worker *w = l_worker(L);
+    for (int i = 0; i < w->npipe_conns; i++) {
+        struct sb_conn *c = w->pipe_conns[i];
+        if (c->pipe_owner != L)
+            continue;
+        int rc = pipe_wait(L, c, 0);
+        if (rc == SBD_AGAIN)
+            return wait_for(L, c, pipe_sync_k); /* does not return */
+        pipe_unlist(w, c);
+        if (rc != SBD_OK)
+            return raise_sql_error(L, 0, c, rc);
+        return 1;
+    }
+    return 0;
+}
+
+/* Resumed after a wait: the connection waited for is L's first listed. */
+static int pipe_sync_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    struct sb_worker *w = l_worker(L);
+    for (int i = 0; i < w->npipe_conns; i++) {
+        struct sb_conn *c = w->pipe_conns[i];
+        if (c->pipe_owner != L)
+            continue;
+        pipe_unlist(w, c);
+        if (c->async_rc != SBD_OK)
+            return raise_sql_error(L, 0, c, c->async_rc);
+        break;
+    }
+    return l_sql_pipe_sync(L);
+}
+
+int l_sql_pipe_sync(lua_State *L)
+{
+    while (pipe_sync_one(L) == 1)
+        ;
+    return 0;
+}
+
 struct sb_conn *l_error_connection(lua_State *L, int idx)
 {
     if (!lua_istable(L, idx))
@@ -729,7 +1054,12 @@ struct sb_conn *l_error_connection(lua_State *L, int idx)
     lua_getfield(L, idx, "connection");
     struct l_conn *lc = luaL_testudata(L, -1, CONN_MT);
     lua_pop(L, 1);
-    return lc ? lc->c : NULL;
+    if (lc != NULL)
+        return lc->c;
+    lua_getfield(L, idx, "sb_conn"); /* raised by the end-of-event pipeline sync */
+    struct sb_conn *c = lua_islightuserdata(L, -1) ? lua_touserdata(L, -1) : NULL;
+    lua_pop(L, 1);
+    return c;
 }
 
 int l_is_sql_error(lua_State *L, int idx)

@@ -450,7 +450,15 @@ int l_event_run(struct sb_worker *w)
     int retries = 0;
     for (;;) {
         lua_pushvalue(L, EVENT_IDX);
-        if (lua_pcall(L, 0, 0, w->traceback_idx) == LUA_OK) {
+        w->in_event = 1;
+        int st = lua_pcall(L, 0, 0, w->traceback_idx);
+        if (st == LUA_OK && l_sql_pipe_pending(L)) {
+            /* --pipeline: the event ends when every answer is in */
+            lua_pushcfunction(L, l_sql_pipe_sync);
+            st = lua_pcall(L, 0, 0, w->traceback_idx);
+        }
+        w->in_event = 0;
+        if (st == LUA_OK) {
             if (retries > 0)
                 SB_ADD(w->stats.retried_events, 1);
             return 0;
@@ -611,6 +619,21 @@ int l_client_step(struct sb_worker *w, struct l_client *cl, int start, struct sb
                  "event() of client %d yielded outside a statement (coroutine.yield "
                  "is not supported in the event of a multiplexed client)", cl->cid);
         return L_CLIENT_FATAL;
+    }
+    if (st == LUA_OK && l_sql_pipe_pending(co)) {
+        /* --pipeline: the event ends when every answer is in; the sync
+         * runs in the finished coroutine, where it can yield */
+        lua_settop(co, 0);
+        lua_pushcfunction(co, l_sql_pipe_sync);
+        w->running_co = co;
+        st = lua_resume(co, L, 0, &nres);
+        w->running_co = NULL;
+        if (st == LUA_YIELD) {
+            void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
+            lua_pop(co, nres);
+            *wait = p;
+            return L_CLIENT_WAIT;
+        }
     }
     if (st == LUA_OK) {
         lua_settop(co, 0);

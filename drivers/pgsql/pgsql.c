@@ -12,6 +12,8 @@
 #include "pgsql_int.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,10 +399,11 @@ static int pgsql_socket(sbd_conn *c) { return PQsocket(c->pg); }
  * nonblocking mode (PQexec and friends ignore it and still block). */
 static int async_start(sbd_conn *c)
 {
-    pgd_clear_result(c);
+    if (!c->pipeline || c->in_flight == 0)
+        pgd_clear_result(c);
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->in_flight)
+    if (c->in_flight && !c->pipeline)
         return pgd_fail(c, "a statement is already in flight on this connection");
     if (!c->nonblocking) {
         if (PQsetnonblocking(c->pg, 1) != 0)
@@ -410,11 +413,16 @@ static int async_start(sbd_conn *c)
     return SBD_OK;
 }
 
+/* After PQsend*: in pipeline mode every statement gets its own Sync, so
+ * the server runs it as it would without pipelining (PQexecPrepared also
+ * ends each statement with a Sync); PQpipelineSync flushes too. */
 static int async_sent(sbd_conn *c, int ok)
 {
+    if (ok && c->pipeline)
+        ok = PQpipelineSync(c->pg);
     if (!ok)
         return pgd_error(c, NULL);
-    c->in_flight = 1;
+    c->in_flight++;
     c->flushing = 1;
     return SBD_OK;
 }
@@ -426,6 +434,9 @@ static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
         return rc;
     if (copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
+    /* pipeline mode allows only the extended protocol: one statement */
+    if (c->pipeline)
+        return async_sent(c, PQsendQueryParams(c->pg, c->sql, 0, NULL, NULL, NULL, NULL, 0));
     return async_sent(c, PQsendQuery(c->pg, c->sql));
 }
 
@@ -441,15 +452,46 @@ static int pgsql_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *
                                              NULL, NULL, 0));
 }
 
-/* Ends the statement in flight with status st (an error already set). */
+/* Ends the statement in flight with status st (an error already set).  In
+ * pipeline mode a broken connection ends them all. */
 static int async_fail(sbd_conn *c, int st)
 {
     if (c->async_res != NULL) {
         PQclear(c->async_res);
         c->async_res = NULL;
     }
-    c->in_flight = c->flushing = 0;
+    if (c->pipeline && PQstatus(c->pg) == CONNECTION_OK && c->in_flight > 0) {
+        c->in_flight--;
+        c->sync_due = 1;
+    } else {
+        c->in_flight = 0;
+        c->sync_due = 0;
+    }
+    c->flushing = 0;
     return st;
+}
+
+/* The oldest statement's answer is complete: its last result (the first
+ * error, if one came) becomes the current result. */
+static int async_done(sbd_conn *c, struct sbd_result_info *info)
+{
+    PGresult *last = c->async_res;
+    c->async_res = NULL;
+    if (c->pipeline) {
+        c->sync_due = 1; /* its Sync's result comes next */
+    } else {
+        c->in_flight = 0;
+    }
+    if (last == NULL) {
+        if (c->pipeline)
+            c->in_flight--;
+        return pgd_fail(c, "the server sent no result");
+    }
+    if (c->pipeline) {
+        c->in_flight--;
+        pgd_clear_result(c);
+    }
+    return take_result(c, last, info);
 }
 
 static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
@@ -474,16 +516,18 @@ static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *wan
         return async_fail(c, pgd_error(c, NULL));
     while (!PQisBusy(c->pg)) {
         PGresult *r = PQgetResult(c->pg);
-        if (r == NULL) {
-            /* the command is complete: the last result (the first error,
-             * if one came) becomes the current result */
-            PGresult *last = c->async_res;
-            c->async_res = NULL;
-            c->in_flight = 0;
-            if (last == NULL)
-                return pgd_fail(c, "the server sent no result");
-            return take_result(c, last, info);
+        if (c->sync_due) {
+            /* pipeline: the Sync after the previous statement */
+            if (r == NULL)
+                break; /* not there yet */
+            ExecStatusType st = PQresultStatus(r);
+            PQclear(r);
+            if (st == PGRES_PIPELINE_SYNC)
+                c->sync_due = 0;
+            continue;
         }
+        if (r == NULL)
+            return async_done(c, info);
         ExecStatusType st = PQresultStatus(r);
         if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
             /* take_result aborts the COPY (blocking) and fails */
@@ -504,6 +548,56 @@ static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *wan
         }
     }
     return SBD_AGAIN;
+}
+
+/* Waits until the connection's socket is readable.  0, or -1 on error. */
+static int pqsocket_wait(sbd_conn *c)
+{
+    struct pollfd pfd = {.fd = PQsocket(c->pg), .events = POLLIN};
+    int r;
+    while ((r = poll(&pfd, 1, -1)) < 0 && errno == EINTR)
+        ;
+    return r < 0 ? -1 : 0;
+}
+
+/* Enters or leaves libpq's pipeline mode.  Leaving first reads the last
+ * Sync result, which may still be due after the last statement's answer. */
+static int pgsql_pipeline(sbd_conn *c, int on)
+{
+    if (on == c->pipeline)
+        return SBD_OK;
+    if (on) {
+        int rc = async_start(c);
+        if (rc != SBD_OK)
+            return rc;
+        if (!PQenterPipelineMode(c->pg))
+            return pgd_error(c, NULL);
+        c->pipeline = 1;
+        c->sync_due = 0;
+        return SBD_OK;
+    }
+    if (c->in_flight > 0)
+        return pgd_fail(c, "pipeline: statements are still in flight");
+    while (c->sync_due) {
+        /* the Sync's result follows its statement's: it is at most one
+         * network read away */
+        if (PQisBusy(c->pg)) {
+            if (pqsocket_wait(c) != 0 || !PQconsumeInput(c->pg))
+                return pgd_error(c, NULL);
+            continue;
+        }
+        PGresult *r = PQgetResult(c->pg);
+        if (r == NULL)
+            continue;
+        ExecStatusType st = PQresultStatus(r);
+        PQclear(r);
+        if (st == PGRES_PIPELINE_SYNC)
+            c->sync_due = 0;
+    }
+    if (!PQexitPipelineMode(c->pg))
+        return pgd_error(c, NULL);
+    c->pipeline = 0;
+    return SBD_OK;
 }
 
 static void pgsql_close_stmt(sbd_conn *c, sbd_stmt *s)
@@ -589,7 +683,7 @@ static const struct sbd_driver pgsql_driver = {
     .name = "pgsql",
     .description = "PostgreSQL through libpq",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_SERVER_COUNTERS |
-            SBD_CAP_NONBLOCKING,
+            SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE,
     .options = pgd_options,
     .init = pgd_init,
     .done = pgd_done,
@@ -613,6 +707,7 @@ static const struct sbd_driver pgsql_driver = {
     .send_query = pgsql_send_query,
     .send_execute = pgsql_send_execute,
     .poll_result = pgsql_poll_result,
+    .pipeline = pgsql_pipeline,
 };
 
 /* The driver table: static, never NULL, never fails. */

@@ -46,9 +46,12 @@ struct sbd_conn {
 
     /* nonblocking statements (pgsql.c: send_query, poll_result) */
     int nonblocking;              /* PQsetnonblocking done */
-    int in_flight;                /* a statement was sent, not yet answered */
+    int in_flight;                /* statements sent, not yet answered */
     int flushing;                 /* PQflush has more to send */
     PGresult *async_res;          /* last result received so far */
+    int pipeline;                 /* in libpq pipeline mode (--pipeline) */
+    int sync_due;                 /* pipeline: the oldest statement is
+                                     answered, its Sync result is not */
 
     /* bulk load (pgsql_copy.c) */
     int in_copy;

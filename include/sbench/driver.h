@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 1
+#define SBD_ABI_MINOR 2
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -153,7 +153,7 @@ struct sbd_host {
                                              literal quoting doubles it */
 #define SBD_CAP_NONBLOCKING     (1u << 3) /* socket/send_query/send_execute/
                                              poll_result implemented (ABI 1.1) */
-#define SBD_CAP_PIPELINE        (1u << 4) /* reserved */
+#define SBD_CAP_PIPELINE        (1u << 4) /* pipeline implemented (ABI 1.2) */
 #define SBD_CAP_SERVER_COUNTERS (1u << 5) /* server_counters implemented */
 
 typedef struct sbd_conn sbd_conn;   /* opaque, defined by each driver */
@@ -281,6 +281,20 @@ struct sbd_driver {
      * statement is no longer in flight; afterwards fetch_row and
      * free_result work as usual. */
     int (*poll_result)(sbd_conn *conn, struct sbd_result_info *info, int *want_write);
+
+    /* --- pipelining (ABI 1.2, SBD_CAP_PIPELINE with SBD_CAP_NONBLOCKING;
+     * else NULL) --- */
+    /* pipeline(conn, 1) puts a connection with nothing in flight in
+     * pipeline mode: send_query and send_execute may then be called again
+     * before earlier answers came, and poll_result returns the answers one
+     * at a time, oldest first (SBD_AGAIN until the oldest is complete).
+     * Every statement still runs as its own unit, exactly as if it had been
+     * sent alone (autocommit, errors, and the statements after a failed
+     * one behave as without pipelining).  In pipeline mode only send_*,
+     * poll_result, fetch_row, free_result, socket, last_error, pipeline
+     * and disconnect may be called.  pipeline(conn, 0) leaves it; nothing
+     * may be in flight then.  Returns SBD_OK or an error (last_error). */
+    int (*pipeline)(sbd_conn *conn, int on);
 };
 
 /* The entry point every driver defines:
