@@ -298,15 +298,6 @@ int main(int argc, char **argv)
     run.max_retries = (int)sb_opt_int(o, "max-retries");
     run.reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
     run.rate = sb_opt_num(o, "rate");
-    if (run.rate > 0 && run.clients > run.threads) {
-        fprintf(stderr, "sbench: --rate with more --clients than --threads is not supported yet\n");
-        return 2;
-    }
-    if (run.reconnect_per_event && run.clients > run.threads) {
-        fprintf(stderr, "sbench: --reconnect=transaction with more --clients than --threads is not supported yet; use --threads=%d\n",
-                run.clients);
-        return 2;
-    }
     run.rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
     run.latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
