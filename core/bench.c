@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +21,7 @@
 #include <unistd.h>
 
 #include "../lua/lua_env.h"
+#include "clients.h"
 #include "db.h"
 #include "hdr_log.h"
 #include "prometheus.h"
@@ -36,166 +36,12 @@ static pthread_barrier_t start_barrier;
  * where a thread opens many connections one after the other) */
 static _Atomic int workers_ready;
 
-/* ---- clients multiplexed on a thread (--clients > --threads) ---- */
-
-enum { C_IDLE, C_WAIT, C_DONE };
-
-struct client {
-    struct l_client l;
-    int state;              /* C_* */
-    struct sb_conn *conn;   /* C_WAIT: the connection with a statement in flight */
-    int polled;             /* poll_result tried since the send */
-    int want_write;
-    int64_t t0;             /* start of the current event */
-};
-
-/* 1 when the driver can run many connections on one thread. */
-static int can_multiplex(const struct sbd_driver *d)
-{
-    return d && (d->caps & SBD_CAP_NONBLOCKING) && SB_DRV_HAS(d, socket) &&
-           SB_DRV_HAS(d, send_query) && SB_DRV_HAS(d, send_execute) && SB_DRV_HAS(d, poll_result);
-}
-
-static int nclients_of(const struct sb_run *run, int tid)
-{
-    return (run->clients - tid + run->threads - 1) / run->threads;
-}
-
-/* Runs client c until it waits for the server or its event ends; records
- * the event like the one-connection loop does.  Returns -1 on a fatal
- * error (w->error set). */
-static int client_run(struct sb_worker *w, struct client *c, int start, int *busy)
-{
-    struct sb_run *run = w->run;
-    struct sb_thread_stats *st = &w->stats;
-    for (;;) {
-        struct sb_conn *conn = NULL;
-        int r = l_client_step(w, &c->l, start, &conn);
-        switch (r) {
-        case L_CLIENT_WAIT:
-            c->state = C_WAIT;
-            c->conn = conn;
-            c->polled = 0;
-            return 0;
-        case L_CLIENT_RESTART:
-            start = 1;
-            continue;
-        case L_CLIENT_DONE: {
-            int64_t lat = sb_now_ns() - c->t0;
-            sb_histogram_record(st->latency, lat);
-            SB_ADD(st->busy_ns, lat);
-            if (run->latency_limit_ns && lat > run->latency_limit_ns)
-                SB_ADD(st->late_events, 1);
-            SB_ADD(st->events, 1);
-        }
-            /* fall through */
-        case L_CLIENT_STOP:   /* not counted */
-        case L_CLIENT_FAILED: /* counted as failed */
-            c->state = C_IDLE;
-            (*busy)--;
-            atomic_store_explicit(&st->in_event, *busy, memory_order_relaxed);
-            return 0;
-        default:
-            return -1;
-        }
-    }
-}
-
-/* The event loop of a thread driving n clients: starts an event for every
- * idle client, polls the sockets of all waiting clients in one poll() and
- * resumes those whose answer is complete.  Returns -1 on a fatal error. */
-static int clients_loop(struct sb_worker *w, struct client *cl, int n)
-{
-    struct sb_run *run = w->run;
-    struct pollfd *pf = calloc((size_t)n, sizeof *pf);
-    int *who = calloc((size_t)n, sizeof *who);
-    int rc = 0, active = n, busy = 0;
-    if (pf == NULL || who == NULL) {
-        snprintf(w->error, sizeof w->error, "out of memory");
-        rc = -1;
-        goto out;
-    }
-    while (active > 0) {
-        int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
-        for (int i = 0; i < n; i++) {
-            struct client *c = &cl[i];
-            if (c->state != C_IDLE)
-                continue;
-            if (stopping ||
-                (run->event_limit &&
-                 atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
-                     run->event_limit)) {
-                c->state = C_DONE;
-                active--;
-                continue;
-            }
-            c->t0 = sb_now_ns();
-            busy++;
-            atomic_store_explicit(&w->stats.in_event, busy, memory_order_relaxed);
-            if (client_run(w, c, 1, &busy) < 0) {
-                rc = -1;
-                goto out;
-            }
-        }
-        int np = 0;
-        for (int i = 0; i < n; i++) {
-            struct client *c = &cl[i];
-            if (c->state != C_WAIT)
-                continue;
-            if (!c->polled) { /* flush what was sent; the answer may be in */
-                c->polled = 1;
-                if (sb_conn_poll(c->conn, &c->want_write) != SBD_AGAIN) {
-                    if (client_run(w, c, 0, &busy) < 0) {
-                        rc = -1;
-                        goto out;
-                    }
-                    continue;
-                }
-            }
-            pf[np].fd = sb_conn_socket(c->conn);
-            pf[np].events = (short)(POLLIN | (c->want_write ? POLLOUT : 0));
-            pf[np].revents = 0;
-            who[np++] = i;
-        }
-        if (np == 0)
-            continue;
-        int r = poll(pf, (nfds_t)np, 100);
-        if (r < 0 && errno != EINTR) {
-            snprintf(w->error, sizeof w->error, "poll: %s", strerror(errno));
-            rc = -1;
-            goto out;
-        }
-        for (int k = 0; r > 0 && k < np; k++) {
-            if (pf[k].revents == 0)
-                continue;
-            struct client *c = &cl[who[k]];
-            if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
-                continue;
-            if (client_run(w, c, 0, &busy) < 0) {
-                rc = -1;
-                goto out;
-            }
-        }
-    }
-out:
-    free(pf);
-    free(who);
-    return rc;
-}
-
 /* --reconnect=transaction: a new connection for every event, like pgbench
  * -C; the time to connect is part of the event's latency.  Returns 0, or -1
  * when a connection could not be opened (counted as an error). */
 static int reopen_all(struct sb_worker *w)
 {
-    for (int i = 0; i < w->nconns; i++) {
-        struct sb_conn *c = w->conns[i];
-        if (sb_conn_reopen(c) != SBD_OK) {
-            sb_stats_count_error(&w->stats, c->err.sqlstate, c->err.native_code, SBD_CONN_LOST, 0);
-            return -1;
-        }
-    }
-    return 0;
+    return sb_reopen_conns(w, w->conns, w->nconns);
 }
 
 static void *worker_thread(void *arg)
@@ -208,20 +54,15 @@ static void *worker_thread(void *arg)
     if (run->drv && run->drv->thread_init)
         run->drv->thread_init();
     int ok = l_state_create(w, 1) != NULL;
-    /* --clients > --threads: this thread drives clients tid, tid+T, ... */
-    int ncl = run->clients > run->threads ? nclients_of(run, w->id) : 0;
-    struct client *cl = ncl > 0 ? calloc((size_t)ncl, sizeof *cl) : NULL;
-    if (ncl > 0) {
-        if (ok && cl == NULL) {
-            snprintf(w->error, sizeof w->error, "out of memory");
+    /* --clients > --threads: this thread drives clients tid, tid+T, ...
+     * (core/clients.c) */
+    struct sb_clients *cs = NULL;
+    if (ok && w->nclients > 0) {
+        cs = sb_clients_create(w);
+        if (cs == NULL || sb_clients_init(cs) < 0)
             ok = 0;
-        }
-        for (int i = 0; ok && i < ncl; i++)
-            if (l_client_create(w, w->id + i * run->threads, &cl[i].l) < 0 ||
-                l_client_call(w, &cl[i].l, "thread_init") < 0)
-                ok = 0;
-    } else {
-        if (ok && l_call_global(w, "thread_init") < 0)
+    } else if (ok) {
+        if (l_call_global(w, "thread_init") < 0)
             ok = 0;
         if (ok && l_event_prepare(w) < 0)
             ok = 0;
@@ -239,17 +80,16 @@ static void *worker_thread(void *arg)
      * omission), and the lag between schedule and start is kept apart. */
     double mean_gap_ns = run->rate > 0 ? 1e9 * run->threads / run->rate : 0;
     int64_t scheduled = sb_now_ns();
-    if (ok && ncl > 0) {
-        if (clients_loop(w, cl, ncl) < 0) {
+    if (ok && cs != NULL) {
+        if (sb_clients_loop(cs) < 0) {
             w->failed = 1;
             atomic_store(&run->fatal, 1);
             atomic_store(&run->stop, 1);
         }
-        for (int i = 0; i < ncl && !w->failed; i++)
-            if (l_client_call(w, &cl[i].l, "thread_done") < 0) {
-                w->failed = 1;
-                atomic_store(&run->fatal, 1);
-            }
+        if (!w->failed && sb_clients_done(cs) < 0) {
+            w->failed = 1;
+            atomic_store(&run->fatal, 1);
+        }
     } else if (ok) {
         while (!atomic_load_explicit(&run->stop, memory_order_relaxed)) {
             if (run->event_limit &&
@@ -308,9 +148,9 @@ static void *worker_thread(void *arg)
         lua_close(w->L);
         w->L = NULL;
     }
+    sb_clients_destroy(cs); /* after lua_close: see sb_clients_create */
     free(w->pipe_conns);
     w->pipe_conns = NULL;
-    free(cl);
     if (run->drv && run->drv->thread_done)
         run->drv->thread_done();
     atomic_fetch_sub(&run->running, 1);
@@ -402,6 +242,28 @@ static void take(struct sb_run *run, struct sb_snapshot *s, struct hset *h)
     sb_stats_merge_connect(ts, n, h->conn);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_stats_merge_kind(ts, n, k, h->kind[k]);
+}
+
+/* Events of each of the n clients, by client id (sbench.cid), minus base
+ * (when not NULL): a multiplexing worker counts its clients tid + i * T
+ * at client_events[i]; a worker with one connection is client tid. */
+static void client_counts(struct sb_run *run, uint64_t *out, int n, const uint64_t *base)
+{
+    for (int t = 0; t < run->threads; t++) {
+        struct sb_worker *w = run->workers[t];
+        if (w->nclients == 0) {
+            if (t < n)
+                out[t] = SB_GET(w->stats.events);
+            continue;
+        }
+        for (int i = 0; i < w->nclients; i++) {
+            int cid = t + i * run->threads;
+            if (cid < n)
+                out[cid] = SB_GET(w->client_events[i]);
+        }
+    }
+    for (int i = 0; base && i < n; i++)
+        out[i] -= base[i];
 }
 
 static void diff_snap(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b)
@@ -652,7 +514,10 @@ int sb_run_benchmark(struct sb_run *run)
             return 1;
         }
     }
-    if (run->clients > run->threads && !can_multiplex(run->drv)) {
+    /* Clients fairness: reported whenever --clients differs from
+     * --threads, also when the driver falls back to a thread per client */
+    int nclients = sb_opt_is_set(o, "clients") && run->clients != run->threads ? run->clients : 0;
+    if (run->clients > run->threads && !sb_clients_can_multiplex(run->drv)) {
         fprintf(stderr, "sbench: driver %s cannot multiplex connections: running one client per "
                 "thread (--threads=%d)\n", run->drv ? run->drv->name : "none", run->clients);
         run->threads = run->clients;
@@ -673,7 +538,10 @@ int sb_run_benchmark(struct sb_run *run)
     run->workers = calloc((size_t)n, sizeof *run->workers);
     uint64_t *events = calloc((size_t)n, sizeof *events), *base_events = calloc((size_t)n, sizeof *events);
     int64_t *busy = calloc((size_t)n, sizeof *busy), *base_busy = calloc((size_t)n, sizeof *busy);
-    if (!run->workers || !events || !busy || !base_events || !base_busy) {
+    uint64_t *cl_events = calloc((size_t)nclients + 1, sizeof *cl_events);
+    uint64_t *base_cl_events = calloc((size_t)nclients + 1, sizeof *cl_events);
+    if (!run->workers || !events || !busy || !base_events || !base_busy || !cl_events ||
+        !base_cl_events) {
         fprintf(stderr, "FATAL: out of memory\n");
         return 1;
     }
@@ -770,6 +638,7 @@ int sb_run_benchmark(struct sb_run *run)
                 base_events[i] = SB_GET(run->workers[i]->stats.events);
                 base_busy[i] = SB_GET(run->workers[i]->stats.busy_ns);
             }
+            client_counts(run, base_cl_events, nclients, NULL);
             prev_snap = base_snap;
             hset_copy(&prev, &base);
             measure_start = now;
@@ -851,6 +720,11 @@ int sb_run_benchmark(struct sb_run *run)
     }
     r.thread_events = events;
     r.thread_busy_ns = busy;
+    if (nclients > 0) {
+        client_counts(run, cl_events, nclients, base_cl_events);
+        r.client_events = cl_events;
+        r.clients = nclients;
+    }
     r.unfinished = unfinished;
     r.histogram = sb_opt_bool(o, "histogram");
     /* statements the workload named: merged by name over the threads */
@@ -944,6 +818,8 @@ int sb_run_benchmark(struct sb_run *run)
     free(busy);
     free(base_events);
     free(base_busy);
+    free(cl_events);
+    free(base_cl_events);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "sbench: the report could not be written to standard output\n");
         failed = 1;

@@ -34,7 +34,8 @@ static void add_core_options(struct sb_options *o)
     ADD("threads", SB_OPT_INT, "1", "number of threads to use", NULL, 1, 100000);
     ADD("clients", SB_OPT_INT, "0",
         "number of database connections (clients) the threads drive, each running events "
-        "on its own (0 = one per thread; fewer than --threads lowers --threads)", NULL, 0, 100000);
+        "on its own (0 = one per thread; fewer than --threads lowers --threads); when it differs "
+        "from --threads the final report adds Clients fairness", NULL, 0, 100000);
     ADD("events", SB_OPT_INT, "0", "limit for total number of events (0 = no limit)", NULL, 0, BIG);
     ADD("time", SB_OPT_INT, "10", "limit for total execution time in seconds (0 = no limit)", NULL, 0, 100000000);
     ADD("forever", SB_OPT_BOOL, "off", "run until interrupted when --time=0 and --events=0", NULL, 0, 0);
@@ -299,15 +300,6 @@ int main(int argc, char **argv)
     run.max_retries = (int)sb_opt_int(o, "max-retries");
     run.reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
     run.rate = sb_opt_num(o, "rate");
-    if (run.rate > 0 && run.clients > run.threads) {
-        fprintf(stderr, "sbench: --rate with more --clients than --threads is not supported yet\n");
-        return 2;
-    }
-    if (run.reconnect_per_event && run.clients > run.threads) {
-        fprintf(stderr, "sbench: --reconnect=transaction with more --clients than --threads is not supported yet; use --threads=%d\n",
-                run.clients);
-        return 2;
-    }
     run.rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
     run.latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&

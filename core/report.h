@@ -25,6 +25,9 @@ struct sb_report {
     /* final report only */
     const uint64_t *thread_events;  /* per thread */
     const int64_t *thread_busy_ns;  /* per thread */
+    const uint64_t *client_events;  /* per client (by sbench.cid), or NULL
+                                     * when --clients is not given or = threads */
+    int clients;                 /* entries in client_events */
     int unfinished;              /* events cut off by a forced shutdown */
     int histogram;               /* print the latency distribution */
     const double *percentiles;   /* --percentiles list, npercentiles long */
@@ -41,6 +44,11 @@ struct sb_report {
     int server_counters_valid;   /* the server's own counts, when read */
     struct sbd_server_counters server;
 };
+
+/* Average, standard deviation (population, as sysbench's fairness
+ * lines), minimum and maximum of n counts (all 0 when n is 0). */
+struct sb_spread { double avg, stddev; uint64_t min, max; };
+struct sb_spread sb_report_spread(const uint64_t *v, int n);
 
 void sb_report_intermediate_text(FILE *f, const struct sb_report *r);
 void sb_report_final_text(FILE *f, const struct sb_report *r);

@@ -125,6 +125,18 @@ void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const 
         num(f, r->threads ? sqrt(sq / r->threads) : 0);
         fprintf(f, "}");
     }
+    if (r->client_events && r->clients > 0) {
+        struct sb_spread sp = sb_report_spread(r->client_events, r->clients);
+        fprintf(f, ",\"clients_fairness\":{\"clients\":%d,\"events_avg\":", r->clients);
+        num(f, sp.avg);
+        fprintf(f, ",\"events_stddev\":");
+        num(f, sp.stddev);
+        fprintf(f, ",\"events_min\":%llu,\"events_max\":%llu,\"events\":[",
+                (unsigned long long)sp.min, (unsigned long long)sp.max);
+        for (int i = 0; i < r->clients; i++)
+            fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->client_events[i]);
+        fprintf(f, "]}");
+    }
     if (r->unfinished)
         fprintf(f, ",\"unfinished_on_forced_shutdown\":%d", r->unfinished);
     if (r->server_counters_valid)

@@ -42,6 +42,22 @@ static void mean_stddev(const double *v, int n, double *mean, double *sd)
     *sd = n ? sqrt(sq / n) : 0;
 }
 
+struct sb_spread sb_report_spread(const uint64_t *v, int n)
+{
+    struct sb_spread sp = {0, 0, n > 0 ? v[0] : 0, n > 0 ? v[0] : 0};
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++) {
+        sum += (double)v[i];
+        sp.min = v[i] < sp.min ? v[i] : sp.min;
+        sp.max = v[i] > sp.max ? v[i] : sp.max;
+    }
+    sp.avg = n > 0 ? sum / n : 0;
+    for (int i = 0; i < n; i++)
+        sq += ((double)v[i] - sp.avg) * ((double)v[i] - sp.avg);
+    sp.stddev = n > 0 ? sqrt(sq / n) : 0;
+    return sp;
+}
+
 void sb_report_final_text(FILE *f, const struct sb_report *r)
 {
     const struct sb_snapshot *d = &r->d;
@@ -99,6 +115,13 @@ void sb_report_final_text(FILE *f, const struct sb_report *r)
     fprintf(f, "    events (avg/stddev):           %.4f/%.2f\n", m, sd);
     mean_stddev(ex, n, &m, &sd);
     fprintf(f, "    execution time (avg/stddev):   %.4f/%.2f\n", m, sd);
+    if (r->client_events && r->clients > 0) {
+        struct sb_spread sp = sb_report_spread(r->client_events, r->clients);
+        fprintf(f, "\nClients fairness:\n");
+        fprintf(f, "    events (avg/stddev):           %.4f/%.2f\n", sp.avg, sp.stddev);
+        fprintf(f, "    events (min/max):              %llu/%llu\n", (unsigned long long)sp.min,
+                (unsigned long long)sp.max);
+    }
     fputc('\n', f);
     if (r->histogram)
         sb_report_histogram_text(f, h);

@@ -90,7 +90,22 @@ struct sb_worker *sb_worker_create(struct sb_run *run, int id)
         return NULL;
     }
     sb_rand_seed(&w->rand, run->rand.seed, id + 1);
+    w->nclients = id >= 0 ? sb_run_clients_of(run, id) : 0;
+    if (w->nclients > 0) {
+        w->client_events = calloc((size_t)w->nclients, sizeof *w->client_events);
+        if (w->client_events == NULL) {
+            sb_worker_destroy(w);
+            return NULL;
+        }
+    }
     return w;
+}
+
+int sb_run_clients_of(const struct sb_run *run, int tid)
+{
+    if (run->clients <= run->threads)
+        return 0;
+    return (run->clients - tid + run->threads - 1) / run->threads;
 }
 
 void sb_worker_destroy(struct sb_worker *w)
@@ -98,6 +113,7 @@ void sb_worker_destroy(struct sb_worker *w)
     if (w == NULL)
         return;
     sb_stats_free(&w->stats);
+    free(w->client_events);
     free(w);
 }
 

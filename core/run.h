@@ -19,6 +19,7 @@
 
 struct lua_State;
 struct sb_options;
+struct l_client;
 
 enum sb_rand_kind { SB_RAND_UNIFORM, SB_RAND_GAUSSIAN, SB_RAND_SPECIAL, SB_RAND_PARETO,
                     SB_RAND_ZIPFIAN };
@@ -47,6 +48,11 @@ struct sb_worker {
     /* --pipeline: connections with statements in flight (lua/l_sql.c) */
     struct sb_conn **pipe_conns;
     int npipe_conns, pipe_conns_cap;
+    struct l_client *cur_client;    /* client whose code runs (its connections are its own) */
+    /* --clients > --threads: events of each client this thread drives
+     * (client tid + i * threads at [i]); written by this thread only */
+    _Atomic uint64_t *client_events;
+    int nclients;
 };
 
 struct sb_run {
@@ -86,10 +92,15 @@ struct sb_run {
 /* Process-wide: the run being executed (one per process). */
 extern struct sb_run *sb_current_run;
 
-/* Allocates a worker (statistics, histogram, seeded random numbers); NULL
- * when out of memory.  Free with sb_worker_destroy (NULL is a no-op). */
+/* Allocates a worker (statistics, histogram, seeded random numbers, and
+ * per-client event counters when it drives several clients); NULL when out
+ * of memory.  Free with sb_worker_destroy (NULL is a no-op). */
 struct sb_worker *sb_worker_create(struct sb_run *run, int id);
 void sb_worker_destroy(struct sb_worker *w);
+
+/* With --clients > --threads: how many clients thread tid drives (clients
+ * tid, tid + threads, ...); 0 when every thread has one connection. */
+int sb_run_clients_of(const struct sb_run *run, int tid);
 
 /* Runs `command` for the workload; returns the process exit status. */
 int sb_run_command(struct sb_run *run);

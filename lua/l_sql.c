@@ -22,6 +22,7 @@
 #include "../core/db.h"
 #include "../core/run.h"
 #include "l_internal.h"
+#include "lua_env.h"
 
 #define CONN_MT "sbench.conn"
 #define STMT_MT "sbench.stmt"
@@ -30,7 +31,9 @@
 #define DRV_MT "sbench.driver"
 #define ERR_MT "sbench.sqlerror"
 
-struct l_conn { struct sb_conn *c; int closed; };
+/* owner: the client whose code opened it (its conns[] lists it), or NULL
+ * when it is listed in the worker's conns[] */
+struct l_conn { struct sb_conn *c; int closed; struct l_client *owner; };
 struct l_stmt { struct sb_stmt *s; struct l_conn *lc; };
 struct l_param { struct l_stmt *ls; int slot; };
 struct l_rs { struct sb_conn *c; uint64_t gen; };
@@ -170,6 +173,7 @@ static int drv_connect(lua_State *L)
     struct l_conn *lc = lua_newuserdatauv(L, sizeof *lc, 1);
     lc->c = NULL;
     lc->closed = 1;
+    lc->owner = NULL;
     luaL_setmetatable(L, CONN_MT);
     struct sbd_error err;
     int64_t t0 = sb_now_ns();
@@ -196,9 +200,26 @@ static int drv_connect(lua_State *L)
         return lua_error(L);
     }
     lc->closed = 0;
-    if (w->nconns < (int)(sizeof w->conns / sizeof w->conns[0]))
+    struct l_client *cl = w->cur_client;
+    if (cl != NULL) {
+        if (cl->nconns < (int)(sizeof cl->conns / sizeof cl->conns[0])) {
+            cl->conns[cl->nconns++] = lc->c;
+            lc->owner = cl;
+        }
+    } else if (w->nconns < (int)(sizeof w->conns / sizeof w->conns[0])) {
         w->conns[w->nconns++] = lc->c;
+    }
     return 1;
+}
+
+/* Removes c from list (n entries). */
+static void unlist(struct sb_conn **list, int *n, const struct sb_conn *c)
+{
+    for (int i = 0; i < *n; i++)
+        if (list[i] == c) {
+            list[i] = list[--*n];
+            return;
+        }
 }
 
 /* ---- connection ---- */
@@ -211,11 +232,11 @@ static int conn_gc(lua_State *L)
     struct sb_worker *w = l_worker(L);
     if (lc->c && lc->c->pipe_listed)
         pipe_unlist(w, lc->c);
-    for (int i = 0; i < w->nconns; i++)
-        if (w->conns[i] == lc->c) {
-            w->conns[i] = w->conns[--w->nconns];
-            break;
-        }
+    if (lc->owner)
+        unlist(lc->owner->conns, &lc->owner->nconns, lc->c);
+    else
+        unlist(w->conns, &w->nconns, lc->c);
+    lc->owner = NULL;
     sb_conn_close(lc->c);
     lc->c = NULL;
     return 0;

@@ -570,7 +570,10 @@ int l_client_call(struct sb_worker *w, struct l_client *cl, const char *name)
         lua_pop(L, 1);
         return 1;
     }
-    if (lua_pcall(L, 0, 0, w->traceback_idx) != LUA_OK) {
+    w->cur_client = cl;
+    int st = lua_pcall(L, 0, 0, w->traceback_idx);
+    w->cur_client = NULL;
+    if (st != LUA_OK) {
         take_error(w);
         return -1;
     }
@@ -606,8 +609,10 @@ int l_client_step(struct sb_worker *w, struct l_client *cl, int start, struct sb
     }
     int nres = 0;
     w->running_co = co;
+    w->cur_client = cl;
     int st = lua_resume(co, L, 0, &nres);
     w->running_co = NULL;
+    w->cur_client = NULL;
     if (st == LUA_YIELD) {
         void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
         lua_pop(co, nres);
@@ -626,8 +631,10 @@ int l_client_step(struct sb_worker *w, struct l_client *cl, int start, struct sb
         lua_settop(co, 0);
         lua_pushcfunction(co, l_sql_pipe_sync);
         w->running_co = co;
+        w->cur_client = cl;
         st = lua_resume(co, L, 0, &nres);
         w->running_co = NULL;
+        w->cur_client = NULL;
         if (st == LUA_YIELD) {
             void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
             lua_pop(co, nres);

@@ -12,6 +12,7 @@ struct lua_State;
 struct sb_worker;
 struct sb_options;
 struct sb_report;
+struct sb_conn;
 
 /* Creates w's Lua state: standard libraries, the sbench API, sbench.opt
  * from the registry (when with_opts), and the workload script executed.
@@ -52,8 +53,9 @@ struct l_client {
     int co_ref, env_ref;    /* registry references */
     int cid;                /* 0..clients-1; sbench.cid in its environment */
     int retries;            /* restarts of the current event */
+    struct sb_conn *conns[16]; /* connections its code opened (not owned) */
+    int nconns;
 };
-struct sb_conn;
 
 /* Creates client cid in w's state: a fresh _ENV whose metatable reads
  * from _G, an own sbench table (cid, hooks; the rest shared), an own
@@ -62,7 +64,8 @@ struct sb_conn;
 int l_client_create(struct sb_worker *w, int cid, struct l_client *cl);
 /* Calls the client's function `name` (thread_init, thread_done) on the
  * worker's main thread, so every statement in it blocks; same returns as
- * l_call_global. */
+ * l_call_global.  Connections opened while a client's code runs (here or
+ * in l_client_step) are listed in its conns[], for --reconnect=transaction. */
 int l_client_call(struct sb_worker *w, struct l_client *cl, const char *name);
 
 enum { L_CLIENT_WAIT, L_CLIENT_DONE, L_CLIENT_RESTART, L_CLIENT_STOP, L_CLIENT_FAILED,

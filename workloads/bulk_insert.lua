@@ -1,7 +1,14 @@
--- bulk_insert: every thread appends rows (id, k) = (i, i), i = 1, 2, ...
--- to its own table sbtest<tid+1> with multi-row INSERTs.  prepare creates
--- sbtest1 .. sbtest<threads>; cleanup drops them.
+-- bulk_insert: every connection appends rows (id, k) = (i, i), i = 1, 2,
+-- ... to its own table with multi-row INSERTs: sbtest<tid+1>, or with
+-- --clients sbtest<cid+1> (one table per client).  prepare creates sbtest1
+-- .. sbtest<max(threads, clients)>; cleanup drops them.
 local oltp_sql = require("oltp_sql")
+
+-- Tables: one per connection.
+local function ntables()
+   local c = sbench.opt.clients or 0
+   return c > sbench.opt.threads and c or sbench.opt.threads
+end
 
 sbench.cmdline.options = {
    force = { "prepare: drop existing sbtest tables instead of refusing " ..
@@ -15,7 +22,7 @@ end
 
 function prepare()
    local con, q = connect()
-   for n = 1, sbench.opt.threads do
+   for n = 1, ntables() do
       local name = q.table_name(n)
       if oltp_sql.table_exists(con, q, n) then
          if not sbench.opt.force then
@@ -34,7 +41,7 @@ end
 
 function cleanup()
    local con, q = connect()
-   for n = 1, sbench.opt.threads do
+   for n = 1, ntables() do
       print("Dropping table '" .. q.table_name(n) .. "'...")
       if q.drop_if_exists or oltp_sql.table_exists(con, q, n) then
          oltp_sql.exec(con, q.drop_table(n))
@@ -49,7 +56,9 @@ local rows = 0
 function thread_init()
    local q
    con, q = connect()
-   prefix = q.bulk_insert_prefix(sbench.tid + 1)
+   -- a client multiplexed on a thread has sbench.cid; a connection with
+   -- its own thread is known by its thread id
+   prefix = q.bulk_insert_prefix((sbench.cid or sbench.tid) + 1)
    rows = 0
 end
 

@@ -1,73 +1,206 @@
 #!/bin/sh
-# clients.sh: --clients=64 on --threads=2 against a running PostgreSQL
-# (e.g. one started by scripts/pg-server.sh, max_connections=300).  For
-# oltp_read_only and oltp_read_write: sbench exits 0 with transactions > 0,
-# the server sees exactly 64 sbench sessions during the run, and its
-# xact_commit grows by at least the transactions sbench reports.
+# clients.sh: --clients=64 on --threads=2, on PostgreSQL and MariaDB.
 #
-# Environment:
-#   SBT_PGHOST      TCP host of the server (e.g. 127.0.0.1)        required
-#   SBT_PGPORT      its port                                       required
-#   SBT_PGPASSWORD  password of role sbtest                        required
-#   SBT_BUILD       meson build directory                          required
-#   SBT_TMP         scratch directory (default: /tmp)
-set -eu
+# Every workload in workloads/ (prepare, run --time=2, for bulk_insert
+# --rate=3200 --time=2; cleanup), on each server:
+#   - sbench exits 0 and its header shows threads and clients (on a driver
+#     that cannot multiplex, sbench runs one thread per client: threads 64);
+#   - the server sees exactly 64 sbench sessions during the run
+#     (pg_stat_activity; MariaDB: SHOW PROCESSLIST rows of user sbtest);
+#   - the server's counters agree with sbench's report (check_server_counts
+#     in wl-lib.sh: pg_stat_statements / pg_stat_database, MariaDB Com_*);
+#   - the JSON report's clients_fairness lists 64 clients whose events add
+#     up to the total, every client ran at least one event, and the text
+#     report has the Clients fairness section.
+# Then:
+#   - --rate=200 --time=3 with 16 clients on 2 threads (both servers): tps
+#     within [150, 250], schedule lag reported, every client ran events;
+#   - --reconnect=transaction with 16 clients on 2 threads, 200 events
+#     (PostgreSQL): 200 transactions, the Connection time line counts
+#     200 + 16 connections and pg_stat_database.sessions grows by as many.
+#
+# Environment: see wl-lib.sh (SBT_BUILD, SBT_TMP, SBT_PG*, SBT_MYSQL_*).
+# Both servers must be running (scripts/pg-server.sh sets max_connections
+# 300); a missing server is a failure.  Runs for about 2-3 minutes.
+set -u
+. "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
+command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
 
-: "${SBT_PGHOST:?set SBT_PGHOST}" "${SBT_PGPORT:?set SBT_PGPORT}"
-: "${SBT_PGPASSWORD:?set SBT_PGPASSWORD}" "${SBT_BUILD:?set SBT_BUILD}"
-BUILD=$(cd "$SBT_BUILD" && pwd)
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
-S=$BUILD/core/sbench
-[ -x "$S" ] || { echo "clients.sh: no $S (build first)" >&2; exit 1; }
-[ -f "$BUILD/drivers/pgsql/sbench-pgsql.so" ] || { echo "clients.sh: no pgsql driver built" >&2; exit 1; }
-command -v psql >/dev/null 2>&1 || { echo "clients.sh: psql not found" >&2; exit 1; }
+# 10000 rows a table (sysbench's default): with fewer, 64 writers wait on
+# each other's row locks (PostgreSQL detects a deadlock only after
+# deadlock_timeout, 1 s) and some clients may finish no event in the run.
+TABLES=2 SIZE=10000 THREADS=2 CLIENTS=64
+COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS"
+WORKLOADS=${SBT_WORKLOADS:-$(cd "$WL_HERE/../../workloads" && ls *.lua | sed 's/\.lua$//' |
+    grep -v -e '^oltp_common$' -e '^oltp_sql$')}
 
-TMP=$(mktemp -d "${SBT_TMP:-/tmp}/sbench-clients.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
-unset PGHOST PGPORT PGUSER PGDATABASE PGSSLMODE PGPASSFILE || true
-export PGPASSWORD="$SBT_PGPASSWORD"
-THREADS=2 CLIENTS=64
-
-sb() {
-    "$S" --driver-path="$BUILD/drivers/pgsql" --workload-path="$SRC/workloads" \
-        --db-driver=pgsql --pgsql-host="$SBT_PGHOST" --pgsql-port="$SBT_PGPORT" \
-        --pgsql-user=sbtest --pgsql-db=sbtest --tables=2 --table-size=1000 "$@"
+# sessions: sbench's connections to database sbtest, as the server lists
+# them (read from elsewhere, so that no server counter of the run moves).
+sessions() {
+    case "$KIND" in
+    pg) adminq "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND application_name = 'sbench'" ;;
+    maria) adminq "SHOW PROCESSLIST" | awk -F '\t' '$2 == "sbtest"' | wc -l | tr -d ' ' ;;
+    esac
 }
-q() {
-    psql -X -A -t -q -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest -d sbtest -c "$1"
-}
-commits() { q "SELECT xact_commit FROM pg_stat_database WHERE datname = 'sbtest'"; }
 
-failures=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-
-sb oltp_read_write cleanup >"$TMP/cleanup.out" 2>&1 || true
-sb oltp_read_write prepare >"$TMP/prepare.out" 2>&1 || { cat "$TMP/prepare.out" >&2; echo "FAIL: prepare" >&2; exit 1; }
-
-for w in oltp_read_only oltp_read_write; do
-    sleep 1.5 # let the server flush earlier sessions' counters
-    c0=$(commits)
-    sb "$w" --threads=$THREADS --clients=$CLIENTS --time=4 --db-server-counters=off run >"$TMP/$w.out" 2>"$TMP/$w.err" &
-    pid=$!
-    seen=0
-    while kill -0 "$pid" 2>/dev/null; do
-        n=$(q "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND application_name = 'sbench'" || echo 0)
-        [ "$n" -gt "$seen" ] && seen=$n
-        sleep 0.3
+# watch_sessions FILE: in the background, the largest session count seen
+# goes into FILE until FILE.stop exists.
+watch_sessions() {
+    max=0
+    echo 0 >"$1"
+    while [ ! -f "$1.stop" ]; do
+        n=$(sessions 2>/dev/null) || n=0
+        case "$n" in '' | *[!0-9]*) n=0 ;; esac
+        if [ "$n" -gt "$max" ]; then max=$n; echo "$max" >"$1"; fi
+        sleep 0.2
     done
-    rc=0
-    wait "$pid" || rc=$?
-    sleep 1.5
-    c1=$(commits)
-    tx=$(sed -n 's/^ *transactions: *\([0-9][0-9]*\).*/\1/p' "$TMP/$w.out")
-    echo "$w: exit $rc, transactions ${tx:-?}, sessions seen $seen, xact_commit delta $((c1 - c0))"
-    [ "$rc" -eq 0 ] || { fail "$w: exit status $rc"; cat "$TMP/$w.err" >&2; }
-    grep -q "Number of threads: $THREADS, clients: $CLIENTS" "$TMP/$w.out" || fail "$w: header does not show threads and clients"
-    [ -n "$tx" ] && [ "$tx" -gt 0 ] || fail "$w: no transactions"
-    [ "$seen" -eq "$CLIENTS" ] || fail "$w: the server saw $seen sbench sessions, expected $CLIENTS"
-    [ -n "$tx" ] && [ $((c1 - c0)) -ge "$tx" ] || fail "$w: xact_commit grew by $((c1 - c0)) < $tx transactions"
-done
+}
 
-sb oltp_read_write cleanup >"$TMP/cleanup.out" 2>&1 || fail "cleanup"
-[ "$failures" -eq 0 ] || { echo "clients.sh: $failures failure(s)" >&2; exit 1; }
-echo "clients.sh: all passed"
+# check_clients_json FILE WHAT N TRANSACTIONS: clients_fairness of the
+# final JSON report in FILE.
+check_clients_json() {
+    got=$(python3 - "$1" <<'EOF'
+import json, sys
+final = None
+for line in open(sys.argv[1]):
+    if line.startswith("{"):
+        j = json.loads(line)
+        if j.get("type") == "final":
+            final = j
+cf = (final or {}).get("clients_fairness")
+if not cf:
+    print("none - - - -")
+else:
+    ev = cf["events"]
+    print(cf["clients"], len(ev), sum(ev), min(ev), final["transactions"])
+EOF
+) || got="error - - - -"
+    set -- "$2" "$3" "$4" $got
+    w=$1 n=$2 tx=$3
+    expect_eq "$w: JSON clients_fairness.clients" "$4" "$n"
+    expect_eq "$w: JSON per-client counts" "$5" "$n"
+    expect_eq "$w: JSON per-client events add up to the transactions" "$6" "$8"
+    expect_eq "$w: JSON transactions = text report" "$8" "$tx"
+    expect_range "$w: fewest events of one client" "$7" 1 1000000000
+}
+
+run_workload() {
+    w=$1
+    echo "--- $w on $TARGET: --threads=$THREADS --clients=$CLIENTS"
+    opts=$COMMON
+    # bulk_insert: one table per client; every event only queues a row
+    [ "$w" = bulk_insert ] && opts="--threads=$THREADS --clients=$CLIENTS"
+    sb "$w-cleanup0" $opts "$w" cleanup
+    sb "$w-prepare" $opts "$w" prepare
+    [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; return; }
+    # bulk_insert's events only queue a row: paced, so that the run lasts
+    # (the sessions are seen) and every client gets events
+    if [ "$w" = bulk_insert ]; then len="--rate=3200 --time=2"; else len="--time=2"; fi
+    json=$SBT_TMP/clients-$TARGET-$w.json
+    rm -f "$json" "$SBT_TMP/sessions" "$SBT_TMP/sessions.stop"
+    snap_before
+    watch_sessions "$SBT_TMP/sessions" &
+    wpid=$!
+    # shellcheck disable=SC2086
+    sb "$w-run" $opts $len --report-format=json --output="$json" "$w" run
+    touch "$SBT_TMP/sessions.stop"
+    wait "$wpid"
+    seen=$(cat "$SBT_TMP/sessions")
+    snap_after
+    R_TXN= R_EVENTS=
+    parse_report "$OUT"
+
+    expect_eq "$w: exit status" "$rc" 0
+    [ "$rc" = 0 ] || show_out
+    checks=$((checks + 1))
+    if grep -Eq "^Number of threads: ($THREADS|$CLIENTS), clients: $CLIENTS\$" "$OUT"; then
+        echo "ok   $w: header: $(grep '^Number of threads' "$OUT")"
+    else
+        fail "$w: header does not show threads and clients"; show_out 40
+    fi
+    expect_eq "$w: sbench sessions the server saw" "$seen" "$CLIENTS"
+    expect_range "$w: transactions" "${R_TXN:-x}" 1 1000000000
+    checks=$((checks + 1))
+    if grep -q '^Clients fairness:' "$OUT" &&
+        grep -A2 '^Clients fairness:' "$OUT" | grep -q 'events (avg/stddev):'; then
+        echo "ok   $w: text report: $(grep -A1 '^Clients fairness:' "$OUT" | tail -n 1 | tr -s ' ')"
+    else
+        fail "$w: no Clients fairness section in the text report"
+    fi
+    check_clients_json "$json" "$w" "$CLIENTS" "$R_EVENTS"
+    if [ "$w" = bulk_insert ]; then
+        trx=0 margin=$CLIENTS
+        [ "$KIND" = maria ] && R_TXN=$R_WRITE # bulk INSERTs autocommit
+    else
+        set -- $(mix "$w")
+        trx=$4
+        # pg: per connection, its session setup and the Parse and Close of
+        # each prepared statement (see workloads.sh)
+        margin=$((CLIENTS * (1 + 2 * $5)))
+    fi
+    check_server_counts "$trx" "$margin" "$w"
+    sb "$w-cleanup" $opts "$w" cleanup
+    [ "$rc" = 0 ] || { fail "$w cleanup exited $rc"; show_out; }
+}
+
+# --rate with more clients than threads: the arrivals are shared out, an
+# arrival waits for an idle client, latency counts from the schedule.
+check_rate() {
+    echo "--- --rate=200 on $TARGET: --threads=$THREADS --clients=16"
+    sb rate-prepare --tables=1 --table-size=$SIZE oltp_point_select prepare
+    [ "$rc" = 0 ] || { fail "rate: prepare exited $rc"; show_out; return; }
+    json=$SBT_TMP/clients-$TARGET-rate.json
+    sb rate-run --tables=1 --table-size=$SIZE --threads=$THREADS --clients=16 --rate=200 --time=3 \
+        --report-format=json --output="$json" oltp_point_select run
+    expect_eq "rate: exit status" "$rc" 0
+    [ "$rc" = 0 ] || show_out
+    R_TXN= R_EVENTS=
+    parse_report "$OUT"
+    tps=$(sed -n 's/^ *transactions: *[0-9]* *(\([0-9]*\)\..*/\1/p' "$OUT")
+    expect_range "rate: tps (--rate=200)" "${tps:-x}" 150 250
+    checks=$((checks + 1))
+    if grep -q '^ *schedule lag (ms): avg' "$OUT"; then
+        echo "ok   rate: $(grep 'schedule lag' "$OUT" | tr -s ' ')"
+    else
+        fail "rate: no schedule lag in the report"; show_out 40
+    fi
+    check_clients_json "$json" rate 16 "$R_EVENTS"
+    sb rate-cleanup --tables=1 oltp_point_select cleanup
+}
+
+# --reconnect=transaction with more clients than threads (PostgreSQL):
+# every event opens its client's connection anew.
+check_reconnect() {
+    echo "--- --reconnect=transaction on $TARGET: --threads=$THREADS --clients=16"
+    sb rc-prepare --tables=1 --table-size=$SIZE oltp_point_select prepare
+    [ "$rc" = 0 ] || { fail "reconnect: prepare exited $rc"; show_out; return; }
+    sleep 1.5 # earlier sessions' statistics reach pg_stat_database
+    s0=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname = 'sbtest'")
+    sb rc-run --tables=1 --table-size=$SIZE --threads=$THREADS --clients=16 --events=200 --time=0 \
+        --reconnect=transaction oltp_point_select run
+    sleep 1.5
+    s1=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname = 'sbtest'")
+    expect_eq "reconnect: exit status" "$rc" 0
+    [ "$rc" = 0 ] || show_out
+    R_TXN= R_EVENTS=
+    parse_report "$OUT"
+    expect_eq "reconnect: transactions" "${R_TXN:-x}" 200
+    c=$(sed -n 's/^Connection time (ms): \([0-9][0-9]*\) connections.*/\1/p' "$OUT")
+    expect_eq "reconnect: Connection time line counts (events + clients)" "${c:-x}" 216
+    expect_eq "reconnect: new sessions the server counted" $((s1 - s0)) 216
+    sb rc-cleanup --tables=1 oltp_point_select cleanup
+}
+
+start=$(date +%s)
+for target in pgsql mysql; do
+    wl_setup "$target"
+    t0=$(date +%s)
+    for w in $WORKLOADS; do
+        run_workload "$w"
+    done
+    check_rate
+    [ "$KIND" = pg ] && check_reconnect
+    echo "=== $target: $(($(date +%s) - t0)) s"
+done
+echo "clients.sh: $checks checks, $failures failed, $(($(date +%s) - start)) s"
+[ "$failures" -eq 0 ]

@@ -154,6 +154,22 @@ parse_report() {
     ' "$1")"
 }
 
+# mix WORKLOAD: reads, writes, others per event with default options; 1
+# when an event is one transaction; statements each connection prepares
+# (pg: every PQprepare runs in its own implicit transaction and counts in
+# xact_commit).  Uses $TABLES (--tables of the run).
+mix() {
+    case "$1" in
+    oltp_read_write) echo "14 4 2 1 $((9 * TABLES))" ;;
+    oltp_read_only) echo "14 0 2 1 $((5 * TABLES))" ;;
+    oltp_write_only) echo "0 4 2 1 $((4 * TABLES))" ;;
+    oltp_point_select) echo "1 0 0 0 $TABLES" ;;
+    oltp_insert | oltp_update_index | oltp_update_non_index | oltp_delete)
+        echo "0 1 0 0 $TABLES" ;;
+    select_random_points | select_random_ranges) echo "1 0 0 0 1" ;;
+    esac
+}
+
 # Server counters.  snap_before resets what can be reset; snap_after sets
 # D_* deltas:
 #   pg:     D_COMMIT D_ROLLBACK (pg_stat_database, database sbtest),

@@ -34,22 +34,6 @@ dbq "INSERT INTO keepme VALUES (1)" >/dev/null
 # shellcheck disable=SC2086
 "$SBENCH" $SB_DRV --threads=$THREADS bulk_insert cleanup >/dev/null 2>&1
 
-# Per workload: reads, writes, others per event with default options; 1
-# when an event is one transaction; statements each connection prepares
-# (pg: every PQprepare runs in its own implicit transaction and counts in
-# xact_commit).
-mix() {
-    case "$1" in
-    oltp_read_write) echo "14 4 2 1 $((9 * TABLES))" ;;
-    oltp_read_only) echo "14 0 2 1 $((5 * TABLES))" ;;
-    oltp_write_only) echo "0 4 2 1 $((4 * TABLES))" ;;
-    oltp_point_select) echo "1 0 0 0 $TABLES" ;;
-    oltp_insert | oltp_update_index | oltp_update_non_index | oltp_delete)
-        echo "0 1 0 0 $TABLES" ;;
-    select_random_points | select_random_ranges) echo "1 0 0 0 1" ;;
-    esac
-}
-
 run_workload() {
     w=$1
     echo "--- $w on $TARGET"

@@ -1,0 +1,273 @@
+/*
+ * Clients multiplexed on one worker thread (--clients > --threads).  The
+ * thread runs an event loop over its clients: it starts an event on an
+ * idle client (at once, or when a --rate arrival is due), polls the
+ * sockets of all clients waiting for the server in one ppoll() and
+ * resumes those whose answer is complete.
+ *
+ * --rate: the thread gets rate * its clients / all clients of the
+ * arrivals.  Arrivals are a sequence of scheduled times; `due` is the
+ * oldest one not started yet, so the queue of arrivals waiting for an idle
+ * client is implicit (every scheduled time up to now) and costs nothing.
+ * An event's latency counts from its scheduled time (no coordinated
+ * omission); the schedule lag is kept apart.  At stop, arrivals still
+ * queued are dropped, not counted.
+ *
+ * Nothing here allocates, formats or locks once the loop runs.
+ */
+#include "clients.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../lua/lua_env.h"
+#include "db.h"
+#include "driver_loader.h"
+#include "run.h"
+
+enum { C_IDLE, C_WAIT, C_DONE };
+
+struct client {
+    struct l_client l;
+    int idx;                /* in the set; w->client_events[idx] */
+    int state;              /* C_* */
+    struct sb_conn *conn;   /* C_WAIT: the connection with a statement in flight */
+    int polled;             /* poll_result tried since the send */
+    int want_write;
+    int64_t t0;             /* start of the current event (scheduled, under --rate) */
+};
+
+struct sb_clients {
+    struct sb_worker *w;
+    int n;
+    struct client *cl;
+    struct pollfd *pf;      /* scratch for one ppoll() */
+    int *who;               /* pf[k] is the socket of cl[who[k]] */
+};
+
+int sb_clients_can_multiplex(const struct sbd_driver *d)
+{
+    return d && (d->caps & SBD_CAP_NONBLOCKING) && SB_DRV_HAS(d, socket) &&
+           SB_DRV_HAS(d, send_query) && SB_DRV_HAS(d, send_execute) && SB_DRV_HAS(d, poll_result);
+}
+
+struct sb_clients *sb_clients_create(struct sb_worker *w)
+{
+    struct sb_clients *cs = calloc(1, sizeof *cs);
+    int n = w->nclients;
+    if (cs != NULL) {
+        cs->w = w;
+        cs->n = n;
+        cs->cl = calloc((size_t)n, sizeof *cs->cl);
+        cs->pf = calloc((size_t)n, sizeof *cs->pf);
+        cs->who = calloc((size_t)n, sizeof *cs->who);
+    }
+    if (cs == NULL || cs->cl == NULL || cs->pf == NULL || cs->who == NULL) {
+        snprintf(w->error, sizeof w->error, "out of memory (%d clients)", n);
+        sb_clients_destroy(cs);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        cs->cl[i].idx = i;
+    return cs;
+}
+
+void sb_clients_destroy(struct sb_clients *cs)
+{
+    if (cs == NULL)
+        return;
+    free(cs->cl);
+    free(cs->pf);
+    free(cs->who);
+    free(cs);
+}
+
+int sb_clients_init(struct sb_clients *cs)
+{
+    struct sb_worker *w = cs->w;
+    for (int i = 0; i < cs->n; i++)
+        if (l_client_create(w, w->id + i * w->run->threads, &cs->cl[i].l) < 0 ||
+            l_client_call(w, &cs->cl[i].l, "thread_init") < 0)
+            return -1;
+    return 0;
+}
+
+int sb_clients_done(struct sb_clients *cs)
+{
+    for (int i = 0; i < cs->n; i++)
+        if (l_client_call(cs->w, &cs->cl[i].l, "thread_done") < 0)
+            return -1;
+    return 0;
+}
+
+int sb_reopen_conns(struct sb_worker *w, struct sb_conn *const *conns, int n)
+{
+    for (int i = 0; i < n; i++) {
+        struct sb_conn *c = conns[i];
+        if (sb_conn_reopen(c) != SBD_OK) {
+            sb_stats_count_error(&w->stats, c->err.sqlstate, c->err.native_code, SBD_CONN_LOST, 0);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Runs client c until it waits for the server or its event ends; records
+ * the event like the one-connection loop does, and in the client's own
+ * count.  Returns -1 on a fatal error (w->error set). */
+static int client_run(struct sb_worker *w, struct client *c, int start, int *busy)
+{
+    struct sb_run *run = w->run;
+    struct sb_thread_stats *st = &w->stats;
+    for (;;) {
+        struct sb_conn *conn = NULL;
+        int r = l_client_step(w, &c->l, start, &conn);
+        switch (r) {
+        case L_CLIENT_WAIT:
+            c->state = C_WAIT;
+            c->conn = conn;
+            c->polled = 0;
+            return 0;
+        case L_CLIENT_RESTART:
+            start = 1;
+            continue;
+        case L_CLIENT_DONE: {
+            int64_t lat = sb_now_ns() - c->t0;
+            sb_histogram_record(st->latency, lat);
+            SB_ADD(st->busy_ns, lat);
+            if (run->latency_limit_ns && lat > run->latency_limit_ns)
+                SB_ADD(st->late_events, 1);
+            SB_ADD(st->events, 1);
+            SB_ADD(w->client_events[c->idx], 1);
+        }
+            /* fall through */
+        case L_CLIENT_STOP:   /* not counted */
+        case L_CLIENT_FAILED: /* counted as failed */
+            c->state = C_IDLE;
+            (*busy)--;
+            atomic_store_explicit(&st->in_event, *busy, memory_order_relaxed);
+            return 0;
+        default:
+            return -1;
+        }
+    }
+}
+
+/* The gap to the next arrival of this thread, in ns. */
+static int64_t next_gap(struct sb_worker *w, double mean_gap_ns)
+{
+    if (w->run->rate_fixed)
+        return (int64_t)mean_gap_ns;
+    return (int64_t)(-log(1.0 - sb_rand_double(&w->rand)) * mean_gap_ns);
+}
+
+int sb_clients_loop(struct sb_clients *cs)
+{
+    struct sb_worker *w = cs->w;
+    struct sb_run *run = w->run;
+    struct sb_thread_stats *st = &w->stats;
+    struct client *cl = cs->cl;
+    int n = cs->n, active = n, busy = 0, next = 0;
+    /* --rate: this thread's share is proportional to its clients, so each
+     * client is offered the same load when clients do not divide evenly */
+    double mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * n) : 0;
+    int64_t due = mean_gap_ns > 0 ? sb_now_ns() + next_gap(w, mean_gap_ns) : 0;
+    while (active > 0) {
+        int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
+        int64_t now = sb_now_ns();
+        /* start events on idle clients, round robin from the one after
+         * the last started, so that under --rate every client gets its
+         * turn */
+        for (int k = 0; k < n; k++) {
+            int i = next + k < n ? next + k : next + k - n;
+            struct client *c = &cl[i];
+            if (c->state != C_IDLE)
+                continue;
+            if (stopping) {
+                c->state = C_DONE;
+                active--;
+                continue;
+            }
+            if (mean_gap_ns > 0 && due > now)
+                break; /* no arrival waiting */
+            if (run->event_limit &&
+                atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
+                    run->event_limit) {
+                c->state = C_DONE;
+                active--;
+                continue;
+            }
+            if (mean_gap_ns > 0) {
+                sb_histogram_record(st->lag, now - due);
+                c->t0 = due;
+                due += next_gap(w, mean_gap_ns);
+            } else {
+                c->t0 = now;
+            }
+            next = i + 1 < n ? i + 1 : 0;
+            busy++;
+            atomic_store_explicit(&st->in_event, busy, memory_order_relaxed);
+            if (run->reconnect_per_event && sb_reopen_conns(w, c->l.conns, c->l.nconns) != 0) {
+                busy--;
+                atomic_store_explicit(&st->in_event, busy, memory_order_relaxed);
+                sb_sleep_ns(10000000LL); /* as the one-client loop: no busy loop on a dead server */
+                break;
+            }
+            if (client_run(w, c, 1, &busy) < 0)
+                return -1;
+            now = sb_now_ns();
+        }
+        int np = 0;
+        for (int i = 0; i < n; i++) {
+            struct client *c = &cl[i];
+            if (c->state != C_WAIT)
+                continue;
+            if (!c->polled) { /* flush what was sent; the answer may be in */
+                c->polled = 1;
+                if (sb_conn_poll(c->conn, &c->want_write) != SBD_AGAIN) {
+                    if (client_run(w, c, 0, &busy) < 0)
+                        return -1;
+                    i--; /* its next statement, if it sent one, waits too */
+                    continue;
+                }
+            }
+            cs->pf[np].fd = sb_conn_socket(c->conn);
+            cs->pf[np].events = (short)(POLLIN | (c->want_write ? POLLOUT : 0));
+            cs->pf[np].revents = 0;
+            cs->who[np++] = i;
+        }
+        /* wait for an answer, or until the next arrival when a client is
+         * idle to take it (with none idle, arrivals queue up) */
+        int64_t wait = 100000000LL;
+        if (mean_gap_ns > 0 && active - busy > 0) {
+            int64_t d = due - sb_now_ns();
+            wait = d < 0 ? 0 : d < wait ? d : wait;
+        }
+        if (np == 0) {
+            if (mean_gap_ns > 0 && wait > 0)
+                sb_sleep_ns(wait < 50000000LL ? wait : 50000000LL);
+            continue;
+        }
+        struct timespec ts = {.tv_sec = (time_t)(wait / 1000000000LL), .tv_nsec = (long)(wait % 1000000000LL)};
+        int r = ppoll(cs->pf, (nfds_t)np, &ts, NULL);
+        if (r < 0 && errno != EINTR) {
+            snprintf(w->error, sizeof w->error, "poll: %s", strerror(errno));
+            return -1;
+        }
+        for (int k = 0; r > 0 && k < np; k++) {
+            if (cs->pf[k].revents == 0)
+                continue;
+            struct client *c = &cl[cs->who[k]];
+            if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
+                continue;
+            if (client_run(w, c, 0, &busy) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
