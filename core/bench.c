@@ -101,6 +101,20 @@ static int client_run(struct sb_worker *w, struct client *c, int start, int *bus
     }
 }
 
+/* Resumes client c if its statement's answer is complete; -1 on a fatal
+ * error (w->error set). */
+static int resume(struct sb_worker *w, struct client *c, int *busy)
+{
+    if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
+        return 0;
+    return client_run(w, c, 0, busy);
+}
+
+/* Every this often a thread asks each of its waiting clients' drivers for
+ * the answer even without a socket event, so that a driver can end a
+ * statement past --db-query-timeout when the server never answers. */
+#define TICK_NS 100000000LL
+
 /* The event loop of a thread driving n clients: starts an event for every
  * idle client, polls the sockets of all waiting clients in one poll() and
  * resumes those whose answer is complete.  Returns -1 on a fatal error. */
@@ -110,6 +124,7 @@ static int clients_loop(struct sb_worker *w, struct client *cl, int n)
     struct pollfd *pf = calloc((size_t)n, sizeof *pf);
     int *who = calloc((size_t)n, sizeof *who);
     int rc = 0, active = n, busy = 0;
+    int64_t next_tick = sb_now_ns() + TICK_NS;
     if (pf == NULL || who == NULL) {
         snprintf(w->error, sizeof w->error, "out of memory");
         rc = -1;
@@ -168,14 +183,20 @@ static int clients_loop(struct sb_worker *w, struct client *cl, int n)
         for (int k = 0; r > 0 && k < np; k++) {
             if (pf[k].revents == 0)
                 continue;
-            struct client *c = &cl[who[k]];
-            if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
-                continue;
-            if (client_run(w, c, 0, &busy) < 0) {
+            if (resume(w, &cl[who[k]], &busy) < 0) {
                 rc = -1;
                 goto out;
             }
         }
+        int64_t now = sb_now_ns();
+        if (now < next_tick)
+            continue;
+        next_tick = now + TICK_NS;
+        for (int i = 0; i < n; i++)
+            if (cl[i].state == C_WAIT && cl[i].polled && resume(w, &cl[i], &busy) < 0) {
+                rc = -1;
+                goto out;
+            }
     }
 out:
     free(pf);
