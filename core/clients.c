@@ -166,6 +166,20 @@ static int64_t next_gap(struct sb_worker *w, double mean_gap_ns)
     return (int64_t)(-log(1.0 - sb_rand_double(&w->rand)) * mean_gap_ns);
 }
 
+/* Resumes client c if its statement's answer is complete; -1 on a fatal
+ * error (w->error set). */
+static int resume(struct sb_worker *w, struct client *c, int *busy)
+{
+    if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
+        return 0;
+    return client_run(w, c, 0, busy);
+}
+
+/* Every this often a thread asks each of its waiting clients' drivers for
+ * the answer even without a socket event, so that a driver can end a
+ * statement past --db-query-timeout when the server never answers. */
+#define TICK_NS 100000000LL
+
 int sb_clients_loop(struct sb_clients *cs)
 {
     struct sb_worker *w = cs->w;
@@ -177,6 +191,7 @@ int sb_clients_loop(struct sb_clients *cs)
      * client is offered the same load when clients do not divide evenly */
     double mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * n) : 0;
     int64_t due = mean_gap_ns > 0 ? sb_now_ns() + next_gap(w, mean_gap_ns) : 0;
+    int64_t next_tick = sb_now_ns() + TICK_NS;
     while (active > 0) {
         int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
         int64_t now = sb_now_ns();
@@ -262,12 +277,16 @@ int sb_clients_loop(struct sb_clients *cs)
         for (int k = 0; r > 0 && k < np; k++) {
             if (cs->pf[k].revents == 0)
                 continue;
-            struct client *c = &cl[cs->who[k]];
-            if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
-                continue;
-            if (client_run(w, c, 0, &busy) < 0)
+            if (resume(w, &cl[cs->who[k]], &busy) < 0)
                 return -1;
         }
+        now = sb_now_ns();
+        if (now < next_tick)
+            continue;
+        next_tick = now + TICK_NS;
+        for (int i = 0; i < n; i++)
+            if (cl[i].state == C_WAIT && cl[i].polled && resume(w, &cl[i], &busy) < 0)
+                return -1;
     }
     return 0;
 }

@@ -321,6 +321,7 @@ void sb_conn_free_result(struct sb_conn *c)
 
 static int txn(struct sb_conn *c, int (*fn)(sbd_conn *), const char *sql)
 {
+    c->cur_named = -1; /* not a named statement's, even after one failed early */
     if (fn == NULL)
         return raw_query(c, sql, strlen(sql), SB_Q_TXN);
     if (c->dc == NULL) {
@@ -668,7 +669,8 @@ int sb_conn_txn_send(struct sb_conn *c, int which)
     static const char *const sql[] = {"BEGIN", "COMMIT", "ROLLBACK"};
     int (*fn)(sbd_conn *) = which == 0 ? drv->begin : which == 1 ? drv->commit : drv->rollback;
     if (fn != NULL)
-        return SBD_UNSUPPORTED;
+        return SBD_UNSUPPORTED; /* the driver's own call, blocking */
+    c->cur_named = -1;
     return raw_send(c, sql[which], strlen(sql[which]), SB_Q_TXN);
 }
 

@@ -2,9 +2,12 @@
  * mysql driver: MySQL and MariaDB through the libmysqlclient C API (works
  * with MariaDB Connector/C and Oracle's libmysqlclient 8).  This file holds
  * the options, process and thread setup, connections, plain queries and
- * their results, transactions, server counters and the driver table;
- * prepared statements are in mysql_stmt.c, bulk load in mysql_bulk.c and
- * error classification in mysql_errors.c.
+ * their results, server counters and the driver table; prepared statements
+ * are in mysql_stmt.c, bulk load in mysql_bulk.c, nonblocking statements
+ * (MariaDB Connector/C only) in mysql_async.c and error classification in
+ * mysql_errors.c.  Transactions are left to the host, which sends BEGIN,
+ * COMMIT and ROLLBACK as queries: so a client multiplexed on a thread sends
+ * them nonblocking like any other statement.
  */
 #include "mysql_int.h"
 
@@ -64,6 +67,7 @@ static char client_version_buf[96];
 
 const char *sbmy_secret = "";
 struct sbmy_ignore sbmy_ignored;
+int sbmy_query_timeout;
 
 /* --- errors --- */
 
@@ -289,6 +293,7 @@ static int mysql_drv_init(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
     host = h;
     sbmy_load_data = h->opt_bool("mysql-load-data");
+    sbmy_query_timeout = h->query_timeout > 0 ? h->query_timeout : 0;
     if (parse_hosts(h->opt_str("mysql-host"), errbuf, errlen) != 0 ||
         parse_ports(h->opt_str("mysql-port"), errbuf, errlen) != 0)
         return SBD_ERROR;
@@ -441,6 +446,10 @@ static int mysql_drv_connect(int thread_id, sbd_conn **out, struct sbd_error *er
         optrc |= mysql_options(c->mysql, MYSQL_OPT_READ_TIMEOUT, &qt);
         optrc |= mysql_options(c->mysql, MYSQL_OPT_WRITE_TIMEOUT, &qt);
     }
+#ifdef SBMY_NONBLOCK
+    /* the non-blocking API (mysql_async.c); blocking calls work as before */
+    optrc |= mysql_options(c->mysql, MYSQL_OPT_NONBLOCK, 0);
+#endif
     if (sock_path != NULL) {
         unsigned proto = MYSQL_PROTOCOL_SOCKET;
         optrc |= mysql_options(c->mysql, MYSQL_OPT_PROTOCOL, &proto);
@@ -494,6 +503,9 @@ static void mysql_drv_disconnect(sbd_conn *c)
 {
     if (c == NULL)
         return;
+#ifdef SBMY_NONBLOCK
+    sbmy_async_free(c);
+#endif
     sbmy_release_result(c);
     while (c->stmts != NULL)
         sbmy_close_stmt(c, c->stmts);
@@ -549,16 +561,16 @@ void sbmy_release_result(sbd_conn *c)
     c->res_kind = RES_NONE;
 }
 
-static int mysql_drv_query(sbd_conn *c, const char *sql, size_t len,
-                           struct sbd_result_info *info)
+void sbmy_result_begin(sbd_conn *c, struct sbd_result_info *info)
 {
     sbmy_release_result(c);
     info->affected_rows = -1;
     info->nrows = 0;
     info->nfields = 0;
-    if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
-        return sbmy_conn_fail(c);
-    MYSQL_RES *res = mysql_store_result(c->mysql);
+}
+
+int sbmy_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info)
+{
     if (res == NULL) {
         if (mysql_field_count(c->mysql) != 0)
             return sbmy_conn_fail(c);
@@ -574,6 +586,15 @@ static int mysql_drv_query(sbd_conn *c, const char *sql, size_t len,
     info->nrows = (int64_t)mysql_num_rows(res);
     info->nfields = (int)c->nfields;
     return SBD_OK;
+}
+
+static int mysql_drv_query(sbd_conn *c, const char *sql, size_t len,
+                           struct sbd_result_info *info)
+{
+    sbmy_result_begin(c, info);
+    if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
+        return sbmy_conn_fail(c);
+    return sbmy_query_stored(c, mysql_store_result(c->mysql), info);
 }
 
 static int fetch_query_row(sbd_conn *c, struct sbd_value *row)
@@ -623,31 +644,6 @@ static int mysql_drv_fetch_row(sbd_conn *c, struct sbd_value *row)
 static void mysql_drv_free_result(sbd_conn *c)
 {
     sbmy_release_result(c);
-}
-
-/* --- transactions --- */
-
-static int simple(sbd_conn *c, const char *sql, size_t len)
-{
-    sbmy_release_result(c);
-    if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
-        return sbmy_conn_fail(c);
-    return SBD_OK;
-}
-
-static int mysql_drv_begin(sbd_conn *c)
-{
-    return simple(c, "BEGIN", 5);
-}
-
-static int mysql_drv_commit(sbd_conn *c)
-{
-    return simple(c, "COMMIT", 6);
-}
-
-static int mysql_drv_rollback(sbd_conn *c)
-{
-    return simple(c, "ROLLBACK", 8);
 }
 
 /* --- server counters --- */
@@ -700,6 +696,12 @@ static int mysql_drv_server_counters(sbd_conn *c, struct sbd_server_counters *ou
 
 /* --- driver table --- */
 
+#ifdef SBMY_NONBLOCK
+#define SBMY_CAP_NONBLOCKING SBD_CAP_NONBLOCKING
+#else
+#define SBMY_CAP_NONBLOCKING 0
+#endif
+
 static const struct sbd_driver mysql_driver = {
     .struct_size = sizeof(struct sbd_driver),
     .abi_major = SBD_ABI_MAJOR,
@@ -707,7 +709,7 @@ static const struct sbd_driver mysql_driver = {
     .name = "mysql",
     .description = "MySQL and MariaDB (libmysqlclient API)",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_BACKSLASH_ESC |
-            SBD_CAP_SERVER_COUNTERS,
+            SBD_CAP_SERVER_COUNTERS | SBMY_CAP_NONBLOCKING,
     .options = mysql_options_list,
     .init = mysql_drv_init,
     .done = mysql_drv_done,
@@ -725,13 +727,16 @@ static const struct sbd_driver mysql_driver = {
     .prepare = sbmy_prepare,
     .execute = sbmy_execute,
     .close_stmt = sbmy_close_stmt,
-    .begin = mysql_drv_begin,
-    .commit = mysql_drv_commit,
-    .rollback = mysql_drv_rollback,
     .bulk_begin = sbmy_bulk_begin,
     .bulk_row = sbmy_bulk_row,
     .bulk_end = sbmy_bulk_end,
     .server_counters = mysql_drv_server_counters,
+#ifdef SBMY_NONBLOCK
+    .socket = sbmy_socket,
+    .send_query = sbmy_send_query,
+    .send_execute = sbmy_send_execute,
+    .poll_result = sbmy_poll_result,
+#endif
 };
 
 /* Static driver table; never fails. */

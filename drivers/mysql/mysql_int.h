@@ -1,7 +1,8 @@
 /*
  * MySQL driver internals shared by mysql.c (options, connections, plain
- * queries, transactions, counters), mysql_stmt.c (prepared statements) and
- * mysql_bulk.c (bulk load).  Not part of the ABI.
+ * queries, counters), mysql_stmt.c (prepared statements), mysql_bulk.c
+ * (bulk load) and mysql_async.c (nonblocking statements, built only with
+ * MariaDB Connector/C, which defines SBMY_NONBLOCK).  Not part of the ABI.
  */
 #ifndef SBENCH_MYSQL_INT_H
 #define SBENCH_MYSQL_INT_H
@@ -25,6 +26,10 @@ typedef my_bool sbmy_bool;
 #endif
 
 enum { RES_NONE = 0, RES_QUERY, RES_STMT };
+
+/* Phase of a nonblocking statement (mysql_async.c). */
+enum { ASYNC_IDLE = 0, ASYNC_QUERY, ASYNC_STORE, ASYNC_EXECUTE, ASYNC_STMT_STORE,
+       ASYNC_DONE };
 
 struct sbd_stmt {
     struct sbd_stmt *prev, *next;   /* the connection's open statements */
@@ -66,6 +71,15 @@ struct sbd_conn {
     int ld_active;                  /* a LOAD DATA of ours is running */
     size_t ld_pos;                  /* bytes of bulk_buf already served */
     char *ld_sql;                   /* LOAD DATA statement, owned */
+    /* nonblocking statement (mysql_async.c) */
+    int async_phase;                /* ASYNC_* */
+    int async_wait;                 /* MYSQL_WAIT_* the library waits for */
+    int async_rc;                   /* ASYNC_DONE: the statement's status */
+    struct sbd_result_info async_info; /* ... and its info */
+    int64_t async_deadline;         /* CLOCK_MONOTONIC ns; 0: no timeout */
+    struct sbd_stmt *async_stmt;    /* ASYNC_EXECUTE, ASYNC_STMT_STORE */
+    char *async_sql;                /* copy of the query text, owned */
+    size_t async_sql_len, async_sql_cap;
 };
 
 /* Password in use (never printed; masked in messages), "" if none. */
@@ -81,6 +95,12 @@ int sbmy_stmt_fail(sbd_conn *c, MYSQL_STMT *st);
 int sbmy_fail(sbd_conn *c, const char *msg);
 /* Releases any current result (query or statement). */
 void sbmy_release_result(sbd_conn *c);
+/* Start of every query and execute: releases the current result and sets
+ * info to "no result yet". */
+void sbmy_result_begin(sbd_conn *c, struct sbd_result_info *info);
+/* End of a query whose mysql_store_result returned res (NULL: none or
+ * failed): makes res the current result and fills info; the status. */
+int sbmy_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info);
 /* enum sbd_type of a column of MySQL type t. */
 int sbmy_column_type(enum enum_field_types t);
 /* Writes v in decimal at p (room for 21 bytes); returns bytes written. */
@@ -91,6 +111,17 @@ int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                  const int *types, sbd_stmt **out);
 int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                  int nparams, struct sbd_result_info *info);
+/* The pieces of sbmy_execute, shared with the nonblocking execute:
+ * sbmy_stmt_bind starts the execute (sbmy_result_begin) and binds params;
+ * after a successful mysql_stmt_execute, sbmy_stmt_has_rows is 0 (info's
+ * affected rows set) when no result set follows, 1 when it must be stored;
+ * sbmy_stmt_stored ends the execute once mysql_stmt_store_result returned
+ * (failed != 0 when it did not succeed).  All return an enum sbd_status
+ * except sbmy_stmt_has_rows. */
+int sbmy_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                   int nparams, struct sbd_result_info *info);
+int sbmy_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info);
+int sbmy_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info *info);
 int sbmy_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row);
 void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s);
 
@@ -106,5 +137,17 @@ void sbmy_bulk_free(sbd_conn *c);
 void sbmy_bulk_attach(sbd_conn *c);
 /* --mysql-load-data, read once at init. */
 extern int sbmy_load_data;
+
+/* mysql_async.c (SBMY_NONBLOCK only): the ABI 1.1 nonblocking calls. */
+int sbmy_socket(sbd_conn *c);
+int sbmy_send_query(sbd_conn *c, const char *sql, size_t len);
+int sbmy_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                      int nparams);
+int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+/* Before mysql_close: breaks off a statement still in flight without
+ * reading the rest of its answer, and frees the query text copy. */
+void sbmy_async_free(sbd_conn *c);
+/* --db-query-timeout in seconds (0 = none), read at init. */
+extern int sbmy_query_timeout;
 
 #endif

@@ -169,13 +169,10 @@ int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     return SBD_OK;
 }
 
-int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                 int nparams, struct sbd_result_info *info)
+int sbmy_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                   int nparams, struct sbd_result_info *info)
 {
-    sbmy_release_result(c);
-    info->affected_rows = -1;
-    info->nrows = 0;
-    info->nfields = 0;
+    sbmy_result_begin(c, info);
     if (nparams != s->nparams)
         return sbmy_fail(c, "mysql: execute: wrong number of parameters");
     for (int i = 0; i < nparams; i++) {
@@ -206,13 +203,21 @@ int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     }
     if (nparams > 0 && mysql_stmt_bind_param(s->st, s->pbind) != 0)
         return sbmy_stmt_fail(c, s->st);
-    if (mysql_stmt_execute(s->st) != 0)
-        return sbmy_stmt_fail(c, s->st);
+    return SBD_OK;
+}
+
+int sbmy_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info)
+{
     if (s->ncols == 0 || mysql_stmt_field_count(s->st) == 0) {
         info->affected_rows = (int64_t)mysql_stmt_affected_rows(s->st);
-        return SBD_OK;
+        return 0;
     }
-    if (mysql_stmt_store_result(s->st) != 0) {
+    return 1;
+}
+
+int sbmy_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info *info)
+{
+    if (failed) {
         int rc = sbmy_stmt_fail(c, s->st);
         mysql_stmt_free_result(s->st);
         return rc;
@@ -223,6 +228,19 @@ int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     info->nrows = (int64_t)mysql_stmt_num_rows(s->st);
     info->nfields = (int)s->ncols;
     return SBD_OK;
+}
+
+int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                 int nparams, struct sbd_result_info *info)
+{
+    int rc = sbmy_stmt_bind(c, s, params, nparams, info);
+    if (rc != SBD_OK)
+        return rc;
+    if (mysql_stmt_execute(s->st) != 0)
+        return sbmy_stmt_fail(c, s->st);
+    if (!sbmy_stmt_has_rows(s, info))
+        return SBD_OK;
+    return sbmy_stmt_stored(c, s, mysql_stmt_store_result(s->st) != 0, info);
 }
 
 /* The current row had string columns longer than their buffers: grows those

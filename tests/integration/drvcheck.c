@@ -6,17 +6,22 @@
  * Loads the driver exactly as sbench does, connects with the given driver
  * options, and exercises every ABI call: plain queries, prepared statements
  * with each parameter type, result fetching, bulk load (or multi-row
- * INSERT), transactions, affected-row counts and error classification.
+ * INSERT), transactions, affected-row counts and error classification;
+ * with SBD_CAP_NONBLOCKING also the nonblocking calls (ABI 1.1): results,
+ * affected rows, prepared executes, errors, two connections in flight at
+ * once, a deadlock reported as SBD_RETRY and a disconnect mid-statement.
  * Every value read back is compared with what was written.  Exits 0 when
  * all checks pass, 1 on the first failure (with the check's name).
  */
 #include <sbench/driver.h>
 
 #include <dlfcn.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_OPTS 64
 static const char *opt_names[MAX_OPTS];
@@ -118,6 +123,170 @@ static int txn(sbd_conn *c, int (*fn)(sbd_conn *), const char *sql)
     if (fn)
         return fn(c);
     return drv->query(c, sql, strlen(sql), &info);
+}
+
+/* ---- nonblocking statements (ABI 1.1) ---- */
+
+/* Waits with poll() for the statement in flight on c to end; poll_result's
+ * final status.  *agains counts the SBD_AGAIN answers. */
+static int nb_wait(sbd_conn *c, struct sbd_result_info *info, int *agains)
+{
+    for (int i = 0; i < 600; i++) {
+        int want_write = 0;
+        int rc = drv->poll_result(c, info, &want_write);
+        if (rc != SBD_AGAIN)
+            return rc;
+        if (agains)
+            (*agains)++;
+        struct pollfd pf = {.fd = drv->socket(c),
+                            .events = (short)(POLLIN | (want_write ? POLLOUT : 0))};
+        CHECK(pf.fd >= 0, c, "socket of a connection with a statement in flight");
+        poll(&pf, 1, 100);
+    }
+    fail(c, "nonblocking statement did not end within 60 s");
+    return SBD_ERROR;
+}
+
+/* send_query then nb_wait; the status of whichever failed. */
+static int nb_query(sbd_conn *c, const char *sql, struct sbd_result_info *info)
+{
+    int rc = drv->send_query(c, sql, strlen(sql));
+    return rc != SBD_OK ? rc : nb_wait(c, info, NULL);
+}
+
+static void check_nonblocking(sbd_conn *c)
+{
+    CHECK(drv->struct_size >= offsetof(struct sbd_driver, poll_result) + sizeof drv->poll_result &&
+          drv->socket && drv->send_query && drv->send_execute && drv->poll_result, NULL,
+          "SBD_CAP_NONBLOCKING: socket, send_query, send_execute and poll_result present");
+    alarm(120); /* a call that blocks for good ends the check */
+    struct sbd_result_info info;
+    struct sbd_value row[4];
+
+    /* a SELECT with rows, read after poll_result like after query */
+    const char *sel = "SELECT id, k FROM drvcheck_t WHERE id BETWEEN 201 AND 205 ORDER BY id";
+    CHECK(nb_query(c, sel, &info) == SBD_OK, c, "nonblocking select");
+    CHECK(info.nfields == 2 && (info.nrows == 5 || info.nrows == -1), c,
+          "nonblocking select: 2 columns, 5 rows");
+    for (int id = 201; id <= 205; id++) {
+        CHECK(drv->fetch_row(c, row) == SBD_OK, c, "nonblocking select: fetch row");
+        CHECK(row[0].type == SBD_TYPE_INT && row[0].i == id && row[1].i == id * 7, c,
+              "nonblocking select: values");
+    }
+    CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "nonblocking select: 5 rows");
+    drv->free_result(c);
+
+    /* DML: affected rows */
+    CHECK(nb_query(c, "UPDATE drvcheck_t SET c = 'nb' WHERE id BETWEEN 201 AND 210", &info) ==
+          SBD_OK, c, "nonblocking update");
+    CHECK(info.affected_rows == 10 && info.nfields == 0, c, "nonblocking update: 10 rows");
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t WHERE c = 'nb'") == 10, c,
+          "nonblocking update: rows changed");
+
+    /* prepared statements: a SELECT and an UPDATE with parameters */
+    const char *psel = "SELECT id, k, c FROM drvcheck_t WHERE id = ?";
+    int t_int = SBD_TYPE_INT;
+    sbd_stmt *st = NULL;
+    CHECK(drv->prepare(c, psel, strlen(psel), 1, &t_int, &st) == SBD_OK, c, "prepare select");
+    for (int id = 301; id <= 320; id++) {
+        struct sbd_value p = {.type = SBD_TYPE_INT, .i = id};
+        CHECK(drv->send_execute(c, st, &p, 1) == SBD_OK, c, "send_execute select");
+        p.i = -1; /* the driver must not need params after the call */
+        CHECK(nb_wait(c, &info, NULL) == SBD_OK, c, "nonblocking execute select");
+        CHECK(info.nfields == 3, c, "nonblocking execute: 3 columns");
+        CHECK(drv->fetch_row(c, row) == SBD_OK && row[0].i == id && row[1].i == id * 7, c,
+              "nonblocking execute: values");
+        CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "nonblocking execute: one row");
+        drv->free_result(c);
+    }
+    drv->close_stmt(c, st);
+    const char *pupd = "UPDATE drvcheck_t SET c = ? WHERE id BETWEEN ? AND ?";
+    int t_upd[] = {SBD_TYPE_STRING, SBD_TYPE_INT, SBD_TYPE_INT};
+    CHECK(drv->prepare(c, pupd, strlen(pupd), 3, t_upd, &st) == SBD_OK, c, "prepare update");
+    char val[] = "nb-exec-xx";
+    struct sbd_value up[3] = {
+        {.type = SBD_TYPE_STRING, .s = val, .len = 7},
+        {.type = SBD_TYPE_INT, .i = 401},
+        {.type = SBD_TYPE_INT, .i = 404},
+    };
+    CHECK(drv->send_execute(c, st, up, 3) == SBD_OK, c, "send_execute update");
+    memset(val, 'z', sizeof val - 1);
+    CHECK(nb_wait(c, &info, NULL) == SBD_OK && info.affected_rows == 4, c,
+          "nonblocking execute update: 4 rows");
+    drv->close_stmt(c, st);
+    CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t WHERE c = 'nb-exec'") == 4, c,
+          "nonblocking execute update: string parameter copied at send");
+
+    /* an error: status, SQLSTATE, and the connection stays usable */
+    const char *bad = "SELECT * FROM drvcheck_no_such_table";
+    CHECK(nb_query(c, bad, &info) == SBD_ERROR, c, "nonblocking: missing table fails");
+    const struct sbd_error *e = drv->last_error(c);
+    CHECK(e->status == SBD_ERROR && strlen(e->sqlstate) == 5 && e->message[0] != 0, c,
+          "nonblocking error has a SQLSTATE and a message");
+    printf("drvcheck: nonblocking missing table -> native %ld, sqlstate '%s'\n",
+           e->native_code, e->sqlstate);
+    CHECK(nb_query(c, "SELECT COUNT(*) FROM drvcheck_t", &info) == SBD_OK &&
+          drv->fetch_row(c, row) == SBD_OK, c, "nonblocking: usable after an error");
+    drv->free_result(c);
+
+    /* two connections in flight at once, then a deadlock between them:
+     * one of the two gets SBD_RETRY (which one is the server's choice) */
+    sbd_conn *c2 = NULL;
+    struct sbd_error cerr;
+    CHECK(drv->connect(0, &c2, &cerr) == SBD_OK, NULL, "second connection");
+    const char *cnt = "SELECT COUNT(*) FROM drvcheck_t WHERE id > 200";
+    CHECK(drv->send_query(c, cnt, strlen(cnt)) == SBD_OK &&
+          drv->send_query(c2, cnt, strlen(cnt)) == SBD_OK, c, "two statements in flight");
+    CHECK(nb_wait(c2, &info, NULL) == SBD_OK && drv->fetch_row(c2, row) == SBD_OK, c2,
+          "second connection's answer");
+    CHECK(nb_wait(c, &info, NULL) == SBD_OK && drv->fetch_row(c, row) == SBD_OK, c,
+          "first connection's answer");
+    drv->free_result(c);
+    drv->free_result(c2);
+
+    CHECK(txn(c, drv->begin, "BEGIN") == SBD_OK, c, "begin");
+    CHECK(txn(c2, drv->begin, "BEGIN") == SBD_OK, c2, "begin");
+    run(c, "UPDATE drvcheck_t SET k = k + 1 WHERE id = 501", &info);
+    run(c2, "UPDATE drvcheck_t SET k = k + 1 WHERE id = 502", &info);
+    const char *lock = "UPDATE drvcheck_t SET k = k + 1 WHERE id = 502";
+    CHECK(drv->send_query(c, lock, strlen(lock)) == SBD_OK, c, "send a statement that waits");
+    int agains = 0, rc1 = SBD_AGAIN, want_write;
+    for (int i = 0; i < 3 && rc1 == SBD_AGAIN; i++) {
+        usleep(100000);
+        rc1 = drv->poll_result(c, &info, &want_write);
+        agains += rc1 == SBD_AGAIN;
+    }
+    CHECK(rc1 == SBD_AGAIN && agains == 3, c, "poll_result: SBD_AGAIN while a lock is held");
+    const char *lock2 = "UPDATE drvcheck_t SET k = k + 1 WHERE id = 501";
+    int rc2 = drv->query(c2, lock2, strlen(lock2), &info);
+    if (rc2 != SBD_OK)
+        CHECK(rc2 == SBD_RETRY && drv->last_error(c2)->status == SBD_RETRY, c2,
+              "deadlock is SBD_RETRY (blocking)");
+    if (rc2 == SBD_RETRY)
+        CHECK(txn(c2, drv->rollback, "ROLLBACK") == SBD_OK, c2, "rollback");
+    rc1 = nb_wait(c, &info, NULL);
+    if (rc1 != SBD_OK)
+        CHECK(rc1 == SBD_RETRY && drv->last_error(c)->status == SBD_RETRY, c,
+              "deadlock is SBD_RETRY (nonblocking)");
+    CHECK((rc1 == SBD_RETRY) != (rc2 == SBD_RETRY), c, "exactly one deadlock victim");
+    printf("drvcheck: nonblocking deadlock: victim %s (native %ld)\n",
+           rc1 == SBD_RETRY ? "nonblocking" : "blocking",
+           drv->last_error(rc1 == SBD_RETRY ? c : c2)->native_code);
+    CHECK(txn(c, drv->rollback, "ROLLBACK") == SBD_OK, c, "rollback");
+    if (rc2 == SBD_OK)
+        CHECK(txn(c2, drv->rollback, "ROLLBACK") == SBD_OK, c2, "rollback");
+
+    /* a connection closed while its statement waits: disconnect returns
+     * at once (the lock holder cannot let go before it does) */
+    CHECK(txn(c2, drv->begin, "BEGIN") == SBD_OK, c2, "begin");
+    run(c2, "UPDATE drvcheck_t SET k = k + 1 WHERE id = 503", &info);
+    const char *wait3 = "UPDATE drvcheck_t SET k = k + 1 WHERE id = 503";
+    CHECK(drv->send_query(c, wait3, strlen(wait3)) == SBD_OK, c, "send a statement that waits");
+    CHECK(drv->poll_result(c, &info, &want_write) == SBD_AGAIN, c, "waiting");
+    drv->disconnect(c);
+    CHECK(txn(c2, drv->rollback, "ROLLBACK") == SBD_OK, c2, "rollback");
+    drv->disconnect(c2);
+    alarm(0);
 }
 
 int main(int argc, char **argv)
@@ -287,6 +456,12 @@ int main(int argc, char **argv)
     CHECK(drv->query(c, dup, strlen(dup), &info) == SBD_ERROR, c, "duplicate key fails");
     CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t") == NROWS - 100, c,
           "connection usable after errors");
+
+    if ((drv->caps & SBD_CAP_NONBLOCKING)) {
+        check_nonblocking(c);
+        memset(&cerr, 0, sizeof cerr);
+        CHECK(drv->connect(0, &c, &cerr) == SBD_OK, NULL, "reconnect after the nonblocking checks");
+    }
 
     /* A query with an empty result set. */
     run(c, "SELECT id FROM drvcheck_t WHERE id < 0", &info);

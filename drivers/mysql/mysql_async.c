@@ -1,0 +1,197 @@
+/*
+ * mysql driver: nonblocking statements (ABI 1.1 socket, send_query,
+ * send_execute, poll_result) on MariaDB Connector/C's non-blocking API.
+ * Built only when the client library has it (meson defines SBMY_NONBLOCK);
+ * Oracle's libmysqlclient lacks it and the driver then stays blocking.
+ *
+ * A statement runs in two phases, each a foo_start() / foo_cont() pair:
+ * the query or execute, then storing its result set (if any) on the client,
+ * so poll_result ends a statement in exactly the state the blocking query
+ * and execute leave, and shares their final steps (sbmy_query_stored,
+ * sbmy_stmt_has_rows, sbmy_stmt_stored) and error classification.  The
+ * connection is opened with MYSQL_OPT_NONBLOCK; the library then runs the
+ * blocking calls (prepare, bulk load, counters) as before.
+ *
+ * --db-query-timeout: the library's read/write timeout covers one wait for
+ * the socket; here a statement gets the whole timeout from its send, and a
+ * poll_result after that resumes the library with MYSQL_WAIT_TIMEOUT,
+ * which ends the statement as the blocking timeout does (lost connection).
+ * The host calls poll_result now and then even without socket events, so
+ * a server that never answers is noticed.
+ *
+ * The final results of a CALL (drained after its first result) are read
+ * blocking, as the blocking query does.
+ */
+#include "mysql_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int sbmy_socket(sbd_conn *c)
+{
+    return (int)mysql_get_socket(c->mysql);
+}
+
+/* Checks that nothing is in flight and starts the statement like the
+ * blocking calls do. */
+static int async_begin(sbd_conn *c)
+{
+    if (c->async_phase != ASYNC_IDLE)
+        return sbmy_fail(c, "mysql: a statement is already in flight on this connection");
+    sbmy_result_begin(c, &c->async_info);
+    c->async_stmt = NULL;
+    c->async_deadline = sbmy_query_timeout > 0
+                            ? now_ns() + (int64_t)sbmy_query_timeout * 1000000000LL
+                            : 0;
+    return SBD_OK;
+}
+
+/* The statement is over with status rc; poll_result reports it. */
+static void finish(sbd_conn *c, int rc)
+{
+    c->async_phase = ASYNC_DONE;
+    c->async_rc = rc;
+    c->async_wait = 0;
+}
+
+/* Runs the statement on from its current phase until the library waits
+ * for the socket (c->async_wait set) or the statement is over.  `start`:
+ * the phase has not begun yet; else `events` are the MYSQL_WAIT_* that
+ * occurred. */
+static void advance(sbd_conn *c, int start, int events)
+{
+    for (;;) {
+        int w = 0, ir = 0;
+        MYSQL_RES *res = NULL;
+        MYSQL_STMT *st = c->async_stmt != NULL ? c->async_stmt->st : NULL;
+        switch (c->async_phase) {
+        case ASYNC_QUERY:
+            w = start ? mysql_real_query_start(&ir, c->mysql, c->async_sql,
+                                               (unsigned long)c->async_sql_len)
+                      : mysql_real_query_cont(&ir, c->mysql, events);
+            if (w != 0)
+                break;
+            if (ir != 0) {
+                finish(c, sbmy_conn_fail(c));
+                return;
+            }
+            c->async_phase = ASYNC_STORE;
+            start = 1;
+            continue;
+        case ASYNC_STORE:
+            w = start ? mysql_store_result_start(&res, c->mysql)
+                      : mysql_store_result_cont(&res, c->mysql, events);
+            if (w != 0)
+                break;
+            finish(c, sbmy_query_stored(c, res, &c->async_info));
+            return;
+        case ASYNC_EXECUTE:
+            w = start ? mysql_stmt_execute_start(&ir, st)
+                      : mysql_stmt_execute_cont(&ir, st, events);
+            if (w != 0)
+                break;
+            if (ir != 0) {
+                finish(c, sbmy_stmt_fail(c, st));
+                return;
+            }
+            if (!sbmy_stmt_has_rows(c->async_stmt, &c->async_info)) {
+                finish(c, SBD_OK);
+                return;
+            }
+            c->async_phase = ASYNC_STMT_STORE;
+            start = 1;
+            continue;
+        case ASYNC_STMT_STORE:
+            w = start ? mysql_stmt_store_result_start(&ir, st)
+                      : mysql_stmt_store_result_cont(&ir, st, events);
+            if (w != 0)
+                break;
+            finish(c, sbmy_stmt_stored(c, c->async_stmt, ir != 0, &c->async_info));
+            return;
+        default:
+            return;
+        }
+        c->async_wait = w;
+        return;
+    }
+}
+
+int sbmy_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    int rc = async_begin(c);
+    if (rc != SBD_OK)
+        return rc;
+    /* the library may still write from the text after _start returns */
+    if (len > c->async_sql_cap) {
+        char *p = realloc(c->async_sql, len);
+        if (p == NULL)
+            return sbmy_fail(c, "mysql: out of memory for query text");
+        c->async_sql = p;
+        c->async_sql_cap = len;
+    }
+    if (len > 0)
+        memcpy(c->async_sql, sql, len);
+    c->async_sql_len = len;
+    c->async_phase = ASYNC_QUERY;
+    advance(c, 1, 0);
+    return SBD_OK;
+}
+
+int sbmy_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                      int nparams)
+{
+    int rc = async_begin(c);
+    if (rc == SBD_OK)
+        rc = sbmy_stmt_bind(c, s, params, nparams, &c->async_info);
+    if (rc != SBD_OK)
+        return rc;
+    /* the execute packet is built from params in _start: they may go */
+    c->async_stmt = s;
+    c->async_phase = ASYNC_EXECUTE;
+    advance(c, 1, 0);
+    return SBD_OK;
+}
+
+int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+{
+    *want_write = 0;
+    if (c->async_phase == ASYNC_IDLE)
+        return sbmy_fail(c, "mysql: poll_result: no statement in flight");
+    if (c->async_phase != ASYNC_DONE) {
+        /* resume with what the library waited for: if it did not happen
+         * yet, the library finds nothing to read and waits again */
+        int events = c->async_wait & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
+        if (c->async_deadline != 0 && now_ns() >= c->async_deadline)
+            events = MYSQL_WAIT_TIMEOUT;
+        advance(c, 0, events);
+    }
+    if (c->async_phase != ASYNC_DONE) {
+        *want_write = (c->async_wait & MYSQL_WAIT_WRITE) != 0;
+        return SBD_AGAIN;
+    }
+    c->async_phase = ASYNC_IDLE;
+    c->async_stmt = NULL;
+    *info = c->async_info;
+    return c->async_rc;
+}
+
+void sbmy_async_free(sbd_conn *c)
+{
+    if (c->async_phase != ASYNC_IDLE && c->async_phase != ASYNC_DONE) {
+        /* closing would first read the rest of the answer: cut it off */
+        mariadb_cancel(c->mysql);
+    }
+    c->async_phase = ASYNC_IDLE;
+    c->async_stmt = NULL;
+    free(c->async_sql);
+    c->async_sql = NULL;
+    c->async_sql_cap = 0;
+}
