@@ -376,6 +376,27 @@ static int fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     return SBD_OK;
 }
 
+/* PQexecPrepared less its PQexecStart, which discards results an
+ * application left unread (this driver reads every result to the end):
+ * sends, then reads the results to the end and returns the last, as
+ * PQexecFinish does.  NULL when the send failed. */
+static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
+{
+    if (!PQsendQueryPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0))
+        return NULL;
+    PGresult *last = NULL, *r;
+    while ((r = PQgetResult(c->pg)) != NULL) {
+        if (last != NULL)
+            PQclear(last);
+        last = r;
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH ||
+            PQstatus(c->pg) == CONNECTION_BAD)
+            break;
+    }
+    return last;
+}
+
 static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                          int nparams, struct sbd_result_info *info)
 {
@@ -385,8 +406,7 @@ static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
     int rc = fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;
-    return take_result(c, PQexecPrepared(c->pg, s->name, nparams, s->values,
-                                         NULL, NULL, 0), info);
+    return take_result(c, exec_prepared(c, s, nparams), info);
 }
 
 /* ---- nonblocking statements -------------------------------------------- */
