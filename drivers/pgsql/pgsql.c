@@ -383,9 +383,15 @@ static int fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
 /* PQexecPrepared less its PQexecStart, which discards results an
  * application left unread (this driver reads every result to the end):
  * sends, then reads the results to the end and returns the last, as
- * PQexecFinish does.  NULL when the send failed. */
+ * PQexecFinish does.  NULL when the send failed.  In pipeline mode, where
+ * a send adds no Sync and a blocking read would wait forever, it is
+ * PQexecPrepared itself, which refuses with a message. */
 static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
 {
+#ifdef LIBPQ_HAS_PIPELINING
+    if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
+        return PQexecPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0);
+#endif
     if (!PQsendQueryPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0))
         return NULL;
     PGresult *last = NULL, *r;
