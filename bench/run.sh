@@ -3,7 +3,8 @@
 #
 # Builds sbench (release, bench/build-release), starts a throwaway PostgreSQL
 # and MariaDB in a temp dir (stopped at exit), then for each database measures
-#   - prepare time of TABLES x TABLE_SIZE rows, sbench vs sysbench;
+#   - prepare time of TABLES x TABLE_SIZE rows, sbench vs sysbench, after an
+#     untimed warm-up prepare, median of ROUNDS rounds alternating who goes first;
 #   - WORKLOADS at THREADS threads, alternating sbench/sysbench for ROUNDS
 #     rounds of TIME s each on the same tables: median tps, client CPU
 #     (user+sys) per transaction, client max RSS;
@@ -94,29 +95,50 @@ cleanup_tables() {   # DB: drops the sbtest tables with sbench, falling back to 
         die "cleanup on $1 failed with both tools (logs: $LOGDIR/$1.cleanup*.log)"
 }
 
-prepare_with() {   # TOOL DB: times a prepare; tables stay
-    local tool=$1 db=$2 name=$2.prepare.$1
-    log "$db: prepare $TABLES x $TABLE_SIZE rows with $tool"
+prepare_with() {   # TOOL DB ROUND: times a prepare (ROUND "warmup": untimed); tables stay
+    local tool=$1 db=$2 r=$3 name=$2.prepare.$1.$3
+    log "$db: prepare $TABLES x $TABLE_SIZE rows with $tool ($r)"
     if run_tool "$tool" "$db" "$name" 1800 --tables="$TABLES" --table-size="$TABLE_SIZE" \
         --threads="$THREADS" oltp_point_select prepare; then
-        PREP[$db.$tool]=$(time_field "$LOGDIR/$name.log" 1)
-        log "$db: $tool prepare took ${PREP[$db.$tool]} s"
+        [ "$r" = warmup ] && return 0
+        local t
+        t=$(time_field "$LOGDIR/$name.log" 1)
+        PREP_T[$db.$tool]="${PREP_T[$db.$tool]:-} $t"
+        log "$db: $tool prepare took $t s"
     else
-        fail "$tool prepare on $db (log: $LOGDIR/$name.log)"
+        [ "$r" = warmup ] && return 1
+        fail "$tool prepare on $db round $r (log: $LOGDIR/$name.log)"
         tail -n 5 "$LOGDIR/$name.log" >&2
+        return 1
     fi
 }
 
+# Prepare is timed fairly: an untimed warm-up prepare first (a freshly
+# started server is slower at its first load: WAL segments, relation files,
+# caches), then ROUNDS rounds that alternate which tool goes first; the
+# median is reported.  The last successful prepare's tables stay for the runs.
+declare -A PREP_T
 for db in $DBS; do
     # Stale tables from an earlier failed run would make a prepare fail.
     cleanup_tables "$db"
-    prepare_with sbench "$db"
-    cleanup_tables "$db"
-    prepare_with sysbench "$db"
-    if [ -z "${PREP[$db.sysbench]:-}" ]; then
+    prepare_with sbench "$db" warmup || prepare_with sysbench "$db" warmup || true
+    have_tables=0
+    for r in $(seq 1 "$ROUNDS"); do
+        order="sbench sysbench"
+        [ $((r % 2)) = 0 ] && order="sysbench sbench"
+        for tool in $order; do
+            cleanup_tables "$db"
+            if prepare_with "$tool" "$db" "$r"; then have_tables=1; else have_tables=0; fi
+        done
+    done
+    for tool in sbench sysbench; do
+        # shellcheck disable=SC2086
+        PREP[$db.$tool]=$(median ${PREP_T[$db.$tool]:-})
+    done
+    if [ "$have_tables" = 0 ]; then
         cleanup_tables "$db"
-        prepare_with sbench "$db"
-        [ -n "${PREP[$db.sbench]:-}" ] || { fail "no tables on $db, skipping its runs"; continue; }
+        prepare_with sbench "$db" warmup || prepare_with sysbench "$db" warmup ||
+            { fail "no tables on $db, skipping its runs"; continue; }
     fi
 
     for wl in $WORKLOADS; do
@@ -257,6 +279,9 @@ report() {
     echo "| settings | --tables=$TABLES --table-size=$TABLE_SIZE --threads=$THREADS --time=$TIME, $ROUNDS round(s) |"
     echo
     echo "## Prepare ($TABLES x $TABLE_SIZE rows, --threads=$THREADS)"
+    echo
+    echo "After one untimed warm-up prepare, median of $ROUNDS timed prepares per tool; the"
+    echo "rounds alternate which tool goes first."
     echo
     echo "| database | sbench s | sysbench s | sysbench/sbench |"
     echo "| --- | ---: | ---: | ---: |"

@@ -59,16 +59,25 @@ void l_note_connect_time(struct sb_worker *w, int64_t ns)
 
 static sb_rand *R(lua_State *L) { return &l_worker(L)->rand; }
 
+/* luaL_checkinteger without its extra call: these run several times per
+ * event. */
+static inline lua_Integer int_arg(lua_State *L, int i)
+{
+    int ok;
+    lua_Integer v = lua_tointegerx(L, i, &ok);
+    return ok ? v : luaL_checkinteger(L, i);
+}
+
 static int r_uniform(lua_State *L)
 {
-    lua_pushinteger(L, sb_rand_uniform(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2)));
+    lua_pushinteger(L, sb_rand_uniform(R(L), int_arg(L, 1), int_arg(L, 2)));
     return 1;
 }
 
 static int r_gaussian(lua_State *L)
 {
     const struct sb_rand_conf *c = &sb_current_run->rand;
-    lua_pushinteger(L, sb_rand_gaussian(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+    lua_pushinteger(L, sb_rand_gaussian(R(L), int_arg(L, 1), int_arg(L, 2),
                                         c->spec_iter));
     return 1;
 }
@@ -76,21 +85,21 @@ static int r_gaussian(lua_State *L)
 static int r_special(lua_State *L)
 {
     const struct sb_rand_conf *c = &sb_current_run->rand;
-    lua_pushinteger(L, sb_rand_special(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+    lua_pushinteger(L, sb_rand_special(R(L), int_arg(L, 1), int_arg(L, 2),
                                        c->spec_iter, c->spec_pct, c->spec_res));
     return 1;
 }
 
 static int r_pareto(lua_State *L)
 {
-    lua_pushinteger(L, sb_rand_pareto(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+    lua_pushinteger(L, sb_rand_pareto(R(L), int_arg(L, 1), int_arg(L, 2),
                                       sb_current_run->rand.pareto_h));
     return 1;
 }
 
 static int r_zipfian(lua_State *L)
 {
-    lua_pushinteger(L, sb_rand_zipfian(R(L), luaL_checkinteger(L, 1), luaL_checkinteger(L, 2),
+    lua_pushinteger(L, sb_rand_zipfian(R(L), int_arg(L, 1), int_arg(L, 2),
                                        sb_current_run->rand.zipf_exp));
     return 1;
 }

@@ -34,13 +34,32 @@
 /* owner: the client whose code opened it (its conns[] lists it), or NULL
  * when it is listed in the worker's conns[] */
 struct l_conn { struct sb_conn *c; int closed; struct l_client *owner; };
-struct l_stmt { struct sb_stmt *s; struct l_conn *lc; };
+struct l_rs;
+/* rs: the connection's result-set object once the statement has pushed it
+ * (then also user value 2), so that execute finds it in one step. */
+struct l_stmt { struct sb_stmt *s; struct l_conn *lc; struct l_rs *rs; };
 struct l_param { struct l_stmt *ls; int slot; };
 struct l_rs { struct sb_conn *c; uint64_t gen; };
 
+/* luaL_checkudata for the methods new_class registers: they have their
+ * class's metatable as upvalue 1, so a matching object costs a pointer
+ * compare instead of a registry lookup by name (a third of the binding's
+ * cost per statement).  Anything else gets luaL_checkudata's error. */
+static void *to_class(lua_State *L, int i, const char *tname)
+{
+    void *p = lua_touserdata(L, i);
+    if (p != NULL && lua_getmetatable(L, i)) {
+        int same = lua_rawequal(L, -1, lua_upvalueindex(1));
+        lua_pop(L, 1);
+        if (same)
+            return p;
+    }
+    return luaL_checkudata(L, i, tname);
+}
+
 static struct l_conn *check_conn(lua_State *L, int i)
 {
-    struct l_conn *lc = luaL_checkudata(L, i, CONN_MT);
+    struct l_conn *lc = to_class(L, i, CONN_MT);
     if (lc->c == NULL)
         luaL_error(L, "connection is closed");
     return lc;
@@ -48,7 +67,7 @@ static struct l_conn *check_conn(lua_State *L, int i)
 
 static struct l_stmt *check_stmt(lua_State *L, int i)
 {
-    struct l_stmt *ls = luaL_checkudata(L, i, STMT_MT);
+    struct l_stmt *ls = to_class(L, i, STMT_MT);
     if (ls->s == NULL)
         luaL_error(L, "statement is closed");
     return ls;
@@ -305,7 +324,7 @@ static int wait_for(lua_State *L, struct sb_conn *c, lua_KFunction k)
 
 static int pipe_here(lua_State *L, struct sb_conn *c)
 {
-    if (!sb_pipe_enabled(c))
+    if (c->pipe_max == 0 || !sb_pipe_enabled(c))
         return 0;
     struct sb_worker *w = l_worker(L);
     return w->running_co == L || (w->in_event && L == w->L);
@@ -566,9 +585,10 @@ static int conn_prepare(lua_State *L)
     const char *sql = luaL_checklstring(L, 2, &len);
     const char *name = luaL_optstring(L, 3, NULL);
     lua_settop(L, 3);
-    struct l_stmt *ls = lua_newuserdatauv(L, sizeof *ls, 1);
+    struct l_stmt *ls = lua_newuserdatauv(L, sizeof *ls, 2);
     ls->s = NULL;
     ls->lc = lc;
+    ls->rs = NULL;
     luaL_setmetatable(L, STMT_MT);
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 1);
@@ -769,22 +789,36 @@ static int stmt_execute_pipe(lua_State *L)
 static int stmt_execute(lua_State *L)
 {
     struct l_stmt *ls = check_stmt(L, 1);
-    if (pipe_here(L, ls->s->c))
+    struct sb_conn *c = ls->s->c;
+    if (pipe_here(L, c))
         return stmt_execute_pipe(L);
-    if (can_yield(L, ls->s->c)) {
+    if (can_yield(L, c)) {
         int rc = sb_stmt_execute_send(ls->s);
         if (rc == SBD_OK)
-            return wait_for(L, ls->s->c, stmt_execute_k);
+            return wait_for(L, c, stmt_execute_k);
         lua_getiuservalue(L, 1, 1);
-        return raise_sql_error(L, -1, ls->s->c, rc);
+        return raise_sql_error(L, -1, c, rc);
     }
     int rc = sb_stmt_execute(ls->s);
     if (rc != SBD_OK) {
         lua_getiuservalue(L, 1, 1);
-        return raise_sql_error(L, -1, ls->s->c, rc);
+        return raise_sql_error(L, -1, c, rc);
+    }
+    if (c->has_result && ls->rs != NULL) {
+        /* what push_result does, with the result object at hand */
+        lua_getiuservalue(L, 1, 2);
+        ls->rs->c = c;
+        ls->rs->gen = c->result_gen;
+        return 1;
     }
     lua_getiuservalue(L, 1, 1);
-    return push_result(L, lua_gettop(L), ls->s->c);
+    push_result(L, lua_gettop(L), c);
+    if (c->has_result) {
+        ls->rs = lua_touserdata(L, -1);
+        lua_pushvalue(L, -1);
+        lua_setiuservalue(L, 1, 2);
+    }
+    return 1;
 }
 
 static int stmt_close(lua_State *L)
@@ -799,7 +833,7 @@ static int stmt_close(lua_State *L)
 
 static struct l_param *check_param(lua_State *L)
 {
-    struct l_param *p = luaL_checkudata(L, 1, PARAM_MT);
+    struct l_param *p = to_class(L, 1, PARAM_MT);
     if (p->ls->s == NULL)
         luaL_error(L, "parameter of a closed statement");
     return p;
@@ -810,6 +844,15 @@ static int param_set(lua_State *L)
     struct l_param *p = check_param(L);
     struct sb_stmt *s = p->ls->s;
     struct sbd_value *v = &s->vals[p->slot];
+    if (v->type == SBD_TYPE_INT) { /* the common case first */
+        int ok;
+        lua_Integer i = lua_tointegerx(L, 2, &ok);
+        if (ok) {
+            v->i = i;
+            v->is_null = 0;
+            return 0;
+        }
+    }
     if (lua_isnoneornil(L, 2)) {
         v->is_null = 1;
         return 0;
@@ -860,7 +903,7 @@ static int param_set_rand_str(lua_State *L)
 
 static struct l_rs *check_rs(lua_State *L)
 {
-    return luaL_checkudata(L, 1, RS_MT);
+    return to_class(L, 1, RS_MT);
 }
 
 static int rs_again_k(lua_State *L, int status, lua_KContext ctx);
@@ -954,10 +997,12 @@ static void new_class(lua_State *L, const char *name, const luaL_Reg *methods,
 {
     luaL_newmetatable(L, name);
     lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
+    lua_pushvalue(L, -2); /* the metatable, upvalue 1 of each method (to_class) */
+    luaL_setfuncs(L, methods, 1);
     if (strcmp(name, RS_MT) == 0) {
         lua_setfield(L, -2, "methods");
-        lua_pushcfunction(L, rs_index);
+        lua_pushvalue(L, -1);
+        lua_pushcclosure(L, rs_index, 1);
         lua_setfield(L, -2, "__index");
     } else {
         lua_setfield(L, -2, "__index");

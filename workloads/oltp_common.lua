@@ -224,6 +224,13 @@ local n_point, n_simple, n_sum, n_order, n_distinct
 local n_index_upd, n_non_index_upd, n_delete_ins
 local range_selects, use_trx
 local c_tmpl, pad_tmpl = M.c_template, M.pad_template
+-- Hot-path shortcuts, refreshed by M.open: the methods param:set and
+-- stmt:execute as plain functions (every parameter and statement shares
+-- them), so that the event helpers do no method lookup through a
+-- metatable, and the point_select statements with their one parameter per
+-- table.
+local point_st, point_p = {}, {}
+local param_set, stmt_execute
 
 local function prepare_kind(kind, types)
    stmt[kind], par[kind] = {}, {}
@@ -258,6 +265,12 @@ function M.open()
       end
    end
    if M.extra and M.extra.open then M.extra.open(con, q, settings) end
+   point_st, point_p = stmt.point_select or {}, {}
+   for t, ps in pairs(par.point_select or {}) do point_p[t] = ps[1] end
+   for kind, per_table in pairs(stmt) do
+      stmt_execute = per_table[1].execute
+      param_set = par[kind][1][1] and par[kind][1][1].set or param_set
+   end
 end
 
 -- Closes every prepared statement.  `quiet`: ignore errors (the connection
@@ -336,10 +349,10 @@ end
 
 function M.point_selects()
    local t = rand_uniform(1, tables)
-   local st, p = stmt.point_select[t], par.point_select[t][1]
+   local st, p = point_st[t], point_p[t]
    for _ = 1, n_point do
-      p:set(rand_default(1, table_size))
-      st:execute()
+      param_set(p, rand_default(1, table_size))
+      stmt_execute(st)
    end
 end
 
@@ -349,9 +362,9 @@ local function ranges(kind, count)
    local from, to = ps[1], ps[2]
    for _ = 1, count do
       local id = rand_default(1, table_size)
-      from:set(id)
-      to:set(id + range_size - 1)
-      st:execute()
+      param_set(from, id)
+      param_set(to, id + range_size - 1)
+      stmt_execute(st)
    end
 end
 
@@ -374,8 +387,8 @@ function M.index_updates()
    local t = rand_uniform(1, tables)
    local st, p = stmt.index_update[t], par.index_update[t][1]
    for _ = 1, n_index_upd do
-      p:set(rand_default(1, table_size))
-      st:execute()
+      param_set(p, rand_default(1, table_size))
+      stmt_execute(st)
    end
 end
 
@@ -385,8 +398,8 @@ function M.non_index_updates()
    local c, id = ps[1], ps[2]
    for _ = 1, n_non_index_upd do
       c:set_rand_str(c_tmpl)
-      id:set(rand_default(1, table_size))
-      st:execute()
+      param_set(id, rand_default(1, table_size))
+      stmt_execute(st)
    end
 end
 
@@ -399,21 +412,21 @@ function M.delete_inserts()
    for _ = 1, n_delete_ins do
       local id = rand_default(1, table_size)
       local k = rand_default(1, table_size)
-      del_id:set(id)
-      id_p:set(id)
-      k_p:set(k)
+      param_set(del_id, id)
+      param_set(id_p, id)
+      param_set(k_p, k)
       c_p:set_rand_str(c_tmpl)
       pad_p:set_rand_str(pad_tmpl)
-      del:execute()
-      ins:execute()
+      stmt_execute(del)
+      stmt_execute(ins)
    end
 end
 
 -- One DELETE of a random id (oltp_delete).
 function M.delete()
    local t = rand_uniform(1, tables)
-   par.delete[t][1]:set(rand_default(1, table_size))
-   stmt.delete[t]:execute()
+   param_set(par.delete[t][1], rand_default(1, table_size))
+   stmt_execute(stmt.delete[t])
 end
 
 -- One INSERT (oltp_insert): the database picks the id with auto_inc,
@@ -424,17 +437,17 @@ function M.insert()
    local ps
    if stmt.insert_auto then
       ps = par.insert_auto[t]
-      ps[1]:set(k)
+      param_set(ps[1], k)
       ps[2]:set_rand_str(c_tmpl)
       ps[3]:set_rand_str(pad_tmpl)
-      stmt.insert_auto[t]:execute()
+      stmt_execute(stmt.insert_auto[t])
    else
       ps = par.insert[t]
-      ps[1]:set(rand_unique() - 2147483648)
-      ps[2]:set(k)
+      param_set(ps[1], rand_unique() - 2147483648)
+      param_set(ps[2], k)
       ps[3]:set_rand_str(c_tmpl)
       ps[4]:set_rand_str(pad_tmpl)
-      stmt.insert[t]:execute()
+      stmt_execute(stmt.insert[t])
    end
 end
 

@@ -15,19 +15,37 @@
 #include <math.h>
 #include <string.h>
 
+/* "00" "01" ... "99": two digits per division */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 size_t pgd_fmt_int(char *dst, int64_t v)
 {
-    char tmp[20];
-    size_t n = 0, len = 0;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
+    size_t len = 0;
     if (v < 0)
         dst[len++] = '-';
-    while (n > 0)
-        dst[len++] = tmp[--n];
+    /* count the digits first, then write them from the end, two at a
+     * time: |v| <= 2^63 has at most 19, so p never overflows */
+    size_t n = 1;
+    for (uint64_t p = 10; n < 19 && u >= p; p *= 10)
+        n++;
+    len += n;
+    char *o = dst + len;
+    while (u >= 100) {
+        const char *d = digit_pairs + (u % 100) * 2;
+        u /= 100;
+        *--o = d[1];
+        *--o = d[0];
+    }
+    if (u >= 10) {
+        *--o = digit_pairs[u * 2 + 1];
+        *--o = digit_pairs[u * 2];
+    } else {
+        *--o = (char)('0' + u);
+    }
     return len;
 }
 
