@@ -109,6 +109,8 @@ check 2 "did you mean --threads?" -- --thread=2 $W run
 check 2 "did you mean --table-size?" -- --tables-size=5 $W run
 check 2 "did you mean --sqlite-db?" -- --sqlite-dbb=x $W run
 check 2 "unknown option --completely-unrelated-thing" -- --completely-unrelated-thing=1 $W run
+check 2 "invalid value '-1' for --pipeline" -- --pipeline=-1 $W run
+check 2 "for --pipeline" -- --pipeline=deep $W run
 # drivers
 check 2 "drivers found: " -- --db-driver=nope $W run
 check 2 "sqlite" -- --db-driver=nope $W run
