@@ -80,7 +80,9 @@ init_cluster() {
 listen_addresses = '127.0.0.1'
 port = $PORT
 unix_socket_directories = '$DIR'
-max_connections = 300
+# tests/integration/scale.sh opens 1000 sessions at once (plus the test's
+# own psql and the superuser slots); ~10 MB more shared memory than 300
+max_connections = 1100
 shared_preload_libraries = 'pg_stat_statements'
 fsync = off
 synchronous_commit = off

@@ -21,7 +21,7 @@
 #
 # Environment: see wl-lib.sh (SBT_BUILD, SBT_TMP, SBT_PG*, SBT_MYSQL_*).
 # Both servers must be running (scripts/pg-server.sh sets max_connections
-# 300); a missing server is a failure.  Runs for about 2-3 minutes.
+# 1100); a missing server is a failure.  Runs for about 2-3 minutes.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
 command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
