@@ -198,8 +198,9 @@ int sb_clients_loop(struct sb_clients *cs)
         /* start events on idle clients, round robin from the one after
          * the last started, so that under --rate every client gets its
          * turn */
+        int first = next; /* `next` moves on while this pass starts events */
         for (int k = 0; k < n; k++) {
-            int i = next + k < n ? next + k : next + k - n;
+            int i = first + k < n ? first + k : first + k - n;
             struct client *c = &cl[i];
             if (c->state != C_IDLE)
                 continue;
