@@ -39,9 +39,6 @@ static const struct sbd_option mysql_options_list[] = {
     {"mysql-db", SBD_OPT_STRING, "sbtest", "MySQL database name"},
     {"mysql-load-data", SBD_OPT_BOOL, "on",
      "prepare loads rows with LOAD DATA LOCAL INFILE from memory when the server allows it"},
-    {"mysql-bulk-txn", SBD_OPT_BOOL, "on",
-     "prepare loads each table in one transaction with unique_checks and foreign_key_checks "
-     "off, so that MariaDB 10.11.11+ takes its bulk path for an empty table"},
     {"mysql-ssl", SBD_OPT_STRING, "off",
      "TLS: off, on, DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY"},
     {"mysql-ssl-ca", SBD_OPT_STRING, NULL,
@@ -54,7 +51,6 @@ static const struct sbd_option mysql_options_list[] = {
 /* Settings parsed by init; read-only while threads run. */
 static const struct sbd_host *host;
 int sbmy_load_data;
-int sbmy_bulk_txn;
 static char *host_storage;            /* the --mysql-host copy, split */
 static const char *hosts[MAX_HOSTS];
 static int nhosts;
@@ -297,7 +293,6 @@ static int mysql_drv_init(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
     host = h;
     sbmy_load_data = h->opt_bool("mysql-load-data");
-    sbmy_bulk_txn = h->opt_bool("mysql-bulk-txn");
     sbmy_query_timeout = h->query_timeout > 0 ? h->query_timeout : 0;
     if (parse_hosts(h->opt_str("mysql-host"), errbuf, errlen) != 0 ||
         parse_ports(h->opt_str("mysql-port"), errbuf, errlen) != 0)

@@ -54,15 +54,11 @@ static void append(sbd_conn *c, const char *s, size_t n)
 }
 
 /* max_allowed_packet of the session, or 0 if it cannot be read; *infile
- * is set when the server accepts LOAD DATA LOCAL, *autocommit when the
- * session autocommits; c->bulk_uc/bulk_fk get unique_checks and
- * foreign_key_checks. */
-static size_t max_packet(sbd_conn *c, int *infile, int *autocommit)
+ * is set when the server accepts LOAD DATA LOCAL. */
+static size_t max_packet(sbd_conn *c, int *infile)
 {
-    static const char sql[] = "SELECT @@max_allowed_packet, @@local_infile, @@autocommit, "
-                              "@@unique_checks, @@foreign_key_checks";
+    static const char sql[] = "SELECT @@max_allowed_packet, @@local_infile";
     *infile = 0;
-    *autocommit = 0;
     if (mysql_real_query(c->mysql, sql, sizeof sql - 1) != 0)
         return 0;
     MYSQL_RES *res = mysql_store_result(c->mysql);
@@ -74,61 +70,8 @@ static size_t max_packet(sbd_conn *c, int *infile, int *autocommit)
         v = (size_t)strtoull(r[0], NULL, 10);
     if (r != NULL && r[1] != NULL)
         *infile = strcmp(r[1], "1") == 0 || strcasecmp(r[1], "ON") == 0;
-    if (r != NULL && r[2] != NULL && r[3] != NULL && r[4] != NULL) {
-        *autocommit = atoi(r[2]) != 0;
-        c->bulk_uc = atoi(r[3]) != 0;
-        c->bulk_fk = atoi(r[4]) != 0;
-    }
     mysql_free_result(res);
     return v;
-}
-
-/* 1 when the server is a MariaDB whose InnoDB loads an empty table in one
- * piece (table-level undo, MDEV-515) without the bug MDEV-34703: the
- * versions mariadb-import enables it for. */
-static int bulk_path_safe(sbd_conn *c)
-{
-    const char *info = mysql_get_server_info(c->mysql);
-    if (info == NULL || strstr(info, "MariaDB") == NULL)
-        return 0;
-    unsigned long v = mysql_get_server_version(c->mysql);
-    return v >= 110702 || (v >= 110405 && v < 110500) || (v >= 101111 && v < 101200);
-}
-
-static int run_sql(sbd_conn *c, const char *sql)
-{
-    if (mysql_real_query(c->mysql, sql, (unsigned long)strlen(sql)) != 0)
-        return sbmy_conn_fail(c);
-    return SBD_OK;
-}
-
-/* Starts the load's own transaction (--mysql-bulk-txn): the rows of an
- * empty table then go in as one piece, as mariadb-import loads them. */
-static int bulk_txn_begin(sbd_conn *c)
-{
-    int rc = run_sql(c, "SET SESSION unique_checks=0, foreign_key_checks=0");
-    if (rc == SBD_OK)
-        rc = run_sql(c, "START TRANSACTION");
-    if (rc == SBD_OK)
-        c->bulk_txn = 1;
-    return rc;
-}
-
-/* Commits (or, after a failure, rolls back) the load's transaction and
- * puts the session's checks back.  The first failure wins. */
-static int bulk_txn_end(sbd_conn *c, int rc)
-{
-    if (!c->bulk_txn)
-        return rc;
-    c->bulk_txn = 0;
-    int r = run_sql(c, rc == SBD_OK ? "COMMIT" : "ROLLBACK");
-    if (rc == SBD_OK)
-        rc = r;
-    char sql[80];
-    snprintf(sql, sizeof sql, "SET SESSION unique_checks=%d, foreign_key_checks=%d", c->bulk_uc,
-             c->bulk_fk);
-    r = run_sql(c, sql);
-    return rc == SBD_OK ? r : rc;
 }
 
 /* ---- LOAD DATA LOCAL from memory ---- */
@@ -166,14 +109,6 @@ void sbmy_bulk_attach(sbd_conn *c)
     mysql_set_local_infile_handler(c->mysql, ld_init, ld_read, ld_end, ld_error, c);
 }
 
-/* The load is set up: it is active once its transaction (if any) began. */
-static int bulk_started(sbd_conn *c, int want_txn)
-{
-    int rc = want_txn ? bulk_txn_begin(c) : SBD_OK;
-    c->bulk_active = rc == SBD_OK;
-    return rc;
-}
-
 int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                     const int *types, int ncolumns)
 {
@@ -182,11 +117,10 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
     if (ncolumns <= 0)
         return sbmy_fail(c, "mysql: bulk_begin needs at least one column");
     sbmy_release_result(c);
-    int infile, autocommit;
-    size_t packet = max_packet(c, &infile, &autocommit);
+    int infile;
+    size_t packet = max_packet(c, &infile);
     if (packet == 0)
         return sbmy_conn_fail(c);
-    int want_txn = sbmy_bulk_txn && autocommit && bulk_path_safe(c);
     c->bulk_ld = infile && sbmy_load_data;
     c->bulk_limit = BULK_TARGET;
     if (packet > 2 * PACKET_SLACK && packet - PACKET_SLACK < c->bulk_limit)
@@ -218,7 +152,8 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
         strcpy(c->ld_sql + n, ")");
         c->bulk_prefix_len = 0;
         c->bulk_rows = 0;
-        return bulk_started(c, want_txn);
+        c->bulk_active = 1;
+        return SBD_OK;
     }
     append(c, "INSERT INTO ", 12);
     append(c, table, strlen(table));
@@ -231,7 +166,8 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
     append(c, ") VALUES ", 9);
     c->bulk_prefix_len = c->bulk_len;
     c->bulk_rows = 0;
-    return bulk_started(c, want_txn);
+    c->bulk_active = 1;
+    return SBD_OK;
 }
 
 static int flush(sbd_conn *c)
@@ -361,7 +297,7 @@ int sbmy_bulk_end(sbd_conn *c)
         return sbmy_fail(c, "mysql: bulk_end without bulk_begin");
     int rc = flush(c);
     c->bulk_active = 0;
-    return bulk_txn_end(c, rc);
+    return rc;
 }
 
 void sbmy_bulk_free(sbd_conn *c)

@@ -71,8 +71,6 @@ struct sbd_conn {
     int ld_active;                  /* a LOAD DATA of ours is running */
     size_t ld_pos;                  /* bytes of bulk_buf already served */
     char *ld_sql;                   /* LOAD DATA statement, owned */
-    int bulk_txn;                   /* this load runs in its own transaction */
-    int bulk_uc, bulk_fk;           /* unique_checks, foreign_key_checks before it */
     /* nonblocking statement (mysql_async.c) */
     int async_phase;                /* ASYNC_* */
     int async_wait;                 /* MYSQL_WAIT_* the library waits for */
@@ -139,7 +137,6 @@ void sbmy_bulk_free(sbd_conn *c);
 void sbmy_bulk_attach(sbd_conn *c);
 /* --mysql-load-data, read once at init. */
 extern int sbmy_load_data;
-extern int sbmy_bulk_txn;          /* --mysql-bulk-txn */
 
 /* mysql_async.c (SBMY_NONBLOCK only): the ABI 1.1 nonblocking calls. */
 int sbmy_socket(sbd_conn *c);
