@@ -116,9 +116,8 @@ static int take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
     case PGRES_COPY_OUT:
     case PGRES_COPY_BOTH:
         PQclear(res);
-        pgd_copy_abort(c, "COPY through query is not supported");
-        return pgd_fail(c, "COPY FROM STDIN / TO STDOUT cannot run as a plain "
-                           "query; use the bulk load calls");
+        pgd_copy_abort(c, PGD_COPY_REASON);
+        return pgd_fail(c, PGD_COPY_MSG);
     default: {
         int st = pgd_error(c, res);
         PQclear(res);
@@ -176,12 +175,7 @@ static int pgsql_fetch_row(sbd_conn *c, struct sbd_value *row)
         v->is_null = 0;
         v->s = PQgetvalue(c->res, r, i);
         v->len = (size_t)PQgetlength(c->res, r, i);
-        if (v->type == SBD_TYPE_INT) {
-            v->i = pgd_parse_int(v->s, v->len);
-            v->d = (double)v->i;
-        } else if (v->type == SBD_TYPE_DOUBLE) {
-            v->d = strtod_l(v->s, NULL, pgd_c_locale);
-        }
+        pgd_convert_value(v);
     }
     return SBD_OK;
 }

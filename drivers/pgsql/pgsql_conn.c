@@ -99,9 +99,10 @@ static void set_error(struct sbd_error *err, int status, const char *sqlstate,
     set_message(err, prefix, msg);
 }
 
-static int classify(PGconn *pg, const char *state)
+/* Status of a server error with SQLSTATE state (may be NULL). */
+static int classify(int conn_bad, const char *state)
 {
-    if (PQstatus(pg) == CONNECTION_BAD)
+    if (conn_bad)
         return SBD_CONN_LOST;
     if (state == NULL || strlen(state) != 5)
         return SBD_ERROR;
@@ -114,6 +115,15 @@ static int classify(PGconn *pg, const char *state)
     return SBD_ERROR;
 }
 
+int pgd_server_error(sbd_conn *c, const char *state, const char *msg, int conn_bad)
+{
+    if (msg == NULL || *msg == 0)
+        msg = "unknown error (no message from the server)";
+    int st = classify(conn_bad, state);
+    set_error(&c->err, st, state, NULL, msg);
+    return st;
+}
+
 int pgd_error(sbd_conn *c, const PGresult *res)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -124,15 +134,26 @@ int pgd_error(sbd_conn *c, const PGresult *res)
         msg = PQerrorMessage(c->pg);
     if (msg == NULL || *msg == 0)
         msg = "unknown error (no message from libpq)";
-    int st = classify(c->pg, state);
-    set_error(&c->err, st, state, NULL, msg);
-    return st;
+    return pgd_server_error(c, state, msg, PQstatus(c->pg) == CONNECTION_BAD);
 }
 
 int pgd_fail(sbd_conn *c, const char *msg)
 {
     set_error(&c->err, SBD_ERROR, NULL, NULL, msg);
     return SBD_ERROR;
+}
+
+int pgd_lost(sbd_conn *c, const char *msg)
+{
+    set_error(&c->err, SBD_CONN_LOST, NULL, NULL, msg);
+    return SBD_CONN_LOST;
+}
+
+void pgd_notice(const char *severity, const char *msg)
+{
+    struct sbd_error tmp;
+    set_message(&tmp, NULL, msg);
+    host->log(SBD_LOG_DEBUG, "server %s: %s", severity ? severity : "NOTICE", tmp.message);
 }
 
 /* ---- init -------------------------------------------------------------- */
@@ -340,11 +361,9 @@ const char *pgd_client_version(void)
 static void on_notice(void *arg, const PGresult *res)
 {
     (void)arg;
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY);
     const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-    struct sbd_error tmp;
-    set_message(&tmp, NULL, msg ? msg : PQresultErrorMessage(res));
-    host->log(SBD_LOG_DEBUG, "server %s: %s", sev ? sev : "NOTICE", tmp.message);
+    pgd_notice(PQresultErrorField(res, PG_DIAG_SEVERITY),
+               msg ? msg : PQresultErrorMessage(res));
 }
 
 /* Fills err for a failed connect so that the message names the server. */

@@ -13,6 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A COPY statement run as a query or execute: the reason sent with
+ * CopyFail, and the error reported. */
+#define PGD_COPY_REASON "COPY through query is not supported"
+#define PGD_COPY_MSG "COPY FROM STDIN / TO STDOUT cannot run as a plain query; " \
+                     "use the bulk load calls"
+
 /* Room for any integer or double that pgd_fmt_* writes. */
 #define PGD_NUM_MAX 32
 
@@ -84,8 +90,17 @@ extern locale_t pgd_c_locale;
 /* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
  * connection's message) and returns the status it classified. */
 int pgd_error(sbd_conn *c, const PGresult *res);
+/* pgsql_conn.c: fills conn->err from a server error's SQLSTATE and primary
+ * message (either may be NULL) and returns its status, classified as
+ * pgd_error does; conn_bad: the connection is known to be gone. */
+int pgd_server_error(sbd_conn *c, const char *sqlstate, const char *msg, int conn_bad);
 /* pgsql_conn.c: sets conn->err to SBD_ERROR with a fixed message. */
 int pgd_fail(sbd_conn *c, const char *msg);
+/* pgsql_conn.c: sets conn->err to SBD_CONN_LOST with msg. */
+int pgd_lost(sbd_conn *c, const char *msg);
+/* pgsql_conn.c: logs a server notice at debug level, as libpq's notice
+ * receiver does for this driver. */
+void pgd_notice(const char *severity, const char *msg);
 /* pgsql.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
 /* pgsql.c: takes the connection out of COPY IN/OUT state, discarding what
@@ -99,6 +114,9 @@ size_t pgd_fmt_double(char *dst, double d);
 /* pgsql_text.c: parses an integer column's text (no validation: the server
  * produced it). */
 int64_t pgd_parse_int(const char *s, size_t len);
+/* pgsql_text.c: sets v->i and v->d of a non-NULL result value from its
+ * NUL-terminated text when its type is INT or DOUBLE. */
+void pgd_convert_value(struct sbd_value *v);
 
 /* pgsql_copy.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */
