@@ -32,6 +32,10 @@ const struct sbd_option pgd_options[] = {
     {"pgsql-isolation", SBD_OPT_STRING, NULL,
      "read-committed, repeatable-read or serializable: isolation level of "
      "every transaction (unset: the server's default)"},
+    {"pgsql-wire", SBD_OPT_BOOL, "on",
+     "run prepared statements (execute) over the wire protocol directly "
+     "instead of through libpq's result objects: the same messages, fewer "
+     "client instructions; off on TLS/GSS-encrypted sessions"},
     {NULL, 0, NULL, NULL}
 };
 
@@ -44,6 +48,7 @@ static const char *port, *user, *dbname, *sslmode, *sslrootcert;
 static char port_buf[8], ctimeout_buf[16];
 static char *password;          /* heap; NULL: leave it to libpq */
 static char session_sql[200];   /* run after connecting, "" if nothing */
+static int wire;                /* --pgsql-wire */
 locale_t pgd_c_locale;         /* for strtod_l: the user's locale may use ',' */
 static char client_version_buf[32];
 
@@ -301,6 +306,7 @@ int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     if (ctimeout > 0)
         ctimeout_buf[pgd_fmt_int(ctimeout_buf, ctimeout)] = 0;
 
+    wire = h->opt_bool("pgsql-wire");
     session_sql[0] = 0;
     const char *iso = h->opt_str("pgsql-isolation");
     const char *level = NULL;
@@ -445,6 +451,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     memcpy(c->version, "PostgreSQL ", 11);
     memcpy(c->version + 11, sv ? sv : "", vn);
     c->version[11 + vn] = 0;
+    pgd_wire_setup(c, wire);
     *out = c;
     return SBD_OK;
 }
@@ -453,6 +460,9 @@ void pgd_disconnect(sbd_conn *c)
 {
     if (c == NULL)
         return;
+    if (c->wire_execs > 0)
+        host->log(SBD_LOG_DEBUG, "%ld executes went over the wire protocol fast path",
+                  c->wire_execs);
     pgd_clear_result(c);
     while (c->stmts != NULL) {
         struct sbd_stmt *s = c->stmts;
@@ -460,6 +470,7 @@ void pgd_disconnect(sbd_conn *c)
         pgd_free_stmt(s);
     }
     pgd_copy_free(c);
+    pgd_wire_free(&c->wire);
     if (c->async_res != NULL)
         PQclear(c->async_res);
     if (c->pg != NULL)

@@ -1,7 +1,9 @@
 /*
  * pgsql driver internals shared by its files: the connection and statement
- * structs, error helpers, number formatting (pgsql_text.c) and bulk load
- * (pgsql_copy.c).  Not part of the ABI; only the driver's files include it.
+ * structs, error helpers, number formatting (pgsql_text.c), bulk load
+ * (pgsql_copy.c) and the wire-protocol fast path for execute
+ * (pgsql_wire.c, pgsql_wire_proto.c).  Not part of the ABI; only the
+ * driver's files include it.
  */
 #ifndef SBENCH_PGSQL_INT_H
 #define SBENCH_PGSQL_INT_H
@@ -12,6 +14,8 @@
 #include <locale.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "pgsql_wire.h"
 
 /* A COPY statement run as a query or execute: the reason sent with
  * CopyFail, and the error reported. */
@@ -38,8 +42,9 @@ struct sbd_conn {
     int64_t counter_reads;        /* server_counters calls on this conn */
     char version[64];             /* "PostgreSQL 15.20" */
 
-    /* current result */
+    /* current result: a PGresult, or (wire_res) the fast path's answer */
     PGresult *res;
+    int wire_res;
     int nrows, nfields, row;
     unsigned char *kinds;         /* per column: enum sbd_type to report */
     int kinds_cap;
@@ -58,6 +63,13 @@ struct sbd_conn {
     int pipeline;                 /* in libpq pipeline mode (--pipeline) */
     int sync_due;                 /* pipeline: the oldest statement is
                                      answered, its Sync result is not */
+
+    /* wire-protocol fast path for execute (pgsql_wire.c): wire_on while
+     * --pgsql-wire=on, the session is unencrypted and the fast path has
+     * not given up on the connection */
+    int wire_on;
+    long wire_execs;              /* executes it served (logged at debug) */
+    struct pgd_wire wire;
 
     /* bulk load (pgsql_copy.c) */
     int in_copy;
@@ -117,6 +129,17 @@ int64_t pgd_parse_int(const char *s, size_t len);
 /* pgsql_text.c: sets v->i and v->d of a non-NULL result value from its
  * NUL-terminated text when its type is INT or DOUBLE. */
 void pgd_convert_value(struct sbd_value *v);
+
+/* pgsql_wire.c: the fast path for execute.  pgd_wire_ready says whether it
+ * may run now; pgd_wire_execute runs s with params (count already checked)
+ * and makes its answer the current result; pgd_wire_fetch_row is
+ * fetch_row for that result. */
+int pgd_wire_ready(sbd_conn *c);
+int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                     int nparams, struct sbd_result_info *info);
+int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
+/* pgsql_wire.c: decides at connect whether the fast path may serve c. */
+void pgd_wire_setup(sbd_conn *c, int enabled);
 
 /* pgsql_copy.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */
