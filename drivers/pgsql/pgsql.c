@@ -3,7 +3,7 @@
  * fetching, server-side prepared statements, the server's own transaction
  * counters, and the driver table.  Options, connections and errors are in
  * pgsql_conn.c, bulk load (COPY) in pgsql_copy.c, number formatting in
- * pgsql_text.c.
+ * pgsql_text.c, the wire-protocol fast path of execute in pgsql_wire.c.
  *
  * Hot path (query, execute, fetch_row): no allocation by this file and no
  * printf-style formatting; buffers live on the connection or statement and
@@ -18,11 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Type OIDs from PostgreSQL's pg_type.dat (stable across versions). */
-enum {
-    OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
-    OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
-};
+/* int8's type OID, from PostgreSQL's pg_type.dat. */
+enum { OID_INT8 = 20 };
 
 /* ---- results ----------------------------------------------------------- */
 
@@ -32,6 +29,7 @@ void pgd_clear_result(sbd_conn *c)
         PQclear(c->res);
         c->res = NULL;
     }
+    c->wire_res = 0;
     c->nrows = c->nfields = c->row = 0;
 }
 
@@ -80,18 +78,8 @@ static int take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
             c->kinds = k;
             c->kinds_cap = nf;
         }
-        for (int i = 0; i < nf; i++) {
-            switch (PQftype(res, i)) {
-            case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID:
-                c->kinds[i] = SBD_TYPE_INT;
-                break;
-            case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
-                c->kinds[i] = SBD_TYPE_DOUBLE;
-                break;
-            default:
-                c->kinds[i] = SBD_TYPE_STRING;
-            }
-        }
+        for (int i = 0; i < nf; i++)
+            c->kinds[i] = (unsigned char)pgd_type_kind(PQftype(res, i));
         c->res = res;
         c->nrows = PQntuples(res);
         c->nfields = nf;
@@ -116,9 +104,8 @@ static int take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
     case PGRES_COPY_OUT:
     case PGRES_COPY_BOTH:
         PQclear(res);
-        pgd_copy_abort(c, "COPY through query is not supported");
-        return pgd_fail(c, "COPY FROM STDIN / TO STDOUT cannot run as a plain "
-                           "query; use the bulk load calls");
+        pgd_copy_abort(c, PGD_COPY_REASON);
+        return pgd_fail(c, PGD_COPY_MSG);
     default: {
         int st = pgd_error(c, res);
         PQclear(res);
@@ -159,6 +146,8 @@ static int pgsql_query(sbd_conn *c, const char *sql, size_t len,
 
 static int pgsql_fetch_row(sbd_conn *c, struct sbd_value *row)
 {
+    if (c->wire_res)
+        return pgd_wire_fetch_row(c, row);
     if (c->res == NULL || c->row >= c->nrows)
         return SBD_DONE;
     int r = c->row++;
@@ -176,12 +165,7 @@ static int pgsql_fetch_row(sbd_conn *c, struct sbd_value *row)
         v->is_null = 0;
         v->s = PQgetvalue(c->res, r, i);
         v->len = (size_t)PQgetlength(c->res, r, i);
-        if (v->type == SBD_TYPE_INT) {
-            v->i = pgd_parse_int(v->s, v->len);
-            v->d = (double)v->i;
-        } else if (v->type == SBD_TYPE_DOUBLE) {
-            v->d = strtod_l(v->s, NULL, pgd_c_locale);
-        }
+        pgd_convert_value(v);
     }
     return SBD_OK;
 }
@@ -415,6 +399,10 @@ static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
     pgd_clear_result(c);
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
+    if (nparams != s->nparams)
+        return pgd_fail(c, "execute: parameter count differs from prepare");
+    if (pgd_wire_ready(c))
+        return pgd_wire_execute(c, s, params, nparams, info);
     int rc = fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;

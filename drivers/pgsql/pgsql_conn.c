@@ -32,6 +32,10 @@ const struct sbd_option pgd_options[] = {
     {"pgsql-isolation", SBD_OPT_STRING, NULL,
      "read-committed, repeatable-read or serializable: isolation level of "
      "every transaction (unset: the server's default)"},
+    {"pgsql-wire", SBD_OPT_BOOL, "on",
+     "run prepared statements (execute) over the wire protocol directly "
+     "instead of through libpq's result objects: the same messages, fewer "
+     "client instructions; off on TLS/GSS-encrypted sessions"},
     {NULL, 0, NULL, NULL}
 };
 
@@ -44,6 +48,7 @@ static const char *port, *user, *dbname, *sslmode, *sslrootcert;
 static char port_buf[8], ctimeout_buf[16];
 static char *password;          /* heap; NULL: leave it to libpq */
 static char session_sql[200];   /* run after connecting, "" if nothing */
+static int wire;                /* --pgsql-wire */
 locale_t pgd_c_locale;         /* for strtod_l: the user's locale may use ',' */
 static char client_version_buf[32];
 
@@ -99,9 +104,10 @@ static void set_error(struct sbd_error *err, int status, const char *sqlstate,
     set_message(err, prefix, msg);
 }
 
-static int classify(PGconn *pg, const char *state)
+/* Status of a server error with SQLSTATE state (may be NULL). */
+static int classify(int conn_bad, const char *state)
 {
-    if (PQstatus(pg) == CONNECTION_BAD)
+    if (conn_bad)
         return SBD_CONN_LOST;
     if (state == NULL || strlen(state) != 5)
         return SBD_ERROR;
@@ -114,6 +120,15 @@ static int classify(PGconn *pg, const char *state)
     return SBD_ERROR;
 }
 
+int pgd_server_error(sbd_conn *c, const char *state, const char *msg, int conn_bad)
+{
+    if (msg == NULL || *msg == 0)
+        msg = "unknown error (no message from the server)";
+    int st = classify(conn_bad, state);
+    set_error(&c->err, st, state, NULL, msg);
+    return st;
+}
+
 int pgd_error(sbd_conn *c, const PGresult *res)
 {
     const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -124,15 +139,26 @@ int pgd_error(sbd_conn *c, const PGresult *res)
         msg = PQerrorMessage(c->pg);
     if (msg == NULL || *msg == 0)
         msg = "unknown error (no message from libpq)";
-    int st = classify(c->pg, state);
-    set_error(&c->err, st, state, NULL, msg);
-    return st;
+    return pgd_server_error(c, state, msg, PQstatus(c->pg) == CONNECTION_BAD);
 }
 
 int pgd_fail(sbd_conn *c, const char *msg)
 {
     set_error(&c->err, SBD_ERROR, NULL, NULL, msg);
     return SBD_ERROR;
+}
+
+int pgd_lost(sbd_conn *c, const char *msg)
+{
+    set_error(&c->err, SBD_CONN_LOST, NULL, NULL, msg);
+    return SBD_CONN_LOST;
+}
+
+void pgd_notice(const char *severity, const char *msg)
+{
+    struct sbd_error tmp;
+    set_message(&tmp, NULL, msg);
+    host->log(SBD_LOG_DEBUG, "server %s: %s", severity ? severity : "NOTICE", tmp.message);
 }
 
 /* ---- init -------------------------------------------------------------- */
@@ -280,6 +306,7 @@ int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     if (ctimeout > 0)
         ctimeout_buf[pgd_fmt_int(ctimeout_buf, ctimeout)] = 0;
 
+    wire = h->opt_bool("pgsql-wire");
     session_sql[0] = 0;
     const char *iso = h->opt_str("pgsql-isolation");
     const char *level = NULL;
@@ -340,11 +367,9 @@ const char *pgd_client_version(void)
 static void on_notice(void *arg, const PGresult *res)
 {
     (void)arg;
-    const char *sev = PQresultErrorField(res, PG_DIAG_SEVERITY);
     const char *msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
-    struct sbd_error tmp;
-    set_message(&tmp, NULL, msg ? msg : PQresultErrorMessage(res));
-    host->log(SBD_LOG_DEBUG, "server %s: %s", sev ? sev : "NOTICE", tmp.message);
+    pgd_notice(PQresultErrorField(res, PG_DIAG_SEVERITY),
+               msg ? msg : PQresultErrorMessage(res));
 }
 
 /* Fills err for a failed connect so that the message names the server. */
@@ -426,6 +451,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     memcpy(c->version, "PostgreSQL ", 11);
     memcpy(c->version + 11, sv ? sv : "", vn);
     c->version[11 + vn] = 0;
+    pgd_wire_setup(c, wire);
     *out = c;
     return SBD_OK;
 }
@@ -434,6 +460,9 @@ void pgd_disconnect(sbd_conn *c)
 {
     if (c == NULL)
         return;
+    if (c->wire_execs > 0)
+        host->log(SBD_LOG_DEBUG, "%ld executes went over the wire protocol fast path",
+                  c->wire_execs);
     pgd_clear_result(c);
     while (c->stmts != NULL) {
         struct sbd_stmt *s = c->stmts;
@@ -441,6 +470,7 @@ void pgd_disconnect(sbd_conn *c)
         pgd_free_stmt(s);
     }
     pgd_copy_free(c);
+    pgd_wire_free(&c->wire);
     if (c->async_res != NULL)
         PQclear(c->async_res);
     if (c->pg != NULL)

@@ -1,7 +1,9 @@
 /*
  * pgsql driver internals shared by its files: the connection and statement
- * structs, error helpers, number formatting (pgsql_text.c) and bulk load
- * (pgsql_copy.c).  Not part of the ABI; only the driver's files include it.
+ * structs, error helpers, number formatting (pgsql_text.c), bulk load
+ * (pgsql_copy.c) and the wire-protocol fast path for execute
+ * (pgsql_wire.c, pgsql_wire_proto.c).  Not part of the ABI; only the
+ * driver's files include it.
  */
 #ifndef SBENCH_PGSQL_INT_H
 #define SBENCH_PGSQL_INT_H
@@ -12,6 +14,14 @@
 #include <locale.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "pgsql_wire.h"
+
+/* A COPY statement run as a query or execute: the reason sent with
+ * CopyFail, and the error reported. */
+#define PGD_COPY_REASON "COPY through query is not supported"
+#define PGD_COPY_MSG "COPY FROM STDIN / TO STDOUT cannot run as a plain query; " \
+                     "use the bulk load calls"
 
 /* Room for any integer or double that pgd_fmt_* writes. */
 #define PGD_NUM_MAX 32
@@ -32,8 +42,9 @@ struct sbd_conn {
     int64_t counter_reads;        /* server_counters calls on this conn */
     char version[64];             /* "PostgreSQL 15.20" */
 
-    /* current result */
+    /* current result: a PGresult, or (wire_res) the fast path's answer */
     PGresult *res;
+    int wire_res;
     int nrows, nfields, row;
     unsigned char *kinds;         /* per column: enum sbd_type to report */
     int kinds_cap;
@@ -52,6 +63,13 @@ struct sbd_conn {
     int pipeline;                 /* in libpq pipeline mode (--pipeline) */
     int sync_due;                 /* pipeline: the oldest statement is
                                      answered, its Sync result is not */
+
+    /* wire-protocol fast path for execute (pgsql_wire.c): wire_on while
+     * --pgsql-wire=on, the session is unencrypted and the fast path has
+     * not given up on the connection */
+    int wire_on;
+    long wire_execs;              /* executes it served (logged at debug) */
+    struct pgd_wire wire;
 
     /* bulk load (pgsql_copy.c) */
     int in_copy;
@@ -84,8 +102,17 @@ extern locale_t pgd_c_locale;
 /* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
  * connection's message) and returns the status it classified. */
 int pgd_error(sbd_conn *c, const PGresult *res);
+/* pgsql_conn.c: fills conn->err from a server error's SQLSTATE and primary
+ * message (either may be NULL) and returns its status, classified as
+ * pgd_error does; conn_bad: the connection is known to be gone. */
+int pgd_server_error(sbd_conn *c, const char *sqlstate, const char *msg, int conn_bad);
 /* pgsql_conn.c: sets conn->err to SBD_ERROR with a fixed message. */
 int pgd_fail(sbd_conn *c, const char *msg);
+/* pgsql_conn.c: sets conn->err to SBD_CONN_LOST with msg. */
+int pgd_lost(sbd_conn *c, const char *msg);
+/* pgsql_conn.c: logs a server notice at debug level, as libpq's notice
+ * receiver does for this driver. */
+void pgd_notice(const char *severity, const char *msg);
 /* pgsql.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
 /* pgsql.c: takes the connection out of COPY IN/OUT state, discarding what
@@ -99,6 +126,20 @@ size_t pgd_fmt_double(char *dst, double d);
 /* pgsql_text.c: parses an integer column's text (no validation: the server
  * produced it). */
 int64_t pgd_parse_int(const char *s, size_t len);
+/* pgsql_text.c: sets v->i and v->d of a non-NULL result value from its
+ * NUL-terminated text when its type is INT or DOUBLE. */
+void pgd_convert_value(struct sbd_value *v);
+
+/* pgsql_wire.c: the fast path for execute.  pgd_wire_ready says whether it
+ * may run now; pgd_wire_execute runs s with params (count already checked)
+ * and makes its answer the current result; pgd_wire_fetch_row is
+ * fetch_row for that result. */
+int pgd_wire_ready(sbd_conn *c);
+int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                     int nparams, struct sbd_result_info *info);
+int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
+/* pgsql_wire.c: decides at connect whether the fast path may serve c. */
+void pgd_wire_setup(sbd_conn *c, int enabled);
 
 /* pgsql_copy.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */

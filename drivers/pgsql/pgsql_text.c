@@ -13,6 +13,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "00" "01" ... "99": two digits per division */
@@ -59,6 +60,16 @@ int64_t pgd_parse_int(const char *s, size_t len)
     for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
         u = u * 10 + (uint64_t)(s[i] - '0');
     return neg ? (int64_t)(0 - u) : (int64_t)u;
+}
+
+void pgd_convert_value(struct sbd_value *v)
+{
+    if (v->type == SBD_TYPE_INT) {
+        v->i = pgd_parse_int(v->s, v->len);
+        v->d = (double)v->i;
+    } else if (v->type == SBD_TYPE_DOUBLE) {
+        v->d = strtod_l(v->s, NULL, pgd_c_locale);
+    }
 }
 
 static const double pow10_exact[23] = {

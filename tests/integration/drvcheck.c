@@ -198,6 +198,14 @@ static void check_nonblocking(sbd_conn *c)
               "nonblocking execute: values");
         CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "nonblocking execute: one row");
         drv->free_result(c);
+        /* a blocking execute between nonblocking ones */
+        p.i = id + 100;
+        CHECK(drv->execute(c, st, &p, 1, &info) == SBD_OK && info.nfields == 3, c,
+              "blocking execute after a nonblocking one");
+        CHECK(drv->fetch_row(c, row) == SBD_OK && row[0].i == id + 100 &&
+              row[1].i == (id + 100) * 7, c, "blocking execute after nonblocking: values");
+        CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "blocking execute: one row");
+        drv->free_result(c);
     }
     drv->close_stmt(c, st);
     const char *pupd = "UPDATE drvcheck_t SET c = ? WHERE id BETWEEN ? AND ?";
@@ -287,6 +295,46 @@ static void check_nonblocking(sbd_conn *c)
     CHECK(txn(c2, drv->rollback, "ROLLBACK") == SBD_OK, c2, "rollback");
     drv->disconnect(c2);
     alarm(0);
+}
+
+/* PostgreSQL: errors of prepared statements are classified like those of
+ * plain queries: a lock not available (NOWAIT) restarts the event, a
+ * statement in a failed transaction is an error, and the connection goes
+ * on after both. */
+static void check_pgsql_errors(sbd_conn *c)
+{
+    struct sbd_result_info info;
+    struct sbd_value row[1];
+    sbd_conn *c2 = NULL;
+    struct sbd_error cerr;
+    CHECK(drv->connect(0, &c2, &cerr) == SBD_OK, NULL, "second connection");
+    CHECK(txn(c2, drv->begin, "BEGIN") == SBD_OK, c2, "begin");
+    run(c2, "SELECT id FROM drvcheck_t WHERE id = 600 FOR UPDATE", &info);
+    drv->free_result(c2);
+    const char *nowait = "SELECT k FROM drvcheck_t WHERE id = ? FOR UPDATE NOWAIT";
+    int t_int = SBD_TYPE_INT;
+    sbd_stmt *st = NULL;
+    CHECK(drv->prepare(c, nowait, strlen(nowait), 1, &t_int, &st) == SBD_OK, c, "prepare nowait");
+    struct sbd_value p = {.type = SBD_TYPE_INT, .i = 600};
+    CHECK(drv->execute(c, st, &p, 1, &info) == SBD_RETRY, c, "locked row: SBD_RETRY");
+    const struct sbd_error *e = drv->last_error(c);
+    CHECK(e->status == SBD_RETRY && strcmp(e->sqlstate, "55P03") == 0 &&
+          strstr(e->message, "lock") != NULL, c, "locked row: 55P03 with its message");
+    CHECK(txn(c2, drv->rollback, "ROLLBACK") == SBD_OK, c2, "rollback");
+    drv->disconnect(c2);
+    CHECK(drv->execute(c, st, &p, 1, &info) == SBD_OK && drv->fetch_row(c, row) == SBD_OK &&
+          row[0].i == 600 * 7, c, "row free again");
+    drv->free_result(c);
+
+    CHECK(txn(c, drv->begin, "BEGIN") == SBD_OK, c, "begin");
+    const char *bad = "SELECT 1 / 0";
+    CHECK(drv->query(c, bad, strlen(bad), &info) == SBD_ERROR, c, "division by zero");
+    CHECK(drv->execute(c, st, &p, 1, &info) == SBD_ERROR, c, "execute in a failed transaction");
+    e = drv->last_error(c);
+    CHECK(strcmp(e->sqlstate, "25P02") == 0 && e->message[0] != 0, c,
+          "failed transaction: 25P02 with a message");
+    CHECK(txn(c, drv->rollback, "ROLLBACK") == SBD_OK, c, "rollback");
+    drv->close_stmt(c, st);
 }
 
 int main(int argc, char **argv)
@@ -386,6 +434,8 @@ int main(int argc, char **argv)
     CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t WHERE f IS NULL") == NROWS / 10, c,
           "NULLs loaded");
 
+    const struct sbd_error *e;
+
     /* Prepared SELECT with an INT parameter: values and types come back. */
     const char *sel = "SELECT id, k, c, f FROM drvcheck_t WHERE id = ?";
     int t_int = SBD_TYPE_INT;
@@ -432,6 +482,67 @@ int main(int argc, char **argv)
     CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t WHERE c = 'changed'") == 10, c,
           "string parameter stored without the bytes past len");
 
+    /* Prepared SELECT of several rows, then with a NULL parameter (no
+     * rows); a prepared INSERT that fails (duplicate key) and the next
+     * execute on the same connection; affected rows of INSERT/DELETE. */
+    const char *rng = "SELECT id, f, c FROM drvcheck_t WHERE id BETWEEN ? AND ? ORDER BY id";
+    int t_rng[] = {SBD_TYPE_INT, SBD_TYPE_INT};
+    CHECK(drv->prepare(c, rng, strlen(rng), 2, t_rng, &st) == SBD_OK, c, "prepare range");
+    for (int pass = 0; pass < 2; pass++) {
+        struct sbd_value pr[2] = {
+            {.type = SBD_TYPE_INT, .i = 5},
+            {.type = SBD_TYPE_INT, .i = 24, .is_null = pass == 1},
+        };
+        struct sbd_value row[3];
+        CHECK(drv->execute(c, st, pr, 2, &info) == SBD_OK, c, "execute range");
+        CHECK(info.nfields == 3, c, "range: 3 columns");
+        CHECK(info.nrows == -1 || info.nrows == (pass == 0 ? 20 : 0), c, "range: nrows");
+        int got = 0;
+        while (drv->fetch_row(c, row) == SBD_OK) {
+            int id = 5 + got++;
+            CHECK(row[0].type == SBD_TYPE_INT && !row[0].is_null && row[0].i == id, c,
+                  "range: ids in order");
+            CHECK(id % 10 == 0 ? row[1].is_null
+                               : (!row[1].is_null && row[1].d == id / 4.0), c,
+                  "range: double or NULL");
+            CHECK(row[2].type == SBD_TYPE_STRING && row[2].len >= 5 &&
+                  memcmp(row[2].s, "row-", 4) == 0, c, "range: string");
+        }
+        CHECK(got == (pass == 0 ? 20 : 0), c, pass == 0 ? "range: 20 rows"
+                                                        : "NULL parameter: no rows");
+        drv->free_result(c);
+    }
+    drv->close_stmt(c, st);
+
+    const char *ins = "INSERT INTO drvcheck_t (id, k, c, f) VALUES (?, ?, ?, ?)";
+    int t_ins[] = {SBD_TYPE_INT, SBD_TYPE_INT, SBD_TYPE_STRING, SBD_TYPE_DOUBLE};
+    CHECK(drv->prepare(c, ins, strlen(ins), 4, t_ins, &st) == SBD_OK, c, "prepare insert");
+    struct sbd_value iv[4] = {
+        {.type = SBD_TYPE_INT, .i = 500},
+        {.type = SBD_TYPE_INT, .i = 1},
+        {.type = SBD_TYPE_STRING, .s = "dup", .len = 3},
+        {.type = SBD_TYPE_DOUBLE, .is_null = 1},
+    };
+    CHECK(drv->execute(c, st, iv, 4, &info) == SBD_ERROR, c, "prepared duplicate key fails");
+    e = drv->last_error(c);
+    CHECK(e->status == SBD_ERROR && e->message[0] != 0, c, "execute error has a message");
+    printf("drvcheck: prepared duplicate key -> native %ld, sqlstate '%s': %s\n",
+           e->native_code, e->sqlstate, e->message);
+    iv[0].i = NROWS + 1;
+    iv[3].is_null = 0;
+    iv[3].d = 0.125;
+    CHECK(drv->execute(c, st, iv, 4, &info) == SBD_OK, c, "execute insert after an error");
+    CHECK(info.affected_rows == 1, c, "insert affected 1 row");
+    drv->free_result(c);
+    drv->close_stmt(c, st);
+    const char *del = "DELETE FROM drvcheck_t WHERE id >= ?";
+    CHECK(drv->prepare(c, del, strlen(del), 1, &t_int, &st) == SBD_OK, c, "prepare delete");
+    struct sbd_value dv = {.type = SBD_TYPE_INT, .i = NROWS + 1};
+    CHECK(drv->execute(c, st, &dv, 1, &info) == SBD_OK, c, "execute delete");
+    CHECK(info.affected_rows == 1, c, "delete affected 1 row");
+    drv->free_result(c);
+    drv->close_stmt(c, st);
+
     /* Transactions: a rolled-back delete leaves the rows, a committed one
      * removes them. */
     CHECK(txn(c, drv->begin, "BEGIN") == SBD_OK, c, "begin");
@@ -448,7 +559,7 @@ int main(int argc, char **argv)
      * key too; the connection stays usable. */
     const char *bad = "SELECT * FROM drvcheck_no_such_table";
     CHECK(drv->query(c, bad, strlen(bad), &info) == SBD_ERROR, c, "missing table fails");
-    const struct sbd_error *e = drv->last_error(c);
+    e = drv->last_error(c);
     CHECK(e->status == SBD_ERROR && e->message[0] != 0, c, "error has a message");
     printf("drvcheck: missing table -> native %ld, sqlstate '%s': %s\n", e->native_code,
            e->sqlstate, e->message);
@@ -456,6 +567,9 @@ int main(int argc, char **argv)
     CHECK(drv->query(c, dup, strlen(dup), &info) == SBD_ERROR, c, "duplicate key fails");
     CHECK(query_int(c, "SELECT COUNT(*) FROM drvcheck_t") == NROWS - 100, c,
           "connection usable after errors");
+
+    if (strcmp(drv->name, "pgsql") == 0)
+        check_pgsql_errors(c);
 
     if ((drv->caps & SBD_CAP_NONBLOCKING)) {
         check_nonblocking(c);

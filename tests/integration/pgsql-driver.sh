@@ -1,8 +1,10 @@
 #!/bin/sh
 # pgsql-driver.sh: integration test of the pgsql driver against a running
 # PostgreSQL (e.g. one started by scripts/pg-server.sh).  Runs drvcheck over
-# TCP, over the unix socket, with the password from PGPASSWORD and from a
-# password file, with an isolation level, and checks that a wrong password
+# TCP (prepared statements through the wire-protocol fast path, checked to
+# be taken, and again through libpq with --pgsql-wire=off), over the unix
+# socket, with the password from PGPASSWORD and from a password file, with
+# an isolation level, and checks that a wrong password
 # and a dead port fail with a one-line message that names the server and
 # never shows the password.  Exits non-zero on the first failure.
 #
@@ -105,9 +107,23 @@ $1"
 
 PW_OPT=--pgsql-password=$SBT_PGPASSWORD
 
+WIRE_LOG='executes went over the wire protocol fast path'
 expect_pass "tcp, password option" \
     env PGPASSFILE="$PASSFILE_NONE" "$DRVCHECK" "$DRIVER" \
     --pgsql-host="$SBT_PGHOST" --pgsql-port="$SBT_PGPORT" "$PW_OPT"
+# the driver logs (debug) how many executes the fast path served
+if printf '%s\n' "$out" | grep -Eq "log\[0\]: [1-9][0-9]* $WIRE_LOG"; then
+    echo "ok: tcp: executes took the wire protocol fast path"
+else
+    fail "tcp: no execute took the wire protocol fast path"
+fi
+
+expect_pass "tcp, --pgsql-wire=off (libpq)" \
+    env PGPASSFILE="$PASSFILE_NONE" "$DRVCHECK" "$DRIVER" \
+    --pgsql-host="$SBT_PGHOST" --pgsql-port="$SBT_PGPORT" "$PW_OPT" --pgsql-wire=off
+case "$out" in
+*"$WIRE_LOG"*) fail "--pgsql-wire=off: executes still took the fast path" ;;
+esac
 
 if [ "$SOCKET" = skip ]; then
     echo "skipped: unix socket (SBT_PGSOCKET=skip)"

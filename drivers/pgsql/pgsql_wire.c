@@ -1,0 +1,252 @@
+/*
+ * pgsql driver: the wire-protocol fast path for the blocking execute.
+ * Sends the very messages PQsendQueryPrepared would (pgsql_wire_proto.c
+ * builds them) with one send() on libpq's own socket, reads the answer
+ * with recv() up to ReadyForQuery into the connection's buffer and serves
+ * the result rows from there, without libpq's PGresult (a malloc'ed
+ * object with per-column descriptors and per-value copies): about half of
+ * the client's instructions per point select.  Used only while libpq is
+ * idle and the session is unencrypted; everything else (plain queries,
+ * nonblocking statements, pipelines, COPY) stays on libpq, and libpq finds
+ * the connection exactly where it left it.
+ *
+ * Hot path: no allocation (buffers on the connection only grow), no
+ * locks, no printf-style formatting; three system calls per statement
+ * (send, poll, recv) when the answer fits in one read.
+ */
+#include "pgsql_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static void on_notice(void *arg, const char *severity, const char *msg)
+{
+    (void)arg;
+    pgd_notice(severity, msg);
+}
+
+void pgd_wire_setup(sbd_conn *c, int enabled)
+{
+    c->wire.notice = on_notice;
+    c->wire.notice_arg = NULL;
+    /* Under TLS or GSS encryption the socket carries ciphertext that only
+     * libpq can produce and read. */
+    int encrypted = PQsslInUse(c->pg) != 0;
+#ifdef HAVE_PQGSSENCINUSE
+    encrypted = encrypted || PQgssEncInUse(c->pg) != 0;
+#endif
+    c->wire_on = enabled && !encrypted;
+}
+
+/* The fast path may run when libpq is idle: no statement of its own in
+ * flight (PQtransactionStatus is ACTIVE while one is, UNKNOWN on a broken
+ * connection), no pipeline, no COPY.  Idle also means libpq's buffers hold
+ * nothing of ours: every libpq call of this driver that waits for an
+ * answer reads it through ReadyForQuery (PQexec, the PQgetResult loop of
+ * pgsql.c, poll_result until in_flight is 0), and libpq reads from the
+ * socket only while it waits for one, so the socket is at a message
+ * boundary with nothing unsent.  The server sends an idle session nothing
+ * unasked except a NotificationResponse (after LISTEN: the fast path then
+ * hands the connection back to libpq for good, see pgd_wire_execute) and a
+ * FATAL error just before it closes the connection (read at the start of
+ * the next answer: the connection is lost, as libpq would report it). */
+int pgd_wire_ready(sbd_conn *c)
+{
+    if (!c->wire_on || c->pipeline || c->in_flight || c->in_copy)
+        return 0;
+    PGTransactionStatusType t = PQtransactionStatus(c->pg);
+    return t == PQTRANS_IDLE || t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
+}
+
+/* ---- socket ------------------------------------------------------------ */
+
+/* Waits until fd is ready for events (or has failed: the next call on it
+ * tells).  0, or -1 with errno.  No timeout: --db-query-timeout is the
+ * server's statement_timeout (session setup), as on the libpq path. */
+static int wait_fd(int fd, short events)
+{
+    struct pollfd p = {.fd = fd, .events = events};
+    for (;;) {
+        int r = poll(&p, 1, -1);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
+/* Writes n bytes (libpq keeps the socket nonblocking).  0, or -1 with
+ * errno. */
+static int send_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+        if (k > 0) {
+            p += k;
+            n -= (size_t)k;
+        } else if (k < 0 && errno == EINTR) {
+            continue;
+        } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (wait_fd(fd, POLLOUT) != 0)
+                return -1;
+        } else {
+            if (k == 0)
+                errno = EPIPE;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Appends what the socket has to w->in, first waiting for it when `wait`
+ * (the first read of an answer: it cannot be there yet, and recv would
+ * only say EAGAIN).  1 when bytes came, 0 at end of stream, -1 with errno
+ * (ENOMEM when the buffer cannot grow). */
+static int fill(int fd, struct pgd_wire *w, int wait)
+{
+    size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
+    if (pgd_wire_reserve(w, want) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    for (;;) {
+        if (wait && wait_fd(fd, POLLIN) != 0)
+            return -1;
+        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - w->in_len, 0);
+        if (k > 0) {
+            w->in_len += (size_t)k;
+            return 1;
+        }
+        if (k == 0)
+            return 0;
+        if (errno == EINTR)
+            wait = 0;
+        else if (errno == EAGAIN || errno == EWOULDBLOCK)
+            wait = 1;
+        else
+            return -1;
+    }
+}
+
+/* The connection is unusable: the stream is broken or out of step.  Shut
+ * the socket so that libpq, too, sees it gone instead of reading the rest
+ * of a message; the fast path never serves this connection again.  `err`
+ * is an errno value, or 0. */
+static int lost(sbd_conn *c, const char *what, int err)
+{
+    char msg[200];
+    c->wire_on = 0;
+    shutdown(PQsocket(c->pg), SHUT_RDWR);
+    if (err != 0)
+        snprintf(msg, sizeof msg, "connection to the server lost: %s: %s", what,
+                 strerror(err));
+    else
+        snprintf(msg, sizeof msg, "connection to the server lost: %s", what);
+    return pgd_lost(c, msg);
+}
+
+/* ---- execute ----------------------------------------------------------- */
+
+/* Turns the parsed answer into the connection's result, as take_result
+ * does for the PGresult libpq would have built from the same messages. */
+static int answer(sbd_conn *c, struct sbd_result_info *info)
+{
+    struct pgd_wire *w = &c->wire;
+    if (w->copy)
+        return pgd_fail(c, PGD_COPY_MSG);
+    if (w->has_error)
+        return pgd_server_error(c, w->err_state ? w->in + w->err_state : NULL,
+                                w->err_msg ? w->in + w->err_msg : NULL, 0);
+    if (w->has_desc) {
+        /* a row-returning statement changes (RETURNING) as many rows as it
+         * returns, as take_result says */
+        c->wire_res = 1;
+        c->nrows = w->nrows;
+        c->nfields = w->nfields;
+        c->row = 0;
+        info->affected_rows = w->nrows;
+        info->nrows = w->nrows;
+        info->nfields = w->nfields;
+        return SBD_OK;
+    }
+    if (w->tag != 0) {
+        info->affected_rows = pgd_wire_tag_rows(w->in + w->tag);
+        return SBD_OK;
+    }
+    if (w->empty)
+        return SBD_OK;
+    return pgd_fail(c, "the server sent no result");
+}
+
+int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                     int nparams, struct sbd_result_info *info)
+{
+    struct sbd_result_info dummy;
+    if (info == NULL)
+        info = &dummy;
+    info->affected_rows = 0;
+    info->nrows = 0;
+    info->nfields = 0;
+    struct pgd_wire *w = &c->wire;
+    if (pgd_wire_build(w, s->name, params, nparams) != 0)
+        return pgd_fail(c, "execute: out of memory for parameters, or over the "
+                           "protocol's 1 GB message size");
+    int fd = PQsocket(c->pg);
+    c->wire_execs++;
+    pgd_wire_begin(w);
+    if (send_all(fd, w->out, w->out_len) != 0)
+        return lost(c, "sending the statement", errno);
+    int first = 1;
+    for (;;) {
+        int step = pgd_wire_parse(w);
+        if (step == PGD_WIRE_DONE)
+            break;
+        if (step == PGD_WIRE_BAD)
+            return lost(c, w->bad, 0);
+        if (step == PGD_WIRE_COPY_IN) {
+            /* what pgd_copy_abort does through PQputCopyEnd */
+            if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON) != 0)
+                return lost(c, "out of memory leaving COPY", 0);
+            if (send_all(fd, w->out, w->out_len) != 0)
+                return lost(c, "sending CopyFail", errno);
+            continue;
+        }
+        int got = fill(fd, w, first);
+        first = 0;
+        if (got <= 0) {
+            int err = errno;
+            /* a FATAL error (terminated backend, shutdown) comes just
+             * before the end of the stream, or a reset */
+            if (w->has_error) {
+                lost(c, "", 0);
+                return pgd_server_error(c, w->err_state ? w->in + w->err_state : NULL,
+                                        w->err_msg ? w->in + w->err_msg : NULL, 1);
+            }
+            if (got == 0)
+                return lost(c, "server closed the connection unexpectedly", 0);
+            return lost(c, "receiving the answer", err);
+        }
+    }
+    /* A session that LISTENs gets notifications while idle, which could
+     * arrive in pieces between two statements: leave it to libpq.  After
+     * an idle session's FATAL error (logged as a notice, as libpq does),
+     * libpq, too, finds the end of the stream and reports the connection
+     * lost at the next statement. */
+    if (w->notified || w->closing)
+        c->wire_on = 0;
+    return answer(c, info);
+}
+
+int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row)
+{
+    if (c->row >= c->nrows)
+        return SBD_DONE;
+    pgd_wire_row(&c->wire, c->row++, row);
+    for (int i = 0; i < c->nfields; i++)
+        if (!row[i].is_null)
+            pgd_convert_value(&row[i]);
+    return SBD_OK;
+}
