@@ -141,6 +141,8 @@ local function create_table(con, q, s, n)
       local fixup = q.after_load(n, size)
       if fixup then oltp_sql.exec(con, fixup) end
    end
+   local pk = q.add_primary_key(n)
+   if pk then oltp_sql.exec(con, pk) end
 
    if s.create_secondary then
       print("Creating a secondary index on '" .. name .. "'...")

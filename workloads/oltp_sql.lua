@@ -99,7 +99,12 @@ function M.new(dialect, opts)
    -- the id gets a plain index instead of the primary key (MySQL declares it
    -- inline, the others create it after the table).
    local id_key
-   if not secondary then
+   -- PostgreSQL builds the primary key after the rows are in (one sorted
+   -- index build instead of an index insert per row; same table after).
+   local pk_after_load = not secondary and dialect == "postgresql" and not redshift
+   if pk_after_load then
+      id_key = ""
+   elseif not secondary then
       id_key = ",\n  PRIMARY KEY (id)"
    elseif dialect == "mysql" then
       id_key = ",\n  KEY xid (id)"
@@ -129,6 +134,15 @@ function M.new(dialect, opts)
    function q.create_id_index(n)
       if secondary and dialect ~= "mysql" then
          return "CREATE INDEX xid_" .. n .. " ON sbtest" .. n .. "(id)"
+      end
+      return nil
+   end
+
+   -- The primary key, when create_table left it for after the load (nil
+   -- otherwise).  Named as CREATE TABLE would have named it.
+   function q.add_primary_key(n)
+      if pk_after_load then
+         return "ALTER TABLE sbtest" .. n .. " ADD PRIMARY KEY (id)"
       end
       return nil
    end
@@ -278,7 +292,7 @@ end
 -- Names of the per-table statements, in listing order (bulk_insert_prefix
 -- is a fragment, not a statement, and is left out).
 M.statement_names = {
-   "table_exists", "probe_table", "create_table", "create_id_index",
+   "table_exists", "probe_table", "create_table", "create_id_index", "add_primary_key",
    "after_load", "create_index", "drop_table",
    "point_select", "simple_range", "sum_range", "order_range",
    "distinct_range", "index_update", "non_index_update", "delete", "insert",
