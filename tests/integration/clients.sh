@@ -34,27 +34,7 @@ COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENT
 WORKLOADS=${SBT_WORKLOADS:-$(cd "$WL_HERE/../../workloads" && ls *.lua | sed 's/\.lua$//' |
     grep -v -e '^oltp_common$' -e '^oltp_sql$')}
 
-# sessions: sbench's connections to database sbtest, as the server lists
-# them (read from elsewhere, so that no server counter of the run moves).
-sessions() {
-    case "$KIND" in
-    pg) adminq "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND application_name = 'sbench'" ;;
-    maria) adminq "SHOW PROCESSLIST" | awk -F '\t' '$2 == "sbtest"' | wc -l | tr -d ' ' ;;
-    esac
-}
-
-# watch_sessions FILE: in the background, the largest session count seen
-# goes into FILE until FILE.stop exists.
-watch_sessions() {
-    max=0
-    echo 0 >"$1"
-    while [ ! -f "$1.stop" ]; do
-        n=$(sessions 2>/dev/null) || n=0
-        case "$n" in '' | *[!0-9]*) n=0 ;; esac
-        if [ "$n" -gt "$max" ]; then max=$n; echo "$max" >"$1"; fi
-        sleep 0.2
-    done
-}
+# sessions, watch_sessions: in wl-lib.sh.
 
 # check_clients_json FILE WHAT N TRANSACTIONS: clients_fairness of the
 # final JSON report in FILE.

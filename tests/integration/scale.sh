@@ -40,27 +40,7 @@ if [ "$n" != unlimited ] && [ "$n" -lt $((CLIENTS + 256)) ]; then
         die "need $((CLIENTS + 256)) open files for $CLIENTS connections, ulimit -n is $n (hard limit $(ulimit -Hn))"
 fi
 
-# sessions: sbench's connections to database sbtest, as the server lists
-# them (read from elsewhere, so that no server counter of the run moves).
-sessions() {
-    case "$KIND" in
-    pg) adminq "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND application_name = 'sbench'" ;;
-    maria) adminq "SHOW PROCESSLIST" | awk -F '\t' '$2 == "sbtest"' | wc -l | tr -d ' ' ;;
-    esac
-}
-
-# watch_sessions FILE: in the background, the largest session count seen
-# goes into FILE until FILE.stop exists.
-watch_sessions() {
-    max=0
-    echo 0 >"$1"
-    while [ ! -f "$1.stop" ]; do
-        n=$(sessions 2>/dev/null) || n=0
-        case "$n" in '' | *[!0-9]*) n=0 ;; esac
-        if [ "$n" -gt "$max" ]; then max=$n; echo "$max" >"$1"; fi
-        sleep 0.2
-    done
-}
+# sessions, watch_sessions: in wl-lib.sh.
 
 # wait_sessions_gone: the server ends 1000 sessions a little after the
 # client closed them; their statistics land when they have ended.

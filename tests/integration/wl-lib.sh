@@ -283,3 +283,26 @@ check_server_counts() {
         fi ;;
     esac
 }
+
+# sessions: how many sbench sessions the server has now (PostgreSQL:
+# application_name 'sbench'; MariaDB: SHOW PROCESSLIST rows of user sbtest,
+# which leaves the Com_* counters alone).
+sessions() {
+    case "$KIND" in
+    pg) adminq "SELECT count(*) FROM pg_stat_activity WHERE datname = 'sbtest' AND application_name = 'sbench'" ;;
+    maria) adminq "SHOW PROCESSLIST" | awk -F '\t' '$2 == "sbtest"' | wc -l | tr -d ' ' ;;
+    esac
+}
+
+# watch_sessions FILE: in the background, the largest session count seen
+# goes into FILE until FILE.stop exists.
+watch_sessions() {
+    max=0
+    echo 0 >"$1"
+    while [ ! -f "$1.stop" ]; do
+        n=$(sessions 2>/dev/null) || n=0
+        case "$n" in '' | *[!0-9]*) n=0 ;; esac
+        if [ "$n" -gt "$max" ]; then max=$n; echo "$max" >"$1"; fi
+        sleep 0.2
+    done
+}
