@@ -833,8 +833,7 @@ static void pipe_complete(struct sb_conn *c, int rc)
     struct sb_pipe_entry *e = &c->pipe[c->pipe_head];
     c->pipe_head = (c->pipe_head + 1) % c->pipe_max;
     c->pipe_n--;
-    if (c->pipe_rc != SBD_OK && e->kind == SB_Q_TXN && e->sql_len > 0 &&
-        (e->sql[0] | 0x20) != 'b' && (e->sql[0] | 0x20) != 's')
+    if (c->pipe_rc != SBD_OK && e->kind == SB_Q_TXN && sb_sql_ends_txn(e->sql, e->sql_len))
         c->pipe_txn_over = 1; /* COMMIT/ROLLBACK after the failure */
     if (rc == SBD_OK) {
         if (count_ok(c, e->kind, e->named, sb_now_ns() - e->t0) == SBD_OK)

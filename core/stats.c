@@ -88,6 +88,17 @@ int sb_classify_sql(const char *sql, size_t len)
     return SB_Q_OTHER;
 }
 
+int sb_sql_ends_txn(const char *sql, size_t len)
+{
+    if (sb_classify_sql(sql, len) != SB_Q_TXN)
+        return 0;
+    size_t i = 0;
+    while (i < len && (isspace((unsigned char)sql[i]) || sql[i] == '('))
+        i++;
+    char ch = i < len ? (char)(sql[i] | 0x20) : 0;
+    return ch != 'b' && ch != 's'; /* not BEGIN, START TRANSACTION */
+}
+
 const char *const sb_qkind_names[SB_Q_NKINDS] = {"select", "insert", "update", "delete",
                                                  "commit", "other"};
 

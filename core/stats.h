@@ -135,5 +135,8 @@ static inline uint64_t sb_snap_total(const struct sb_snapshot *s)
 
 /* Classifies a statement by its first keyword. */
 int sb_classify_sql(const char *sql, size_t len);
+/* 1 for a statement that ends a transaction (COMMIT, ROLLBACK, END), 0 for
+ * anything else, BEGIN and START TRANSACTION included. */
+int sb_sql_ends_txn(const char *sql, size_t len);
 
 #endif

@@ -386,18 +386,6 @@ static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
 
 static int conn_query_pipe(lua_State *L);
 
-/* 1 for COMMIT, ROLLBACK, END: statements after which a pipeline waits. */
-static int ends_txn(const char *sql, size_t len)
-{
-    if (sb_classify_sql(sql, len) != SB_Q_TXN)
-        return 0;
-    size_t i = 0;
-    while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '('))
-        i++;
-    char ch = i < len ? (char)(sql[i] | 0x20) : 0;
-    return ch != 'b' && ch != 's'; /* not BEGIN, START TRANSACTION */
-}
-
 /* After waiting for room in the pipeline: send the query now. */
 static int conn_query_pipe_k(lua_State *L, int status, lua_KContext ctx)
 {
@@ -439,7 +427,7 @@ static int conn_query_pipe(lua_State *L)
     if (rc != SBD_OK)
         return raise_sql_error(L, 1, c, rc);
     pipe_note(L, c);
-    if (ends_txn(sql, len)) {
+    if (sb_sql_ends_txn(sql, len)) { /* a pipeline waits after these */
         rc = pipe_wait(L, c, 0);
         if (rc == SBD_AGAIN)
             return wait_for(L, c, conn_query_sync_k);

@@ -22,6 +22,7 @@
 /* what db.c needs from the rest of sbench (add a stub here when db.c
  * starts calling something new from core/) */
 int sb_classify_sql(const char *sql, size_t len) { (void)sql; (void)len; return 0; }
+int sb_sql_ends_txn(const char *sql, size_t len) { (void)sql; (void)len; return 0; }
 void sb_histogram_record(sb_histogram *h, int64_t v) { (void)h; (void)v; }
 int64_t sb_now_ns(void) { return 0; }
 void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns) { (void)s; (void)ns; }
