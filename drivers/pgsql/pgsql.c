@@ -139,6 +139,10 @@ static int pgsql_query(sbd_conn *c, const char *sql, size_t len,
     pgd_clear_result(c);
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
+    if (c->wire_flight)
+        return pgd_fail(c, "a statement is already in flight on this connection");
+    if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
+        return pgd_wire_query(c, sql, len, info);
     if (copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
     return take_result(c, PQexec(c->pg, c->sql), info);
@@ -269,6 +273,8 @@ static int pgsql_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     pgd_clear_result(c);
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
+    if (c->wire_flight)
+        return pgd_fail(c, "a statement is already in flight on this connection");
     if (nparams < 0 || (nparams > 0 && types == NULL))
         return pgd_fail(c, "prepare: bad parameter list");
     size_t tlen;
@@ -401,6 +407,8 @@ static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
         return pgd_fail(c, "a bulk load is in progress on this connection");
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
+    if (c->wire_flight)
+        return pgd_fail(c, "a statement is already in flight on this connection");
     if (pgd_wire_ready(c))
         return pgd_wire_execute(c, s, params, nparams, info);
     int rc = fill_params(c, s, params, nparams);
@@ -450,6 +458,8 @@ static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
     int rc = async_start(c);
     if (rc != SBD_OK)
         return rc;
+    if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
+        return pgd_wire_send(c, NULL, sql, len, NULL, 0);
     if (copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
     /* pipeline mode allows only the extended protocol: one statement */
@@ -462,8 +472,13 @@ static int pgsql_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *
                               int nparams)
 {
     int rc = async_start(c);
-    if (rc == SBD_OK)
-        rc = fill_params(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    if (nparams != s->nparams)
+        return pgd_fail(c, "execute: parameter count differs from prepare");
+    if (pgd_wire_ready(c))
+        return pgd_wire_send(c, s, NULL, 0, params, nparams);
+    rc = fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;
     return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
@@ -517,6 +532,8 @@ static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *wan
     *want_write = 0;
     if (!c->in_flight)
         return pgd_fail(c, "poll_result: no statement in flight");
+    if (c->wire_flight)
+        return pgd_wire_poll(c, info, want_write);
     if (c->flushing) {
         int f = PQflush(c->pg);
         if (f < 0)
@@ -630,7 +647,7 @@ static void pgsql_close_stmt(sbd_conn *c, sbd_stmt *s)
     }
     /* Free the server side too.  In a failed transaction DEALLOCATE fails
      * and the statement lingers until disconnect: harmless. */
-    if (!c->in_copy && PQstatus(c->pg) == CONNECTION_OK) {
+    if (!c->in_copy && !c->wire_flight && PQstatus(c->pg) == CONNECTION_OK) {
         char sql[48];
         memcpy(sql, "DEALLOCATE ", 11);
         memcpy(sql + 11, s->name, strlen(s->name) + 1);
@@ -655,6 +672,8 @@ static int pgsql_server_counters(sbd_conn *c, struct sbd_server_counters *out)
     pgd_clear_result(c);
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
+    if (c->wire_flight)
+        return pgd_fail(c, "a statement is already in flight on this connection");
     PGresult *res;
     int flush = PQserverVersion(c->pg) >= 150000;
     if (flush && c->counter_reads == 0) {

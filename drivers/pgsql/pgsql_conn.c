@@ -461,7 +461,7 @@ void pgd_disconnect(sbd_conn *c)
     if (c == NULL)
         return;
     if (c->wire_execs > 0)
-        host->log(SBD_LOG_DEBUG, "%ld executes went over the wire protocol fast path",
+        host->log(SBD_LOG_DEBUG, "%ld statements went over the wire protocol fast path",
                   c->wire_execs);
     pgd_clear_result(c);
     while (c->stmts != NULL) {

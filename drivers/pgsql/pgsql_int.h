@@ -68,7 +68,11 @@ struct sbd_conn {
      * --pgsql-wire=on, the session is unencrypted and the fast path has
      * not given up on the connection */
     int wire_on;
-    long wire_execs;              /* executes it served (logged at debug) */
+    long wire_execs;              /* statements it served (logged at debug) */
+    int wire_simple;              /* the request is a simple Query */
+    int wire_flight;              /* nonblocking: its answer is awaited */
+    int wire_fresh;               /* nonblocking: not polled since the send */
+    size_t wire_sent;             /* nonblocking: bytes of wire.out sent */
     struct pgd_wire wire;
 
     /* bulk load (pgsql_copy.c) */
@@ -130,13 +134,20 @@ int64_t pgd_parse_int(const char *s, size_t len);
  * NUL-terminated text when its type is INT or DOUBLE. */
 void pgd_convert_value(struct sbd_value *v);
 
-/* pgsql_wire.c: the fast path for execute.  pgd_wire_ready says whether it
- * may run now; pgd_wire_execute runs s with params (count already checked)
- * and makes its answer the current result; pgd_wire_fetch_row is
- * fetch_row for that result. */
+/* pgsql_wire.c: the fast path.  pgd_wire_ready says whether it may run
+ * now; pgd_wire_execute runs s with params (count already checked) and
+ * pgd_wire_query runs a plain query (pgd_wire_query_ok, in pgsql_wire.h,
+ * says whether that one may take the fast path), each making its answer the current result;
+ * pgd_wire_send sends s (or, with s NULL, the query sql) without waiting
+ * and pgd_wire_poll is poll_result for it; pgd_wire_fetch_row is fetch_row
+ * for a fast-path result. */
 int pgd_wire_ready(sbd_conn *c);
 int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                      int nparams, struct sbd_result_info *info);
+int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                  const struct sbd_value *params, int nparams);
+int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
 /* pgsql_wire.c: decides at connect whether the fast path may serve c. */
 void pgd_wire_setup(sbd_conn *c, int enabled);

@@ -6,13 +6,18 @@
  * the result rows from there, without libpq's PGresult (a malloc'ed
  * object with per-column descriptors and per-value copies): about half of
  * the client's instructions per point select.  Used only while libpq is
- * idle and the session is unencrypted; everything else (plain queries,
- * nonblocking statements, pipelines, COPY) stays on libpq, and libpq finds
- * the connection exactly where it left it.
+ * idle and the session is unencrypted; everything else (several
+ * statements in one query, SET, pipelines, COPY) stays on libpq, and libpq
+ * finds the connection exactly where it left it.
+ *
+ * Plain queries that are one statement take it too (a simple-protocol
+ * Query, as PQexec sends), and so do nonblocking statements outside a
+ * pipeline (pgd_wire_send, pgd_wire_poll: --clients).
  *
  * Hot path: no allocation (buffers on the connection only grow), no
  * locks, no printf-style formatting; three system calls per statement
- * (send, poll, recv) when the answer fits in one read.
+ * (send, poll, recv) when the answer fits in one read, two on the
+ * nonblocking path (the host's one poll covers all its connections).
  */
 #include "pgsql_int.h"
 
@@ -103,9 +108,10 @@ static int send_all(int fd, const char *p, size_t n)
 
 /* Appends what the socket has to w->in, first waiting for it when `wait`
  * (the first read of an answer: it cannot be there yet, and recv would
- * only say EAGAIN).  1 when bytes came, 0 at end of stream, -1 with errno
+ * only say EAGAIN).  With `block` 0 it never waits: -2 when the socket has
+ * nothing now.  1 when bytes came, 0 at end of stream, -1 with errno
  * (ENOMEM when the buffer cannot grow). */
-static int fill(int fd, struct pgd_wire *w, int wait)
+static int fill(int fd, struct pgd_wire *w, int wait, int block)
 {
     size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
     if (pgd_wire_reserve(w, want) != 0) {
@@ -124,9 +130,11 @@ static int fill(int fd, struct pgd_wire *w, int wait)
             return 0;
         if (errno == EINTR)
             wait = 0;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK)
+        else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (!block)
+                return -2;
             wait = 1;
-        else
+        } else
             return -1;
     }
 }
@@ -139,6 +147,7 @@ static int lost(sbd_conn *c, const char *what, int err)
 {
     char msg[200];
     c->wire_on = 0;
+    c->wire_flight = 0;
     shutdown(PQsocket(c->pg), SHUT_RDWR);
     if (err != 0)
         snprintf(msg, sizeof msg, "connection to the server lost: %s: %s", what,
@@ -155,6 +164,12 @@ static int lost(sbd_conn *c, const char *what, int err)
 static int answer(sbd_conn *c, struct sbd_result_info *info)
 {
     struct pgd_wire *w = &c->wire;
+    struct sbd_result_info dummy;
+    if (info == NULL)
+        info = &dummy;
+    info->affected_rows = 0;
+    info->nrows = 0;
+    info->nfields = 0;
     if (w->copy)
         return pgd_fail(c, PGD_COPY_MSG);
     if (w->has_error)
@@ -181,25 +196,23 @@ static int answer(sbd_conn *c, struct sbd_result_info *info)
     return pgd_fail(c, "the server sent no result");
 }
 
-int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                     int nparams, struct sbd_result_info *info)
+/* Starts a request: forgets the previous answer.  The request is then
+ * built in w->out. */
+static void begin(sbd_conn *c)
 {
-    struct sbd_result_info dummy;
-    if (info == NULL)
-        info = &dummy;
-    info->affected_rows = 0;
-    info->nrows = 0;
-    info->nfields = 0;
-    struct pgd_wire *w = &c->wire;
-    if (pgd_wire_build(w, s->name, params, nparams) != 0)
-        return pgd_fail(c, "execute: out of memory for parameters, or over the "
-                           "protocol's 1 GB message size");
-    int fd = PQsocket(c->pg);
     c->wire_execs++;
-    pgd_wire_begin(w);
-    if (send_all(fd, w->out, w->out_len) != 0)
-        return lost(c, "sending the statement", errno);
-    int first = 1;
+    pgd_wire_begin(&c->wire);
+}
+
+/* Reads and parses the answer to the request in flight up to its end, and
+ * makes it the connection's result.  `block`: wait for the server (the
+ * first read waits before it tries: the answer cannot be there yet); else
+ * SBD_AGAIN as soon as the socket has nothing more. */
+static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
+{
+    struct pgd_wire *w = &c->wire;
+    int fd = PQsocket(c->pg);
+    int first = block;
     for (;;) {
         int step = pgd_wire_parse(w);
         if (step == PGD_WIRE_DONE)
@@ -207,17 +220,21 @@ int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         if (step == PGD_WIRE_BAD)
             return lost(c, w->bad, 0);
         if (step == PGD_WIRE_COPY_IN) {
-            /* what pgd_copy_abort does through PQputCopyEnd */
-            if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON) != 0)
+            /* what pgd_copy_abort does through PQputCopyEnd (rare: sent
+             * blocking even on the nonblocking path) */
+            if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !c->wire_simple) != 0)
                 return lost(c, "out of memory leaving COPY", 0);
             if (send_all(fd, w->out, w->out_len) != 0)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
-        int got = fill(fd, w, first);
+        int got = fill(fd, w, first, block);
         first = 0;
+        if (got == -2)
+            return SBD_AGAIN;
         if (got <= 0) {
             int err = errno;
+            c->wire_flight = 0;
             /* a FATAL error (terminated backend, shutdown) comes just
              * before the end of the stream, or a reset */
             if (w->has_error) {
@@ -230,6 +247,7 @@ int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
             return lost(c, "receiving the answer", err);
         }
     }
+    c->wire_flight = 0;
     /* A session that LISTENs gets notifications while idle, which could
      * arrive in pieces between two statements: leave it to libpq.  After
      * an idle session's FATAL error (logged as a notice, as libpq does),
@@ -238,6 +256,101 @@ int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     if (w->notified || w->closing)
         c->wire_on = 0;
     return answer(c, info);
+}
+
+int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                     int nparams, struct sbd_result_info *info)
+{
+    begin(c);
+    if (pgd_wire_build(&c->wire, s->name, params, nparams) != 0)
+        return pgd_fail(c, "execute: out of memory for parameters, or over the "
+                           "protocol's 1 GB message size");
+    c->wire_simple = 0;
+    if (send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
+        return lost(c, "sending the statement", errno);
+    return pump(c, 1, info);
+}
+
+int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    begin(c);
+    if (pgd_wire_build_query(&c->wire, sql, len) != 0)
+        return pgd_fail(c, "out of memory for query text, or over the protocol's "
+                           "1 GB message size");
+    c->wire_simple = 1;
+    if (send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
+        return lost(c, "sending the statement", errno);
+    return pump(c, 1, info);
+}
+
+/* ---- nonblocking ------------------------------------------------------- */
+
+/* Sends what is left of the request without waiting.  0 when all of it is
+ * out, 1 when the socket is full, -1 with errno. */
+static int send_some(sbd_conn *c)
+{
+    struct pgd_wire *w = &c->wire;
+    int fd = PQsocket(c->pg);
+    while (c->wire_sent < w->out_len) {
+        ssize_t k = send(fd, w->out + c->wire_sent, w->out_len - c->wire_sent, MSG_NOSIGNAL);
+        if (k > 0)
+            c->wire_sent += (size_t)k;
+        else if (k < 0 && errno == EINTR)
+            continue;
+        else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 1;
+        else {
+            if (k == 0)
+                errno = EPIPE;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                  const struct sbd_value *params, int nparams)
+{
+    begin(c);
+    int bad = s != NULL ? pgd_wire_build(&c->wire, s->name, params, nparams)
+                        : pgd_wire_build_query(&c->wire, sql, len);
+    if (bad)
+        return pgd_fail(c, "out of memory for the statement, or over the protocol's "
+                           "1 GB message size");
+    c->wire_simple = s == NULL;
+    c->wire_sent = 0;
+    c->wire_fresh = 1;
+    if (send_some(c) < 0)
+        return lost(c, "sending the statement", errno);
+    c->wire_flight = 1;
+    c->in_flight = 1;
+    return SBD_OK;
+}
+
+int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+{
+    if (c->wire_sent < c->wire.out_len) {
+        int r = send_some(c);
+        if (r < 0) {
+            c->wire_flight = 0;
+            c->in_flight = 0;
+            return lost(c, "sending the statement", errno);
+        }
+        if (r > 0) {
+            *want_write = 1;
+            return SBD_AGAIN;
+        }
+    }
+    if (c->wire_fresh) {
+        /* the host's first try right after the send: the answer cannot
+         * be there yet, and recv would only say EAGAIN */
+        c->wire_fresh = 0;
+        return SBD_AGAIN;
+    }
+    int rc = pump(c, 0, info);
+    if (rc != SBD_AGAIN)
+        c->in_flight = 0;
+    return rc;
 }
 
 int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row)

@@ -73,10 +73,24 @@ int pgd_type_kind(unsigned oid);
 int pgd_wire_build(struct pgd_wire *w, const char *stmt,
                    const struct sbd_value *params, int nparams);
 
-/* Writes CopyFail(reason) and Sync into w->out, replacing its contents:
- * how libpq's PQputCopyEnd leaves COPY IN after an extended-protocol
- * statement.  0, or -1 when out of memory. */
-int pgd_wire_build_copy_fail(struct pgd_wire *w, const char *reason);
+/* Whether the plain query sql may take the fast path: one statement (no
+ * ';' but trailing ones: several statements give several results, of
+ * which PQexec keeps the last) that is not SET or RESET (ParameterStatus
+ * messages, which libpq would record and the fast path reads and drops,
+ * mostly follow those). */
+int pgd_wire_query_ok(const char *sql, size_t len);
+
+/* Writes Query(sql) into w->out: the simple-protocol message PQexec
+ * sends (the text ends at its first NUL byte, as libpq's strlen has it).
+ * 0, or -1 when out of memory or over the protocol's 1 GB. */
+int pgd_wire_build_query(struct pgd_wire *w, const char *sql, size_t len);
+
+/* Writes CopyFail(reason), and Sync when `sync`, into w->out, replacing
+ * its contents: how libpq's PQputCopyEnd leaves COPY IN, with the Sync
+ * after an extended-protocol statement and without it after a simple
+ * Query (where a Sync would earn a second ReadyForQuery).  0, or -1 when
+ * out of memory. */
+int pgd_wire_build_copy_fail(struct pgd_wire *w, const char *reason, int sync);
 
 /* Forgets the previous answer before a new request (keeps the buffers). */
 void pgd_wire_begin(struct pgd_wire *w);

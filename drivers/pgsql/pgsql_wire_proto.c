@@ -175,7 +175,42 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
     return 0;
 }
 
-int pgd_wire_build_copy_fail(struct pgd_wire *w, const char *reason)
+int pgd_wire_query_ok(const char *sql, size_t len)
+{
+    const char *semi = memchr(sql, ';', len);
+    if (semi != NULL)
+        for (const char *p = semi; p < sql + len; p++)
+            if (*p != ';' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+                return 0;
+    size_t i = 0;
+    while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r'))
+        i++;
+    if (len - i >= 3 && (sql[i] | 0x20) == 's' && (sql[i + 1] | 0x20) == 'e' &&
+        (sql[i + 2] | 0x20) == 't')
+        return 0;
+    if (len - i >= 5 && (sql[i] | 0x20) == 'r' && (sql[i + 1] | 0x20) == 'e' &&
+        (sql[i + 2] | 0x20) == 's' && (sql[i + 3] | 0x20) == 'e' && (sql[i + 4] | 0x20) == 't')
+        return 0;
+    return 1;
+}
+
+int pgd_wire_build_query(struct pgd_wire *w, const char *sql, size_t len)
+{
+    const char *z = memchr(sql, 0, len);
+    size_t n = z ? (size_t)(z - sql) : len;
+    if (n + 6 > MSG_MAX || grow(&w->out, &w->out_cap, n + 6) != 0)
+        return -1;
+    char *p = w->out;
+    *p++ = 'Q';
+    p = put32(p, (uint32_t)(4 + n + 1));
+    memcpy(p, sql, n);
+    p += n;
+    *p++ = 0;
+    w->out_len = (size_t)(p - w->out);
+    return 0;
+}
+
+int pgd_wire_build_copy_fail(struct pgd_wire *w, const char *reason, int sync)
 {
     size_t n = strlen(reason);
     if (grow(&w->out, &w->out_cap, 5 + n + 1 + 5) != 0)
@@ -185,8 +220,10 @@ int pgd_wire_build_copy_fail(struct pgd_wire *w, const char *reason)
     p = put32(p, (uint32_t)(4 + n + 1));
     memcpy(p, reason, n + 1);
     p += n + 1;
-    *p++ = 'S';
-    p = put32(p, 4);
+    if (sync) {
+        *p++ = 'S';
+        p = put32(p, 4);
+    }
     w->out_len = (size_t)(p - w->out);
     return 0;
 }

@@ -107,11 +107,11 @@ $1"
 
 PW_OPT=--pgsql-password=$SBT_PGPASSWORD
 
-WIRE_LOG='executes went over the wire protocol fast path'
+WIRE_LOG='statements went over the wire protocol fast path'
 expect_pass "tcp, password option" \
     env PGPASSFILE="$PASSFILE_NONE" "$DRVCHECK" "$DRIVER" \
     --pgsql-host="$SBT_PGHOST" --pgsql-port="$SBT_PGPORT" "$PW_OPT"
-# the driver logs (debug) how many executes the fast path served
+# the driver logs (debug) how many statements the fast path served
 if printf '%s\n' "$out" | grep -Eq "log\[0\]: [1-9][0-9]* $WIRE_LOG"; then
     echo "ok: tcp: executes took the wire protocol fast path"
 else

@@ -194,11 +194,30 @@ static void check_request(void)
     EXPECT(w.out_len == want0.n + 22 && memcmp(w.out, want0.b, want0.n) == 0,
            "request without parameters");
 
-    EXPECT(pgd_wire_build_copy_fail(&w, "no") == 0, "copy fail");
+    EXPECT(pgd_wire_build_copy_fail(&w, "no", 1) == 0, "copy fail");
     struct buf cf = {.n = 0};
     start(&cf, 'f'); cstr(&cf, "no"); end(&cf);
     start(&cf, 'S'); end(&cf);
     EXPECT(w.out_len == cf.n && memcmp(w.out, cf.b, cf.n) == 0, "CopyFail + Sync bytes");
+    EXPECT(pgd_wire_build_copy_fail(&w, "no", 0) == 0, "copy fail without Sync");
+    EXPECT(w.out_len == cf.n - 5 && memcmp(w.out, cf.b, cf.n - 5) == 0, "CopyFail bytes");
+
+    /* simple Query, as PQexec sends it: the text up to its first NUL */
+    EXPECT(pgd_wire_build_query(&w, "COMMIT", 6) == 0, "build query");
+    struct buf q = {.n = 0};
+    start(&q, 'Q'); cstr(&q, "COMMIT"); end(&q);
+    EXPECT(w.out_len == q.n && memcmp(w.out, q.b, q.n) == 0, "Query bytes");
+    EXPECT(pgd_wire_build_query(&w, "COMMIT\0junk", 11) == 0, "build query with a NUL");
+    EXPECT(w.out_len == q.n && memcmp(w.out, q.b, q.n) == 0, "Query bytes stop at the NUL");
+    EXPECT(pgd_wire_query_ok("COMMIT", 6), "COMMIT takes the fast path");
+    EXPECT(pgd_wire_query_ok(" begin ;\n", 9), "trailing ';' is one statement");
+    EXPECT(pgd_wire_query_ok("SELECT settings FROM t", 22), "SET only as the first word");
+    EXPECT(!pgd_wire_query_ok("BEGIN; SELECT 1", 15), "two statements stay on libpq");
+    EXPECT(!pgd_wire_query_ok("  Set search_path = x", 21), "SET stays on libpq");
+    EXPECT(!pgd_wire_query_ok("RESET ALL", 9), "RESET stays on libpq");
+    EXPECT(!pgd_wire_query_ok("SELECT ';', 1", 13), "a quoted ';' stays on libpq (safe side)");
+    EXPECT(pgd_wire_build_query(&w, "", 0) == 0, "build empty query");
+    EXPECT(w.out_len == 6 && w.out[0] == 'Q' && w.out[4] == 5 && w.out[5] == 0, "empty Query bytes");
     pgd_wire_free(&w);
 }
 
