@@ -5,19 +5,22 @@
 # and MariaDB in a temp dir (stopped at exit), then for each database measures
 #   - prepare time of TABLES x TABLE_SIZE rows, sbench vs sysbench, after an
 #     untimed warm-up prepare, median of ROUNDS rounds alternating who goes first;
-#   - WORKLOADS at THREADS threads, alternating sbench/sysbench for ROUNDS
-#     rounds of TIME s each on the same tables: median tps, client CPU
-#     (user+sys) per transaction, client max RSS;
-# then client instructions per event under callgrind (CG_DBS, default pgsql),
+#   - WORKLOADS at THREADS threads: an untimed WARMUP s run of each tool,
+#     then ROUNDS rounds of TIME s each on the same tables, alternating
+#     which tool goes first: median tps, client CPU (user+sys) per
+#     transaction, client max RSS;
+# then client instructions per event under callgrind (CG_DBS),
+# heap allocations per event of both tools under valgrind,
 # a pgbench point-select reference, and writes a markdown report with the
 # targets to bench/RESULTS.md (OUT=...).
 #
 # Environment (defaults in brackets):
 #   QUICK=1            1 round of 3 s, for development
-#   ROUNDS [3]  TIME [10]  TABLES [4]  TABLE_SIZE [200000]  THREADS [4]
+#   ROUNDS [3]  TIME [10]  WARMUP [3]  TABLES [4]  TABLE_SIZE [200000]  THREADS [4]
 #   DBS ["pgsql mysql"]  WORKLOADS [the five below]
 #   PG_PORT [45432]  MY_PORT [43306]   (a busy default moves to a free port)
-#   CG_DBS [pgsql]  CG_EVENTS [5000]  CG_EVENTS_SMALL [500]  CG_WORKLOADS
+#   CG_DBS ["pgsql mysql"]  CG_EVENTS [5000]  CG_EVENTS_SMALL [500]  CG_WORKLOADS
+#   AL_EVENTS [1000]  AL_EVENTS_SMALL [200]  (heap allocations per event, DBS x CG_WORKLOADS)
 #   NO_CALLGRIND=1  NO_PGBENCH=1
 #   OUT [bench/RESULTS.md]   LOGDIR [bench/last-run]   KEEP_TMP=1
 # Exit status: 0, or 3 when some measurement failed (the report says which).
@@ -29,19 +32,20 @@ QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then ROUNDS=${ROUNDS:-1} TIME=${TIME:-3}; fi
 ROUNDS=${ROUNDS:-3}
 TIME=${TIME:-10}
+WARMUP=${WARMUP:-3}
 TABLES=${TABLES:-4}
 TABLE_SIZE=${TABLE_SIZE:-200000}
 THREADS=${THREADS:-4}
 DBS=${DBS:-pgsql mysql}
 WORKLOADS=${WORKLOADS:-oltp_point_select oltp_read_only oltp_read_write oltp_insert oltp_update_index}
-CG_DBS=${CG_DBS:-pgsql}
+CG_DBS=${CG_DBS:-pgsql mysql}
 CG_WORKLOADS=${CG_WORKLOADS:-oltp_point_select oltp_read_write}
 CG_EVENTS=${CG_EVENTS:-5000}
 CG_EVENTS_SMALL=${CG_EVENTS_SMALL:-500}
 OUT=${OUT:-$ROOT/bench/RESULTS.md}
 LOGDIR=${LOGDIR:-$ROOT/bench/last-run}
 
-for v in ROUNDS TIME TABLES TABLE_SIZE THREADS CG_EVENTS CG_EVENTS_SMALL; do
+for v in ROUNDS TIME WARMUP TABLES TABLE_SIZE THREADS CG_EVENTS CG_EVENTS_SMALL; do
     case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
     [ "${!v}" -gt 0 ] || die "$v must be > 0"
 done
@@ -143,8 +147,18 @@ for db in $DBS; do
 
     for wl in $WORKLOADS; do
         declare -A tps=() cpu=() rss=()
+        # untimed warm-up runs (caches, the server's first touches of the
+        # workload's pages), then rounds that alternate who goes first
+        for tool in sysbench sbench; do
+            log "$db $wl: $tool warm-up (${WARMUP}s, untimed)"
+            run_tool "$tool" "$db" "$db.$wl.$tool.warmup" "$RUN_LIMIT" --tables="$TABLES" \
+                --table-size="$TABLE_SIZE" --threads="$THREADS" --time="$WARMUP" \
+                --report-interval=0 "$wl" run || true
+        done
         for r in $(seq 1 "$ROUNDS"); do
-            for tool in sbench sysbench; do
+            order="sbench sysbench"
+            [ $((r % 2)) = 0 ] && order="sysbench sbench"
+            for tool in $order; do
                 name=$db.$wl.$tool.$r
                 log "$db $wl: $tool round $r/$ROUNDS (${TIME}s)"
                 if run_tool "$tool" "$db" "$name" "$RUN_LIMIT" --tables="$TABLES" \
@@ -224,6 +238,45 @@ if [ "${NO_CALLGRIND:-0}" != 1 ]; then
             done
         done
     fi
+fi
+
+# --- heap allocations per event -----------------------------------------------
+# valgrind's heap summary (every malloc of the process: client library and
+# Lua included) after AL_EVENTS_SMALL and AL_EVENTS events, one thread.
+declare -A AL_N
+al_run() {   # TOOL DB WL EVENTS -> prints the allocation count, or nothing
+    local tool=$1 db=$2 wl=$3 n=$4 bin extra="" own=""
+    local name=$db.allocs.$wl.$tool.$n
+    bin=$(tool_bin "$tool")
+    [ "$tool" = sysbench ] && extra="--smc-check=all"
+    [ "$tool" = sbench ] && own="--db-server-counters=off"
+    # shellcheck disable=SC2046,SC2086
+    if (cd "$TMPD" && timeout -k 10 900 valgrind --leak-check=no $extra --log-file="$LOGDIR/$name.vg" \
+        "$bin" $(conn_opts "$db") --tables="$TABLES" --table-size="$TABLE_SIZE" \
+        --threads=1 --events="$n" --time=0 --rand-seed=1 $own "$wl" run >"$LOGDIR/$name.log" 2>&1 </dev/null); then
+        [ "$(tx_count "$LOGDIR/$name.log")" = "$n" ] || return 1
+        sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' "$LOGDIR/$name.vg" | tr -d , | tail -n1
+    else
+        return 1
+    fi
+}
+AL_EVENTS=${AL_EVENTS:-1000}
+AL_EVENTS_SMALL=${AL_EVENTS_SMALL:-200}
+if [ "${NO_CALLGRIND:-0}" != 1 ] && command -v valgrind >/dev/null 2>&1; then
+    for db in $DBS; do
+        for wl in $CG_WORKLOADS; do
+            for tool in sbench sysbench; do
+                log "$db allocations $wl: $tool, $AL_EVENTS_SMALL and $AL_EVENTS events"
+                if a=$(al_run "$tool" "$db" "$wl" "$AL_EVENTS_SMALL") && [ -n "$a" ] &&
+                    b=$(al_run "$tool" "$db" "$wl" "$AL_EVENTS") && [ -n "$b" ]; then
+                    AL_N[$db.$wl.$tool]=$(awk -v a="$a" -v b="$b" -v n=$((AL_EVENTS - AL_EVENTS_SMALL)) \
+                        'BEGIN { printf "%.2f", (b - a) / n }')
+                else
+                    fail "$tool $wl on $db under valgrind (logs: $LOGDIR/$db.allocs.$wl.$tool.*)"
+                fi
+            done
+        done
+    done
 fi
 
 # --- pgbench reference ---------------------------------------------------------
@@ -309,8 +362,9 @@ report() {
     echo "# sbench vs sysbench: side-by-side results"
     echo
     echo "Generated by \`bench/run.sh\` (ROUNDS=$ROUNDS TIME=$TIME; took ${ELAPSED} s). Both clients run on the same"
-    echo "machine as the servers, against the same throwaway servers and tables; runs alternate"
-    echo "sbench, sysbench, sbench, sysbench, ... and the median of the rounds is shown."
+    echo "machine as the servers, against the same throwaway servers and tables. Each workload"
+    echo "starts with an untimed ${WARMUP} s run of each tool; then the rounds alternate which tool"
+    echo "goes first, and the median of the rounds is shown."
     echo
     echo "| | |"
     echo "| --- | --- |"
@@ -397,6 +451,22 @@ report() {
         done
     fi
 
+    if [ ${#AL_N[@]} -gt 0 ]; then
+        echo
+        echo "## Heap allocations per event (valgrind, --threads=1)"
+        echo
+        echo "Allocations (malloc, calloc, realloc of the whole process: client library and Lua included)"
+        echo "from valgrind's heap summary, (after $AL_EVENTS events - after $AL_EVENTS_SMALL) / $((AL_EVENTS - AL_EVENTS_SMALL))."
+        echo
+        echo "| database | workload | sbench | sysbench |"
+        echo "| --- | --- | ---: | ---: |"
+        for db in $DBS; do
+            for wl in $CG_WORKLOADS; do
+                echo "| $(dbname "$db") | $wl | $(na "${AL_N[$db.$wl.sbench]:-}") | $(na "${AL_N[$db.$wl.sysbench]:-}") |"
+            done
+        done
+    fi
+
     # Targets.
     TARGETS=()
     for db in $DBS; do
@@ -426,6 +496,12 @@ report() {
             done
         done
     fi
+    for db in $DBS; do
+        for wl in $CG_WORKLOADS; do
+            [ -n "${AL_N[$db.$wl.sbench]:-}" ] &&
+                target "$(dbname "$db") $wl heap allocations per event, sbench" "${AL_N[$db.$wl.sbench]}" "0" le 0
+        done
+    done
     for db in $DBS; do
         local goal=3.0
         [ "$db" = mysql ] && goal=1.5
