@@ -458,6 +458,8 @@ static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
     int rc = async_start(c);
     if (rc != SBD_OK)
         return rc;
+    if (c->wire_pipe)
+        return pgd_wire_pipe_send(c, NULL, sql, len, NULL, 0);
     if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
         return pgd_wire_send(c, NULL, sql, len, NULL, 0);
     if (copy_sql(c, sql, len) != 0)
@@ -476,6 +478,8 @@ static int pgsql_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *
         return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
+    if (c->wire_pipe)
+        return pgd_wire_pipe_send(c, s, NULL, 0, params, nparams);
     if (pgd_wire_ready(c))
         return pgd_wire_send(c, s, NULL, 0, params, nparams);
     rc = fill_params(c, s, params, nparams);
@@ -532,6 +536,8 @@ static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *wan
     *want_write = 0;
     if (!c->in_flight)
         return pgd_fail(c, "poll_result: no statement in flight");
+    if (c->wire_pipe)
+        return pgd_wire_pipe_poll(c, info, want_write);
     if (c->wire_flight)
         return pgd_wire_poll(c, info, want_write);
     if (c->flushing) {
@@ -605,6 +611,8 @@ static int pgsql_pipeline(sbd_conn *c, int on)
         int rc = async_start(c);
         if (rc != SBD_OK)
             return rc;
+        if (pgd_wire_ready(c))
+            return pgd_wire_pipe_on(c);
         if (!PQenterPipelineMode(c->pg))
             return pgd_error(c, NULL);
         c->pipeline = 1;
@@ -613,6 +621,10 @@ static int pgsql_pipeline(sbd_conn *c, int on)
     }
     if (c->in_flight > 0)
         return pgd_fail(c, "pipeline: statements are still in flight");
+    if (c->wire_pipe) {
+        pgd_wire_pipe_off(c);
+        return SBD_OK;
+    }
     while (c->sync_due) {
         /* the Sync's result follows its statement's: it is at most one
          * network read away */

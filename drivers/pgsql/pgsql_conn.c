@@ -471,6 +471,7 @@ void pgd_disconnect(sbd_conn *c)
     }
     pgd_copy_free(c);
     pgd_wire_free(&c->wire);
+    free(c->pipe_out);
     if (c->async_res != NULL)
         PQclear(c->async_res);
     if (c->pg != NULL)

@@ -72,7 +72,13 @@ struct sbd_conn {
     int wire_simple;              /* the request is a simple Query */
     int wire_flight;              /* nonblocking: its answer is awaited */
     int wire_fresh;               /* nonblocking: not polled since the send */
-    size_t wire_sent;             /* nonblocking: bytes of wire.out sent */
+    size_t wire_sent;             /* nonblocking: bytes of the request sent
+                                     (wire.out, or pipe_out when pipelined) */
+    int wire_pipe;                /* --pipeline on the fast path */
+    int wire_answered;            /* pipelined: an answer was handed out,
+                                     pgd_wire_next is due */
+    char *pipe_out;               /* pipelined: requests queued to send */
+    size_t pipe_out_len, pipe_out_cap;
     struct pgd_wire wire;
 
     /* bulk load (pgsql_copy.c) */
@@ -148,6 +154,15 @@ int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_i
 int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
                   const struct sbd_value *params, int nparams);
 int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+/* pgsql_wire.c: pipeline mode on the fast path (instead of libpq's):
+ * pgd_wire_pipe_on when pgd_wire_ready, pgd_wire_pipe_off with nothing in
+ * flight; pgd_wire_pipe_send queues a statement (as pgd_wire_send) behind
+ * the others, pgd_wire_pipe_poll is poll_result (answers oldest first). */
+int pgd_wire_pipe_on(sbd_conn *c);
+void pgd_wire_pipe_off(sbd_conn *c);
+int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                       const struct sbd_value *params, int nparams);
+int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
 /* pgsql_wire.c: decides at connect whether the fast path may serve c. */
 void pgd_wire_setup(sbd_conn *c, int enabled);

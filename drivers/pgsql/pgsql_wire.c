@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -219,10 +220,12 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
             break;
         if (step == PGD_WIRE_BAD)
             return lost(c, w->bad, 0);
+        if (step == PGD_WIRE_COPY_IN && c->wire_pipe)
+            return lost(c, "COPY in a pipeline (libpq refuses it too)", 0);
         if (step == PGD_WIRE_COPY_IN) {
             /* what pgd_copy_abort does through PQputCopyEnd (rare: sent
              * blocking even on the nonblocking path) */
-            if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !c->wire_simple) != 0)
+            if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !w->simple) != 0)
                 return lost(c, "out of memory leaving COPY", 0);
             if (send_all(fd, w->out, w->out_len) != 0)
                 return lost(c, "sending CopyFail", errno);
@@ -265,7 +268,7 @@ int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     if (pgd_wire_build(&c->wire, s->name, params, nparams) != 0)
         return pgd_fail(c, "execute: out of memory for parameters, or over the "
                            "protocol's 1 GB message size");
-    c->wire_simple = 0;
+    c->wire.simple = 0;
     if (send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
@@ -277,7 +280,7 @@ int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_i
     if (pgd_wire_build_query(&c->wire, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text, or over the protocol's "
                            "1 GB message size");
-    c->wire_simple = 1;
+    c->wire.simple = 1;
     if (send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
@@ -285,14 +288,14 @@ int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_i
 
 /* ---- nonblocking ------------------------------------------------------- */
 
-/* Sends what is left of the request without waiting.  0 when all of it is
- * out, 1 when the socket is full, -1 with errno. */
-static int send_some(sbd_conn *c)
+/* Sends what is left of buf[0..len) after c->wire_sent bytes without
+ * waiting.  0 when all of it is out, 1 when the socket is full, -1 with
+ * errno. */
+static int send_some(sbd_conn *c, const char *buf, size_t len)
 {
-    struct pgd_wire *w = &c->wire;
     int fd = PQsocket(c->pg);
-    while (c->wire_sent < w->out_len) {
-        ssize_t k = send(fd, w->out + c->wire_sent, w->out_len - c->wire_sent, MSG_NOSIGNAL);
+    while (c->wire_sent < len) {
+        ssize_t k = send(fd, buf + c->wire_sent, len - c->wire_sent, MSG_NOSIGNAL);
         if (k > 0)
             c->wire_sent += (size_t)k;
         else if (k < 0 && errno == EINTR)
@@ -317,10 +320,10 @@ int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     if (bad)
         return pgd_fail(c, "out of memory for the statement, or over the protocol's "
                            "1 GB message size");
-    c->wire_simple = s == NULL;
+    c->wire.simple = s == NULL;
     c->wire_sent = 0;
     c->wire_fresh = 1;
-    if (send_some(c) < 0)
+    if (send_some(c, c->wire.out, c->wire.out_len) < 0)
         return lost(c, "sending the statement", errno);
     c->wire_flight = 1;
     c->in_flight = 1;
@@ -330,7 +333,7 @@ int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
 int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 {
     if (c->wire_sent < c->wire.out_len) {
-        int r = send_some(c);
+        int r = send_some(c, c->wire.out, c->wire.out_len);
         if (r < 0) {
             c->wire_flight = 0;
             c->in_flight = 0;
@@ -362,4 +365,97 @@ int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row)
         if (!row[i].is_null)
             pgd_convert_value(&row[i]);
     return SBD_OK;
+}
+
+/* ---- pipelined (--pipeline) -------------------------------------------- */
+
+int pgd_wire_pipe_on(sbd_conn *c)
+{
+    c->wire_pipe = 1;
+    c->pipeline = 1;
+    c->pipe_out_len = c->wire_sent = 0;
+    c->wire_answered = 0;
+    pgd_wire_begin(&c->wire);
+    c->wire.pipelined = 1;
+    /* every answer is parsed as a simple Query's, which is also right for
+     * a prepared statement's (it has one result) */
+    c->wire.simple = 1;
+    return SBD_OK;
+}
+
+void pgd_wire_pipe_off(sbd_conn *c)
+{
+    c->wire_pipe = 0;
+    c->pipeline = 0;
+    c->wire.pipelined = 0;
+    c->wire_answered = 0;
+    c->pipe_out_len = c->wire_sent = 0;
+}
+
+int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                       const struct sbd_value *params, int nparams)
+{
+    struct pgd_wire *w = &c->wire;
+    if (c->wire_sent == c->pipe_out_len)
+        c->pipe_out_len = c->wire_sent = 0;
+    w->out_len = 0;
+    int bad = s != NULL ? pgd_wire_build(w, s->name, params, nparams)
+                        : pgd_wire_build_query(w, sql, len);
+    if (bad)
+        return pgd_fail(c, "out of memory for the statement, or over the protocol's "
+                           "1 GB message size");
+    /* queue it behind what is not sent yet; the queue only grows */
+    if (c->pipe_out_len + w->out_len > c->pipe_out_cap) {
+        size_t cap = c->pipe_out_cap ? c->pipe_out_cap : 4096;
+        while (cap < c->pipe_out_len + w->out_len)
+            cap *= 2;
+        char *p = realloc(c->pipe_out, cap);
+        if (p == NULL)
+            return pgd_fail(c, "out of memory for the statement");
+        c->pipe_out = p;
+        c->pipe_out_cap = cap;
+    }
+    memcpy(c->pipe_out + c->pipe_out_len, w->out, w->out_len);
+    c->pipe_out_len += w->out_len;
+    c->wire_execs++;
+    c->in_flight++;
+    c->wire_flight = 1;
+    if (send_some(c, c->pipe_out, c->pipe_out_len) < 0) {
+        c->in_flight = 0;
+        return lost(c, "sending the statement", errno);
+    }
+    return SBD_OK;
+}
+
+int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+{
+    if (c->wire_sent < c->pipe_out_len) {
+        int r = send_some(c, c->pipe_out, c->pipe_out_len);
+        if (r < 0) {
+            c->in_flight = 0;
+            return lost(c, "sending the statement", errno);
+        }
+        if (r > 0)
+            *want_write = 1; /* and read on: the server may be waiting
+                                for us to read before it reads more */
+    }
+    if (c->wire_answered) {
+        /* the previous answer was handed out: its result is replaced now,
+         * as the libpq path's is by the next result */
+        pgd_clear_result(c);
+        pgd_wire_next(&c->wire);
+        c->wire_answered = 0;
+    }
+    int rc = pump(c, 0, info);
+    if (rc == SBD_AGAIN)
+        return rc;
+    if (rc == SBD_CONN_LOST) { /* the rest died with the connection */
+        c->in_flight = 0;
+        c->wire_flight = 0;
+        return rc;
+    }
+    c->in_flight--;
+    c->wire_flight = c->in_flight > 0;
+    c->wire_answered = 1;
+    return rc;
 }

@@ -46,6 +46,7 @@ struct pgd_wire {
     int nrows, rows_cap;
     size_t tag;             /* CommandComplete's tag, 0 if none */
     int empty;              /* EmptyQueryResponse seen */
+    int stmt_done;          /* CommandComplete or EmptyQueryResponse seen */
     int copy;               /* CopyIn/Out/BothResponse seen */
     int notified;           /* NotificationResponse seen (LISTEN) */
     int closing;            /* ErrorResponse after ReadyForQuery: the
@@ -53,6 +54,14 @@ struct pgd_wire {
     size_t err_state, err_msg, err_sev; /* ErrorResponse fields, 0 if none */
     int has_error;
     char bad[120];          /* PGD_WIRE_BAD: what was wrong */
+
+    /* how to parse (set by the caller, kept by pgd_wire_begin/next):
+     * simple: the answer to a simple Query, which may hold several
+     * statements' results: the last one is kept, as PQexec does;
+     * pipelined: more answers may follow this one in `in`: DONE right
+     * after its ReadyForQuery, the rest stays for pgd_wire_next */
+    int simple;
+    int pipelined;
 
     /* NoticeResponse: called with the severity and message (NUL-terminated,
      * valid during the call); NULL to ignore notices. */
@@ -73,11 +82,9 @@ int pgd_type_kind(unsigned oid);
 int pgd_wire_build(struct pgd_wire *w, const char *stmt,
                    const struct sbd_value *params, int nparams);
 
-/* Whether the plain query sql may take the fast path: one statement (no
- * ';' but trailing ones: several statements give several results, of
- * which PQexec keeps the last) that is not SET or RESET (ParameterStatus
- * messages, which libpq would record and the fast path reads and drops,
- * mostly follow those). */
+/* Whether the plain query sql may take the fast path: not SET or RESET
+ * (ParameterStatus messages, which libpq would record and the fast path
+ * reads and drops, mostly follow those). */
 int pgd_wire_query_ok(const char *sql, size_t len);
 
 /* Writes Query(sql) into w->out: the simple-protocol message PQexec
@@ -94,6 +101,10 @@ int pgd_wire_build_copy_fail(struct pgd_wire *w, const char *reason, int sync);
 
 /* Forgets the previous answer before a new request (keeps the buffers). */
 void pgd_wire_begin(struct pgd_wire *w);
+
+/* Pipelined: forgets the answer just parsed and moves the bytes after it
+ * (the next answers' beginning) to the front of w->in. */
+void pgd_wire_next(struct pgd_wire *w);
 
 /* Makes room for `need` bytes in w->in.  0, or -1 when out of memory. */
 int pgd_wire_reserve(struct pgd_wire *w, size_t need);

@@ -58,16 +58,31 @@ int pgd_wire_reserve(struct pgd_wire *w, size_t need)
     return grow(&w->in, &w->in_cap, need);
 }
 
-void pgd_wire_begin(struct pgd_wire *w)
+/* Forgets the decoded answer (not the bytes). */
+static void forget(struct pgd_wire *w)
 {
-    w->in_len = w->pos = 0;
     w->need = 0;
     w->ready = w->has_desc = w->nfields = 0;
     w->nrows = 0;
     w->tag = 0;
-    w->empty = w->copy = w->notified = w->closing = w->has_error = 0;
+    w->empty = w->stmt_done = w->copy = w->notified = w->closing = w->has_error = 0;
     w->err_state = w->err_msg = w->err_sev = 0;
     w->bad[0] = 0;
+}
+
+void pgd_wire_begin(struct pgd_wire *w)
+{
+    w->in_len = w->pos = 0;
+    forget(w);
+}
+
+void pgd_wire_next(struct pgd_wire *w)
+{
+    if (w->pos > 0 && w->pos < w->in_len)
+        memmove(w->in, w->in + w->pos, w->in_len - w->pos);
+    w->in_len -= w->pos;
+    w->pos = 0;
+    forget(w);
 }
 
 void pgd_wire_free(struct pgd_wire *w)
@@ -177,11 +192,6 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
 
 int pgd_wire_query_ok(const char *sql, size_t len)
 {
-    const char *semi = memchr(sql, ';', len);
-    if (semi != NULL)
-        for (const char *p = semi; p < sql + len; p++)
-            if (*p != ';' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-                return 0;
     size_t i = 0;
     while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r'))
         i++;
@@ -368,6 +378,14 @@ static int message(struct pgd_wire *w, int type, const unsigned char *b, size_t 
 {
     if (w->ready && type != 'N' && type != 'S' && type != 'A' && type != 'E')
         return bad(w, "message after ReadyForQuery", type);
+    if (w->simple && w->stmt_done && (type == 'T' || type == 'C' || type == 'I')) {
+        /* the next statement of a simple Query: its result replaces the
+         * previous one's, as PQexec keeps the last */
+        w->has_desc = w->nfields = 0;
+        w->nrows = 0;
+        w->tag = 0;
+        w->empty = w->stmt_done = 0;
+    }
     switch (type) {
     case '2': /* BindComplete */
     case 'n': /* NoData */
@@ -380,11 +398,13 @@ static int message(struct pgd_wire *w, int type, const unsigned char *b, size_t 
         if (n == 0 || b[n - 1] != 0 || w->tag != 0)
             return bad(w, "bad CommandComplete", type);
         w->tag = off;
+        w->stmt_done = 1;
         return 0;
     case 'I': /* EmptyQueryResponse */
         if (n != 0)
             return bad(w, "bad length", type);
         w->empty = 1;
+        w->stmt_done = 1;
         return 0;
     case 'E': {
         size_t st, msg, sev;
@@ -426,7 +446,8 @@ static int message(struct pgd_wire *w, int type, const unsigned char *b, size_t 
         if (n != 1)
             return bad(w, "bad length", type);
         w->ready = 1;
-        return 0;
+        /* pipelined: what follows is the next statement's answer */
+        return w->pipelined ? PGD_WIRE_DONE : 0;
     case 'G': /* CopyInResponse */
     case 'W': /* CopyBothResponse */
     case 'H': /* CopyOutResponse */

@@ -210,12 +210,11 @@ static void check_request(void)
     EXPECT(pgd_wire_build_query(&w, "COMMIT\0junk", 11) == 0, "build query with a NUL");
     EXPECT(w.out_len == q.n && memcmp(w.out, q.b, q.n) == 0, "Query bytes stop at the NUL");
     EXPECT(pgd_wire_query_ok("COMMIT", 6), "COMMIT takes the fast path");
-    EXPECT(pgd_wire_query_ok(" begin ;\n", 9), "trailing ';' is one statement");
+    EXPECT(pgd_wire_query_ok(" begin ;\n", 9), "trailing ';'");
     EXPECT(pgd_wire_query_ok("SELECT settings FROM t", 22), "SET only as the first word");
-    EXPECT(!pgd_wire_query_ok("BEGIN; SELECT 1", 15), "two statements stay on libpq");
+    EXPECT(pgd_wire_query_ok("BEGIN; SELECT 1", 15), "two statements");
     EXPECT(!pgd_wire_query_ok("  Set search_path = x", 21), "SET stays on libpq");
     EXPECT(!pgd_wire_query_ok("RESET ALL", 9), "RESET stays on libpq");
-    EXPECT(!pgd_wire_query_ok("SELECT ';', 1", 13), "a quoted ';' stays on libpq (safe side)");
     EXPECT(pgd_wire_build_query(&w, "", 0) == 0, "build empty query");
     EXPECT(w.out_len == 6 && w.out[0] == 'Q' && w.out[4] == 5 && w.out[5] == 0, "empty Query bytes");
     pgd_wire_free(&w);
@@ -469,6 +468,107 @@ static void check_tags(void)
         EXPECT(pgd_wire_tag_rows(t[i].tag) == t[i].rows, "tag '%s'", t[i].tag);
 }
 
+/* A simple Query of several statements: the last statement's result is
+ * the answer (PQexec's), with w.simple; without it a second result is a
+ * protocol violation. */
+static void check_simple_multi(void)
+{
+    struct pgd_wire w = {0};
+    struct buf b = {.n = 0};
+    row_description(&b, 1, (const uint32_t[]){23});
+    data_row(&b, 1, (const char *const[]){"1"});
+    command_complete(&b, "SELECT 1");
+    command_complete(&b, "UPDATE 3");
+    ready(&b);
+    w.simple = 1;
+    FOR_EACH_SPLIT(&b, &w, r, {
+        EXPECT(r == PGD_WIRE_DONE && !w.has_desc && w.nrows == 0 && w.tag &&
+               pgd_wire_tag_rows(w.in + w.tag) == 3, "select; update: the update's result "
+               "(step %ld, %s)", step_, w.bad);
+    });
+    struct buf b2 = {.n = 0};
+    command_complete(&b2, "BEGIN");
+    row_description(&b2, 2, (const uint32_t[]){23, 25});
+    data_row(&b2, 2, (const char *const[]){"4", "x"});
+    data_row(&b2, 2, (const char *const[]){"5", NULL});
+    command_complete(&b2, "SELECT 2");
+    ready(&b2);
+    FOR_EACH_SPLIT(&b2, &w, r, {
+        EXPECT(r == PGD_WIRE_DONE && w.has_desc && w.nfields == 2 && w.nrows == 2,
+               "begin; select: the select's rows (step %ld, %s)", step_, w.bad);
+        if (r == PGD_WIRE_DONE && w.nrows == 2) {
+            struct sbd_value v[2];
+            pgd_wire_row(&w, 1, v);
+            pgd_convert_value(&v[0]);
+            EXPECT(v[0].i == 5 && v[1].is_null, "begin; select: row 1");
+        }
+    });
+    w.simple = 0;
+    EXPECT(feed(&w, &b, 0) == PGD_WIRE_BAD, "two results without simple: bad");
+    pgd_wire_free(&w);
+}
+
+/* Pipelined answers back to back, delivered in every split: each parse
+ * ends at its ReadyForQuery, pgd_wire_next moves on to the next one. */
+static void check_pipelined(void)
+{
+    struct pgd_wire w = {0};
+    struct buf b = {.n = 0};
+    bind_complete(&b);
+    row_description(&b, 1, (const uint32_t[]){23});
+    data_row(&b, 1, (const char *const[]){"42"});
+    command_complete(&b, "SELECT 1");
+    ready(&b);
+    bind_complete(&b);
+    error_like(&b, 'E', "ERROR", "23505", "duplicate key");
+    ready(&b);
+    command_complete(&b, "COMMIT"); /* a simple Query's answer */
+    ready(&b);
+    w.pipelined = 1;
+    for (size_t step = 1; step <= b.n; step++) {
+        pgd_wire_begin(&w);
+        size_t at = 0;
+        int answers = 0;
+        while (answers < 3) {
+            int r = pgd_wire_parse(&w);
+            if (r == PGD_WIRE_MORE) {
+                if (at >= b.n) {
+                    EXPECT(0, "pipelined: answer %d incomplete at the end (step %zu)", answers, step);
+                    break;
+                }
+                size_t next = at + step < b.n ? at + step : b.n;
+                if (pgd_wire_reserve(&w, w.in_len + (next - at)) != 0)
+                    abort();
+                memcpy(w.in + w.in_len, b.b + at, next - at);
+                w.in_len += next - at;
+                at = next;
+                continue;
+            }
+            EXPECT(r == PGD_WIRE_DONE, "pipelined: answer %d parse %d (%s)", answers, r, w.bad);
+            if (r != PGD_WIRE_DONE)
+                break;
+            if (answers == 0) {
+                struct sbd_value v[1];
+                EXPECT(w.has_desc && w.nrows == 1 && !w.has_error, "pipelined: first is a row");
+                pgd_wire_row(&w, 0, v);
+                pgd_convert_value(&v[0]);
+                EXPECT(v[0].i == 42, "pipelined: first row's value");
+            } else if (answers == 1) {
+                EXPECT(w.has_error && !w.has_desc && strcmp(w.in + w.err_state, "23505") == 0,
+                       "pipelined: second is the error");
+            } else {
+                EXPECT(!w.has_error && w.tag && strcmp(w.in + w.tag, "COMMIT") == 0,
+                       "pipelined: third is COMMIT");
+            }
+            answers++;
+            pgd_wire_next(&w);
+        }
+        EXPECT(answers == 3 && w.in_len == 0 && at == b.n, "pipelined: 3 answers, every byte "
+               "used (step %zu)", step);
+    }
+    pgd_wire_free(&w);
+}
+
 int main(void)
 {
     pgd_c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
@@ -482,6 +582,8 @@ int main(void)
     check_misc();
     check_bad();
     check_tags();
+    check_simple_multi();
+    check_pipelined();
     if (failures) {
         fprintf(stderr, "pgsql_wire_test: %d of %d checks failed\n", failures, checks);
         return 1;
