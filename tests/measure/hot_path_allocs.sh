@@ -3,16 +3,16 @@
 # Each case runs sbench twice under valgrind (memcheck's heap summary
 # counts every malloc/calloc/realloc of the process, libpq, Connector/C and
 # Lua included), with SMALL and BIG events on one thread and the same seed:
-# the two runs must report the same number of allocations, so the events
-# between them took none.  Each run must also have done its events (the
+# the two runs must report the same number of allocations (give or take
+# SLACK one-time ones), so the events between them took none.  Each run must also have done its events (the
 # report's transaction count).
-# Cases: PostgreSQL point_select, read_write (blocking and with
-# --db-ps-mode=disable), read_only with --clients=2 (the nonblocking path;
+# Cases: PostgreSQL point_select, read_write (blocking, with
+# --db-ps-mode=disable and with --pipeline=8), read_only with --clients=2 (the nonblocking path;
 # read_write's two clients could deadlock each other, and a restarted
 # event's error message is allocated), and the null driver.  Not covered,
-# and allowed to allocate: --pipeline (libpq's pipeline mode), MariaDB
-# (Connector/C allocates in every mysql_stmt_execute), ODBC and SQLite
-# (the driver managers and the engine allocate inside every statement).
+# and allowed to allocate: MariaDB (Connector/C allocates in every
+# mysql_stmt_execute), ODBC and SQLite (the driver managers and the engine
+# allocate inside every statement).
 # Environment: SBT_BUILD, SBT_PGHOST, SBT_PGPORT, SBT_PGPASSWORD,
 # SBT_MYSQL_SOCKET, SBT_MYSQL_PASSWORD (required).
 set -u
@@ -23,6 +23,10 @@ SB=$SBT_BUILD/core/sbench
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/hot_path_allocs.XXXXXX")
 cd "$tmp" || exit 1
 SMALL=100 BIG=600
+# a few one-time allocations may land in either run (a buffer that grows
+# once to a size that depends on how the answers arrived; the reporter
+# thread's timing): far below one per query
+SLACK=5
 W=(--tables=2 --table-size=1000)
 PG=(--db-driver=pgsql --pgsql-host="$SBT_PGHOST" --pgsql-port="$SBT_PGPORT" --pgsql-user=sbtest
     --pgsql-password="$SBT_PGPASSWORD" --pgsql-db=sbtest "${W[@]}")
@@ -69,12 +73,12 @@ case_() {
     if [ -z "$a" ] || [ -z "$b" ]; then
         echo "FAIL: $name: no heap summary"
         fail=$((fail + 1))
-    elif [ "$a" != "$b" ]; then
+    elif [ $((b - a)) -gt $SLACK ] || [ $((a - b)) -gt $SLACK ]; then
         echo "FAIL: $name: $SMALL events $a allocations, $BIG events $b:" \
             "$(awk -v a="$a" -v b="$b" -v n=$((BIG - SMALL)) 'BEGIN { printf "%.2f", (b - a) / n }') per event"
         fail=$((fail + 1))
     else
-        echo "ok: $name: $a allocations after $SMALL and after $BIG events"
+        echo "ok: $name: $a allocations after $SMALL events, $b after $BIG"
         passed=$((passed + 1))
     fi
 }
@@ -83,6 +87,7 @@ case_ "pgsql point_select" "${PG[@]}" oltp_point_select
 case_ "pgsql read_write" "${PG[@]}" oltp_read_write
 case_ "pgsql read_only --clients=2" "${PG[@]}" --clients=2 oltp_read_only
 case_ "pgsql read_write --db-ps-mode=disable" "${PG[@]}" --db-ps-mode=disable oltp_read_write
+case_ "pgsql read_write --pipeline=8" "${PG[@]}" --pipeline=8 oltp_read_write
 case_ "null read_write" --db-driver=null "${W[@]}" oltp_read_write
 
 echo "hot_path_allocs: $passed passed, $fail failed"
