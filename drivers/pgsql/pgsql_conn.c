@@ -33,9 +33,9 @@ const struct sbd_option pgd_options[] = {
      "read-committed, repeatable-read or serializable: isolation level of "
      "every transaction (unset: the server's default)"},
     {"pgsql-wire", SBD_OPT_BOOL, "on",
-     "run prepared statements (execute) over the wire protocol directly "
-     "instead of through libpq's result objects: the same messages, fewer "
-     "client instructions; off on TLS/GSS-encrypted sessions"},
+     "run statements over the wire protocol directly instead of through "
+     "libpq's result objects: the same messages, no allocation per query, "
+     "fewer client instructions; off on TLS/GSS-encrypted sessions"},
     {NULL, 0, NULL, NULL}
 };
 
