@@ -105,11 +105,16 @@ tool_bin() {
 
 # timed LOG TIMEOUT CMD...: runs CMD under /usr/bin/time, output to LOG,
 # rusage to LOG.time as "wall user sys maxrss_kb".  Returns CMD's status.
+# Also writes the machine's busy CPU time (all CPUs, /proc/stat, in
+# seconds) over the run to LOG.busy.
+busy_s() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { print ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat; }
 timed() {
     local out=$1 lim=$2
     shift 2
-    local rc=0
+    local rc=0 b0
+    b0=$(busy_s)
     timeout -k 10 "$lim" /usr/bin/time -o "$out.time" -f '%e %U %S %M' "$@" >"$out" 2>&1 </dev/null || rc=$?
+    awk -v a="$b0" -v b="$(busy_s)" 'BEGIN { printf "%.2f\n", b - a }' >"$out.busy"
     [ "$rc" = 124 ] && echo "bench: timed out after ${lim}s" >>"$out"
     return "$rc"
 }
@@ -124,6 +129,15 @@ cpu_us_per_tx() {
     tx=$(tx_count "$1")
     [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
     awk -v tx="$tx" '{ u = $2; s = $3 } END { printf "%.1f", (u + s) * 1e6 / tx }' "$1.time"
+}
+
+# CPU microseconds per transaction of everything but the client (the
+# server, mostly) over the run: machine busy time less the client's.
+other_us_per_tx() {
+    local tx
+    tx=$(tx_count "$1")
+    [ -n "$tx" ] && [ "$tx" -gt 0 ] && [ -s "$1.busy" ] || { echo; return; }
+    awk -v tx="$tx" -v busy="$(cat "$1.busy")" '{ u = $2; s = $3 } END { printf "%.1f", (busy - u - s) * 1e6 / tx }' "$1.time"
 }
 
 # Median of the numbers given as arguments (empty if none).

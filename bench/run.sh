@@ -91,7 +91,7 @@ run_tool() {
     (cd "$TMPD" && timed "$LOGDIR/$name.log" "$lim" "$bin" $(conn_opts "$db") "$@")
 }
 
-declare -A PREP RES_TPS RES_CPU RES_RSS CG_IR CG_NOTE
+declare -A PREP RES_TPS RES_CPU RES_OTH RES_RSS CG_IR CG_NOTE
 
 cleanup_tables() {   # DB: drops the sbtest tables with sbench, falling back to sysbench
     run_tool sbench "$1" "$1.cleanup" 300 --tables="$TABLES" oltp_point_select cleanup ||
@@ -146,7 +146,7 @@ for db in $DBS; do
     fi
 
     for wl in $WORKLOADS; do
-        declare -A tps=() cpu=() rss=()
+        declare -A tps=() cpu=() rss=() oth=()
         # untimed warm-up runs (caches, the server's first touches of the
         # workload's pages), then rounds that alternate who goes first
         for tool in sysbench sbench; do
@@ -172,6 +172,7 @@ for db in $DBS; do
                     fi
                     tps[$tool]="${tps[$tool]:-} $t"
                     cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
+                    oth[$tool]="${oth[$tool]:-} $(other_us_per_tx "$f")"
                     rss[$tool]="${rss[$tool]:-} $(time_field "$f" 4)"
                 else
                     fail "$tool $wl on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
@@ -185,10 +186,12 @@ for db in $DBS; do
             # shellcheck disable=SC2086
             RES_CPU[$db.$wl.$tool]=$(median ${cpu[$tool]:-})
             # shellcheck disable=SC2086
+            RES_OTH[$db.$wl.$tool]=$(median ${oth[$tool]:-})
+            # shellcheck disable=SC2086
             RES_RSS[$db.$wl.$tool]=$(maxof ${rss[$tool]:-})
         done
         log "$db $wl: tps sbench $(na "${RES_TPS[$db.$wl.sbench]}") sysbench $(na "${RES_TPS[$db.$wl.sysbench]}")"
-        unset tps cpu rss
+        unset tps cpu rss oth
     done
 done
 
@@ -403,6 +406,24 @@ report() {
             echo "| $(dbname "$db") | $wl | $(na "$s") | $(na "$y") | $(na "$(ratio "$s" "$y")") | $(na "$cs") | $(na "$cy") | $(na "$(ratio "$cs" "$cy")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sbench]:-}")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sysbench]:-}")") |"
         done
     done
+    case " $WORKLOADS " in *" oltp_point_select "*)
+        echo
+        echo "## Where the machine's CPU goes (oltp_point_select)"
+        echo
+        echo "Busy CPU time of the whole machine over each run (\`/proc/stat\`), less the client's, per"
+        echo "transaction: the server's share (and anything else running). With the machine saturated,"
+        echo "tps = CPUs / (server + client) per transaction, so a client that cost nothing at all would"
+        echo "reach at most (server + sysbench's client) / server times sysbench's tps."
+        echo
+        echo "| database | server µs/tx (sbench runs) | server µs/tx (sysbench runs) | sysbench client µs/tx | ceiling for any client, x sysbench tps |"
+        echo "| --- | ---: | ---: | ---: | ---: |"
+        for db in $DBS; do
+            local os=${RES_OTH[$db.oltp_point_select.sbench]:-} oy=${RES_OTH[$db.oltp_point_select.sysbench]:-}
+            local cy=${RES_CPU[$db.oltp_point_select.sysbench]:-} ceil=""
+            [ -n "$oy" ] && [ -n "$cy" ] && ceil=$(awk -v o="$oy" -v c="$cy" 'BEGIN { if (o > 0) printf "%.2f", (o + c) / o }')
+            echo "| $(dbname "$db") | $(na "$os") | $(na "$oy") | $(na "$cy") | $(na "$ceil") |"
+        done ;;
+    esac
     if [ -n "$PGB_TPS$PGB_NOTE" ]; then
         echo
         echo "## pgbench reference (PostgreSQL)"
@@ -451,7 +472,7 @@ report() {
         done
     fi
 
-    if [ ${#AL_N[@]} -gt 0 ]; then
+    if [ -n "${AL_N[*]:-}" ]; then
         echo
         echo "## Heap allocations per event (valgrind, --threads=1)"
         echo
