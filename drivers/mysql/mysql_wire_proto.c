@@ -666,9 +666,11 @@ int mw_parse(struct mysql_wire *w)
             }
             if (n == 0)
                 return bad(w, "empty row packet");
+            if (w->skip)
+                break;  /* a further result's row: its columns are not kept */
             if (w->binary ? check_binary_row(w, p, n) != 0 : check_text_row(w, p, n) != 0)
                 return MW_BAD;
-            if (!w->skip && add_row(w, off) != 0)
+            if (add_row(w, off) != 0)
                 return bad(w, "out of memory for the result rows");
             break;
         default:
