@@ -50,7 +50,9 @@ struct sbd_stmt {
     unsigned long *rcap;
     /* wire fast path (mysql_wire.c) */
     int wire_ok;                    /* result columns it decodes exactly */
+    int wire_select;                /* a SELECT: may be re-run on Connector/C */
     struct mw_col *wcols;           /* ncols each: the latest metadata */
+    struct mw_col *pcols;           /* ncols each: as prepared (the bindings) */
 };
 
 struct sbd_conn {
@@ -184,5 +186,10 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
 int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
                     struct sbd_result_info *info);
 int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row);
+/* sbmy_wire_execute's answer when the result cannot be fetched as
+ * Connector/C would (a column's type changed since prepare into one it
+ * does not convert): the statement, a SELECT, is run again on Connector/C,
+ * which serves it from then on. */
+#define SBMY_WIRE_AGAIN (-100)
 
 #endif

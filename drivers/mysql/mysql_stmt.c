@@ -249,8 +249,12 @@ int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     sbmy_result_begin(c, info);
     if (nparams != s->nparams)
         return sbmy_fail(c, "mysql: execute: wrong number of parameters");
-    if (s->wire_ok && sbmy_wire_ready(c))
-        return sbmy_wire_execute(c, s, params, nparams, info);
+    if (s->wire_ok && sbmy_wire_ready(c)) {
+        int rc = sbmy_wire_execute(c, s, params, nparams, info);
+        if (rc != SBMY_WIRE_AGAIN)
+            return rc;
+        sbmy_result_begin(c, info); /* s->wire_ok is 0 now */
+    }
     int rc = sbmy_stmt_bind(c, s, params, nparams, info);
     if (rc != SBD_OK)
         return rc;

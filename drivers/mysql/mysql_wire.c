@@ -102,10 +102,12 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
         i++;
     if (len - i >= 4 && strncasecmp(sql + i, "CALL", 4) == 0)
         return 0;
+    s->wire_select = len - i >= 6 && strncasecmp(sql + i, "SELECT", 6) == 0;
     if (s->ncols > 0) {
-        s->wcols = calloc(s->ncols, sizeof *s->wcols);
+        s->wcols = calloc(2 * (size_t)s->ncols, sizeof *s->wcols);
         if (s->wcols == NULL)
             return -1;
+        s->pcols = s->wcols + s->ncols;
     }
     for (unsigned k = 0; k < s->ncols; k++) {
         if (!mw_type_handled((int)f[k].type) ||
@@ -113,6 +115,7 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
             return 0;
         s->wcols[k].type = (unsigned char)f[k].type;
         s->wcols[k].flags = (unsigned short)f[k].flags;
+        s->pcols[k] = s->wcols[k];
     }
     return 1;
 }
@@ -273,6 +276,16 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     if (mw_build_execute(w, (uint32_t)s->st->stmt_id, params, nparams) != 0)
         return sbmy_fail(c, "mysql: execute: out of memory for parameters, or over "
                             "1 GB");
+    /* The columns an answer without metadata has are those Connector/C
+     * knows for the statement (the server sends them again only when
+     * they change, to whichever path executes it then). */
+    MYSQL_STMT *st = s->st;
+    if (s->ncols > 0 && (st->fields == NULL || st->field_count != s->ncols))
+        return SBMY_WIRE_AGAIN;
+    for (unsigned i = 0; i < s->ncols; i++) {
+        s->wcols[i].type = (unsigned char)st->fields[i].type;
+        s->wcols[i].flags = (unsigned short)st->fields[i].flags;
+    }
     int rc = exchange(c, 1, s->wcols, (int)s->ncols);
     if (rc != SBD_OK)
         return rc;
@@ -282,18 +295,33 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     case MW_RES_OK:
         info->affected_rows = (int64_t)w->affected_rows;
         return SBD_OK;
-    case MW_RES_ROWS:
-        if ((unsigned)w->ncols != s->ncols)
-            return sbmy_fail(c, "mysql: execute: the result has another number of "
-                                "columns than at prepare");
-        for (int i = 0; i < w->ncols; i++) {
-            if (mw_type_kind(w->cols[i].type) != s->rtype[i] ||
-                !mw_type_handled(w->cols[i].type))
-                return sbmy_fail(c, "mysql: execute: a result column changed its "
-                                    "type since prepare");
-            if (w->meta_sent)
-                s->wcols[i] = w->cols[i]; /* what a later answer may leave out */
+    case MW_RES_ROWS: {
+        int same = (unsigned)w->ncols == s->ncols;
+        if (same && w->meta_sent)
+            for (int i = 0; i < w->ncols; i++) {
+                /* new metadata: Connector/C must decode a later answer
+                 * that leaves it out as the server expects, so it learns
+                 * the columns as its own execute would have */
+                MYSQL_FIELD *f = &st->fields[i];
+                f->type = (enum enum_field_types)w->cols[i].type;
+                f->flags = w->cols[i].flags;
+                f->decimals = w->cols[i].decimals;
+                f->charsetnr = w->cols[i].charset;
+                f->length = w->cols[i].length;
+            }
+        for (int i = 0; same && i < w->ncols; i++)
+            same = mw_convertible(w->cols[i].type, &s->pcols[i]);
+        if (!same) {
+            /* Connector/C would convert these values in ways the fast
+             * path does not repeat: it serves this statement from now on */
+            s->wire_ok = 0;
+            if (s->wire_select)
+                return SBMY_WIRE_AGAIN;
+            return sbmy_fail(c, "mysql: execute: the result columns changed their "
+                                "types since prepare; run with --mysql-wire=off");
         }
+        if (mw_conv_reserve(w) != 0)
+            return sbmy_fail(c, "mysql: out of memory for a result");
         c->res_kind = RES_WIRE;
         c->cur = s;
         c->wire_row = 0;
@@ -301,6 +329,7 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         info->nrows = w->nrows;
         info->nfields = w->ncols;
         return SBD_OK;
+    }
     default:
         return lost(c, "no result in the answer", 0);
     }
@@ -330,7 +359,7 @@ int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
     if (c->wire_row >= c->wire.nrows)
         return SBD_DONE;
-    if (mw_row(&c->wire, c->wire_row++, c->cur->rtype, row) != 0)
+    if (mw_row(&c->wire, c->wire_row++, c->cur->pcols, row) != 0)
         return sbmy_fail(c, "mysql: a result value of a type the fast path does not "
                             "decode");
     return SBD_OK;

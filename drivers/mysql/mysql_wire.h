@@ -49,6 +49,9 @@ enum { MW_RES_NONE = 0, MW_RES_OK, MW_RES_ERR, MW_RES_ROWS };
 struct mw_col {
     unsigned char type;     /* MW_T_* */
     unsigned short flags;   /* column flags (MW_UNSIGNED_FLAG) */
+    unsigned char decimals; /* the definition's other fixed fields, which */
+    unsigned short charset; /* the caller may copy into Connector/C's view */
+    uint32_t length;
 };
 
 /* One connection's buffers and the decoded answer.  Zero-initialised is a
@@ -96,16 +99,20 @@ struct mysql_wire {
     char err_state[6];
     size_t err_msg, err_msg_len;
     char bad[120];          /* MW_BAD: what was wrong */
+
+    /* text of integers fetched into string bindings (mw_row) */
+    char *conv;
+    size_t conv_cap;
 };
 
 /* enum sbd_type the driver gives a column of MW_T_* type t (int, double,
  * date/time, null or string), as sbmy_column_type does. */
 int mw_type_kind(int t);
 
-/* Whether the fast path decodes a binary-protocol column of type t into
- * the driver's value exactly as Connector/C's fetch into the driver's
- * bindings does: integers, DOUBLE, DECIMAL, NULL and string types (not
- * FLOAT, dates and times, BIT, GEOMETRY). */
+/* Whether the fast path serves statements with a result column of type t
+ * as prepared (the driver then binds it as an integer, a double or a
+ * string): integers, DOUBLE, DECIMAL, NULL and string types (not FLOAT,
+ * dates and times, BIT, GEOMETRY, whose conversions it does not repeat). */
 int mw_type_handled(int t);
 
 /* Writes COM_STMT_EXECUTE for statement `stmt_id` with params[0..n):
@@ -135,16 +142,28 @@ int mw_reserve(struct mysql_wire *w, size_t need);
  * complete and w->in ends... at its last byte if in_len == pos. */
 int mw_parse(struct mysql_wire *w);
 
-/* Fills row[0..ncols) from binary row `r` of the answer, as the driver's
- * Connector/C path reports it: kinds[i] is the sbd_type the driver gave
- * column i at prepare; integers sign-extended unless the column is
- * UNSIGNED (a BIGINT UNSIGNED above INT64_MAX becomes a DOUBLE), DECIMAL
- * through strtod, strings pointing into w->in and NUL-terminated there
- * (each terminator overwrites the first byte of a value already decoded,
+/* Whether a binary value of wire type t can be fetched into the binding
+ * of prepared column `bind` exactly as Connector/C converts it (the wire
+ * type may differ from the prepared one: an expression's type can depend
+ * on the parameters): integers, DOUBLE, DECIMAL and strings into an
+ * integer, a double or a string binding, except DOUBLE into a string. */
+int mw_convertible(int t, const struct mw_col *bind);
+
+/* Makes room in w->conv for the text of integer values fetched into
+ * string bindings (24 bytes a column).  0, or -1 when out of memory. */
+int mw_conv_reserve(struct mysql_wire *w);
+
+/* Fills row[0..ncols) from binary row `r` of the answer as the driver's
+ * Connector/C path reports it: bind[i] is column i as prepared (its kind
+ * and UNSIGNED flag are the driver's binding).  Integers are sign- or
+ * zero-extended as the wire column's flag says, a BIGINT UNSIGNED above
+ * INT64_MAX in an integer binding becomes a DOUBLE, DECIMAL and strings
+ * become numbers through strtod/strtoll of their first 254 bytes, integers
+ * become decimal text in w->conv.  Strings point into w->in and are
+ * NUL-terminated there (each terminator overwrites a byte already decoded,
  * so a row is decoded once), valid until mw_begin.  0, or -1 when a
- * column's wire type is not one mw_type_handled accepts or does not match
- * its kind (the caller reports an error). */
-int mw_row(struct mysql_wire *w, int r, const int *kinds, struct sbd_value *row);
+ * value is not mw_convertible (the caller reports an error). */
+int mw_row(struct mysql_wire *w, int r, const struct mw_col *bind, struct sbd_value *row);
 
 /* Frees the buffers; the struct is then zero again. */
 void mw_free(struct mysql_wire *w);

@@ -457,7 +457,7 @@ static int parse_err(struct mysql_wire *w, size_t off, size_t n)
     return MW_DONE;
 }
 
-static int add_col(struct mysql_wire *w, int type, unsigned flags)
+static int add_col(struct mysql_wire *w, const struct mw_col *col)
 {
     if (w->ncols >= w->cols_cap) {
         int cap = w->cols_cap < 8 ? 8 : 2 * w->cols_cap;
@@ -467,9 +467,7 @@ static int add_col(struct mysql_wire *w, int type, unsigned flags)
         w->cols = c;
         w->cols_cap = cap;
     }
-    w->cols[w->ncols].type = (unsigned char)type;
-    w->cols[w->ncols].flags = (unsigned short)flags;
-    w->ncols++;
+    w->cols[w->ncols++] = *col;
     return 0;
 }
 
@@ -494,7 +492,11 @@ static int parse_coldef(struct mysql_wire *w, const unsigned char *p, size_t n)
     if (n - at < 13 || p[at] != 0x0c)
         return bad(w, "column definition without its fixed fields");
     const unsigned char *f = p + at + 1;
-    if (!w->skip && add_col(w, f[6], u16le(f + 7)) != 0)
+    struct mw_col col = {
+        .charset = (unsigned short)u16le(f), .length = u32le(f + 2), .type = f[6],
+        .flags = (unsigned short)u16le(f + 7), .decimals = f[9],
+    };
+    if (!w->skip && add_col(w, &col) != 0)
         return bad(w, "out of memory for the result columns");
     return MW_MORE;
 }
@@ -605,7 +607,7 @@ static int parse_first(struct mysql_wire *w, size_t off, size_t n)
             return bad(w, "result set without metadata has another column count "
                           "than the statement");
         for (int i = 0; i < w->nknown; i++)
-            if (add_col(w, w->known[i].type, w->known[i].flags) != 0)
+            if (add_col(w, &w->known[i]) != 0)
                 return bad(w, "out of memory for the result columns");
         /* the EOF packet still comes without DEPRECATE_EOF */
         w->state = w->deprecate_eof ? ST_ROWS : ST_COLEOF;
@@ -686,101 +688,189 @@ int mw_parse(struct mysql_wire *w)
 
 /* ---- rows ----------------------------------------------------------------- */
 
-static double decimal_to_double(const unsigned char *s, size_t len)
+/* Connector/C turns a DECIMAL or string value into a number with strtod /
+ * strtoll of its first 254 bytes. */
+#define NUM_TEXT_MAX 254
+
+static double text_to_double(const unsigned char *s, size_t len)
 {
-    char buf[80];
-    if (len >= sizeof buf)
-        len = sizeof buf - 1;
+    char buf[NUM_TEXT_MAX + 1];
+    if (len > NUM_TEXT_MAX)
+        len = NUM_TEXT_MAX;
     memcpy(buf, s, len);
     buf[len] = 0;
     return strtod(buf, NULL);
 }
 
-int mw_row(struct mysql_wire *w, int r, const int *kinds, struct sbd_value *row)
+static int64_t text_to_i64(const unsigned char *s, size_t len)
+{
+    char buf[NUM_TEXT_MAX + 1];
+    if (len > NUM_TEXT_MAX)
+        len = NUM_TEXT_MAX;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    return (int64_t)strtoll(buf, NULL, 10);
+}
+
+static int is_int_type(int t)
+{
+    return t == MW_T_TINY || t == MW_T_SHORT || t == MW_T_YEAR || t == MW_T_INT24 ||
+           t == MW_T_LONG || t == MW_T_LONGLONG;
+}
+
+/* The kind a prepared column binds as: INT (a long long), DOUBLE, or a
+ * string buffer for everything else (a NULL-typed column too). */
+static int bind_kind(const struct mw_col *b)
+{
+    int k = mw_type_kind(b->type);
+    return k == SBD_TYPE_INT || k == SBD_TYPE_DOUBLE ? k : SBD_TYPE_STRING;
+}
+
+int mw_convertible(int t, const struct mw_col *bind)
+{
+    if (t == MW_T_NULL)
+        return 1;
+    int k = bind_kind(bind);
+    if (is_int_type(t) || is_string_type(t) || t == MW_T_DECIMAL || t == MW_T_NEWDECIMAL)
+        return 1;
+    if (t == MW_T_DOUBLE)
+        return k != SBD_TYPE_STRING; /* Connector/C's own float formatting */
+    return 0;
+}
+
+int mw_conv_reserve(struct mysql_wire *w)
+{
+    size_t need = (size_t)w->ncols * 24 + 1;
+    return grow((unsigned char **)&w->conv, &w->conv_cap, need);
+}
+
+/* Decimal text of v (unsigned when uns) at p: its length. */
+static size_t int_text(int64_t v, int uns, char *p)
+{
+    char tmp[24];
+    size_t n = 0, o = 0;
+    uint64_t u = uns || v >= 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
+    do {
+        tmp[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u != 0);
+    if (!uns && v < 0)
+        p[o++] = '-';
+    while (n > 0)
+        p[o++] = tmp[--n];
+    return o;
+}
+
+int mw_row(struct mysql_wire *w, int r, const struct mw_col *bind, struct sbd_value *row)
 {
     unsigned char *p = w->in + w->rows[r];
     size_t at = 1 + ((size_t)w->ncols + 9) / 8;
-    size_t ends[64];   /* string ends to terminate, for the first 64 columns */
-    int nends = 0;
-    size_t last_end = 0;
+    size_t conv_at = 0;
+    int terminate = 0;
     for (int i = 0; i < w->ncols; i++) {
         struct sbd_value *v = &row[i];
-        int kind = kinds[i], t = w->cols[i].type;
+        int t = w->cols[i].type;
+        int k = bind_kind(&bind[i]);
+        int kind = mw_type_kind(bind[i].type);
         unsigned bit = (unsigned)i + 2;
-        v->type = kind == SBD_TYPE_NULL ? SBD_TYPE_STRING : kind;
-        v->is_null = (p[1 + bit / 8] & (1u << (bit % 8))) != 0;
-        if (kind == SBD_TYPE_NULL)
-            v->type = SBD_TYPE_NULL;
+        v->type = kind == SBD_TYPE_NULL ? SBD_TYPE_NULL : k;
+        v->is_null = (p[1 + bit / 8] & (1u << (bit % 8))) != 0 || t == MW_T_NULL;
         v->i = 0;
         v->d = 0;
         v->s = NULL;
         v->len = 0;
         if (v->is_null)
             continue;
-        if (!mw_type_handled(t) || mw_type_kind(t) != (kind == SBD_TYPE_NULL ? SBD_TYPE_STRING : kind)) {
-            if (!(kind == SBD_TYPE_NULL && is_string_type(t)))
-                return -1;
-        }
+        if (!mw_convertible(t, &bind[i]))
+            return -1;
+        if (v->type == SBD_TYPE_NULL)
+            v->type = SBD_TYPE_STRING;
         const unsigned char *q = p + at;
         int uns = (w->cols[i].flags & MW_UNSIGNED_FLAG) != 0;
+        int is_int = 0, is_dbl = 0;
+        int64_t iv = 0;
+        double dv = 0;
+        const unsigned char *s = NULL;
+        size_t sl = 0;
         switch (t) {
         case MW_T_TINY:
-            v->i = uns ? (int64_t)q[0] : (int64_t)(signed char)q[0];
+            iv = uns ? (int64_t)q[0] : (int64_t)(signed char)q[0];
             at += 1;
+            is_int = 1;
             break;
         case MW_T_SHORT: case MW_T_YEAR:
-            v->i = uns ? (int64_t)u16le(q) : (int64_t)(int16_t)u16le(q);
+            iv = uns ? (int64_t)u16le(q) : (int64_t)(int16_t)u16le(q);
             at += 2;
+            is_int = 1;
             break;
         case MW_T_INT24: case MW_T_LONG:
-            v->i = uns ? (int64_t)u32le(q) : (int64_t)(int32_t)u32le(q);
+            iv = uns ? (int64_t)u32le(q) : (int64_t)(int32_t)u32le(q);
             at += 4;
+            is_int = 1;
             break;
-        case MW_T_LONGLONG: {
-            uint64_t u = u64le(q);
-            if (uns && u > (uint64_t)INT64_MAX) {
-                v->type = SBD_TYPE_DOUBLE; /* BIGINT UNSIGNED above INT64_MAX */
-                v->d = (double)u;
-            } else {
-                v->i = (int64_t)u;
-            }
+        case MW_T_LONGLONG:
+            iv = (int64_t)u64le(q);
             at += 8;
+            is_int = 1;
             break;
-        }
         case MW_T_DOUBLE: {
             uint64_t u = u64le(q);
-            memcpy(&v->d, &u, 8);
+            memcpy(&dv, &u, 8);
             at += 8;
+            is_dbl = 1;
             break;
         }
         default: { /* DECIMAL and strings: length-encoded */
             uint64_t len;
-            size_t k = lenenc(q, (size_t)-1 / 2, &len);
-            const unsigned char *s = q + k;
-            at += k + (size_t)len;
-            if (t == MW_T_DECIMAL || t == MW_T_NEWDECIMAL) {
-                v->d = decimal_to_double(s, (size_t)len);
-            } else {
-                if (v->type == SBD_TYPE_NULL)
-                    v->type = SBD_TYPE_STRING;
-                v->s = (const char *)s;
-                v->len = (size_t)len;
-                if (nends < (int)(sizeof ends / sizeof ends[0]))
-                    ends[nends++] = (size_t)(s - w->in) + (size_t)len;
-                else
-                    last_end = 1; /* terminated below, after decoding */
-            }
+            size_t n = lenenc(q, (size_t)-1 / 2, &len);
+            s = q + n;
+            sl = (size_t)len;
+            at += n + sl;
             break;
         }
         }
+        if (k == SBD_TYPE_INT) {
+            int64_t x;
+            if (is_int)
+                x = iv;
+            else if (is_dbl)
+                x = (bind[i].flags & MW_UNSIGNED_FLAG) ? (int64_t)(uint64_t)dv : (int64_t)dv;
+            else
+                x = text_to_i64(s, sl);
+            if ((bind[i].flags & MW_UNSIGNED_FLAG) && x < 0) {
+                v->type = SBD_TYPE_DOUBLE; /* BIGINT UNSIGNED above INT64_MAX */
+                v->d = (double)(uint64_t)x;
+            } else {
+                v->i = x;
+            }
+        } else if (k == SBD_TYPE_DOUBLE) {
+            if (is_int)
+                v->d = uns ? (double)(uint64_t)iv : (double)iv;
+            else if (is_dbl)
+                v->d = dv;
+            else
+                v->d = text_to_double(s, sl);
+        } else if (is_int) {
+            /* kept in w->conv (mw_conv_reserve made room), terminated */
+            char *o = w->conv + conv_at;
+            size_t n = int_text(iv, uns, o);
+            o[n] = 0;
+            v->s = o;
+            v->len = n;
+            conv_at += n + 1;
+        } else {
+            v->s = (const char *)s;
+            v->len = sl;
+            terminate = 1;
+        }
     }
-    /* every value is decoded: terminate the strings in place */
-    for (int i = 0; i < nends; i++)
-        w->in[ends[i]] = 0;
-    if (last_end)
-        for (int i = 64; i < w->ncols; i++)
-            if (row[i].s != NULL)
-                w->in[(size_t)((const unsigned char *)row[i].s - w->in) + row[i].len] = 0;
+    /* every value is decoded: terminate the strings in place (each
+     * terminator lands on a byte already decoded) */
+    if (terminate)
+        for (int i = 0; i < w->ncols; i++)
+            if (row[i].s != NULL && (uintptr_t)row[i].s >= (uintptr_t)w->in &&
+                (uintptr_t)row[i].s < (uintptr_t)(w->in + w->in_cap))
+                w->in[(size_t)((uintptr_t)row[i].s - (uintptr_t)w->in) + row[i].len] = 0;
     return 0;
 }
 
@@ -790,5 +880,6 @@ void mw_free(struct mysql_wire *w)
     free(w->in);
     free(w->cols);
     free(w->rows);
+    free(w->conv);
     memset(w, 0, sizeof *w);
 }

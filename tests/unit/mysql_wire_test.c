@@ -7,7 +7,9 @@
  * DECIMAL, strings, a row over 16 MB in continuation packets, further
  * results after MORE_RESULTS, text result sets) parsed whole, split in two
  * at every byte and fed one byte at a time, plus protocol violations,
- * which must give MW_BAD with a message and never a crash.  No server.
+ * which must give MW_BAD with a message and never a crash; and values
+ * whose wire type differs from the prepared one, converted as Connector/C
+ * does.  No server.
  */
 #include "mysql_wire.h"
 
@@ -26,6 +28,9 @@ static int failures, checks;
             failures++; \
         } \
     } while (0)
+
+/* A column as the tests describe it: type and flags. */
+#define COL(t, f) {.type = (t), .flags = (f)}
 
 /* ---- building packets by hand ------------------------------------------- */
 
@@ -155,11 +160,10 @@ static void coldef(struct buf *b, const char *name, int type, unsigned flags, in
 
 /* The test's result set: five columns, two rows. */
 static const struct mw_col cols5[5] = {
-    {MW_T_LONG, 0}, {MW_T_VAR_STRING, 0}, {MW_T_NEWDECIMAL, 0},
-    {MW_T_LONGLONG, MW_UNSIGNED_FLAG}, {MW_T_TINY, 0},
+    COL(MW_T_LONG, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_NEWDECIMAL, 0),
+    COL(MW_T_LONGLONG, MW_UNSIGNED_FLAG), COL(MW_T_TINY, 0),
 };
-static const int kinds5[5] = {SBD_TYPE_INT, SBD_TYPE_STRING, SBD_TYPE_DOUBLE,
-                              SBD_TYPE_INT, SBD_TYPE_INT};
+#define kinds5 cols5   /* bound as prepared */
 
 static void binary_rows5(struct buf *b)
 {
@@ -355,7 +359,7 @@ static void check_text(struct mysql_wire *w, const char *what)
 
 static void check_big(struct mysql_wire *w, const char *what)
 {
-    static const int kinds[2] = {SBD_TYPE_INT, SBD_TYPE_STRING};
+    static const struct mw_col kinds[2] = {COL(MW_T_LONG, 0), COL(MW_T_BLOB, 0)};
     struct sbd_value row[2];
     EXPECT(w->kind == MW_RES_ROWS && w->ncols == 2 && w->nrows == 2, "%s: %d %d %d", what,
            w->kind, w->ncols, w->nrows);
@@ -628,9 +632,97 @@ static void test_violations(void)
     mw_begin(&w, 1, NULL, 0);
     append(&w, b.b, b.n);
     EXPECT(mw_parse(&w) == MW_DONE, "datetime answer parses (%s)", w.bad);
-    int kinds[1] = {SBD_TYPE_DATETIME};
+    struct mw_col kinds[1] = {COL(MW_T_DATETIME, 0)};
     struct sbd_value v[1];
     EXPECT(w.nrows == 1 && mw_row(&w, 0, kinds, v) == -1, "datetime is not decoded");
+    EXPECT(!mw_convertible(MW_T_DATETIME, &kinds[0]), "datetime is not convertible");
+    mw_free(&w);
+    free(b.b);
+}
+
+/* Values whose wire type differs from the prepared one (an expression
+ * whose type depends on the parameters), converted as Connector/C's fetch
+ * into the driver's bindings does. */
+static void test_conversions(void)
+{
+    /* wire: LONGLONG -7, INT UNSIGNED 4294967295, NEWDECIMAL "-12.75",
+     * DOUBLE 2.9, VAR_STRING "42abc", LONGLONG 2^64-1 (unsigned) */
+    static const struct mw_col wire[6] = {
+        COL(MW_T_LONGLONG, 0), COL(MW_T_LONG, MW_UNSIGNED_FLAG), COL(MW_T_NEWDECIMAL, 0),
+        COL(MW_T_DOUBLE, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_LONGLONG, MW_UNSIGNED_FLAG),
+    };
+    static const struct mw_col as_double[6] = {
+        COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0),
+        COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0),
+    };
+    static const struct mw_col as_int[6] = {
+        COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, 0),
+        COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, MW_UNSIGNED_FLAG),
+    };
+    static const struct mw_col as_string[6] = {
+        COL(MW_T_VAR_STRING, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_VAR_STRING, 0),
+        COL(MW_T_VAR_STRING, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_NULL, 0),
+    };
+    struct buf b = {0};
+    b.seq = 1;
+    start(&b); byte(&b, 6); end(&b);
+    for (int i = 0; i < 6; i++)
+        coldef(&b, "x", wire[i].type, wire[i].flags, 0);
+    eof_packet(&b, 2);
+    for (int r = 0; r < 3; r++) {
+        start(&b);
+        byte(&b, 0); byte(&b, 0);
+        le(&b, (uint64_t)-7, 8);
+        le(&b, 4294967295u, 4);
+        lstr(&b, "-12.75");
+        double d = 2.9;
+        uint64_t bits;
+        memcpy(&bits, &d, 8);
+        le(&b, bits, 8);
+        lstr(&b, "42abc");
+        le(&b, UINT64_MAX, 8);
+        end(&b);
+    }
+    eof_packet(&b, 2);
+    struct mysql_wire w = {0};
+    w.next_seq = 1;
+    mw_begin(&w, 1, NULL, 0);
+    append(&w, b.b, b.n);
+    EXPECT(mw_parse(&w) == MW_DONE && w.nrows == 3, "conversions parse (%s)", w.bad);
+    EXPECT(mw_conv_reserve(&w) == 0, "conv reserve");
+    struct sbd_value v[6];
+    EXPECT(mw_row(&w, 0, as_double, v) == 0, "as double");
+    EXPECT(v[0].type == SBD_TYPE_DOUBLE && v[0].d == -7.0 && v[1].d == 4294967295.0 &&
+           v[2].d == -12.75 && v[3].d == 2.9 && v[4].d == 42.0 &&
+           v[5].d == 18446744073709551615.0, "as double: values");
+    EXPECT(mw_row(&w, 1, as_int, v) == 0, "as int");
+    EXPECT(v[0].type == SBD_TYPE_INT && v[0].i == -7 && v[1].i == 4294967295 &&
+           v[2].i == -12 && v[3].i == 2 && v[4].i == 42, "as int: values %lld %lld %lld %lld %lld",
+           (long long)v[0].i, (long long)v[1].i, (long long)v[2].i, (long long)v[3].i,
+           (long long)v[4].i);
+    EXPECT(v[5].type == SBD_TYPE_DOUBLE && v[5].d == 18446744073709551615.0,
+           "as unsigned int above INT64_MAX: a double");
+    EXPECT(mw_row(&w, 2, as_string, v) == -1, "DOUBLE into a string binding: not converted");
+    EXPECT(!mw_convertible(MW_T_DOUBLE, &as_string[0]) &&
+           mw_convertible(MW_T_LONGLONG, &as_string[0]) &&
+           !mw_convertible(MW_T_FLOAT, &as_double[0]) &&
+           !mw_convertible(MW_T_DATE, &as_string[0]), "convertible");
+    /* integers into string bindings: their decimal text */
+    static const struct mw_col two[2] = {COL(MW_T_VAR_STRING, 0), COL(MW_T_NULL, 0)};
+    b.n = 0; b.seq = 1;
+    start(&b); byte(&b, 2); end(&b);
+    coldef(&b, "a", MW_T_LONGLONG, 0, 0);
+    coldef(&b, "b", MW_T_LONG, MW_UNSIGNED_FLAG, 0);
+    eof_packet(&b, 2);
+    start(&b); byte(&b, 0); byte(&b, 0); le(&b, (uint64_t)INT64_MIN, 8); le(&b, 4294967295u, 4); end(&b);
+    eof_packet(&b, 2);
+    mw_begin(&w, 1, NULL, 0);
+    append(&w, b.b, b.n);
+    EXPECT(mw_parse(&w) == MW_DONE && mw_conv_reserve(&w) == 0, "int text parse");
+    EXPECT(mw_row(&w, 0, two, v) == 0 && v[0].type == SBD_TYPE_STRING &&
+           strcmp(v[0].s, "-9223372036854775808") == 0 && v[0].len == 20 &&
+           v[1].type == SBD_TYPE_STRING && strcmp(v[1].s, "4294967295") == 0,
+           "integers as text");
     mw_free(&w);
     free(b.b);
 }
@@ -653,6 +745,7 @@ int main(void)
     test_requests();
     test_answers();
     test_violations();
+    test_conversions();
     if (failures > 0) {
         fprintf(stderr, "mysql_wire_test: %d of %d checks failed\n", failures, checks);
         return 1;
