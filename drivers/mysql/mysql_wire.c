@@ -35,7 +35,8 @@
 
 #define SBMY_CLIENT_DEPRECATE_EOF (1UL << 24)
 #define SBMY_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
-#define SBMY_CR_SERVER_LOST 2013
+#define SBMY_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
+#define SBMY_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
 
 #ifdef SBMY_MARIADB_CLIENT
 
@@ -206,19 +207,26 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline)
 
 /* The connection is unusable: the stream is broken or out of step.  Shut
  * the socket so that Connector/C, too, sees it gone; the fast path never
- * serves this connection again.  Reported as Connector/C reports a lost
- * connection (CR_SERVER_LOST), so it is classified the same. */
-static int lost(sbd_conn *c, const char *what, int err)
+ * serves this connection again.  Reported with the code Connector/C gives
+ * (CR_SERVER_GONE_ERROR for a failed send, CR_SERVER_LOST for a failed
+ * read), so it is classified the same. */
+static int lost_code(sbd_conn *c, unsigned code, const char *what, int err)
 {
     char msg[300];
+    const char *head = code == SBMY_CR_SERVER_GONE ? "Server has gone away"
+                                                   : "Lost connection to server during query";
     c->wire_on = 0;
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
     if (err != 0)
-        snprintf(msg, sizeof msg, "Lost connection to server during query (%s: %s)",
-                 what, strerror(err));
+        snprintf(msg, sizeof msg, "%s (%s: %s)", head, what, strerror(err));
     else
-        snprintf(msg, sizeof msg, "Lost connection to server during query (%s)", what);
-    return sbmy_server_error(c, SBMY_CR_SERVER_LOST, "HY000", msg);
+        snprintf(msg, sizeof msg, "%s (%s)", head, what);
+    return sbmy_server_error(c, code, "HY000", msg);
+}
+
+static int lost(sbd_conn *c, const char *what, int err)
+{
+    return lost_code(c, SBMY_CR_SERVER_LOST, what, err);
 }
 
 /* Sends w->out and reads the whole answer.  SBD_OK, or the lost
@@ -231,7 +239,7 @@ static int exchange(sbd_conn *c, int binary, const struct mw_col *known, int nkn
     c->wire_execs++;
     mw_begin(w, binary, known, nknown);
     if (send_all(fd, w->out, w->out_len, deadline) != 0)
-        return lost(c, "sending the statement", errno);
+        return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
     for (;;) {
         int step = mw_parse(w);
         if (step == MW_DONE)

@@ -138,8 +138,9 @@ void mw_begin(struct mysql_wire *w, int binary, const struct mw_col *known,
 int mw_reserve(struct mysql_wire *w, size_t need);
 
 /* Parses the complete packets in w->in[pos..in_len).  DONE means the
- * answer (with any further results a MORE_RESULTS status announced) is
- * complete and w->in ends... at its last byte if in_len == pos. */
+ * answer, with any further results a MORE_RESULTS status announced, is
+ * complete and w->in holds nothing after it (a byte after it is BAD: the
+ * server sends nothing unasked that could follow an answer). */
 int mw_parse(struct mysql_wire *w);
 
 /* Whether a binary value of wire type t can be fetched into the binding
