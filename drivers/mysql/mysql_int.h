@@ -30,7 +30,7 @@ enum { RES_NONE = 0, RES_QUERY, RES_STMT, RES_WIRE };
 
 /* Phase of a nonblocking statement (mysql_async.c). */
 enum { ASYNC_IDLE = 0, ASYNC_QUERY, ASYNC_STORE, ASYNC_EXECUTE, ASYNC_STMT_STORE,
-       ASYNC_DONE };
+       ASYNC_DONE, ASYNC_WIRE };
 
 struct sbd_stmt {
     struct sbd_stmt *prev, *next;   /* the connection's open statements */
@@ -92,6 +92,8 @@ struct sbd_conn {
     int wire_on;
     long wire_execs;                /* statements it served (logged at debug) */
     int wire_row;                   /* RES_WIRE: next row to fetch */
+    struct sbd_stmt *wire_async;    /* ASYNC_WIRE: the statement executed,
+                                       NULL for a transaction statement */
     struct mysql_wire wire;
 };
 
@@ -186,6 +188,18 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
 int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
                     struct sbd_result_info *info);
 int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row);
+/* The same for nonblocking statements (mysql_async.c, phase ASYNC_WIRE):
+ * sbmy_wire_send_execute / sbmy_wire_send_query send the request (the
+ * former may answer SBMY_WIRE_AGAIN: run it on Connector/C); then
+ * sbmy_wire_poll reads what has come, SBD_AGAIN until the answer is
+ * complete, then its status as the blocking calls give it (a result whose
+ * types changed since prepare is an error here: the parameters are gone);
+ * sbmy_wire_abandon before closing with a statement in flight. */
+int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                           int nparams);
+int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len);
+int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info);
+void sbmy_wire_abandon(sbd_conn *c);
 /* sbmy_wire_execute's answer when the result cannot be fetched as
  * Connector/C would (a column's type changed since prepare into one it
  * does not convert): the statement, a SELECT, is run again on Connector/C,

@@ -9,8 +9,12 @@
  * connection's buffer, without Connector/C's per-execute request buffer,
  * metadata memroot and row blocks.
  *
+ * The nonblocking statements of --clients (mysql_async.c) take the same
+ * path: the request is sent at once, and each poll_result parses what the
+ * socket has (recv with MSG_DONTWAIT) until the answer is complete.
+ *
  * Used only while Connector/C is idle (no result of its own pending, no
- * nonblocking statement or LOAD DATA in flight), the session is neither
+ * nonblocking statement of its own or LOAD DATA in flight), the session is neither
  * encrypted nor compressed, and the statement's result columns are of the
  * types mysql_wire_proto.c decodes exactly as Connector/C's fetch into the
  * driver's bindings does; everything else stays on Connector/C, which
@@ -174,22 +178,23 @@ static int send_all(int fd, const unsigned char *p, size_t n, int64_t deadline)
     return 0;
 }
 
-/* Appends what the socket has to w->in, reading no more than the answer
- * can still need... which is everything up to its end: nothing follows an
- * answer.  1 when bytes came, 0 at end of stream, -1 with errno. */
-static int fill(int fd, struct mysql_wire *w, int64_t deadline)
+/* Appends what the socket has to w->in (nothing follows an answer, so
+ * whatever comes belongs to it).  1 when bytes came, 0 at end of stream,
+ * -1 with errno; with `nonblock`, -2 when nothing is there yet. */
+static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
 {
     size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
     if (mw_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;
     }
-    int wait = deadline > 0;
+    int wait = deadline > 0 && !nonblock;
     for (;;) {
         if (wait && wait_fd(fd, POLLIN, deadline) != 0)
             return -1;
         /* keep the byte mw_reserve adds for the last string terminator */
-        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len, 0);
+        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
+                         nonblock ? MSG_DONTWAIT : 0);
         if (k > 0) {
             w->in_len += (size_t)k;
             return 1;
@@ -197,10 +202,17 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline)
         if (k == 0)
             return 0;
         if (errno == EINTR)
-            wait = deadline > 0;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK)
+            wait = deadline > 0 && !nonblock;
+        else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (nonblock) {
+                if (deadline > 0 && now_ms() >= deadline) {
+                    errno = ETIMEDOUT;
+                    return -1;
+                }
+                return -2;
+            }
             wait = 1;
-        else
+        } else
             return -1;
     }
 }
@@ -229,24 +241,35 @@ static int lost(sbd_conn *c, const char *what, int err)
     return lost_code(c, SBMY_CR_SERVER_LOST, what, err);
 }
 
-/* Sends w->out and reads the whole answer.  SBD_OK, or the lost
- * connection's status. */
-static int exchange(sbd_conn *c, int binary, const struct mw_col *known, int nknown)
+/* Sends w->out, the answer to be parsed as `binary` (execute) or not.
+ * SBD_OK, or the lost connection's status. */
+static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nknown,
+                     int64_t deadline)
+{
+    struct mysql_wire *w = &c->wire;
+    c->wire_execs++;
+    mw_begin(w, binary, known, nknown);
+    if (send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
+        return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
+    return SBD_OK;
+}
+
+/* Reads the answer to its end (with `nonblock`, what is there now).
+ * SBD_OK when it is complete, SBD_AGAIN (nonblock) when more must come,
+ * or the lost connection's status. */
+static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 {
     struct mysql_wire *w = &c->wire;
     int fd = (int)mysql_get_socket(c->mysql);
-    int64_t deadline = sbmy_query_timeout > 0 ? now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
-    c->wire_execs++;
-    mw_begin(w, binary, known, nknown);
-    if (send_all(fd, w->out, w->out_len, deadline) != 0)
-        return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
     for (;;) {
         int step = mw_parse(w);
         if (step == MW_DONE)
             break;
         if (step == MW_BAD)
             return lost(c, w->bad, 0);
-        int got = fill(fd, w, deadline);
+        int got = fill(fd, w, deadline, nonblock);
+        if (got == -2)
+            return SBD_AGAIN;
         if (got <= 0) {
             int err = errno;
             if (got == 0)
@@ -265,6 +288,11 @@ static int exchange(sbd_conn *c, int binary, const struct mw_col *known, int nkn
     return SBD_OK;
 }
 
+static int64_t query_deadline(void)
+{
+    return sbmy_query_timeout > 0 ? now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
+}
+
 static int server_error(sbd_conn *c)
 {
     struct mysql_wire *w = &c->wire;
@@ -277,26 +305,36 @@ static int server_error(sbd_conn *c)
 
 /* ---- execute and query ---------------------------------------------------- */
 
-int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info)
+/* Builds the execute of s and the columns an answer without metadata
+ * has: those Connector/C knows for the statement (the server sends them
+ * again only when they change, to whichever path executes it then).
+ * SBD_OK, SBMY_WIRE_AGAIN (Connector/C's view is not usable: let it run
+ * the statement) or an error status. */
+static int execute_build(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams)
 {
-    struct mysql_wire *w = &c->wire;
-    if (mw_build_execute(w, (uint32_t)s->st->stmt_id, params, nparams) != 0)
-        return sbmy_fail(c, "mysql: execute: out of memory for parameters, or over "
-                            "1 GB");
-    /* The columns an answer without metadata has are those Connector/C
-     * knows for the statement (the server sends them again only when
-     * they change, to whichever path executes it then). */
     MYSQL_STMT *st = s->st;
     if (s->ncols > 0 && (st->fields == NULL || st->field_count != s->ncols))
         return SBMY_WIRE_AGAIN;
+    if (mw_build_execute(&c->wire, (uint32_t)st->stmt_id, params, nparams) != 0)
+        return sbmy_fail(c, "mysql: execute: out of memory for parameters, or over "
+                            "1 GB");
     for (unsigned i = 0; i < s->ncols; i++) {
         s->wcols[i].type = (unsigned char)st->fields[i].type;
         s->wcols[i].flags = (unsigned short)st->fields[i].flags;
     }
-    int rc = exchange(c, 1, s->wcols, (int)s->ncols);
-    if (rc != SBD_OK)
-        return rc;
+    return SBD_OK;
+}
+
+/* Turns the complete answer to an execute of s into the connection's
+ * result and info, as sbmy_stmt_has_rows / sbmy_stmt_stored do for
+ * Connector/C's.  `rerun`: a SELECT whose values cannot be fetched as
+ * Connector/C would may be run again there (SBMY_WIRE_AGAIN). */
+static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info,
+                          int rerun)
+{
+    struct mysql_wire *w = &c->wire;
+    MYSQL_STMT *st = s->st;
     switch (w->kind) {
     case MW_RES_ERR:
         return server_error(c);
@@ -323,7 +361,7 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
             /* Connector/C would convert these values in ways the fast
              * path does not repeat: it serves this statement from now on */
             s->wire_ok = 0;
-            if (s->wire_select)
+            if (rerun && s->wire_select)
                 return SBMY_WIRE_AGAIN;
             return sbmy_fail(c, "mysql: execute: the result columns changed their "
                                 "types since prepare; run with --mysql-wire=off");
@@ -343,15 +381,10 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     }
 }
 
-int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info)
+/* The answer to a transaction statement. */
+static int query_answer(sbd_conn *c, struct sbd_result_info *info)
 {
     struct mysql_wire *w = &c->wire;
-    if (mw_build_query(w, sql, len) != 0)
-        return sbmy_fail(c, "mysql: query: out of memory");
-    int rc = exchange(c, 0, NULL, 0);
-    if (rc != SBD_OK)
-        return rc;
     if (w->kind == MW_RES_ERR)
         return server_error(c);
     if (w->kind == MW_RES_OK) {
@@ -361,6 +394,69 @@ int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
     /* a transaction statement never returns rows; the answer was read
      * whole, so the connection stays usable */
     return sbmy_fail(c, "mysql: a transaction statement returned a result set");
+}
+
+int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                      int nparams, struct sbd_result_info *info)
+{
+    int rc = execute_build(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    int64_t deadline = query_deadline();
+    rc = wire_send(c, 1, s->wcols, (int)s->ncols, deadline);
+    if (rc == SBD_OK)
+        rc = wire_recv(c, deadline, 0);
+    return rc != SBD_OK ? rc : execute_answer(c, s, info, 1);
+}
+
+int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
+                    struct sbd_result_info *info)
+{
+    if (mw_build_query(&c->wire, sql, len) != 0)
+        return sbmy_fail(c, "mysql: query: out of memory");
+    int64_t deadline = query_deadline();
+    int rc = wire_send(c, 0, NULL, 0, deadline);
+    if (rc == SBD_OK)
+        rc = wire_recv(c, deadline, 0);
+    return rc != SBD_OK ? rc : query_answer(c, info);
+}
+
+/* ---- nonblocking statements (mysql_async.c) ------------------------------- */
+
+int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                           int nparams)
+{
+    int rc = execute_build(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    c->wire_async = s;
+    return wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+}
+
+int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    if (mw_build_query(&c->wire, sql, len) != 0)
+        return sbmy_fail(c, "mysql: query: out of memory");
+    c->wire_async = NULL;
+    return wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+}
+
+int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+{
+    int rc = wire_recv(c, c->async_deadline / 1000000, 1);
+    if (rc != SBD_OK)
+        return rc;
+    sbd_stmt *s = c->wire_async;
+    c->wire_async = NULL;
+    return s != NULL ? execute_answer(c, s, info, 0) : query_answer(c, info);
+}
+
+void sbmy_wire_abandon(sbd_conn *c)
+{
+    /* the rest of the answer is never read: nothing may use the stream */
+    c->wire_on = 0;
+    c->wire_async = NULL;
+    shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
 }
 
 int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
@@ -429,6 +525,33 @@ int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
     (void)c;
     (void)row;
     return SBD_DONE;
+}
+
+int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                           int nparams)
+{
+    (void)s;
+    (void)params;
+    (void)nparams;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    (void)sql;
+    (void)len;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+{
+    (void)info;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+void sbmy_wire_abandon(sbd_conn *c)
+{
+    (void)c;
 }
 
 #endif
