@@ -1,26 +1,26 @@
 /*
- * mysql driver: the client/server protocol fast path for the blocking
- * execute and the transaction statements (BEGIN, COMMIT, ROLLBACK, START
- * TRANSACTION) sent as plain queries.  Sends the request that
- * mysql_wire_proto.c builds with one send() on Connector/C's own socket,
- * reads the answer with recv() until it is complete (a request/answer
- * exchange is strictly sequential, so nothing follows the answer and no
- * byte of a later one is read) and serves the result rows from the
- * connection's buffer, without Connector/C's per-execute request buffer,
- * metadata memroot and row blocks.
- *
- * The nonblocking statements of --clients (mysql_async.c) take the same
- * path: the request is sent at once, and each poll_result parses what the
- * socket has (recv with MSG_DONTWAIT) until the answer is complete.
+ * mysql driver: the client/server protocol fast path for executes and for
+ * the transaction statements (BEGIN, COMMIT, ROLLBACK, START TRANSACTION)
+ * sent as plain queries.  Sends the request that mysql_wire_proto.c
+ * builds with one send() on Connector/C's own socket, reads the answer
+ * with recv() until it is complete (a request/answer exchange is strictly
+ * sequential, so nothing follows the answer and no byte of a later one is
+ * read) and serves the result rows from the connection's buffer, without
+ * Connector/C's per-execute request buffer, metadata memroot and row
+ * blocks.  The nonblocking statements of --clients (mysql_async.c) take
+ * the same path: the request is sent at once, and each poll_result parses
+ * what the socket has (recv with MSG_DONTWAIT) until the answer is whole.
  *
  * Used only while Connector/C is idle (no result of its own pending, no
- * nonblocking statement of its own or LOAD DATA in flight), the session is neither
- * encrypted nor compressed, and the statement's result columns are of the
- * types mysql_wire_proto.c decodes exactly as Connector/C's fetch into the
- * driver's bindings does; everything else stays on Connector/C, which
- * finds the connection where it left it (its per-command sequence ids
- * restart at 0, and server_status, affected rows, insert id and warning
- * count of the handle are updated from the fast path's OK/EOF packets).
+ * nonblocking statement of its own or LOAD DATA in flight), the session
+ * is neither encrypted nor compressed, and the statement's result columns
+ * are of types mysql_wire_proto.c fetches exactly as Connector/C's fetch
+ * into the driver's bindings does; everything else stays on Connector/C,
+ * which finds the connection where it left it: its per-command sequence
+ * ids restart at 0; server_status, affected rows, insert id and warning
+ * count of the handle are updated from the fast path's OK/EOF packets;
+ * and column definitions the server sends again at an execute (it does
+ * only when they change) are copied into the statement's fields.
  *
  * Hot path: no allocation (buffers on the connection only grow), no
  * locks, no printf-style formatting except on errors; two system calls
@@ -38,6 +38,7 @@
 #include <time.h>
 
 #define SBMY_CLIENT_DEPRECATE_EOF (1UL << 24)
+#define SBMY_CLIENT_ZSTD_COMPRESSION (1UL << 26)
 #define SBMY_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
 #define SBMY_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
 #define SBMY_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
@@ -55,6 +56,7 @@ void sbmy_wire_setup(sbd_conn *c, int enabled)
      * (MySQL 8) change COM_QUERY. */
     c->wire_on = enabled && mysql_get_ssl_cipher(m) == NULL &&
                  (m->client_flag & CLIENT_COMPRESS) == 0 &&
+                 (flags & SBMY_CLIENT_ZSTD_COMPRESSION) == 0 &&
                  (flags & SBMY_CLIENT_QUERY_ATTRIBUTES) == 0;
 }
 
