@@ -341,8 +341,13 @@ void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s)
 {
     if (s == NULL)
         return;
-    if (c->res_kind == RES_STMT && c->cur == s)
+    if ((c->res_kind == RES_STMT || c->res_kind == RES_WIRE) && c->cur == s)
         sbmy_release_result(c);
+    if (c->wire_async == s) {
+        /* closed with its nonblocking execute still in flight on the wire
+         * fast path: nothing can read that answer any more */
+        sbmy_wire_abandon(c);
+    }
     if (s->prev != NULL)
         s->prev->next = s->next;
     else
