@@ -465,7 +465,11 @@ int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
     if (c->wire_row >= c->wire.nrows)
         return SBD_DONE;
-    if (mw_row(&c->wire, c->wire_row++, c->cur->pcols, row) != 0)
+    int rc = mw_row(&c->wire, c->wire_row++, c->cur->pcols, row);
+    if (rc == MW_ROW_BAD)
+        return sbmy_fail(c, "mysql: protocol violation: a result row does not hold "
+                            "exactly its values");
+    if (rc != 0)
         return sbmy_fail(c, "mysql: a result value of a type the fast path does not "
                             "decode");
     return SBD_OK;

@@ -93,7 +93,7 @@ struct mysql_wire {
     int ncols;
     struct mw_col *cols;    /* ncols each */
     int cols_cap;
-    size_t *rows;           /* per row: offset of its payload */
+    size_t *rows;           /* per row: offset and length of its payload */
     int nrows, rows_cap;
     unsigned err_code;      /* MW_RES_ERR */
     char err_state[6];
@@ -162,8 +162,12 @@ int mw_conv_reserve(struct mysql_wire *w);
  * become numbers through strtod/strtoll of their first 254 bytes, integers
  * become decimal text in w->conv.  Strings point into w->in and are
  * NUL-terminated there (each terminator overwrites a byte already decoded,
- * so a row is decoded once), valid until mw_begin.  0, or -1 when a
- * value is not mw_convertible (the caller reports an error). */
+ * so a row is decoded once), valid until mw_begin.  The values are
+ * checked here, not when the answer is parsed (rows nobody fetches cost
+ * only their framing).  0; MW_ROW_TYPE when a value is not
+ * mw_convertible; MW_ROW_BAD when the row does not hold exactly its
+ * values (a protocol violation).  The caller reports either as an error. */
+enum { MW_ROW_TYPE = -1, MW_ROW_BAD = -2 };
 int mw_row(struct mysql_wire *w, int r, const struct mw_col *bind, struct sbd_value *row);
 
 /* Frees the buffers; the struct is then zero again. */
