@@ -4,8 +4,9 @@
  * the options, process and thread setup, connections, plain queries and
  * their results, server counters and the driver table; prepared statements
  * are in mysql_stmt.c, bulk load in mysql_bulk.c, nonblocking statements
- * (MariaDB Connector/C only) in mysql_async.c and error classification in
- * mysql_errors.c.  Transactions are left to the host, which sends BEGIN,
+ * (MariaDB Connector/C only) in mysql_async.c, error classification in
+ * mysql_errors.c, and the wire-protocol fast path of execute and the
+ * transaction statements in mysql_wire.c / mysql_wire_proto.c.  Transactions are left to the host, which sends BEGIN,
  * COMMIT and ROLLBACK as queries: so a client multiplexed on a thread sends
  * them nonblocking like any other statement.
  */
@@ -45,12 +46,17 @@ static const struct sbd_option mysql_options_list[] = {
      "file with the certificate authority for TLS"},
     {"mysql-ignore-errors", SBD_OPT_LIST, "1213,1020,1205",
      "error numbers to retry (comma list) or 'all'"},
+    {"mysql-wire", SBD_OPT_BOOL, "on",
+     "run prepared statements (execute) and BEGIN/COMMIT/ROLLBACK over the "
+     "client/server protocol directly instead of through Connector/C "
+     "(no allocation per statement); off: Connector/C for everything"},
     {NULL, 0, NULL, NULL}
 };
 
 /* Settings parsed by init; read-only while threads run. */
 static const struct sbd_host *host;
 int sbmy_load_data;
+static int wire;                      /* --mysql-wire */
 static char *host_storage;            /* the --mysql-host copy, split */
 static const char *hosts[MAX_HOSTS];
 static int nhosts;
@@ -96,6 +102,14 @@ int sbmy_stmt_fail(sbd_conn *c, MYSQL_STMT *st)
     unsigned code = mysql_stmt_errno(st);
     int status = sbmy_classify(code, &sbmy_ignored);
     set_error(c, status, code, mysql_stmt_sqlstate(st), mysql_stmt_error(st));
+    return status;
+}
+
+int sbmy_server_error(sbd_conn *c, unsigned code, const char *sqlstate,
+                      const char *msg)
+{
+    int status = sbmy_classify(code, &sbmy_ignored);
+    set_error(c, status, code, sqlstate, msg);
     return status;
 }
 
@@ -293,6 +307,7 @@ static int mysql_drv_init(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
     host = h;
     sbmy_load_data = h->opt_bool("mysql-load-data");
+    wire = h->opt_bool("mysql-wire");
     sbmy_query_timeout = h->query_timeout > 0 ? h->query_timeout : 0;
     if (parse_hosts(h->opt_str("mysql-host"), errbuf, errlen) != 0 ||
         parse_ports(h->opt_str("mysql-port"), errbuf, errlen) != 0)
@@ -495,6 +510,7 @@ static int mysql_drv_connect(int thread_id, sbd_conn **out, struct sbd_error *er
         return SBD_ERROR;
     }
     format_server_version(c);
+    sbmy_wire_setup(c, wire);
     *out = c;
     return SBD_OK;
 }
@@ -510,6 +526,10 @@ static void mysql_drv_disconnect(sbd_conn *c)
     while (c->stmts != NULL)
         sbmy_close_stmt(c, c->stmts);
     sbmy_bulk_free(c);
+    if (c->wire_execs > 0)
+        host->log(SBD_LOG_DEBUG, "%ld statements went over the wire protocol fast path",
+                  c->wire_execs);
+    mw_free(&c->wire);
     mysql_close(c->mysql);
     free(c);
 }
@@ -557,6 +577,8 @@ void sbmy_release_result(sbd_conn *c)
     } else if (c->res_kind == RES_STMT) {
         mysql_stmt_free_result(c->cur->st);
         c->cur = NULL;
+    } else if (c->res_kind == RES_WIRE) {
+        c->cur = NULL;
     }
     c->res_kind = RES_NONE;
 }
@@ -592,6 +614,8 @@ static int mysql_drv_query(sbd_conn *c, const char *sql, size_t len,
                            struct sbd_result_info *info)
 {
     sbmy_result_begin(c, info);
+    if (sbmy_wire_query_ok(c, sql, len))
+        return sbmy_wire_query(c, sql, len, info);
     if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
         return sbmy_conn_fail(c);
     return sbmy_query_stored(c, mysql_store_result(c->mysql), info);
@@ -638,6 +662,8 @@ static int mysql_drv_fetch_row(sbd_conn *c, struct sbd_value *row)
         return fetch_query_row(c, row);
     if (c->res_kind == RES_STMT)
         return sbmy_stmt_fetch(c, c->cur, row);
+    if (c->res_kind == RES_WIRE)
+        return sbmy_wire_fetch(c, row);
     return SBD_DONE;
 }
 

@@ -21,6 +21,10 @@
  *
  * The final results of a CALL (drained after its first result) are read
  * blocking, as the blocking query does.
+ *
+ * While --mysql-wire allows it, executes and the transaction statements
+ * go over the wire fast path instead (phase ASYNC_WIRE, mysql_wire.c):
+ * the request is sent at once, poll_result reads the answer.
  */
 #include "mysql_int.h"
 
@@ -129,6 +133,13 @@ int sbmy_send_query(sbd_conn *c, const char *sql, size_t len)
     int rc = async_begin(c);
     if (rc != SBD_OK)
         return rc;
+    if (sbmy_wire_query_ok(c, sql, len)) {
+        c->async_phase = ASYNC_WIRE;
+        rc = sbmy_wire_send_query(c, sql, len);
+        if (rc != SBD_OK)
+            finish(c, rc); /* reported by poll_result, as the library's are */
+        return SBD_OK;
+    }
     /* the library may still write from the text after _start returns */
     if (len > c->async_sql_cap) {
         char *p = realloc(c->async_sql, len);
@@ -149,8 +160,18 @@ int sbmy_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                       int nparams)
 {
     int rc = async_begin(c);
-    if (rc == SBD_OK)
-        rc = sbmy_stmt_bind(c, s, params, nparams, &c->async_info);
+    if (rc != SBD_OK)
+        return rc;
+    if (nparams == s->nparams && s->wire_ok && sbmy_wire_ready(c)) {
+        rc = sbmy_wire_send_execute(c, s, params, nparams);
+        if (rc != SBMY_WIRE_AGAIN) {
+            c->async_phase = ASYNC_WIRE;
+            if (rc != SBD_OK)
+                finish(c, rc); /* reported by poll_result */
+            return SBD_OK;
+        }
+    }
+    rc = sbmy_stmt_bind(c, s, params, nparams, &c->async_info);
     if (rc != SBD_OK)
         return rc;
     /* the execute packet is built from params in _start: they may go */
@@ -165,6 +186,12 @@ int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     *want_write = 0;
     if (c->async_phase == ASYNC_IDLE)
         return sbmy_fail(c, "mysql: poll_result: no statement in flight");
+    if (c->async_phase == ASYNC_WIRE) {
+        int rc = sbmy_wire_poll(c, &c->async_info);
+        if (rc == SBD_AGAIN)
+            return SBD_AGAIN;
+        finish(c, rc);
+    }
     if (c->async_phase != ASYNC_DONE) {
         /* resume with what the library waited for: if it did not happen
          * yet, the library finds nothing to read and waits again */
@@ -185,7 +212,9 @@ int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 
 void sbmy_async_free(sbd_conn *c)
 {
-    if (c->async_phase != ASYNC_IDLE && c->async_phase != ASYNC_DONE) {
+    if (c->async_phase == ASYNC_WIRE) {
+        sbmy_wire_abandon(c);
+    } else if (c->async_phase != ASYNC_IDLE && c->async_phase != ASYNC_DONE) {
         /* closing would first read the rest of the answer: cut it off */
         mariadb_cancel(c->mysql);
     }

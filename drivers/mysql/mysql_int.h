@@ -12,6 +12,7 @@
 #include <mysql.h>
 
 #include "mysql_errors.h"
+#include "mysql_wire.h"
 
 /* The boolean type of MYSQL_BIND.is_null/.error and of mysql_options flags:
  * my_bool in MariaDB Connector/C and MySQL < 8, bool in libmysqlclient 8. */
@@ -25,11 +26,11 @@ typedef bool sbmy_bool;
 typedef my_bool sbmy_bool;
 #endif
 
-enum { RES_NONE = 0, RES_QUERY, RES_STMT };
+enum { RES_NONE = 0, RES_QUERY, RES_STMT, RES_WIRE };
 
 /* Phase of a nonblocking statement (mysql_async.c). */
 enum { ASYNC_IDLE = 0, ASYNC_QUERY, ASYNC_STORE, ASYNC_EXECUTE, ASYNC_STMT_STORE,
-       ASYNC_DONE };
+       ASYNC_DONE, ASYNC_WIRE };
 
 struct sbd_stmt {
     struct sbd_stmt *prev, *next;   /* the connection's open statements */
@@ -47,6 +48,11 @@ struct sbd_stmt {
     sbmy_bool *rnull, *rerr;
     char **rbuf;                    /* string columns: grown when too small */
     unsigned long *rcap;
+    /* wire fast path (mysql_wire.c) */
+    int wire_ok;                    /* result columns it decodes exactly */
+    int wire_select;                /* a SELECT: may be re-run on Connector/C */
+    struct mw_col *wcols;           /* ncols each: the latest metadata */
+    struct mw_col *pcols;           /* ncols each: as prepared (the bindings) */
 };
 
 struct sbd_conn {
@@ -57,7 +63,7 @@ struct sbd_conn {
     MYSQL_RES *res;                 /* RES_QUERY */
     MYSQL_FIELD *fields;
     unsigned nfields;
-    struct sbd_stmt *cur;           /* RES_STMT: statement with a result */
+    struct sbd_stmt *cur;           /* RES_STMT, RES_WIRE: statement with a result */
     struct sbd_stmt *stmts;         /* open statements */
     char server_version[96];
     /* bulk load (mysql_bulk.c) */
@@ -80,6 +86,15 @@ struct sbd_conn {
     struct sbd_stmt *async_stmt;    /* ASYNC_EXECUTE, ASYNC_STMT_STORE */
     char *async_sql;                /* copy of the query text, owned */
     size_t async_sql_len, async_sql_cap;
+    /* wire fast path (mysql_wire.c): wire_on while --mysql-wire=on, the
+     * session is unencrypted and uncompressed and the fast path has not
+     * lost the connection */
+    int wire_on;
+    long wire_execs;                /* statements it served (logged at debug) */
+    int wire_row;                   /* RES_WIRE: next row to fetch */
+    struct sbd_stmt *wire_async;    /* ASYNC_WIRE: the statement executed,
+                                       NULL for a transaction statement */
+    struct mysql_wire wire;
 };
 
 /* Password in use (never printed; masked in messages), "" if none. */
@@ -93,6 +108,10 @@ int sbmy_stmt_fail(sbd_conn *c, MYSQL_STMT *st);
 /* Fill c->err with a driver-side error (no native code) and return
  * SBD_ERROR. */
 int sbmy_fail(sbd_conn *c, const char *msg);
+/* Fill c->err from a server error (ERR packet) or a client-side one with
+ * a native code, classified as Connector/C's errors are; the status. */
+int sbmy_server_error(sbd_conn *c, unsigned code, const char *sqlstate,
+                      const char *msg);
 /* Releases any current result (query or statement). */
 void sbmy_release_result(sbd_conn *c);
 /* Start of every query and execute: releases the current result and sets
@@ -149,5 +168,42 @@ int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 void sbmy_async_free(sbd_conn *c);
 /* --db-query-timeout in seconds (0 = none), read at init. */
 extern int sbmy_query_timeout;
+
+/* mysql_wire.c: the fast path.  sbmy_wire_setup decides at connect
+ * whether it may serve c (--mysql-wire, no TLS, no compression);
+ * sbmy_wire_ready says whether it may run now (Connector/C idle);
+ * sbmy_wire_query_ok whether plain query sql is a transaction statement
+ * it runs; sbmy_wire_stmt_setup at prepare whether statement s may use it
+ * (1, 0, -1 when out of memory); sbmy_wire_execute runs s with params
+ * (count already checked, sbmy_result_begin done) and makes its answer
+ * the current result (RES_WIRE), sbmy_wire_fetch serves its rows;
+ * sbmy_wire_query runs a transaction statement. */
+void sbmy_wire_setup(sbd_conn *c, int enabled);
+int sbmy_wire_ready(sbd_conn *c);
+int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len);
+int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+                         const MYSQL_FIELD *f);
+int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                      int nparams, struct sbd_result_info *info);
+int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
+                    struct sbd_result_info *info);
+int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row);
+/* The same for nonblocking statements (mysql_async.c, phase ASYNC_WIRE):
+ * sbmy_wire_send_execute / sbmy_wire_send_query send the request (the
+ * former may answer SBMY_WIRE_AGAIN: run it on Connector/C); then
+ * sbmy_wire_poll reads what has come, SBD_AGAIN until the answer is
+ * complete, then its status as the blocking calls give it (a result whose
+ * types changed since prepare is an error here: the parameters are gone);
+ * sbmy_wire_abandon before closing with a statement in flight. */
+int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                           int nparams);
+int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len);
+int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info);
+void sbmy_wire_abandon(sbd_conn *c);
+/* sbmy_wire_execute's answer when the result cannot be fetched as
+ * Connector/C would (a column's type changed since prepare into one it
+ * does not convert): the statement, a SELECT, is run again on Connector/C,
+ * which serves it from then on. */
+#define SBMY_WIRE_AGAIN (-100)
 
 #endif

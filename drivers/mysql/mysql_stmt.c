@@ -4,7 +4,9 @@
  * execute only points the parameter binds at the caller's values, and a
  * string column whose value does not fit its buffer grows that buffer once
  * and is refetched with mysql_stmt_fetch_column.  Results are buffered on
- * the client with mysql_stmt_store_result.
+ * the client with mysql_stmt_store_result.  While the connection allows
+ * it, execute runs over the wire fast path instead (mysql_wire.c), for
+ * statements whose result columns it decodes exactly.
  */
 #include "mysql_int.h"
 
@@ -34,6 +36,7 @@ static void free_stmt(sbd_stmt *s)
     free(s->rerr);
     free(s->rbuf);
     free(s->rcap);
+    free(s->wcols);
     free(s);
 }
 
@@ -66,12 +69,16 @@ static int setup_params(sbd_stmt *s, const int *types)
 
 /* Allocates and binds the result arrays from the statement's metadata;
  * 0, or -1 with *oom set when memory ran out (else a statement error). */
-static int setup_results(sbd_stmt *s, int *oom)
+static int setup_results(sbd_stmt *s, const char *sql, size_t len, int *oom)
 {
     *oom = 0;
     MYSQL_RES *meta = mysql_stmt_result_metadata(s->st);
-    if (meta == NULL)
-        return mysql_stmt_errno(s->st) != 0 ? -1 : 0;
+    if (meta == NULL) {
+        if (mysql_stmt_errno(s->st) != 0)
+            return -1;
+        s->wire_ok = sbmy_wire_stmt_setup(s, sql, len, NULL);
+        return 0;
+    }
     s->ncols = mysql_num_fields(meta);
     MYSQL_FIELD *f = mysql_fetch_fields(meta);
     size_t n = s->ncols > 0 ? s->ncols : 1;
@@ -123,7 +130,13 @@ static int setup_results(sbd_stmt *s, int *oom)
             b->buffer_length = cap;
         }
     }
+    int ok = sbmy_wire_stmt_setup(s, sql, len, f);
     mysql_free_result(meta);
+    if (ok < 0) {
+        *oom = 1;
+        return -1;
+    }
+    s->wire_ok = ok;
     if (s->ncols > 0 && mysql_stmt_bind_result(s->st, s->rbind) != 0)
         return -1;
     return 0;
@@ -153,7 +166,7 @@ int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
         s->nparams = nparams < 0 ? 0 : nparams;
         if (setup_params(s, types) != 0)
             rc = sbmy_fail(c, "mysql: out of memory");
-        else if (setup_results(s, &oom) != 0)
+        else if (setup_results(s, sql, len, &oom) != 0)
             rc = oom ? sbmy_fail(c, "mysql: out of memory") : sbmy_stmt_fail(c, s->st);
     }
     if (rc != SBD_OK) {
@@ -233,6 +246,15 @@ int sbmy_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_inf
 int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                  int nparams, struct sbd_result_info *info)
 {
+    sbmy_result_begin(c, info);
+    if (nparams != s->nparams)
+        return sbmy_fail(c, "mysql: execute: wrong number of parameters");
+    if (s->wire_ok && sbmy_wire_ready(c)) {
+        int rc = sbmy_wire_execute(c, s, params, nparams, info);
+        if (rc != SBMY_WIRE_AGAIN)
+            return rc;
+        sbmy_result_begin(c, info); /* s->wire_ok is 0 now */
+    }
     int rc = sbmy_stmt_bind(c, s, params, nparams, info);
     if (rc != SBD_OK)
         return rc;
@@ -319,8 +341,13 @@ void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s)
 {
     if (s == NULL)
         return;
-    if (c->res_kind == RES_STMT && c->cur == s)
+    if ((c->res_kind == RES_STMT || c->res_kind == RES_WIRE) && c->cur == s)
         sbmy_release_result(c);
+    if (c->wire_async == s) {
+        /* closed with its nonblocking execute still in flight on the wire
+         * fast path: nothing can read that answer any more */
+        sbmy_wire_abandon(c);
+    }
     if (s->prev != NULL)
         s->prev->next = s->next;
     else

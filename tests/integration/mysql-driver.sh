@@ -9,8 +9,10 @@
 #   SBT_MYSQL_PASSWORD  password of user sbtest (default 'sbtest-pw-S3cret')
 #   SBT_MYSQL_DEAD_PORT a port where nothing listens (default 1)
 #
-# Runs drvcheck over TCP, over the socket, with MYSQL_PWD and with a
-# password file; runs mysql_extra (retry and connection-loss
+# Runs drvcheck over TCP (statements through the wire-protocol fast path,
+# checked to be taken, and again through Connector/C with
+# --mysql-wire=off), over the socket, with MYSQL_PWD and with a password
+# file; runs mysql_extra (retry and connection-loss
 # classification on a real server, long values, types, bulk escaping);
 # then checks that a wrong password, a dead port, a missing socket and bad
 # option values fail with a one-line message that names what was tried and
@@ -90,6 +92,20 @@ TCP="--mysql-host=127.0.0.1 --mysql-port=$PORT"
 # shellcheck disable=SC2086
 run "drvcheck over TCP" ok "$CHECK" "$DRV" $TCP "--mysql-password=$PW"
 expect "drvcheck over TCP" "checks passed"
+# the wire-protocol fast path was taken; and the same through Connector/C
+WIRE_LOG='statements went over the wire protocol fast path'
+if grep -Eq "log\[0\]: [1-9][0-9]* $WIRE_LOG" "$TMP/out"; then
+    echo "ok: tcp: statements took the wire protocol fast path"
+else
+    fail "tcp: no statement took the wire protocol fast path"
+fi
+# shellcheck disable=SC2086
+run "drvcheck over TCP, --mysql-wire=off (Connector/C)" ok "$CHECK" "$DRV" $TCP \
+    "--mysql-password=$PW" --mysql-wire=off
+expect "drvcheck over TCP, --mysql-wire=off (Connector/C)" "checks passed"
+if grep -Fq "$WIRE_LOG" "$TMP/out"; then
+    fail "--mysql-wire=off: statements still took the fast path"
+fi
 run "drvcheck over the socket" ok "$CHECK" "$DRV" "--mysql-socket=$SOCK" "--mysql-password=$PW"
 expect "drvcheck over the socket" "checks passed"
 # shellcheck disable=SC2086

@@ -9,10 +9,10 @@
 # Cases: PostgreSQL point_select, read_write (blocking, with
 # --db-ps-mode=disable and with --pipeline=8), read_only with --clients=2 (the nonblocking path;
 # read_write's two clients could deadlock each other, and a restarted
-# event's error message is allocated), and the null driver.  Not covered,
-# and allowed to allocate: MariaDB (Connector/C allocates in every
-# mysql_stmt_execute), ODBC and SQLite (the driver managers and the engine
-# allocate inside every statement).
+# event's error message is allocated), MariaDB point_select, read_write
+# and read_only with --clients=2 (--mysql-wire), and the null driver.  Not
+# covered, and allowed to allocate: ODBC and SQLite (the driver managers
+# and the engine allocate inside every statement).
 # Environment: SBT_BUILD, SBT_PGHOST, SBT_PGPORT, SBT_PGPASSWORD,
 # SBT_MYSQL_SOCKET, SBT_MYSQL_PASSWORD (required).
 set -u
@@ -88,6 +88,9 @@ case_ "pgsql read_write" "${PG[@]}" oltp_read_write
 case_ "pgsql read_only --clients=2" "${PG[@]}" --clients=2 oltp_read_only
 case_ "pgsql read_write --db-ps-mode=disable" "${PG[@]}" --db-ps-mode=disable oltp_read_write
 case_ "pgsql read_write --pipeline=8" "${PG[@]}" --pipeline=8 oltp_read_write
+case_ "mysql point_select" "${MY[@]}" oltp_point_select
+case_ "mysql read_write" "${MY[@]}" oltp_read_write
+case_ "mysql read_only --clients=2" "${MY[@]}" --clients=2 oltp_read_only
 case_ "null read_write" --db-driver=null "${W[@]}" oltp_read_write
 
 echo "hot_path_allocs: $passed passed, $fail failed"

@@ -1,0 +1,563 @@
+/*
+ * mysql driver: the client/server protocol fast path for executes and for
+ * the transaction statements (BEGIN, COMMIT, ROLLBACK, START TRANSACTION)
+ * sent as plain queries.  Sends the request that mysql_wire_proto.c
+ * builds with one send() on Connector/C's own socket, reads the answer
+ * with recv() until it is complete (a request/answer exchange is strictly
+ * sequential, so nothing follows the answer and no byte of a later one is
+ * read) and serves the result rows from the connection's buffer, without
+ * Connector/C's per-execute request buffer, metadata memroot and row
+ * blocks.  The nonblocking statements of --clients (mysql_async.c) take
+ * the same path: the request is sent at once, and each poll_result parses
+ * what the socket has (recv with MSG_DONTWAIT) until the answer is whole.
+ *
+ * Used only while Connector/C is idle (no result of its own pending, no
+ * nonblocking statement of its own or LOAD DATA in flight), the session
+ * is neither encrypted nor compressed, and the statement's result columns
+ * are of types mysql_wire_proto.c fetches exactly as Connector/C's fetch
+ * into the driver's bindings does; everything else stays on Connector/C,
+ * which finds the connection where it left it: its per-command sequence
+ * ids restart at 0; server_status, affected rows, insert id and warning
+ * count of the handle are updated from the fast path's OK/EOF packets;
+ * and column definitions the server sends again at an execute (it does
+ * only when they change) are copied into the statement's fields.
+ *
+ * Hot path: no allocation (buffers on the connection only grow), no
+ * locks, no printf-style formatting except on errors; two system calls
+ * per statement (send, recv) when the answer fits in one read.
+ */
+#include "mysql_int.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#define SBMY_CLIENT_DEPRECATE_EOF (1UL << 24)
+#define SBMY_CLIENT_ZSTD_COMPRESSION (1UL << 26)
+#define SBMY_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
+#define SBMY_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
+#define SBMY_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
+
+#ifdef SBMY_MARIADB_CLIENT
+
+void sbmy_wire_setup(sbd_conn *c, int enabled)
+{
+    MYSQL *m = c->mysql;
+    unsigned long flags = m->client_flag & m->server_capabilities;
+    memset(&c->wire, 0, sizeof c->wire);
+    c->wire.deprecate_eof = (flags & SBMY_CLIENT_DEPRECATE_EOF) != 0;
+    /* TLS: the socket carries ciphertext only Connector/C can make and
+     * read; compression frames packets differently; query attributes
+     * (MySQL 8) change COM_QUERY. */
+    c->wire_on = enabled && mysql_get_ssl_cipher(m) == NULL &&
+                 (m->client_flag & CLIENT_COMPRESS) == 0 &&
+                 (flags & SBMY_CLIENT_ZSTD_COMPRESSION) == 0 &&
+                 (flags & SBMY_CLIENT_QUERY_ATTRIBUTES) == 0;
+}
+
+/* Connector/C is idle: none of its own results or statements pending, so
+ * the socket is at a packet boundary with nothing unread. */
+int sbmy_wire_ready(sbd_conn *c)
+{
+    if (!c->wire_on || c->ld_active || c->res_kind != RES_NONE)
+        return 0;
+#ifdef SBMY_NONBLOCK
+    if (c->async_phase != ASYNC_IDLE)
+        return 0;
+#endif
+    return c->mysql->status == MYSQL_STATUS_READY;
+}
+
+/* Leading keyword of sql is one of the transaction statements, whose
+ * answer is an OK or ERR packet. */
+int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
+{
+    static const struct { const char *w; size_t n; } words[] = {
+        {"BEGIN", 5}, {"COMMIT", 6}, {"ROLLBACK", 8}, {"START", 5},
+    };
+    if (!sbmy_wire_ready(c))
+        return 0;
+    size_t i = 0;
+    while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r'))
+        i++;
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        size_t n = words[k].n;
+        if (len - i >= n && strncasecmp(sql + i, words[k].w, n) == 0 &&
+            (len - i == n || sql[i + n] == ' ' || sql[i + n] == '\t' ||
+             sql[i + n] == '\n' || sql[i + n] == '\r' || sql[i + n] == ';'))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether statement s (prepared from sql) may run on the fast path: its
+ * result columns are all of types decoded exactly; not a CALL (whose
+ * further results Connector/C handles in its own way).  Also keeps the
+ * columns for answers that leave the metadata out.  0 or 1; -1 when out
+ * of memory. */
+int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+                         const MYSQL_FIELD *f)
+{
+    size_t i = 0;
+    while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' ||
+                       sql[i] == '\r' || sql[i] == '('))
+        i++;
+    if (len - i >= 4 && strncasecmp(sql + i, "CALL", 4) == 0)
+        return 0;
+    s->wire_select = len - i >= 6 && strncasecmp(sql + i, "SELECT", 6) == 0;
+    if (s->ncols > 0) {
+        s->wcols = calloc(2 * (size_t)s->ncols, sizeof *s->wcols);
+        if (s->wcols == NULL)
+            return -1;
+        s->pcols = s->wcols + s->ncols;
+    }
+    for (unsigned k = 0; k < s->ncols; k++) {
+        if (!mw_type_handled((int)f[k].type) ||
+            mw_type_kind((int)f[k].type) != sbmy_column_type(f[k].type))
+            return 0;
+        s->wcols[k].type = (unsigned char)f[k].type;
+        s->wcols[k].flags = (unsigned short)f[k].flags;
+        s->pcols[k] = s->wcols[k];
+    }
+    return 1;
+}
+
+/* ---- socket ------------------------------------------------------------ */
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits until fd is ready for events, at most until deadline (ms on the
+ * monotonic clock, 0: none).  0, or -1 with errno (ETIMEDOUT). */
+static int wait_fd(int fd, short events, int64_t deadline)
+{
+    struct pollfd p = {.fd = fd, .events = events};
+    for (;;) {
+        int ms = -1;
+        if (deadline > 0) {
+            int64_t left = deadline - now_ms();
+            if (left <= 0) {
+                errno = ETIMEDOUT;
+                return -1;
+            }
+            ms = left > 1000000000 ? 1000000000 : (int)left;
+        }
+        int r = poll(&p, 1, ms);
+        if (r > 0)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+    }
+}
+
+static int send_all(int fd, const unsigned char *p, size_t n, int64_t deadline)
+{
+    while (n > 0) {
+        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
+        if (k > 0) {
+            p += k;
+            n -= (size_t)k;
+        } else if (k < 0 && errno == EINTR) {
+            continue;
+        } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (wait_fd(fd, POLLOUT, deadline) != 0)
+                return -1;
+        } else {
+            if (k == 0)
+                errno = EPIPE;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Appends what the socket has to w->in (nothing follows an answer, so
+ * whatever comes belongs to it).  1 when bytes came, 0 at end of stream,
+ * -1 with errno; with `nonblock`, -2 when nothing is there yet. */
+static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
+{
+    size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
+    if (mw_reserve(w, want) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int wait = deadline > 0 && !nonblock;
+    for (;;) {
+        if (wait && wait_fd(fd, POLLIN, deadline) != 0)
+            return -1;
+        /* keep the byte mw_reserve adds for the last string terminator */
+        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
+                         nonblock ? MSG_DONTWAIT : 0);
+        if (k > 0) {
+            w->in_len += (size_t)k;
+            return 1;
+        }
+        if (k == 0)
+            return 0;
+        if (errno == EINTR)
+            wait = deadline > 0 && !nonblock;
+        else if (errno == EAGAIN || errno == EWOULDBLOCK) {
+            if (nonblock) {
+                if (deadline > 0 && now_ms() >= deadline) {
+                    errno = ETIMEDOUT;
+                    return -1;
+                }
+                return -2;
+            }
+            wait = 1;
+        } else
+            return -1;
+    }
+}
+
+/* The connection is unusable: the stream is broken or out of step.  Shut
+ * the socket so that Connector/C, too, sees it gone; the fast path never
+ * serves this connection again.  Reported with the code Connector/C gives
+ * (CR_SERVER_GONE_ERROR for a failed send, CR_SERVER_LOST for a failed
+ * read), so it is classified the same. */
+static int lost_code(sbd_conn *c, unsigned code, const char *what, int err)
+{
+    char msg[300];
+    const char *head = code == SBMY_CR_SERVER_GONE ? "Server has gone away"
+                                                   : "Lost connection to server during query";
+    c->wire_on = 0;
+    shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
+    if (err != 0)
+        snprintf(msg, sizeof msg, "%s (%s: %s)", head, what, strerror(err));
+    else
+        snprintf(msg, sizeof msg, "%s (%s)", head, what);
+    return sbmy_server_error(c, code, "HY000", msg);
+}
+
+static int lost(sbd_conn *c, const char *what, int err)
+{
+    return lost_code(c, SBMY_CR_SERVER_LOST, what, err);
+}
+
+/* Sends w->out, the answer to be parsed as `binary` (execute) or not.
+ * SBD_OK, or the lost connection's status. */
+static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nknown,
+                     int64_t deadline)
+{
+    struct mysql_wire *w = &c->wire;
+    c->wire_execs++;
+    mw_begin(w, binary, known, nknown);
+    if (send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
+        return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
+    return SBD_OK;
+}
+
+/* Reads the answer to its end (with `nonblock`, what is there now).
+ * SBD_OK when it is complete, SBD_AGAIN (nonblock) when more must come,
+ * or the lost connection's status. */
+static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
+{
+    struct mysql_wire *w = &c->wire;
+    int fd = (int)mysql_get_socket(c->mysql);
+    for (;;) {
+        int step = mw_parse(w);
+        if (step == MW_DONE)
+            break;
+        if (step == MW_BAD)
+            return lost(c, w->bad, 0);
+        int got = fill(fd, w, deadline, nonblock);
+        if (got == -2)
+            return SBD_AGAIN;
+        if (got <= 0) {
+            int err = errno;
+            if (got == 0)
+                return lost(c, "server closed the connection", 0);
+            return lost(c, err == ETIMEDOUT ? "read timeout" : "receiving the answer", err);
+        }
+    }
+    /* what Connector/C's handle says after the same answer */
+    MYSQL *m = c->mysql;
+    m->server_status = w->status;
+    m->warning_count = w->warnings;
+    if (w->kind == MW_RES_OK) {
+        m->affected_rows = w->affected_rows;
+        m->insert_id = w->insert_id;
+    }
+    return SBD_OK;
+}
+
+static int64_t query_deadline(void)
+{
+    return sbmy_query_timeout > 0 ? now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
+}
+
+static int server_error(sbd_conn *c)
+{
+    struct mysql_wire *w = &c->wire;
+    char msg[MYSQL_ERRMSG_SIZE];
+    size_t n = w->err_msg_len < sizeof msg - 1 ? w->err_msg_len : sizeof msg - 1;
+    memcpy(msg, w->in + w->err_msg, n);
+    msg[n] = 0;
+    return sbmy_server_error(c, w->err_code, w->err_state, msg);
+}
+
+/* ---- execute and query ---------------------------------------------------- */
+
+/* Builds the execute of s and the columns an answer without metadata
+ * has: those Connector/C knows for the statement (the server sends them
+ * again only when they change, to whichever path executes it then).
+ * SBD_OK, SBMY_WIRE_AGAIN (Connector/C's view is not usable: let it run
+ * the statement) or an error status. */
+static int execute_build(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams)
+{
+    MYSQL_STMT *st = s->st;
+    if (s->ncols > 0 && (st->fields == NULL || st->field_count != s->ncols))
+        return SBMY_WIRE_AGAIN;
+    if (mw_build_execute(&c->wire, (uint32_t)st->stmt_id, params, nparams) != 0)
+        return sbmy_fail(c, "mysql: execute: out of memory for parameters, or over "
+                            "1 GB");
+    for (unsigned i = 0; i < s->ncols; i++) {
+        s->wcols[i].type = (unsigned char)st->fields[i].type;
+        s->wcols[i].flags = (unsigned short)st->fields[i].flags;
+    }
+    return SBD_OK;
+}
+
+/* Turns the complete answer to an execute of s into the connection's
+ * result and info, as sbmy_stmt_has_rows / sbmy_stmt_stored do for
+ * Connector/C's.  `rerun`: a SELECT whose values cannot be fetched as
+ * Connector/C would may be run again there (SBMY_WIRE_AGAIN). */
+static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info,
+                          int rerun)
+{
+    struct mysql_wire *w = &c->wire;
+    MYSQL_STMT *st = s->st;
+    switch (w->kind) {
+    case MW_RES_ERR:
+        return server_error(c);
+    case MW_RES_OK:
+        info->affected_rows = (int64_t)w->affected_rows;
+        return SBD_OK;
+    case MW_RES_ROWS: {
+        int same = (unsigned)w->ncols == s->ncols;
+        if (same && w->meta_sent)
+            for (int i = 0; i < w->ncols; i++) {
+                /* new metadata: Connector/C must decode a later answer
+                 * that leaves it out as the server expects, so it learns
+                 * the columns as its own execute would have */
+                MYSQL_FIELD *f = &st->fields[i];
+                f->type = (enum enum_field_types)w->cols[i].type;
+                f->flags = w->cols[i].flags;
+                f->decimals = w->cols[i].decimals;
+                f->charsetnr = w->cols[i].charset;
+                f->length = w->cols[i].length;
+            }
+        for (int i = 0; same && i < w->ncols; i++)
+            same = mw_convertible(w->cols[i].type, &s->pcols[i]);
+        if (!same) {
+            /* Connector/C would convert these values in ways the fast
+             * path does not repeat: it serves this statement from now on */
+            s->wire_ok = 0;
+            if (rerun && s->wire_select)
+                return SBMY_WIRE_AGAIN;
+            return sbmy_fail(c, "mysql: execute: the result columns changed their "
+                                "types since prepare; run with --mysql-wire=off");
+        }
+        if (mw_conv_reserve(w) != 0)
+            return sbmy_fail(c, "mysql: out of memory for a result");
+        c->res_kind = RES_WIRE;
+        c->cur = s;
+        c->wire_row = 0;
+        info->affected_rows = 0;
+        info->nrows = w->nrows;
+        info->nfields = w->ncols;
+        return SBD_OK;
+    }
+    default:
+        return lost(c, "no result in the answer", 0);
+    }
+}
+
+/* The answer to a transaction statement. */
+static int query_answer(sbd_conn *c, struct sbd_result_info *info)
+{
+    struct mysql_wire *w = &c->wire;
+    if (w->kind == MW_RES_ERR)
+        return server_error(c);
+    if (w->kind == MW_RES_OK) {
+        info->affected_rows = (int64_t)w->affected_rows;
+        return SBD_OK;
+    }
+    /* a transaction statement never returns rows; the answer was read
+     * whole, so the connection stays usable */
+    return sbmy_fail(c, "mysql: a transaction statement returned a result set");
+}
+
+int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                      int nparams, struct sbd_result_info *info)
+{
+    int rc = execute_build(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    int64_t deadline = query_deadline();
+    rc = wire_send(c, 1, s->wcols, (int)s->ncols, deadline);
+    if (rc == SBD_OK)
+        rc = wire_recv(c, deadline, 0);
+    return rc != SBD_OK ? rc : execute_answer(c, s, info, 1);
+}
+
+int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
+                    struct sbd_result_info *info)
+{
+    if (mw_build_query(&c->wire, sql, len) != 0)
+        return sbmy_fail(c, "mysql: query: out of memory");
+    int64_t deadline = query_deadline();
+    int rc = wire_send(c, 0, NULL, 0, deadline);
+    if (rc == SBD_OK)
+        rc = wire_recv(c, deadline, 0);
+    return rc != SBD_OK ? rc : query_answer(c, info);
+}
+
+/* ---- nonblocking statements (mysql_async.c) ------------------------------- */
+
+int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                           int nparams)
+{
+    int rc = execute_build(c, s, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    c->wire_async = s;
+    return wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+}
+
+int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    if (mw_build_query(&c->wire, sql, len) != 0)
+        return sbmy_fail(c, "mysql: query: out of memory");
+    c->wire_async = NULL;
+    return wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+}
+
+int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+{
+    int rc = wire_recv(c, c->async_deadline / 1000000, 1);
+    if (rc != SBD_OK)
+        return rc;
+    sbd_stmt *s = c->wire_async;
+    c->wire_async = NULL;
+    return s != NULL ? execute_answer(c, s, info, 0) : query_answer(c, info);
+}
+
+void sbmy_wire_abandon(sbd_conn *c)
+{
+    /* the rest of the answer is never read: nothing may use the stream */
+    c->wire_on = 0;
+    c->wire_async = NULL;
+    shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
+}
+
+int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
+{
+    if (c->wire_row >= c->wire.nrows)
+        return SBD_DONE;
+    int rc = mw_row(&c->wire, c->wire_row++, c->cur->pcols, row);
+    if (rc == MW_ROW_BAD)
+        return sbmy_fail(c, "mysql: protocol violation: a result row does not hold "
+                            "exactly its values");
+    if (rc != 0)
+        return sbmy_fail(c, "mysql: a result value of a type the fast path does not "
+                            "decode");
+    return SBD_OK;
+}
+
+#else /* libmysqlclient: its handle's layout differs; no fast path */
+
+void sbmy_wire_setup(sbd_conn *c, int enabled)
+{
+    (void)enabled;
+    c->wire_on = 0;
+}
+
+int sbmy_wire_ready(sbd_conn *c)
+{
+    (void)c;
+    return 0;
+}
+
+int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
+{
+    (void)c;
+    (void)sql;
+    (void)len;
+    return 0;
+}
+
+int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+                         const MYSQL_FIELD *f)
+{
+    (void)s;
+    (void)sql;
+    (void)len;
+    (void)f;
+    return 0;
+}
+
+int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                      int nparams, struct sbd_result_info *info)
+{
+    (void)s;
+    (void)params;
+    (void)nparams;
+    (void)info;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
+                    struct sbd_result_info *info)
+{
+    (void)sql;
+    (void)len;
+    (void)info;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
+{
+    (void)c;
+    (void)row;
+    return SBD_DONE;
+}
+
+int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                           int nparams)
+{
+    (void)s;
+    (void)params;
+    (void)nparams;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    (void)sql;
+    (void)len;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+{
+    (void)info;
+    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+}
+
+void sbmy_wire_abandon(sbd_conn *c)
+{
+    (void)c;
+}
+
+#endif
