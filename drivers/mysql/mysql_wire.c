@@ -27,6 +27,7 @@
  * per statement (send, recv) when the answer fits in one read.
  */
 #include "mysql_int.h"
+#include "../common/sock_io.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -129,57 +130,6 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
 
 /* ---- socket ------------------------------------------------------------ */
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Waits until fd is ready for events, at most until deadline (ms on the
- * monotonic clock, 0: none).  0, or -1 with errno (ETIMEDOUT). */
-static int wait_fd(int fd, short events, int64_t deadline)
-{
-    struct pollfd p = {.fd = fd, .events = events};
-    for (;;) {
-        int ms = -1;
-        if (deadline > 0) {
-            int64_t left = deadline - now_ms();
-            if (left <= 0) {
-                errno = ETIMEDOUT;
-                return -1;
-            }
-            ms = left > 1000000000 ? 1000000000 : (int)left;
-        }
-        int r = poll(&p, 1, ms);
-        if (r > 0)
-            return 0;
-        if (r < 0 && errno != EINTR)
-            return -1;
-    }
-}
-
-static int send_all(int fd, const unsigned char *p, size_t n, int64_t deadline)
-{
-    while (n > 0) {
-        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-        if (k > 0) {
-            p += k;
-            n -= (size_t)k;
-        } else if (k < 0 && errno == EINTR) {
-            continue;
-        } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (wait_fd(fd, POLLOUT, deadline) != 0)
-                return -1;
-        } else {
-            if (k == 0)
-                errno = EPIPE;
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* Appends what the socket has to w->in (nothing follows an answer, so
  * whatever comes belongs to it).  1 when bytes came, 0 at end of stream,
  * -1 with errno; with `nonblock`, -2 when nothing is there yet. */
@@ -192,7 +142,7 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
     }
     int wait = deadline > 0 && !nonblock;
     for (;;) {
-        if (wait && wait_fd(fd, POLLIN, deadline) != 0)
+        if (wait && sbio_wait(fd, POLLIN, deadline) != 0)
             return -1;
         /* keep the byte mw_reserve adds for the last string terminator */
         ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
@@ -207,7 +157,7 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
             wait = deadline > 0 && !nonblock;
         else if (errno == EAGAIN || errno == EWOULDBLOCK) {
             if (nonblock) {
-                if (deadline > 0 && now_ms() >= deadline) {
+                if (deadline > 0 && sbio_now_ms() >= deadline) {
                     errno = ETIMEDOUT;
                     return -1;
                 }
@@ -251,7 +201,7 @@ static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nk
     struct mysql_wire *w = &c->wire;
     c->wire_execs++;
     mw_begin(w, binary, known, nknown);
-    if (send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
+    if (sbio_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
         return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
 }
@@ -292,7 +242,7 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 
 static int64_t query_deadline(void)
 {
-    return sbmy_query_timeout > 0 ? now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
+    return sbmy_query_timeout > 0 ? sbio_now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
 }
 
 static int server_error(sbd_conn *c)

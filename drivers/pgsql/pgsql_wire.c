@@ -20,6 +20,7 @@
  * nonblocking path (the host's one poll covers all its connections).
  */
 #include "pgsql_int.h"
+#include "../common/sock_io.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -69,44 +70,6 @@ int pgd_wire_ready(sbd_conn *c)
 
 /* ---- socket ------------------------------------------------------------ */
 
-/* Waits until fd is ready for events (or has failed: the next call on it
- * tells).  0, or -1 with errno.  No timeout: --db-query-timeout is the
- * server's statement_timeout (session setup), as on the libpq path. */
-static int wait_fd(int fd, short events)
-{
-    struct pollfd p = {.fd = fd, .events = events};
-    for (;;) {
-        int r = poll(&p, 1, -1);
-        if (r > 0)
-            return 0;
-        if (r < 0 && errno != EINTR)
-            return -1;
-    }
-}
-
-/* Writes n bytes (libpq keeps the socket nonblocking).  0, or -1 with
- * errno. */
-static int send_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-        if (k > 0) {
-            p += k;
-            n -= (size_t)k;
-        } else if (k < 0 && errno == EINTR) {
-            continue;
-        } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (wait_fd(fd, POLLOUT) != 0)
-                return -1;
-        } else {
-            if (k == 0)
-                errno = EPIPE;
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* Appends what the socket has to w->in, first waiting for it when `wait`
  * (the first read of an answer: it cannot be there yet, and recv would
  * only say EAGAIN).  With `block` 0 it never waits: -2 when the socket has
@@ -120,7 +83,7 @@ static int fill(int fd, struct pgd_wire *w, int wait, int block)
         return -1;
     }
     for (;;) {
-        if (wait && wait_fd(fd, POLLIN) != 0)
+        if (wait && sbio_wait(fd, POLLIN, 0) != 0)
             return -1;
         ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - w->in_len, 0);
         if (k > 0) {
@@ -227,7 +190,7 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
              * blocking even on the nonblocking path) */
             if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !w->simple) != 0)
                 return lost(c, "out of memory leaving COPY", 0);
-            if (send_all(fd, w->out, w->out_len) != 0)
+            if (sbio_send_all(fd, w->out, w->out_len, 0) != 0)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
@@ -269,7 +232,7 @@ int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         return pgd_fail(c, "execute: out of memory for parameters, or over the "
                            "protocol's 1 GB message size");
     c->wire.simple = 0;
-    if (send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
+    if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
 }
@@ -281,7 +244,7 @@ int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_i
         return pgd_fail(c, "out of memory for query text, or over the protocol's "
                            "1 GB message size");
     c->wire.simple = 1;
-    if (send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
+    if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
 }
