@@ -143,6 +143,7 @@ static int pgsql_query(sbd_conn *c, const char *sql, size_t len,
         return pgd_fail(c, "a statement is already in flight on this connection");
     if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
         return pgd_wire_query(c, sql, len, info);
+    pgd_sock_blocking(c, 0);
     if (copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
     return take_result(c, PQexec(c->pg, c->sql), info);
@@ -275,6 +276,7 @@ static int pgsql_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
         return pgd_fail(c, "a bulk load is in progress on this connection");
     if (c->wire_flight)
         return pgd_fail(c, "a statement is already in flight on this connection");
+    pgd_sock_blocking(c, 0);
     if (nparams < 0 || (nparams > 0 && types == NULL))
         return pgd_fail(c, "prepare: bad parameter list");
     size_t tlen;
@@ -411,6 +413,7 @@ static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
         return pgd_fail(c, "a statement is already in flight on this connection");
     if (pgd_wire_ready(c))
         return pgd_wire_execute(c, s, params, nparams, info);
+    pgd_sock_blocking(c, 0);
     int rc = fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;
@@ -462,6 +465,7 @@ static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
         return pgd_wire_pipe_send(c, NULL, sql, len, NULL, 0);
     if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
         return pgd_wire_send(c, NULL, sql, len, NULL, 0);
+    pgd_sock_blocking(c, 0);
     if (copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
     /* pipeline mode allows only the extended protocol: one statement */
@@ -482,6 +486,7 @@ static int pgsql_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *
         return pgd_wire_pipe_send(c, s, NULL, 0, params, nparams);
     if (pgd_wire_ready(c))
         return pgd_wire_send(c, s, NULL, 0, params, nparams);
+    pgd_sock_blocking(c, 0);
     rc = fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;
@@ -540,6 +545,7 @@ static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *wan
         return pgd_wire_pipe_poll(c, info, want_write);
     if (c->wire_flight)
         return pgd_wire_poll(c, info, want_write);
+    pgd_sock_blocking(c, 0);
     if (c->flushing) {
         int f = PQflush(c->pg);
         if (f < 0)
@@ -613,6 +619,7 @@ static int pgsql_pipeline(sbd_conn *c, int on)
             return rc;
         if (pgd_wire_ready(c))
             return pgd_wire_pipe_on(c);
+        pgd_sock_blocking(c, 0);
         if (!PQenterPipelineMode(c->pg))
             return pgd_error(c, NULL);
         c->pipeline = 1;
@@ -625,6 +632,7 @@ static int pgsql_pipeline(sbd_conn *c, int on)
         pgd_wire_pipe_off(c);
         return SBD_OK;
     }
+    pgd_sock_blocking(c, 0);
     while (c->sync_due) {
         /* the Sync's result follows its statement's: it is at most one
          * network read away */
@@ -661,6 +669,7 @@ static void pgsql_close_stmt(sbd_conn *c, sbd_stmt *s)
      * and the statement lingers until disconnect: harmless. */
     if (!c->in_copy && !c->wire_flight && PQstatus(c->pg) == CONNECTION_OK) {
         char sql[48];
+        pgd_sock_blocking(c, 0);
         memcpy(sql, "DEALLOCATE ", 11);
         memcpy(sql + 11, s->name, strlen(s->name) + 1);
         PQclear(PQexec(c->pg, sql));
@@ -686,6 +695,7 @@ static int pgsql_server_counters(sbd_conn *c, struct sbd_server_counters *out)
         return pgd_fail(c, "a bulk load is in progress on this connection");
     if (c->wire_flight)
         return pgd_fail(c, "a statement is already in flight on this connection");
+    pgd_sock_blocking(c, 0);
     PGresult *res;
     int flush = PQserverVersion(c->pg) >= 150000;
     if (flush && c->counter_reads == 0) {

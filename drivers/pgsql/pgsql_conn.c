@@ -464,6 +464,7 @@ void pgd_disconnect(sbd_conn *c)
         host->log(SBD_LOG_DEBUG, "%ld statements went over the wire protocol fast path",
                   c->wire_execs);
     pgd_clear_result(c);
+    pgd_sock_blocking(c, 0);
     while (c->stmts != NULL) {
         struct sbd_stmt *s = c->stmts;
         c->stmts = s->next;

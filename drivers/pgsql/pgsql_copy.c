@@ -56,6 +56,7 @@ int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
 {
     (void)types; /* each value carries its type */
     pgd_clear_result(c);
+    pgd_sock_blocking(c, 0);
     if (c->in_copy)
         return pgd_fail(c, "bulk_begin: a bulk load is already in progress");
     if (ncolumns <= 0 || table == NULL || columns == NULL)

@@ -75,6 +75,8 @@ struct sbd_conn {
     size_t wire_sent;             /* nonblocking: bytes of the request sent
                                      (wire.out, or pipe_out when pipelined) */
     int wire_pipe;                /* --pipeline on the fast path */
+    int sock_blocking;            /* the fast path made the socket blocking
+                                     (pgd_sock_blocking) */
     int wire_answered;            /* pipelined: an answer was handed out,
                                      pgd_wire_next is due */
     char *pipe_out;               /* pipelined: requests queued to send */
@@ -164,6 +166,9 @@ int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
                        const struct sbd_value *params, int nparams);
 int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
+/* pgsql_wire.c: makes libpq's socket blocking (1: the blocking fast
+ * path) or nonblocking again (0: before libpq does I/O on it). */
+void pgd_sock_blocking(sbd_conn *c, int on);
 /* pgsql_wire.c: decides at connect whether the fast path may serve c. */
 void pgd_wire_setup(sbd_conn *c, int enabled);
 

@@ -15,14 +15,16 @@
  * pipeline (pgd_wire_send, pgd_wire_poll: --clients).
  *
  * Hot path: no allocation (buffers on the connection only grow), no
- * locks, no printf-style formatting; three system calls per statement
- * (send, poll, recv) when the answer fits in one read, two on the
- * nonblocking path (the host's one poll covers all its connections).
+ * locks, no printf-style formatting; two system calls per statement (send,
+ * and a recv on the socket made blocking: pgd_sock_blocking) when the
+ * answer fits in one read, and two on the nonblocking path too (the
+ * host's one poll covers all its connections).
  */
 #include "pgsql_int.h"
 #include "../common/sock_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,24 @@ int pgd_wire_ready(sbd_conn *c)
 
 /* ---- socket ------------------------------------------------------------ */
 
+/* libpq keeps its socket nonblocking and waits with poll() before each
+ * read: three system calls per statement.  The blocking fast path turns
+ * the socket blocking instead, so that recv waits by itself (two: send,
+ * recv; each costs a few microseconds on a virtual machine), and turns it
+ * back before libpq does I/O on it again (pgsql.c calls this with 0 before
+ * every libpq call that reads or writes).  The nonblocking paths pass
+ * MSG_DONTWAIT and work in either mode.  Only a change costs an fcntl. */
+void pgd_sock_blocking(sbd_conn *c, int on)
+{
+    if (c->sock_blocking == on)
+        return;
+    int fd = PQsocket(c->pg);
+    int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    if (fl < 0 || fcntl(fd, F_SETFL, on ? fl & ~O_NONBLOCK : fl | O_NONBLOCK) < 0)
+        return; /* left as it was: the paths work either way, slower */
+    c->sock_blocking = on;
+}
+
 /* Appends what the socket has to w->in, first waiting for it when `wait`
  * (the first read of an answer: it cannot be there yet, and recv would
  * only say EAGAIN).  With `block` 0 it never waits: -2 when the socket has
@@ -85,7 +105,7 @@ static int fill(int fd, struct pgd_wire *w, int wait, int block)
     for (;;) {
         if (wait && sbio_wait(fd, POLLIN, 0) != 0)
             return -1;
-        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - w->in_len, 0);
+        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - w->in_len, block ? 0 : MSG_DONTWAIT);
         if (k > 0) {
             w->in_len += (size_t)k;
             return 1;
@@ -176,7 +196,8 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
 {
     struct pgd_wire *w = &c->wire;
     int fd = PQsocket(c->pg);
-    int first = block;
+    /* a blocking socket's recv waits by itself */
+    int first = block && !c->sock_blocking;
     for (;;) {
         int step = pgd_wire_parse(w);
         if (step == PGD_WIRE_DONE)
@@ -232,6 +253,7 @@ int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         return pgd_fail(c, "execute: out of memory for parameters, or over the "
                            "protocol's 1 GB message size");
     c->wire.simple = 0;
+    pgd_sock_blocking(c, 1);
     if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
@@ -244,6 +266,7 @@ int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_i
         return pgd_fail(c, "out of memory for query text, or over the protocol's "
                            "1 GB message size");
     c->wire.simple = 1;
+    pgd_sock_blocking(c, 1);
     if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
@@ -258,7 +281,7 @@ static int send_some(sbd_conn *c, const char *buf, size_t len)
 {
     int fd = PQsocket(c->pg);
     while (c->wire_sent < len) {
-        ssize_t k = send(fd, buf + c->wire_sent, len - c->wire_sent, MSG_NOSIGNAL);
+        ssize_t k = send(fd, buf + c->wire_sent, len - c->wire_sent, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (k > 0)
             c->wire_sent += (size_t)k;
         else if (k < 0 && errno == EINTR)
