@@ -341,9 +341,18 @@ notes() {
   less than the kernel's share of one round trip. The other workloads' ratios move by up to
   +-15% between rounds on this shared machine; a ratio within that of 1.0 is noise, not a cost.
 - **Instructions per event with startup included (5000 events).** Both clients spend about
-  100 million instructions before the first event (Lua state, workload compilation, the
-  connection's authentication), as much as several thousand point selects; per event after
-  startup (marginal) sbench is below 0.8x on every row.
+  100 million instructions before the first event on PostgreSQL (Lua state, workload
+  compilation, the connection's SCRAM authentication), as much as several thousand point
+  selects; per event after startup (marginal) sbench's share is lower.
+- **MariaDB point_select marginal instructions per event (goal <= 0.8x).** With the wire path
+  the protocol work is small (no Connector/C call per query); most of what is left per event is
+  the Lua 5.4 interpreter running the workload's event function, which sysbench runs as
+  LuaJIT-compiled machine code. On read_write, where the protocol work dominates, sbench is at
+  0.43x.
+- **tps of the other workloads.** Ratios below 1.0 here come with rounds that overlap: each
+  run's log and rusage are in `bench/last-run/` (e.g. MariaDB oltp_read_write in the run
+  below: sbench 1,048 / 1,257 / 984 tps, sysbench 1,252 / 1,277 / 983, with sbench's user CPU
+  at 1.1-1.3 s against sysbench's 1.7-1.8 s).
 - **MariaDB prepare (goal >= 1.5x).** The load is server-bound (InnoDB inserts). sbench sends
   rows with LOAD DATA LOCAL from memory (sysbench: multi-row INSERTs); loading each table in one
   transaction with unique and foreign-key checks off measured no gain and was dropped. Between
