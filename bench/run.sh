@@ -351,7 +351,7 @@ notes() {
   0.43x.
 - **tps of the other workloads.** Ratios below 1.0 here come with rounds that overlap: each
   run's log and rusage are in `bench/last-run/` (e.g. MariaDB oltp_read_write in the run
-  below: sbench 1,048 / 1,257 / 984 tps, sysbench 1,252 / 1,277 / 983, with sbench's user CPU
+  above: sbench 1,048 / 1,257 / 984 tps, sysbench 1,252 / 1,277 / 983, with sbench's user CPU
   at 1.1-1.3 s against sysbench's 1.7-1.8 s).
 - **MariaDB prepare (goal >= 1.5x).** The load is server-bound (InnoDB inserts). sbench sends
   rows with LOAD DATA LOCAL from memory (sysbench: multi-row INSERTs); loading each table in one
