@@ -245,31 +245,45 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
     return answer(c, info);
 }
 
-int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                     int nparams, struct sbd_result_info *info)
+/* Builds, in c->wire.out, s's execute with params or, with s NULL, the
+ * simple Query sql.  SBD_OK, or the failure's status. */
+static int build(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                 const struct sbd_value *params, int nparams)
+{
+    int bad = s != NULL ? pgd_wire_build(&c->wire, s->name, params, nparams)
+                        : pgd_wire_build_query(&c->wire, sql, len);
+    if (bad)
+        return pgd_fail(c, "out of memory for the statement, or over the protocol's "
+                           "1 GB message size");
+    return SBD_OK;
+}
+
+/* The blocking fast path: builds s's execute (or, with s NULL, the simple
+ * Query sql), sends it on the socket made blocking and reads the answer. */
+static int run_blocking(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                        const struct sbd_value *params, int nparams,
+                        struct sbd_result_info *info)
 {
     begin(c);
-    if (pgd_wire_build(&c->wire, s->name, params, nparams) != 0)
-        return pgd_fail(c, "execute: out of memory for parameters, or over the "
-                           "protocol's 1 GB message size");
-    c->wire.simple = 0;
+    int rc = build(c, s, sql, len, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
+    c->wire.simple = s == NULL;
     pgd_sock_blocking(c, 1);
     if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
 }
 
+int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                     int nparams, struct sbd_result_info *info)
+{
+    return run_blocking(c, s, NULL, 0, params, nparams, info);
+}
+
 int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
 {
-    begin(c);
-    if (pgd_wire_build_query(&c->wire, sql, len) != 0)
-        return pgd_fail(c, "out of memory for query text, or over the protocol's "
-                           "1 GB message size");
-    c->wire.simple = 1;
-    pgd_sock_blocking(c, 1);
-    if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
-        return lost(c, "sending the statement", errno);
-    return pump(c, 1, info);
+    return run_blocking(c, NULL, sql, len, NULL, 0, info);
 }
 
 /* ---- nonblocking ------------------------------------------------------- */
@@ -301,11 +315,9 @@ int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
                   const struct sbd_value *params, int nparams)
 {
     begin(c);
-    int bad = s != NULL ? pgd_wire_build(&c->wire, s->name, params, nparams)
-                        : pgd_wire_build_query(&c->wire, sql, len);
-    if (bad)
-        return pgd_fail(c, "out of memory for the statement, or over the protocol's "
-                           "1 GB message size");
+    int rc = build(c, s, sql, len, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
     c->wire.simple = s == NULL;
     c->wire_sent = 0;
     c->wire_fresh = 1;
@@ -385,11 +397,9 @@ int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     if (c->wire_sent == c->pipe_out_len)
         c->pipe_out_len = c->wire_sent = 0;
     w->out_len = 0;
-    int bad = s != NULL ? pgd_wire_build(w, s->name, params, nparams)
-                        : pgd_wire_build_query(w, sql, len);
-    if (bad)
-        return pgd_fail(c, "out of memory for the statement, or over the protocol's "
-                           "1 GB message size");
+    int rc = build(c, s, sql, len, params, nparams);
+    if (rc != SBD_OK)
+        return rc;
     /* queue it behind what is not sent yet; the queue only grows */
     if (c->pipe_out_len + w->out_len > c->pipe_out_cap) {
         size_t cap = c->pipe_out_cap ? c->pipe_out_cap : 4096;
