@@ -6,7 +6,10 @@
 # the line "N passed, N failed".  Exit status 0 only if nothing failed.
 #
 # Environment: SBT_BUILD (build directory, default build-test),
-# SBT_MESON_ARGS (extra `meson setup` arguments, e.g. -Db_sanitize=address).
+# SBT_MESON_ARGS (extra `meson setup` arguments, e.g. -Db_sanitize=address),
+# SBT_PORT_BASE (default 0): added to every server port the suite uses
+# (25432, 23306, the TLS and PgBouncer ones), so that two checkouts can run
+# their suites side by side (use 100, 200, ...: the ports are close together).
 set -u
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -32,7 +35,10 @@ cleanup() {
 trap cleanup EXIT
 
 export SBT_PGPASSWORD='sbtest-pw-S3cret' SBT_MYSQL_PASSWORD='sbtest-pw-S3cret'
-export SBT_PGPORT=25432 SBT_MYSQL_PORT=23306
+off=${SBT_PORT_BASE:-0}
+case $off in '' | *[!0-9]*) echo "test.sh: SBT_PORT_BASE must be a number"; echo "0 passed, 1 failed"; exit 1 ;; esac
+export SBT_PGPORT=$((25432 + off)) SBT_MYSQL_PORT=$((23306 + off))
+export SBT_TLS_PGPORT=$((25433 + off)) SBT_TLS_MYSQL_PORT=$((23307 + off)) SBT_PGBOUNCER_PORT=$((26432 + off))
 export SBT_PGHOST=127.0.0.1 SBT_PGSOCKET="$tmp/pg"
 export SBT_MYSQL_HOST=127.0.0.1 SBT_MYSQL_SOCKET="$tmp/maria/mysqld.sock"
 export SBT_BUILD="$root/$build" SBT_TMP="$tmp"
