@@ -27,7 +27,6 @@
 
 #include "../lua/lua_env.h"
 #include "db.h"
-#include "driver_loader.h"
 #include "run.h"
 
 enum { C_IDLE, C_WAIT, C_DONE };
@@ -52,8 +51,7 @@ struct sb_clients {
 
 int sb_clients_can_multiplex(const struct sbd_driver *d)
 {
-    return d && (d->caps & SBD_CAP_NONBLOCKING) && SB_DRV_HAS(d, socket) &&
-           SB_DRV_HAS(d, send_query) && SB_DRV_HAS(d, send_execute) && SB_DRV_HAS(d, poll_result);
+    return d && (d->caps & SBD_CAP_NONBLOCKING);
 }
 
 struct sb_clients *sb_clients_create(struct sb_worker *w)
@@ -109,7 +107,7 @@ int sb_reopen_conns(struct sb_worker *w, struct sb_conn *const *conns, int n)
 {
     for (int i = 0; i < n; i++) {
         struct sb_conn *c = conns[i];
-        if (sb_conn_reopen(c) != SBD_OK) {
+        if (sb_conn_reconnect(c, 0) != SBD_OK) {
             sb_stats_count_error(&w->stats, c->err.sqlstate, c->err.native_code, SBD_CONN_LOST, 0);
             return -1;
         }
@@ -170,7 +168,7 @@ static int64_t next_gap(struct sb_worker *w, double mean_gap_ns)
  * error (w->error set). */
 static int resume(struct sb_worker *w, struct client *c, int *busy)
 {
-    if (sb_conn_poll(c->conn, &c->want_write) == SBD_AGAIN)
+    if (sb_conn_resume(c->conn, &c->want_write) == SBD_AGAIN)
         return 0;
     return client_run(w, c, 0, busy);
 }
@@ -245,7 +243,7 @@ int sb_clients_loop(struct sb_clients *cs)
                 continue;
             if (!c->polled) { /* flush what was sent; the answer may be in */
                 c->polled = 1;
-                if (sb_conn_poll(c->conn, &c->want_write) != SBD_AGAIN) {
+                if (sb_conn_resume(c->conn, &c->want_write) != SBD_AGAIN) {
                     if (client_run(w, c, 0, &busy) < 0)
                         return -1;
                     i--; /* its next statement, if it sent one, waits too */

@@ -1,10 +1,27 @@
 /*
  * The connection facade between workloads and drivers.  It owns what every
- * driver would otherwise repeat: counting statements by kind, emulating
- * prepared statements with literal SQL (--db-ps-mode=disable, or drivers
- * without server-side statements), sysbench's bulk_insert_* batching, bulk
- * loads for drivers without a native one, and re-preparing statements after
- * a reconnect.  Drivers only talk to the database and classify errors.
+ * driver would otherwise repeat: counting and timing statements by kind and
+ * name, emulating prepared statements with literal SQL (--db-ps-mode=disable,
+ * or drivers without server-side statements), sysbench's bulk_insert_*
+ * batching, bulk loads for drivers without a native one, and re-preparing
+ * statements after a reconnect.  Drivers only talk to the database and
+ * classify errors.
+ *
+ * One statement path, as fio's queue() serves sync and async engines alike:
+ * a statement is described by a request (struct sb_req: a query's text, a
+ * prepared statement, or a transaction verb) and handed to sb_conn_submit.
+ * Submit either completes it (a blocking call, or a driver that can only
+ * block: it runs, is counted and timed, and its result is current) or
+ * queues it (SB_QUEUED: sent, its answer still to come).  Queued statements
+ * are recorded in one ring per connection: depth 1 normally, --pipeline
+ * deep when the connection pipelines.  sb_conn_complete reads answers
+ * without blocking, oldest first, until at most `target` statements are in
+ * flight; sb_conn_wait does the same blocking.  Every answer is counted and
+ * timed (from its send) exactly as a blocking statement would be.  The
+ * first failure among answers is kept and returned by the completion that
+ * reads it; the statements after it still run (each is its own unit, as
+ * without pipelining) but their failures are consequences and not reported.
+ * A blocking submit first waits for every answer and leaves pipeline mode.
  *
  * One sb_conn belongs to one thread.  Nothing here allocates per query once
  * buffers have grown to their working size.
@@ -20,14 +37,33 @@
 
 struct sb_stmt;
 
-/* A statement sent in pipeline mode and not answered yet. */
-struct sb_pipe_entry {
-    int kind;                     /* enum sb_qkind */
-    int named;                    /* named slot, -1 */
-    int64_t t0;                   /* when it was sent */
-    const char *sql;              /* its text, for error messages */
+/* Transaction verbs.  A driver with its own begin/commit/rollback gets
+ * them as calls (always blocking); otherwise they are sent as SQL. */
+enum sb_txn { SB_TXN_NONE = 0, SB_TXN_BEGIN, SB_TXN_COMMIT, SB_TXN_ROLLBACK };
+
+/* sb_conn_submit's answer when the statement is in flight (driver
+ * statuses are 0..6). */
+#define SB_QUEUED 100
+
+/* One statement to run: exactly one of a query's text, a prepared
+ * statement or a transaction verb.  Build it with sb_req_query, sb_req_stmt
+ * or sb_req_txn. */
+struct sb_req {
+    const char *sql;           /* a query's text (len bytes, not NUL-terminated) */
+    size_t len;
+    struct sb_stmt *stmt;      /* or a prepared statement */
+    int verb;                  /* or enum sb_txn */
+    int kind;                  /* enum sb_qkind it is counted as */
+};
+
+/* A statement sent and not answered yet (a slot of the connection's ring). */
+struct sb_inflight {
+    int kind;                  /* enum sb_qkind */
+    int named;                 /* named slot, -1 */
+    int64_t t0;                /* when it was sent */
+    const char *sql;           /* its text, for error messages */
     size_t sql_len;
-    char *text;                   /* owned copy of a plain query's text */
+    char *text;                /* owned copy when the caller's text may go away */
     size_t text_cap;
 };
 
@@ -37,19 +73,33 @@ struct sb_conn {
     int thread_id;
     int emulate_ps;               /* 1: statements are literal SQL */
     struct sb_thread_stats *stats;
-    struct sbd_result_info info;  /* of the last query/execute */
+    struct sbd_result_info info;  /* of the last statement answered */
     int has_result;
-    uint64_t result_gen;          /* bumps on every query/execute */
+    uint64_t result_gen;          /* bumps with every statement sent */
     struct sbd_value *row;        /* fetch buffer, row_cap values */
     int row_cap;
     char *sql;                    /* scratch for literal SQL */
     size_t sql_cap;
     struct sbd_error err;         /* copy of the last error */
-    int cur_named;                /* named slot of the statement in flight, -1 */
     const char *err_sql;          /* statement that failed (may be NULL) */
     size_t err_sql_len;
     struct sb_stmt **stmts;       /* open statements, for re-prepare */
     int nstmts, stmts_cap;
+    /* statements in flight, oldest first: a ring of `depth` slots */
+    struct sb_inflight *ring;
+    int depth;                    /* 1, or --pipeline when the connection pipelines */
+    int pipelines;                /* queued statements go in pipeline mode */
+    int pipelining;               /* the driver is in pipeline mode now */
+    int head, n;                  /* oldest slot, statements in flight */
+    int wait_target;              /* of the last completion (sb_conn_resume) */
+    int done_rc;                  /* outcome of the last completion */
+    int first_rc;                 /* first failure among answers not yet returned */
+    struct sbd_error first_err;   /* its details and statement */
+    const char *first_sql;
+    size_t first_sql_len;
+    int txn_over;                 /* a COMMIT/ROLLBACK answered after the kept
+                                     failure ended the failed transaction: the
+                                     next blocking ROLLBACK has nothing to do */
     /* sysbench bulk_insert_* */
     char *bulk;
     size_t bulk_len, bulk_cap, bulk_prefix_len;
@@ -57,37 +107,20 @@ struct sb_conn {
     /* bulk_load_* */
     int bl_active, bl_native, bl_ncols;
     int bl_types[32];
-    /* a nonblocking statement in flight (sb_conn_*_send) */
-    int pending;
-    int pend_kind;
-    const char *pend_sql;
-    size_t pend_sql_len;
-    int64_t pend_t0;
-    int async_rc;                 /* its outcome, once sb_conn_poll finished */
-    /* --pipeline: statements sent and not answered yet, oldest first */
-    int pipe_max;                 /* ring size; 0 = this connection does not pipeline */
-    int pipe_on;                  /* the driver is in pipeline mode */
-    struct sb_pipe_entry *pipe;   /* ring of pipe_max entries */
-    int pipe_head, pipe_n;
-    int pipe_waiting;             /* sb_conn_poll drains to pipe_target */
-    int pipe_target;
-    int pipe_rc;                  /* first failure among the answers since the last wait */
-    struct sbd_error pipe_err;    /* its details and statement */
-    const char *pipe_err_sql;
-    size_t pipe_err_sql_len;
-    int pipe_txn_over;            /* a COMMIT/ROLLBACK answered after the kept
-                                     failure ended the failed transaction: the
-                                     next sb_conn_rollback has nothing to do */
-    void *pipe_owner;             /* the Lua binding's: state that sent them */
-    int pipe_listed;              /* the Lua binding's: on its worker's list */
+    /* the Lua binding's: the state whose statements are in flight, and
+     * whether the connection is on its worker's list of those */
+    void *inflight_owner;
+    int inflight_listed;
 };
 
 struct sb_stmt {
     struct sb_conn *c;
     sbd_stmt *ds;                 /* driver statement, NULL when emulated */
+    int declined;                 /* the driver would not prepare it: emulated */
     char *sql;                    /* owned copy of the text */
     size_t sql_len;
     int kind;                     /* enum sb_qkind */
+    int ends_txn;                 /* COMMIT, ROLLBACK, END */
     int named;                    /* slot in stats->named, -1 if unnamed */
     int nparams;                  /* placeholders in the text */
     int ncreated;                 /* parameters created by bind_create */
@@ -100,7 +133,9 @@ struct sb_stmt {
     struct sbd_value *ordered;    /* gathered values when not identity */
 };
 
-/* Global settings the facade needs; set once before threads start. */
+/* Global settings the facade needs; set once before threads start.  drv
+ * is the loader's full-size table: a capability bit is set only when its
+ * calls are there. */
 void sb_db_setup(const struct sbd_driver *drv, int emulate_ps, int64_t max_bulk_bytes);
 /* --pipeline=depth (0 = off).  Returns the depth connections will use: 0
  * when the driver cannot pipeline. */
@@ -114,26 +149,81 @@ struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struc
 /* Disconnects, frees its statements and itself.  NULL is a no-op. */
 void sb_conn_close(struct sb_conn *c);
 /* Closes the driver connection but keeps the statements' texts, so that
- * sb_conn_reconnect can bring them back; calls fail with SBD_CONN_LOST
- * until then. */
+ * sb_conn_reconnect can bring them back; statements fail with
+ * SBD_CONN_LOST until then. */
 void sb_conn_disconnect(struct sb_conn *c);
-/* Drops and reopens the driver connection and re-prepares every open
- * statement.  Returns SBD_OK or an error status (details in c->err). */
-int sb_conn_reconnect(struct sb_conn *c);
+/* Drops and reopens the driver connection; statements are prepared again
+ * on their next execute.  Returns SBD_OK or SBD_CONN_LOST (c->err).
+ * count_reconnect: count it as a reconnect (not for --reconnect=transaction,
+ * which reopens before every event). */
+int sb_conn_reconnect(struct sb_conn *c, int count_reconnect);
 
-/* Like sb_conn_reconnect but not counted as a reconnect: what
- * --reconnect=transaction does before every event. */
-int sb_conn_reopen(struct sb_conn *c);
+/* ---- the statement path ---- */
 
-/* Runs one statement.  Returns an enum sbd_status; on failure c->err holds
- * the details. */
-int sb_conn_query(struct sb_conn *c, const char *sql, size_t len);
+static inline struct sb_req sb_req_query(const char *sql, size_t len)
+{
+    struct sb_req r = {sql, len, NULL, SB_TXN_NONE, sb_classify_sql(sql, len)};
+    return r;
+}
+static inline struct sb_req sb_req_stmt(struct sb_stmt *s)
+{
+    struct sb_req r = {NULL, 0, s, SB_TXN_NONE, s->kind};
+    return r;
+}
+static inline struct sb_req sb_req_txn(enum sb_txn verb)
+{
+    struct sb_req r = {NULL, 0, NULL, (int)verb, SB_Q_TXN};
+    return r;
+}
+/* 1 when the request ends a transaction (COMMIT, ROLLBACK, END). */
+int sb_req_ends_txn(const struct sb_req *r);
+
+/* 1 when the connection's driver can have a statement in flight (queue). */
+int sb_conn_can_queue(const struct sb_conn *c);
+/* How many statements may stay in flight before r can be submitted
+ * (queued when `queue`) without blocking: -1 when it can go now.  Lets a
+ * caller that can yield wait with sb_conn_complete first; sb_conn_submit
+ * waits blocking otherwise. */
+int sb_conn_submit_target(const struct sb_conn *c, const struct sb_req *r, int queue);
+/* Runs r.  queue = 0: completes it (a blocking call).  queue = 1: sends it
+ * and returns SB_QUEUED when the driver can (otherwise completes it).  A
+ * completed statement returns SBD_OK (counted, its result current) or its
+ * error (c->err, c->err_sql).  A query's text need not outlive the call. */
+int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue);
+/* Reads answers without blocking until at most target statements are in
+ * flight (every one after a failure).  SBD_AGAIN while that does not hold
+ * (poll sb_conn_socket for reading, and for writing when *want_write);
+ * otherwise the first failure among the answers read since the last
+ * completion (into c->err), or SBD_OK; also kept in c->done_rc. */
+int sb_conn_complete(struct sb_conn *c, int target, int *want_write);
+/* sb_conn_complete with the target of the last call: what a scheduler
+ * calls when the connection's socket is ready. */
+int sb_conn_resume(struct sb_conn *c, int *want_write);
+/* sb_conn_complete, blocking in poll() until it holds. */
+int sb_conn_wait(struct sb_conn *c, int target);
+/* The file descriptor to poll while statements are in flight, -1 if none. */
+int sb_conn_socket(struct sb_conn *c);
+
+/* Blocking conveniences over sb_conn_submit. */
+static inline int sb_conn_run(struct sb_conn *c, struct sb_req r)
+{
+    return sb_conn_submit(c, &r, 0);
+}
+static inline int sb_conn_query(struct sb_conn *c, const char *sql, size_t len)
+{
+    return sb_conn_run(c, sb_req_query(sql, len));
+}
+
 /* Next row of the current result into c->row: SBD_OK, SBD_DONE or error. */
 int sb_conn_fetch(struct sb_conn *c);
 void sb_conn_free_result(struct sb_conn *c);
-int sb_conn_begin(struct sb_conn *c);
-int sb_conn_commit(struct sb_conn *c);
-int sb_conn_rollback(struct sb_conn *c);
+
+/* Waits for every answer and leaves pipeline mode (before a call that
+ * blocks or must not run while statements are in flight).  Returns the
+ * first failure among the answers (c->err) or SBD_OK. */
+int sb_conn_drain(struct sb_conn *c);
+
+/* ---- prepared statements (db_stmt.c) ---- */
 
 /* Prepares sql.  Returns the statement (owned by the connection until
  * sb_stmt_close or sb_conn_close) or NULL with details in c->err. */
@@ -153,8 +243,29 @@ int sb_stmt_set_str(struct sb_stmt *s, int slot, const char *v, size_t len);
  * it then calls sb_stmt_set_len.  NULL when out of memory. */
 char *sb_stmt_str_buf(struct sb_stmt *s, int slot, size_t len);
 void sb_stmt_set_len(struct sb_stmt *s, int slot, size_t len);
-int sb_stmt_execute(struct sb_stmt *s);
 void sb_stmt_close(struct sb_stmt *s);
+
+/* What submitting a statement takes (db.c calls these). */
+/* 1 when s must be prepared (blocking) before it is sent. */
+static inline int sb_stmt_needs_prepare(const struct sb_stmt *s)
+{
+    return s->ds == NULL && s->c->dc != NULL && !s->c->emulate_ps && !s->declined;
+}
+/* Prepares s on the driver, or leaves it to be emulated when the driver
+ * declines.  Returns SBD_OK or the error (c->err). */
+int sb_stmt_driver_prepare(struct sb_stmt *s);
+/* The parameter values in placeholder order. */
+const struct sbd_value *sb_stmt_values(struct sb_stmt *s);
+/* Writes s with its values as literals into c->sql; returns the length or
+ * -1 when out of memory. */
+long sb_stmt_build_literal(struct sb_stmt *s, const struct sbd_value *vals);
+/* Appends a SQL literal for v to c->sql at *pos; 0 or -1 (out of memory). */
+int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value *v);
+/* Grows *buf to at least need bytes; 0, or -1 when out of memory (the old
+ * buffer stays valid). */
+int sb_db_grow(char **buf, size_t *cap, size_t need);
+
+/* ---- bulk loads (db_bulk.c) ---- */
 
 /* sysbench's multi-row INSERT batching. */
 int sb_conn_bulk_insert_init(struct sb_conn *c, const char *prefix, size_t len);
@@ -167,54 +278,8 @@ int sb_conn_bulk_load_begin(struct sb_conn *c, const char *table, const char *co
                             const int *types, int ncols);
 int sb_conn_bulk_load_row(struct sb_conn *c, const struct sbd_value *vals);
 int sb_conn_bulk_load_end(struct sb_conn *c);
-
-/* Nonblocking statements (drivers with SBD_CAP_NONBLOCKING), for client
- * coroutines.  sb_conn_can_send: the driver can.  The *_send calls start
- * what sb_conn_query / sb_stmt_execute / sb_conn_begin... would do and
- * return SBD_OK when it is in flight, else the error exactly as the
- * blocking call (nothing in flight).  sb_conn_poll: SBD_AGAIN while the
- * answer is incomplete (poll sb_conn_socket for reading, and writing when
- * *want_write), else the outcome (also in c->async_rc), with the same
- * timing, counting and result as the blocking call.  sql given to
- * sb_conn_query_send must stay valid until the statement completes. */
-int sb_conn_can_send(const struct sb_conn *c);
-int sb_conn_socket(struct sb_conn *c);
-int sb_conn_query_send(struct sb_conn *c, const char *sql, size_t len);
-int sb_stmt_execute_send(struct sb_stmt *s);
-/* which: 0 BEGIN, 1 COMMIT, 2 ROLLBACK.  Returns SBD_UNSUPPORTED (nothing
- * done) when the driver has its own begin/commit/rollback: call the
- * blocking one then. */
-int sb_conn_txn_send(struct sb_conn *c, int which);
-int sb_conn_poll(struct sb_conn *c, int *want_write);
-
-/* Pipelining (--pipeline, drivers with SBD_CAP_PIPELINE).  A pipelined
- * statement is sent without waiting for its answer; answers are read in
- * order, each counted and timed like a blocking statement (latency from
- * its send to its answer).  The first failure among them is kept and
- * returned by the next wait; the statements after it still run (each has
- * its own sync point, as without pipelining) but their failures are
- * consequences and not reported.  The current result is that of the last
- * statement answered.  Every blocking call on the connection first waits
- * for all answers and leaves pipeline mode.
- *
- * sb_pipe_enabled: the connection pipelines.  sb_pipe_has_room: fewer than
- * pipe_max statements in flight (the sends require it).  The sends return
- * SBD_OK when in flight, else the error (nothing sent).  sb_conn_txn_pipe
- * returns SBD_UNSUPPORTED when the driver has its own begin/commit.
- * sb_pipe_wait_start: when at most `target` statements are in flight,
- * returns the kept failure (or SBD_OK) and forgets it; otherwise
- * SBD_AGAIN, and sb_conn_poll then reads answers until that holds (all
- * of them after a failure).  sb_pipe_wait does the same blocking. */
-int sb_pipe_enabled(const struct sb_conn *c);
-/* 1 when sb_stmt_execute_pipe must first prepare s, which waits for every
- * answer on its connection. */
-int sb_pipe_needs_prepare(const struct sb_stmt *s);
-int sb_pipe_has_room(const struct sb_conn *c);
-int sb_conn_query_pipe(struct sb_conn *c, const char *sql, size_t len);
-int sb_stmt_execute_pipe(struct sb_stmt *s);
-int sb_conn_txn_pipe(struct sb_conn *c, int which);
-int sb_pipe_wait_start(struct sb_conn *c, int target);
-int sb_pipe_wait(struct sb_conn *c, int target);
+/* Largest multi-row INSERT to build, in bytes (--db-bulk-bytes). */
+int64_t sb_db_bulk_max(void);
 
 /* Counts '?' placeholders outside quoted strings. */
 int sb_count_placeholders(const char *sql, size_t len);

@@ -352,7 +352,7 @@ static int reconnect(struct sb_worker *w, struct sb_conn *c)
     int delay = 10;
     int rc = SBD_CONN_LOST;
     for (int attempt = 0; attempt < 20; attempt++) {
-        rc = sb_conn_reconnect(c);
+        rc = sb_conn_reconnect(c, 1);
         if (rc == SBD_OK)
             return rc;
         if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
@@ -412,7 +412,7 @@ static int event_error(struct sb_worker *w, int env_ref, int *retries)
     }
     count_error(w, top, status, 0);
     struct sb_conn *c = l_error_connection(L, top);
-    if (c && status != SBD_CONN_LOST && sb_conn_rollback(c) == SBD_CONN_LOST)
+    if (c && status != SBD_CONN_LOST && sb_conn_run(c, sb_req_txn(SB_TXN_ROLLBACK)) == SBD_CONN_LOST)
         status = SBD_CONN_LOST;
     if (c && status == SBD_CONN_LOST) {
         if (!sb_opt_bool(run->opts, "db-reconnect")) {

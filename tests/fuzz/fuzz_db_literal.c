@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             s->vals[k].is_null = 0;
         }
     }
-    if (sb_stmt_execute(s) != SBD_OK || !sent)
+    if (sb_conn_run(c, sb_req_stmt(s)) != SBD_OK || !sent)
         abort();
     if (sb_count_placeholders(sent, sent_len) != 0)
         abort(); /* a placeholder left, or a value opened a quote */

@@ -1,0 +1,162 @@
+/*
+ * Prepared statements and their parameters for Lua: con:prepare,
+ * stmt:bind_create / bind_param / close, param:set / set_rand_str (running
+ * a statement is l_sql_run.c's).  Hot path (param:set of an integer): no
+ * allocation, no formatting.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <string.h>
+
+#include "../core/run.h"
+#include "l_internal.h"
+#include "l_sql_int.h"
+
+static int conn_prepare(lua_State *L)
+{
+    struct l_conn *lc = l_sql_check_conn(L, 1);
+    size_t len;
+    const char *sql = luaL_checklstring(L, 2, &len);
+    const char *name = luaL_optstring(L, 3, NULL);
+    lua_settop(L, 3);
+    struct l_stmt *ls = lua_newuserdatauv(L, sizeof *ls, 2);
+    ls->s = NULL;
+    ls->lc = lc;
+    ls->rs = NULL;
+    luaL_setmetatable(L, STMT_MT);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    ls->s = sb_stmt_prepare(lc->c, sql, len);
+    if (ls->s == NULL)
+        return l_sql_raise(L, 1, lc->c, SBD_ERROR);
+    if (name && sb_stmt_set_name(ls->s, name) != 0)
+        return luaL_error(L, "prepare: too many statement names (at most %d)", SB_MAX_NAMED);
+    return 1;
+}
+
+static int stmt_bind_create(lua_State *L)
+{
+    struct l_stmt *ls = l_sql_check_stmt(L, 1);
+    int t = l_sql_type_to_sbd((int)luaL_checkinteger(L, 2));
+    lua_Integer maxlen = luaL_optinteger(L, 3, 0);
+    int slot = sb_stmt_param_create(ls->s, t, maxlen > 0 ? (size_t)maxlen : 0);
+    if (slot < 0)
+        return luaL_error(L, "bind_create: the statement has only %d placeholders", ls->s->nparams);
+    struct l_param *p = lua_newuserdatauv(L, sizeof *p, 1);
+    p->ls = ls;
+    p->slot = slot;
+    luaL_setmetatable(L, PARAM_MT);
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 1);
+    return 1;
+}
+
+static int stmt_bind_param(lua_State *L)
+{
+    struct l_stmt *ls = l_sql_check_stmt(L, 1);
+    int n = lua_gettop(L) - 1;
+    int order[256];
+    if (n > 256)
+        return luaL_error(L, "bind_param: too many parameters");
+    for (int i = 0; i < n; i++) {
+        struct l_param *p = luaL_checkudata(L, i + 2, PARAM_MT);
+        if (p->ls != ls)
+            return luaL_error(L, "bind_param: parameter %d belongs to another statement", i + 1);
+        order[i] = p->slot;
+    }
+    if (sb_stmt_bind(ls->s, order, n) != 0)
+        return luaL_error(L, "bind_param: %d parameters for %d placeholders", n, ls->s->nparams);
+    return 0;
+}
+
+static int stmt_close(lua_State *L)
+{
+    struct l_stmt *ls = luaL_checkudata(L, 1, STMT_MT);
+    if (ls->s) {
+        sb_stmt_close(ls->s);
+        ls->s = NULL;
+    }
+    return 0;
+}
+
+static struct l_param *check_param(lua_State *L)
+{
+    struct l_param *p = l_sql_to_class(L, 1, PARAM_MT);
+    if (p->ls->s == NULL)
+        luaL_error(L, "parameter of a closed statement");
+    return p;
+}
+
+static int param_set(lua_State *L)
+{
+    struct l_param *p = check_param(L);
+    struct sb_stmt *s = p->ls->s;
+    struct sbd_value *v = &s->vals[p->slot];
+    if (v->type == SBD_TYPE_INT) { /* the common case first */
+        int ok;
+        lua_Integer i = lua_tointegerx(L, 2, &ok);
+        if (ok) {
+            v->i = i;
+            v->is_null = 0;
+            return 0;
+        }
+    }
+    if (lua_isnoneornil(L, 2)) {
+        v->is_null = 1;
+        return 0;
+    }
+    switch (v->type) {
+    case SBD_TYPE_INT: {
+        int ok;
+        lua_Integer i = lua_tointegerx(L, 2, &ok);
+        if (!ok) {
+            lua_Number d = luaL_checknumber(L, 2);
+            i = (lua_Integer)d;
+        }
+        v->i = i;
+        v->is_null = 0;
+        break;
+    }
+    case SBD_TYPE_DOUBLE:
+        v->d = luaL_checknumber(L, 2);
+        v->is_null = 0;
+        break;
+    default: {
+        size_t len;
+        const char *str = luaL_tolstring(L, 2, &len);
+        if (sb_stmt_set_str(s, p->slot, str, len) != 0)
+            return luaL_error(L, "out of memory");
+        break;
+    }
+    }
+    return 0;
+}
+
+static int param_set_rand_str(lua_State *L)
+{
+    struct l_param *p = check_param(L);
+    size_t len;
+    const char *tmpl = luaL_checklstring(L, 2, &len);
+    struct sb_stmt *s = p->ls->s;
+    char *buf = sb_stmt_str_buf(s, p->slot, len);
+    if (buf == NULL)
+        return luaL_error(L, "out of memory");
+    sb_rand_string(&l_worker(L)->rand, tmpl, len, buf);
+    buf[len] = 0;
+    sb_stmt_set_len(s, p->slot, len);
+    return 0;
+}
+
+void l_sql_open_stmt(lua_State *L)
+{
+    static const luaL_Reg conn_m[] = {{"prepare", conn_prepare}, {NULL, NULL}};
+    static const luaL_Reg stmt_m[] = {
+        {"bind_create", stmt_bind_create}, {"bind_param", stmt_bind_param},
+        {"close", stmt_close}, {NULL, NULL}};
+    static const luaL_Reg param_m[] = {
+        {"set", param_set}, {"set_rand_str", param_set_rand_str}, {NULL, NULL}};
+    l_sql_add_methods(L, CONN_MT, conn_m);
+    l_sql_add_methods(L, STMT_MT, stmt_m);
+    l_sql_add_methods(L, PARAM_MT, param_m);
+}
