@@ -168,15 +168,14 @@ static void diff_snap(struct sb_snapshot *d, const struct sb_snapshot *a, const 
     d->busy_ns -= b->busy_ns;
 }
 
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
-
 struct reporter {
-    int format;
+    const struct sb_report_format *fmt;   /* --report-format, into out */
+    const struct sb_report_format *human; /* the report on stdout; NULL when fmt has stdout */
     FILE *out;              /* machine-readable output; stdout or --output */
+    int nout, nhuman;       /* reports written so far to out, to stdout */
     double pcts[32];
     int npcts;
     char meta[16384];       /* JSON object describing the run */
-    int csv_header_done;
 };
 
 static void json_str(char *buf, size_t len, size_t *used, const char *s)
@@ -309,35 +308,27 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
     return ok;
 }
 
+/* Writes report r: the human report on stdout (or the script's report hook
+ * instead), and the chosen format into its file. */
 static void emit(struct sb_run *run, struct reporter *rp, struct sb_report *r, int final)
 {
-    if (rp->format == FMT_TEXT || rp->out != stdout) {
+    if (rp->human) {
         /* a script's own report hook replaces the text report */
         int hooked = l_report_hook(run->control, final ? "report_cumulative" : "report_intermediate", r);
         if (hooked < 0) {
             sb_report_worker_error(run->control);
             atomic_store(&run->stop, 1);
         }
-        if (hooked != 0) {
-            /* the hook printed its own */
-        } else if (final) {
-            printf("\n");
-            sb_report_final_text(stdout, r);
-            sb_report_extra_text(stdout, r);
-        } else {
-            sb_report_intermediate_text(stdout, r);
-        }
+        if (hooked == 0 && final)
+            rp->human->final(stdout, r, rp->meta, rp->nhuman++);
+        else if (hooked == 0)
+            rp->human->interval(stdout, r, rp->nhuman++);
     }
-    if (rp->format == FMT_JSON)
-        sb_report_json(rp->out, r, final ? "final" : "interval", final ? rp->meta : NULL);
-    /* CSV: one row per window; a run without windows gets one row for
-     * the whole run */
-    if (rp->format == FMT_CSV && (!final || !rp->csv_header_done)) {
-        if (!rp->csv_header_done) {
-            sb_report_csv_header(rp->out, r);
-            rp->csv_header_done = 1;
-        }
-        sb_report_csv_row(rp->out, r);
+    if (rp->fmt != rp->human) {
+        if (final)
+            rp->fmt->final(rp->out, r, rp->meta, rp->nout++);
+        else
+            rp->fmt->interval(rp->out, r, rp->nout++);
     }
 }
 
@@ -369,8 +360,7 @@ int sb_run_benchmark(struct sb_run *run)
     int n = run->threads;
     struct sb_options *o = run->opts;
     static struct reporter rp;
-    const char *fmt = sb_opt_str(o, "report-format");
-    rp.format = strcmp(fmt, "json") == 0 ? FMT_JSON : strcmp(fmt, "csv") == 0 ? FMT_CSV : FMT_TEXT;
+    rp.fmt = sb_report_format_find(sb_opt_str(o, "report-format"));
     rp.out = stdout;
     rp.npcts = parse_percentiles(sb_opt_str(o, "percentiles"), rp.pcts, 32);
     if (rp.npcts < 0) {
@@ -403,7 +393,10 @@ int sb_run_benchmark(struct sb_run *run)
         fprintf(stderr, "sbench: driver %s cannot pipeline statements: --pipeline=%d ignored, "
                 "every statement waits for its answer\n", run->drv ? run->drv->name : "none",
                 want_pipeline);
-    if (rp.format == FMT_TEXT || rp.out != stdout)
+    /* the first format is the human one: on stdout unless the chosen
+     * format takes stdout */
+    rp.human = rp.fmt == sb_report_formats[0] || rp.out != stdout ? sb_report_formats[0] : NULL;
+    if (rp.human)
         print_header(run);
     if (l_call_global(run->control, "init") < 0) {
         sb_report_worker_error(run->control);
@@ -481,7 +474,7 @@ int sb_run_benchmark(struct sb_run *run)
             sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
     sb_worker_gate_open();
-    if (!atomic_load(&run->fatal) && (rp.format == FMT_TEXT || rp.out != stdout))
+    if (!atomic_load(&run->fatal) && rp.human)
         printf("Threads started!\n\n");
     fflush(stdout);
 
