@@ -45,14 +45,25 @@ static void text_hook_line(FILE *f, const struct sb_report_stat *st)
     text_line(f, st, 1);
 }
 
-static void mean_stddev(const double *v, int n, double *mean, double *sd)
+/* Thread i's events (busy == 0) or execution time in seconds (busy == 1). */
+static double thread_value(const struct sb_report *r, int busy, int i)
 {
+    if (!busy)
+        return r->thread_events ? (double)r->thread_events[i] : 0;
+    return r->thread_busy_ns ? (double)r->thread_busy_ns[i] / 1e9 : 0;
+}
+
+/* Mean and standard deviation (population, as sysbench) of that value
+ * over every thread of the run. */
+static void thread_spread(const struct sb_report *r, int busy, double *mean, double *sd)
+{
+    int n = r->threads;
     double sum = 0, sq = 0;
     for (int i = 0; i < n; i++)
-        sum += v[i];
+        sum += thread_value(r, busy, i);
     *mean = n ? sum / n : 0;
     for (int i = 0; i < n; i++)
-        sq += (v[i] - *mean) * (v[i] - *mean);
+        sq += (thread_value(r, busy, i) - *mean) * (thread_value(r, busy, i) - *mean);
     *sd = n ? sqrt(sq / n) : 0;
 }
 
@@ -102,16 +113,10 @@ static void final_text(FILE *f, const struct sb_report *r)
     }
     fprintf(f, "         sum:                              %10.2f\n", ms(sb_histogram_sum(h)));
     fprintf(f, "\nThreads fairness:\n");
-    double ev[1024], ex[1024];
-    int n = r->threads < 1024 ? r->threads : 1024;
-    for (int i = 0; i < n; i++) {
-        ev[i] = r->thread_events ? (double)r->thread_events[i] : 0;
-        ex[i] = r->thread_busy_ns ? (double)r->thread_busy_ns[i] / 1e9 : 0;
-    }
     double m, sd;
-    mean_stddev(ev, n, &m, &sd);
+    thread_spread(r, 0, &m, &sd);
     fprintf(f, "    events (avg/stddev):           %.4f/%.2f\n", m, sd);
-    mean_stddev(ex, n, &m, &sd);
+    thread_spread(r, 1, &m, &sd);
     fprintf(f, "    execution time (avg/stddev):   %.4f/%.2f\n", m, sd);
     if (r->client_events && r->clients > 0) {
         struct sb_spread sp = sb_report_spread(r->client_events, r->clients);
