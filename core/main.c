@@ -22,6 +22,7 @@
 #include "driver_loader.h"
 #include "options.h"
 #include "paths.h"
+#include "prometheus.h"
 #include "report.h"
 #include "run.h"
 
@@ -184,6 +185,87 @@ static int parse_forced_shutdown(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
+/* The options of the run command the run loop and workers use. */
+static void read_run_options(struct sb_run *run)
+{
+    const struct sb_options *o = run->opts;
+    run->time_limit = (double)sb_opt_int(o, "time");
+    run->event_limit = (uint64_t)sb_opt_int(o, "events");
+    run->report_interval = sb_opt_num(o, "report-interval");
+    run->warmup = (double)sb_opt_int(o, "warmup-time");
+    run->percentile = sb_opt_num(o, "percentile");
+    run->max_retries = (int)sb_opt_int(o, "max-retries");
+    run->reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
+    run->rate = sb_opt_num(o, "rate");
+    run->rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
+    run->latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
+    run->clients_given = sb_opt_is_set(o, "clients");
+    run->want_pipeline = (int)sb_opt_int(o, "pipeline");
+    run->server_counters = sb_opt_bool(o, "db-server-counters");
+}
+
+/* A --percentiles list: numbers in (0, 100] separated by commas, at most
+ * max of them.  Returns how many, or -1 (-2: too many). */
+static int parse_percentiles(const char *list, double *out, int max)
+{
+    int n = 0;
+    const char *p = list;
+    while (p && *p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || v <= 0 || v > 100)
+            return -1;
+        if (n == max)
+            return -2;
+        out[n++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+
+static const char *nonempty(const char *s)
+{
+    return s && *s ? s : NULL;
+}
+
+/* The outputs of the run command: --report-format, --percentiles,
+ * --output, --hdr-log, --prometheus, --histogram.  Returns 0, or -1 with
+ * one line in err (a usage error). */
+static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
+{
+    struct sb_options *o = run->opts;
+    const char *fmt = sb_opt_str(o, "report-format");
+    run->report_format = sb_report_format_find(fmt);
+    if (run->report_format == NULL) { /* the choices checked it already */
+        snprintf(err, errlen, "invalid value '%.40s' for --report-format", fmt);
+        return -1;
+    }
+    const char *list = sb_opt_str(o, "percentiles");
+    run->npercentiles = parse_percentiles(list, run->percentiles, SB_MAX_PERCENTILES);
+    if (run->npercentiles == -2) {
+        snprintf(err, errlen, "invalid --percentiles list '%.200s': at most %d numbers", list,
+                 SB_MAX_PERCENTILES);
+        return -1;
+    }
+    if (run->npercentiles < 0) {
+        snprintf(err, errlen, "invalid --percentiles list '%.200s': numbers in (0, 100] separated by commas",
+                 list);
+        return -1;
+    }
+    run->output_path = nonempty(sb_opt_str(o, "output"));
+    run->hdr_log_path = nonempty(sb_opt_str(o, "hdr-log"));
+    run->prom_addr = nonempty(sb_opt_str(o, "prometheus"));
+    char msg[512];
+    if (run->prom_addr && sb_prom_check_addr(run->prom_addr, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "--prometheus: %s", msg);
+        return -1;
+    }
+    run->histogram = sb_opt_bool(o, "histogram");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -295,9 +377,9 @@ int main(int argc, char **argv)
         run.threads = run.clients;
     parse_rand(&run);
 
+    run.ps_disabled = strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0;
     if (drv)
-        sb_db_setup(drv, strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0,
-                    sb_opt_int(o, "db-bulk-bytes"));
+        sb_db_setup(drv, run.ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
 
     struct sb_worker *ctl = sb_worker_create(&run, -1);
     if (ctl == NULL) {
@@ -324,22 +406,17 @@ int main(int argc, char **argv)
     }
     l_set_options(ctl);
 
-    run.time_limit = (double)sb_opt_int(o, "time");
-    run.event_limit = (uint64_t)sb_opt_int(o, "events");
-    run.report_interval = sb_opt_num(o, "report-interval");
-    run.warmup = (double)sb_opt_int(o, "warmup-time");
-    run.percentile = sb_opt_num(o, "percentile");
-    run.max_retries = (int)sb_opt_int(o, "max-retries");
-    run.reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
-    run.rate = sb_opt_num(o, "rate");
-    run.rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
-    run.latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
+    read_run_options(&run);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
         !sb_opt_bool(o, "forever")) {
         fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
         return 2;
     }
     if (parse_forced_shutdown(&run, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+    if (parse_outputs(&run, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
@@ -353,6 +430,10 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = sb_run_command(&run);
+    if (run.abandoned) { /* worker threads still run: free nothing they use */
+        fflush(stdout);
+        _exit(rc);
+    }
     lua_close(ctl->L);
     sb_worker_destroy(ctl);
     if (drv->done)
