@@ -1,22 +1,26 @@
 /*
- * The run command: worker threads run events; the main thread reports
- * every --report-interval (text, JSON or CSV), stops the run by time, event
- * count, signal or forced shutdown, and prints the final report with the
- * server's own counters beside sbench's.
+ * The run command, in four steps with one way out: setup (the report
+ * output, the script's init(), the workers, the HdrHistogram log, the
+ * Prometheus exporter, the server's counters before the run), the run
+ * (worker threads released together; this thread reports every
+ * --report-interval and stops the run by time, event count, signal or
+ * forced shutdown), the final report (with the server's own counters beside
+ * sbench's), and teardown, which releases whatever setup got: a --output
+ * file becomes OUTPUT only when the final report went into it, otherwise
+ * its temporary file is removed.  Reports go through the table of formats
+ * (core/report.c).  Options were parsed and checked by main.c.
  */
 #include "run.h"
 
-#include <lauxlib.h>
 #include <lua.h>
 
 #include <errno.h>
 #include <math.h>
-#include <stddef.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,12 +29,42 @@
 #include "db.h"
 #include "hdr_log.h"
 #include "prometheus.h"
-#include "driver_loader.h"
-#include "options.h"
 #include "report.h"
+#include "run_meta.h"
+#include "tally.h"
 #include "worker.h"
 
 extern volatile sig_atomic_t sb_interrupted;
+
+/* Everything one run command holds; teardown releases what is not NULL. */
+struct bench {
+    struct sb_run *run;
+    int n;                          /* worker threads */
+    int nclients;                   /* clients fairness entries, 0 = none */
+    /* outputs */
+    const struct sb_report_format *fmt;   /* --report-format, into out */
+    const struct sb_report_format *human; /* the report on stdout; NULL when fmt has stdout */
+    FILE *out;                      /* stdout, or --output's temporary file */
+    char *tmppath;                  /* OUTPUT.tmp while out is open, else NULL */
+    int nout, nhuman;               /* reports written so far to out, to stdout */
+    int final_done;                 /* the final report was written */
+    struct sb_hdr_log *hdr;
+    struct sb_prom *prom;
+    sb_histogram *prom_scratch;     /* the exporter thread's own */
+    /* the workers' statistics */
+    struct sb_thread_stats **ts;    /* [n] */
+    struct sb_tally *cur, *prev, *win, *base;
+    sb_histogram *named_h[SB_MAX_NAMED];
+    /* the server's own counters */
+    struct sb_conn *reader;
+    int have_server;
+    struct sbd_server_counters sc0;
+    char server_version[256], start_iso[64];
+    /* the clock (ns, sb_now_ns) and the loop's state */
+    int64_t measure_start, warm_end, deadline, interval, next_report, last_report, stop_at;
+    int warmed, unfinished;
+    char meta[16384];               /* the run as JSON, for the final report */
+};
 
 static void print_header(struct sb_run *run)
 {
@@ -39,7 +73,7 @@ static void print_header(struct sb_run *run)
            run->drv && run->drv->client_version ? ": " : "",
            run->drv && run->drv->client_version ? run->drv->client_version() : "");
     printf("Running the test with following options:\n");
-    if (sb_opt_is_set(run->opts, "clients"))
+    if (run->clients_given)
         printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
     else
         printf("Number of threads: %d\n", run->threads);
@@ -52,238 +86,12 @@ static void print_header(struct sb_run *run)
                (unsigned long long)run->rand.seed);
     else
         printf("Initializing random number generator from current time\n");
-    if (sb_opt_str(run->opts, "db-ps-mode") && strcmp(sb_opt_str(run->opts, "db-ps-mode"), "disable") == 0)
+    if (run->ps_disabled)
         printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
     if (run->pipeline > 0)
         printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
     printf("\n\nInitializing worker threads...\n\n");
     fflush(stdout);
-}
-
-/* Merged histograms of all workers at one moment. */
-struct hset {
-    sb_histogram *lat, *kind[SB_Q_NKINDS], *lag, *conn;
-};
-
-static int hset_init(struct hset *h, const sb_histogram *tmpl)
-{
-    h->lat = sb_histogram_clone_empty(tmpl);
-    h->lag = sb_histogram_clone_empty(tmpl);
-    h->conn = sb_histogram_clone_empty(tmpl);
-    int ok = h->lat && h->lag && h->conn;
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        ok = ok && (h->kind[k] = sb_histogram_clone_empty(tmpl)) != NULL;
-    return ok ? 0 : -1;
-}
-
-static void hset_free(struct hset *h)
-{
-    sb_histogram_destroy(h->lat);
-    sb_histogram_destroy(h->lag);
-    sb_histogram_destroy(h->conn);
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        sb_histogram_destroy(h->kind[k]);
-}
-
-static void hset_copy(struct hset *d, const struct hset *s)
-{
-    sb_histogram_copy(d->lat, s->lat);
-    sb_histogram_copy(d->lag, s->lag);
-    sb_histogram_copy(d->conn, s->conn);
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        sb_histogram_copy(d->kind[k], s->kind[k]);
-}
-
-static void hset_sub(struct hset *d, const struct hset *s)
-{
-    sb_histogram_subtract(d->lat, s->lat);
-    sb_histogram_subtract(d->lag, s->lag);
-    sb_histogram_subtract(d->conn, s->conn);
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        sb_histogram_subtract(d->kind[k], s->kind[k]);
-}
-
-/* Reads every worker's counters and histograms. */
-static void take(struct sb_run *run, struct sb_snapshot *s, struct hset *h)
-{
-    struct sb_thread_stats *ts[4096];
-    int n = run->threads < 4096 ? run->threads : 4096;
-    for (int i = 0; i < n; i++)
-        ts[i] = &run->workers[i]->stats;
-    sb_stats_snapshot(ts, n, s);
-    sb_stats_merge_latency(ts, n, h->lat);
-    sb_stats_merge_lag(ts, n, h->lag);
-    sb_stats_merge_connect(ts, n, h->conn);
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        sb_stats_merge_kind(ts, n, k, h->kind[k]);
-}
-
-/* Events of each of the n clients, by client id (sbench.cid), minus base
- * (when not NULL): a multiplexing worker counts its clients tid + i * T
- * at client_events[i]; a worker with one connection is client tid. */
-static void client_counts(struct sb_run *run, uint64_t *out, int n, const uint64_t *base)
-{
-    for (int t = 0; t < run->threads; t++) {
-        struct sb_worker *w = run->workers[t];
-        if (w->nclients == 0) {
-            if (t < n)
-                out[t] = SB_GET(w->stats.events);
-            continue;
-        }
-        for (int i = 0; i < w->nclients; i++) {
-            int cid = t + i * run->threads;
-            if (cid < n)
-                out[cid] = SB_GET(w->client_events[i]);
-        }
-    }
-    for (int i = 0; base && i < n; i++)
-        out[i] -= base[i];
-}
-
-static void diff_snap(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b)
-{
-    *d = *a; /* connection counts stay cumulative */
-    /* errors by kind: what happened in the window */
-    for (int i = 0; i < d->nerrors; i++)
-        for (int k = 0; k < b->nerrors; k++)
-            if (b->errors[k].native_code == d->errors[i].native_code &&
-                strcmp(b->errors[k].sqlstate, d->errors[i].sqlstate) == 0) {
-                d->errors[i].ignored -= b->errors[k].ignored;
-                d->errors[i].fatal -= b->errors[k].fatal;
-            }
-    int kept = 0;
-    for (int i = 0; i < d->nerrors; i++)
-        if (d->errors[i].ignored || d->errors[i].fatal)
-            d->errors[kept++] = d->errors[i];
-    d->nerrors = kept;
-    d->events -= b->events;
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        d->queries[k] -= b->queries[k];
-    d->ignored_errors -= b->ignored_errors;
-    d->reconnects -= b->reconnects;
-    d->failed_events -= b->failed_events;
-    d->retried_events -= b->retried_events;
-    d->late_events -= b->late_events;
-    d->pipelined -= b->pipelined;
-    d->busy_ns -= b->busy_ns;
-}
-
-enum { FMT_TEXT, FMT_JSON, FMT_CSV };
-
-struct reporter {
-    int format;
-    FILE *out;              /* machine-readable output; stdout or --output */
-    double pcts[32];
-    int npcts;
-    char meta[16384];       /* JSON object describing the run */
-    int csv_header_done;
-};
-
-static void json_str(char *buf, size_t len, size_t *used, const char *s)
-{
-    size_t u = *used;
-    if (u + 2 >= len)
-        return;
-    buf[u++] = '"';
-    for (; s && *s && u + 8 < len; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            buf[u++] = '\\';
-            buf[u++] = (char)ch;
-        } else if (ch < 0x20) {
-            u += (size_t)snprintf(buf + u, len - u, "\\u%04x", ch);
-        } else {
-            buf[u++] = (char)ch;
-        }
-    }
-    buf[u++] = '"';
-    buf[u] = 0;
-    *used = u;
-}
-
-static void iso_now(char *buf, size_t len)
-{
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-/* Describes the run as a JSON object: versions, driver, server, workload,
- * every option (secrets masked), seed, host, start time. */
-static void build_meta(struct sb_run *run, struct reporter *rp, const char *server_version,
-                       const char *start, const char *end)
-{
-    char *b = rp->meta;
-    size_t len = sizeof rp->meta, u = 0;
-#define LIT(s) do { u += (size_t)snprintf(b + u, u < len ? len - u : 0, "%s", s); } while (0)
-    LIT("{\"sbench_version\":");
-    json_str(b, len, &u, SB_VERSION);
-    LIT(",\"driver\":");
-    json_str(b, len, &u, run->drv->name);
-    LIT(",\"client_version\":");
-    json_str(b, len, &u, run->drv->client_version ? run->drv->client_version() : "");
-    LIT(",\"server_version\":");
-    json_str(b, len, &u, server_version ? server_version : "");
-    LIT(",\"workload\":");
-    json_str(b, len, &u, run->script_name);
-    LIT(",\"script\":");
-    json_str(b, len, &u, run->script);
-    char tmp[128];
-    snprintf(tmp, sizeof tmp, ",\"random_seed\":%llu", (unsigned long long)run->workers[0]->rand.seed);
-    LIT(tmp);
-    struct utsname un;
-    uname(&un);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    snprintf(tmp, sizeof tmp, ",\"host\":{\"cpus\":%ld,\"memory_bytes\":%.0f,\"name\":", cpus, mem);
-    LIT(tmp);
-    json_str(b, len, &u, un.nodename);
-    LIT(",\"kernel\":");
-    json_str(b, len, &u, un.release);
-    LIT("},\"start_time\":");
-    json_str(b, len, &u, start);
-    if (end) {
-        LIT(",\"end_time\":");
-        json_str(b, len, &u, end);
-    }
-    LIT(",\"options\":{");
-    const struct sb_options *o = run->opts;
-    int first = 1;
-    for (int i = 0; i < sb_options_count(o); i++) {
-        const struct sb_opt *p = sb_options_at(o, i);
-        const char *v = p->value ? p->value : p->def;
-        if (v == NULL || strcmp(p->name, "help") == 0 || strcmp(p->name, "version") == 0)
-            continue;
-        if (!first)
-            LIT(",");
-        first = 0;
-        json_str(b, len, &u, p->name);
-        LIT(":");
-        int secret = p->kind == SB_OPT_SECRET || strstr(p->name, "password") != NULL;
-        json_str(b, len, &u, secret ? "***" : v);
-    }
-    LIT("}}");
-#undef LIT
-    if (u >= len) /* truncated: keep it valid */
-        snprintf(b, len, "{\"truncated\":true}");
-}
-
-static int parse_percentiles(const char *list, double *out, int max)
-{
-    int n = 0;
-    const char *p = list;
-    while (p && *p && n < max) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || v <= 0 || v > 100)
-            return -1;
-        out[n++] = v;
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return -1;
-    }
-    return n;
 }
 
 /* The server's own counters, read on one connection kept for the run
@@ -293,7 +101,7 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
                        char *version, size_t vlen)
 {
     const struct sbd_driver *d = run->drv;
-    if (!sb_opt_bool(run->opts, "db-server-counters") || !(d->caps & SBD_CAP_SERVER_COUNTERS) ||
+    if (!run->server_counters || !(d->caps & SBD_CAP_SERVER_COUNTERS) ||
         d->struct_size < offsetof(struct sbd_driver, server_counters) + sizeof(d->server_counters) ||
         d->server_counters == NULL)
         return 0;
@@ -309,169 +117,187 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
     return ok;
 }
 
-static void emit(struct sb_run *run, struct reporter *rp, struct sb_report *r, int final)
+/* Writes report r: the human report on stdout (or the script's report hook
+ * instead), and the chosen format into its file. */
+static void emit(struct bench *b, const struct sb_report *r, int final)
 {
-    if (rp->format == FMT_TEXT || rp->out != stdout) {
-        /* a script's own report hook replaces the text report */
+    struct sb_run *run = b->run;
+    if (b->human) {
         int hooked = l_report_hook(run->control, final ? "report_cumulative" : "report_intermediate", r);
         if (hooked < 0) {
             sb_report_worker_error(run->control);
             atomic_store(&run->stop, 1);
         }
-        if (hooked != 0) {
-            /* the hook printed its own */
-        } else if (final) {
-            printf("\n");
-            sb_report_final_text(stdout, r);
-            sb_report_extra_text(stdout, r);
-        } else {
-            sb_report_intermediate_text(stdout, r);
-        }
+        if (hooked == 0 && final)
+            b->human->final(stdout, r, b->meta, b->nhuman++);
+        else if (hooked == 0)
+            b->human->interval(stdout, r, b->nhuman++);
     }
-    if (rp->format == FMT_JSON)
-        sb_report_json(rp->out, r, final ? "final" : "interval", final ? rp->meta : NULL);
-    /* CSV: one row per window; a run without windows gets one row for
-     * the whole run */
-    if (rp->format == FMT_CSV && (!final || !rp->csv_header_done)) {
-        if (!rp->csv_header_done) {
-            sb_report_csv_header(rp->out, r);
-            rp->csv_header_done = 1;
-        }
-        sb_report_csv_row(rp->out, r);
+    if (b->fmt != b->human) {
+        if (final)
+            b->fmt->final(b->out, r, b->meta, b->nout++);
+        else
+            b->fmt->interval(b->out, r, b->nout++);
     }
+    if (final)
+        b->final_done = 1;
 }
 
 /* Prometheus scrapes: runs on the exporter's thread, reads the workers'
  * counters and histograms (relaxed atomics), merges into its own scratch
  * histogram. */
-struct prom_ctx {
-    struct sb_run *run;
-    sb_histogram *scratch;
-};
-
 static void prom_collect(void *arg, FILE *out)
 {
-    struct prom_ctx *pc = arg;
-    struct sb_run *run = pc->run;
-    struct sb_thread_stats *ts[4096];
-    int n = run->threads < 4096 ? run->threads : 4096;
-    for (int i = 0; i < n; i++)
-        ts[i] = &run->workers[i]->stats;
+    struct bench *b = arg;
     struct sb_snapshot s = {0};
-    sb_stats_snapshot(ts, n, &s);
-    s.time = (double)(sb_now_ns() - run->start_ns) / 1e9;
-    sb_stats_merge_latency(ts, n, pc->scratch);
-    sb_prom_format(out, &s, pc->scratch, run->drv->name, run->script_name);
+    sb_stats_snapshot(b->ts, b->n, &s);
+    s.time = (double)(sb_now_ns() - b->run->start_ns) / 1e9;
+    sb_stats_merge_latency(b->ts, b->n, b->prom_scratch);
+    sb_prom_format(out, &s, b->prom_scratch, b->run->drv->name, b->run->script_name);
 }
 
-int sb_run_benchmark(struct sb_run *run)
+/* ---- setup: each step returns 0, or the exit status with the reason
+ * printed; teardown releases what the steps got ---- */
+
+static int open_output(struct bench *b)
 {
-    int n = run->threads;
-    struct sb_options *o = run->opts;
-    static struct reporter rp;
-    const char *fmt = sb_opt_str(o, "report-format");
-    rp.format = strcmp(fmt, "json") == 0 ? FMT_JSON : strcmp(fmt, "csv") == 0 ? FMT_CSV : FMT_TEXT;
-    rp.out = stdout;
-    rp.npcts = parse_percentiles(sb_opt_str(o, "percentiles"), rp.pcts, 32);
-    if (rp.npcts < 0) {
-        fprintf(stderr, "sbench: invalid --percentiles list '%s': numbers in (0, 100] separated by commas\n",
-                sb_opt_str(o, "percentiles"));
-        return 2;
+    const char *path = b->run->output_path;
+    b->out = stdout;
+    if (path == NULL)
+        return 0;
+    size_t len = strlen(path) + sizeof ".tmp";
+    b->tmppath = malloc(len);
+    if (b->tmppath == NULL) {
+        fprintf(stderr, "FATAL: out of memory\n");
+        return 1;
     }
-    const char *outpath = sb_opt_str(o, "output");
-    char tmppath[4200] = "";
-    if (outpath && *outpath) {
-        snprintf(tmppath, sizeof tmppath, "%s.tmp", outpath);
-        rp.out = fopen(tmppath, "w");
-        if (rp.out == NULL) {
-            fprintf(stderr, "sbench: cannot write --output file '%s': %s\n", outpath, strerror(errno));
-            return 1;
-        }
+    snprintf(b->tmppath, len, "%s.tmp", path);
+    b->out = fopen(b->tmppath, "w");
+    if (b->out == NULL) {
+        fprintf(stderr, "sbench: cannot write --output file '%s': %s\n", path, strerror(errno));
+        b->out = stdout;
+        free(b->tmppath);
+        b->tmppath = NULL;
+        return 1;
     }
+    return 0;
+}
+
+/* Threads, clients and pipelining as the driver allows them. */
+static void settle_threads(struct bench *b)
+{
+    struct sb_run *run = b->run;
     /* Clients fairness: reported whenever --clients differs from
      * --threads, also when the driver falls back to a thread per client */
-    int nclients = sb_opt_is_set(o, "clients") && run->clients != run->threads ? run->clients : 0;
+    b->nclients = run->clients_given && run->clients != run->threads ? run->clients : 0;
     if (run->clients > run->threads && !sb_clients_can_multiplex(run->drv)) {
         fprintf(stderr, "sbench: driver %s cannot multiplex connections: running one client per "
                 "thread (--threads=%d)\n", run->drv ? run->drv->name : "none", run->clients);
         run->threads = run->clients;
-        n = run->threads;
     }
-    int want_pipeline = (int)sb_opt_int(run->opts, "pipeline");
-    run->pipeline = sb_db_set_pipeline(want_pipeline);
-    if (want_pipeline > 0 && run->pipeline == 0)
+    b->n = run->threads;
+    run->pipeline = sb_db_set_pipeline(run->want_pipeline);
+    if (run->want_pipeline > 0 && run->pipeline == 0)
         fprintf(stderr, "sbench: driver %s cannot pipeline statements: --pipeline=%d ignored, "
                 "every statement waits for its answer\n", run->drv ? run->drv->name : "none",
-                want_pipeline);
-    if (rp.format == FMT_TEXT || rp.out != stdout)
+                run->want_pipeline);
+}
+
+/* The workers (not started yet) and the reporter's tallies of them. */
+static int create_workers(struct bench *b)
+{
+    struct sb_run *run = b->run;
+    int n = b->n;
+    run->workers = calloc((size_t)n, sizeof *run->workers);
+    b->ts = calloc((size_t)n, sizeof *b->ts);
+    if (!run->workers || !b->ts)
+        goto oom;
+    for (int i = 0; i < n; i++) {
+        run->workers[i] = sb_worker_create(run, i);
+        if (!run->workers[i])
+            goto oom;
+        b->ts[i] = &run->workers[i]->stats;
+    }
+    const sb_histogram *tmpl = run->workers[0]->stats.latency;
+    b->cur = sb_tally_create(tmpl, n, b->nclients);
+    b->prev = sb_tally_create(tmpl, n, b->nclients);
+    b->win = sb_tally_create(tmpl, n, b->nclients);
+    b->base = sb_tally_create(tmpl, n, b->nclients);
+    b->prom_scratch = sb_histogram_clone_empty(tmpl);
+    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_scratch)
+        goto oom;
+    return 0;
+oom:
+    fprintf(stderr, "FATAL: out of memory\n");
+    return 1;
+}
+
+/* --hdr-log and --prometheus. */
+static int open_observers(struct bench *b)
+{
+    struct sb_run *run = b->run;
+    char err[512];
+    if (run->hdr_log_path) {
+        struct timespec now_rt;
+        clock_gettime(CLOCK_REALTIME, &now_rt);
+        b->hdr = sb_hdr_log_open(run->hdr_log_path, (double)now_rt.tv_sec + now_rt.tv_nsec / 1e9,
+                                 err, sizeof err);
+        if (b->hdr == NULL) {
+            fprintf(stderr, "sbench: --hdr-log: %s\n", err);
+            return 1;
+        }
+    }
+    if (run->prom_addr) {
+        b->prom = sb_prom_start(run->prom_addr, prom_collect, b, err, sizeof err);
+        if (b->prom == NULL) {
+            fprintf(stderr, "sbench: --prometheus: %s\n", err);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int setup(struct bench *b)
+{
+    struct sb_run *run = b->run;
+    b->fmt = run->report_format;
+    int rc = open_output(b);
+    if (rc)
+        return rc;
+    /* the first format is the human one: on stdout unless the chosen
+     * format takes stdout */
+    b->human = b->fmt == sb_report_formats[0] || b->out != stdout ? sb_report_formats[0] : NULL;
+    settle_threads(b);
+    if (b->human)
         print_header(run);
     if (l_call_global(run->control, "init") < 0) {
         sb_report_worker_error(run->control);
         return 1;
     }
-    run->workers = calloc((size_t)n, sizeof *run->workers);
-    uint64_t *events = calloc((size_t)n, sizeof *events), *base_events = calloc((size_t)n, sizeof *events);
-    int64_t *busy = calloc((size_t)n, sizeof *busy), *base_busy = calloc((size_t)n, sizeof *busy);
-    uint64_t *cl_events = calloc((size_t)nclients + 1, sizeof *cl_events);
-    uint64_t *base_cl_events = calloc((size_t)nclients + 1, sizeof *cl_events);
-    if (!run->workers || !events || !busy || !base_events || !base_busy || !cl_events ||
-        !base_cl_events) {
-        fprintf(stderr, "FATAL: out of memory\n");
-        return 1;
-    }
-    for (int i = 0; i < n; i++) {
-        run->workers[i] = sb_worker_create(run, i);
-        if (!run->workers[i]) {
-            fprintf(stderr, "FATAL: out of memory\n");
-            return 1;
-        }
-    }
-    struct hset cur, prev, win, base;
-    const sb_histogram *tmpl = run->workers[0]->stats.latency;
-    if (hset_init(&cur, tmpl) || hset_init(&prev, tmpl) || hset_init(&win, tmpl) ||
-        hset_init(&base, tmpl)) {
-        fprintf(stderr, "FATAL: out of memory\n");
-        return 1;
-    }
+    if ((rc = create_workers(b)) != 0 || (rc = open_observers(b)) != 0)
+        return rc;
+    b->have_server = read_server(run, &b->reader, &b->sc0, b->server_version, sizeof b->server_version);
+    sb_iso_now(b->start_iso, sizeof b->start_iso);
+    return 0;
+}
 
-    struct sb_hdr_log *hdr = NULL;
-    const char *hdr_path = sb_opt_str(o, "hdr-log");
-    if (hdr_path && *hdr_path) {
-        char err[512];
-        struct timespec now_rt;
-        clock_gettime(CLOCK_REALTIME, &now_rt);
-        hdr = sb_hdr_log_open(hdr_path, (double)now_rt.tv_sec + now_rt.tv_nsec / 1e9, err, sizeof err);
-        if (hdr == NULL) {
-            fprintf(stderr, "sbench: --hdr-log: %s\n", err);
-            return 1;
-        }
-    }
-    struct prom_ctx pctx = {run, sb_histogram_clone_empty(tmpl)};
-    struct sb_prom *prom = NULL;
-    const char *prom_addr = sb_opt_str(o, "prometheus");
-    if (prom_addr && *prom_addr) {
-        char err[512];
-        prom = sb_prom_start(prom_addr, prom_collect, &pctx, err, sizeof err);
-        if (prom == NULL) {
-            fprintf(stderr, "sbench: --prometheus: %s\n", err);
-            return 1;
-        }
-    }
+/* ---- the run ---- */
 
-    char server_version[256] = "", start_iso[64], end_iso[64];
-    struct sbd_server_counters sc0, sc1;
-    struct sb_conn *reader = NULL;
-    int have_server = read_server(run, &reader, &sc0, server_version, sizeof server_version);
-    iso_now(start_iso, sizeof start_iso);
-
-
+/* Starts the workers and releases them together; the clock starts then.
+ * Returns 0, or 1 when a thread could not start (the others are left
+ * waiting: run->abandoned). */
+static int start_workers(struct bench *b)
+{
+    struct sb_run *run = b->run;
+    int n = b->n;
     sb_install_signals();
     sb_worker_gate_init(n);
     atomic_store(&run->running, n);
     for (int i = 0; i < n; i++) {
         if (pthread_create(&run->workers[i]->thread, NULL, sb_worker_thread, run->workers[i]) != 0) {
             fprintf(stderr, "FATAL: cannot start thread %d of %d\n", i + 1, n);
-            _exit(1); /* threads already started wait on the barrier */
+            run->abandoned = 1; /* threads already started wait at the gate */
+            return 1;
         }
     }
     /* the clock starts as the workers are released, so a run that ends
@@ -481,23 +307,74 @@ int sb_run_benchmark(struct sb_run *run)
             sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
     sb_worker_gate_open();
-    if (!atomic_load(&run->fatal) && (rp.format == FMT_TEXT || rp.out != stdout))
+    if (!atomic_load(&run->fatal) && b->human)
         printf("Threads started!\n\n");
     fflush(stdout);
-
     run->start_ns = start;
-    int64_t measure_start = start;
-    int warmed = run->warmup <= 0;
-    int64_t warm_end = start + (int64_t)(run->warmup * 1e9);
-    int64_t deadline = run->time_limit > 0 ? warm_end + (int64_t)(run->time_limit * 1e9) : 0;
-    int64_t interval = (int64_t)(run->report_interval * 1e9);
-    int64_t next_report = interval > 0 ? warm_end + interval : 0;
-    int64_t last_report = warm_end;
-    struct sb_snapshot base_snap = {0}, prev_snap = {0}, now_snap;
-    int64_t stop_at = 0;
-    int unfinished = 0;
-    struct sb_report r;
+    b->measure_start = start;
+    b->warmed = run->warmup <= 0;
+    b->warm_end = start + (int64_t)(run->warmup * 1e9);
+    b->deadline = run->time_limit > 0 ? b->warm_end + (int64_t)(run->time_limit * 1e9) : 0;
+    b->interval = (int64_t)(run->report_interval * 1e9);
+    b->next_report = b->interval > 0 ? b->warm_end + b->interval : 0;
+    b->last_report = b->warm_end;
+    return 0;
+}
 
+/* The fields every report shares. */
+static void report_init(struct bench *b, struct sb_report *r, const struct sb_tally *t)
+{
+    struct sb_run *run = b->run;
+    memset(r, 0, sizeof *r);
+    r->latency = t->lat;
+    r->percentile = run->percentile;
+    r->percentiles = run->percentiles;
+    r->npercentiles = run->npercentiles;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        r->kind[k] = t->kind[k];
+    r->lag = run->rate > 0 ? t->lag : NULL;
+}
+
+/* The end of --warmup-time: what ran until now is left out. */
+static void end_warmup(struct bench *b, int64_t now)
+{
+    sb_tally_take(b->base, b->run, b->ts);
+    sb_tally_copy(b->prev, b->base);
+    b->measure_start = now;
+    b->last_report = now;
+    b->warmed = 1;
+}
+
+/* One --report-interval window, from the last report to now. */
+static void report_window(struct bench *b, int64_t now)
+{
+    struct sb_run *run = b->run;
+    struct sb_report r;
+    sb_tally_take(b->cur, run, b->ts);
+    sb_tally_copy(b->win, b->cur);
+    sb_tally_sub(b->win, b->prev);
+    report_init(b, &r, b->win);
+    sb_snapshot_diff(&r.d, &b->cur->snap, &b->prev->snap);
+    r.elapsed = floor((double)(now - b->measure_start) / 1e9 + 0.5);
+    /* the window really covered: a late reporter (a stopped or starved
+     * process) must not inflate the rates */
+    r.seconds = (double)(now - b->last_report) / 1e9;
+    r.threads = atomic_load(&run->running);
+    emit(b, &r, 0);
+    if (b->hdr)
+        sb_hdr_log_write(b->hdr, (double)(b->last_report - b->measure_start) / 1e9, r.seconds,
+                         b->win->lat);
+    sb_tally_copy(b->prev, b->cur);
+    b->last_report = now;
+    while (b->next_report <= now) /* skip the slots that were missed */
+        b->next_report += b->interval;
+}
+
+/* Until the workers are done (or, after a stop, the forced-shutdown grace
+ * time is over): warmup, deadline, signals, interval reports. */
+static void report_loop(struct bench *b)
+{
+    struct sb_run *run = b->run;
     for (;;) {
         if (atomic_load(&run->running) == 0)
             break;
@@ -506,201 +383,218 @@ int sb_run_benchmark(struct sb_run *run)
             fprintf(stderr, "\nsbench: interrupted, finishing the events in flight (Ctrl-C again to exit now)\n");
             atomic_store(&run->stop, 1);
         }
-        if (!warmed && now >= warm_end) {
-            take(run, &base_snap, &base);
-            for (int i = 0; i < n; i++) {
-                base_events[i] = SB_GET(run->workers[i]->stats.events);
-                base_busy[i] = SB_GET(run->workers[i]->stats.busy_ns);
-            }
-            client_counts(run, base_cl_events, nclients, NULL);
-            prev_snap = base_snap;
-            hset_copy(&prev, &base);
-            measure_start = now;
-            last_report = now;
-            warmed = 1;
-        }
-        if (deadline && now >= deadline && !atomic_load(&run->stop))
+        if (!b->warmed && now >= b->warm_end)
+            end_warmup(b, now);
+        if (b->deadline && now >= b->deadline && !atomic_load(&run->stop))
             atomic_store(&run->stop, 1);
-        if (atomic_load(&run->stop) && !stop_at)
-            stop_at = now;
-        if (warmed && next_report && now >= next_report && !atomic_load(&run->stop)) {
-            take(run, &now_snap, &cur);
-            hset_copy(&win, &cur);
-            hset_sub(&win, &prev);
-            memset(&r, 0, sizeof r);
-            diff_snap(&r.d, &now_snap, &prev_snap);
-            r.elapsed = floor((double)(now - measure_start) / 1e9 + 0.5);
-            /* the window really covered: a late reporter (a stopped or
-             * starved process) must not inflate the rates */
-            r.seconds = (double)(now - last_report) / 1e9;
-            r.threads = atomic_load(&run->running);
-            r.latency = win.lat;
-            r.percentile = run->percentile;
-            r.percentiles = rp.pcts;
-            r.npercentiles = rp.npcts;
-            for (int k = 0; k < SB_Q_NKINDS; k++)
-                r.kind[k] = win.kind[k];
-            r.lag = run->rate > 0 ? win.lag : NULL;
-            emit(run, &rp, &r, 0);
-            if (hdr)
-                sb_hdr_log_write(hdr, (double)(last_report - measure_start) / 1e9, r.seconds, win.lat);
-            prev_snap = now_snap;
-            hset_copy(&prev, &cur);
-            last_report = now;
-            while (next_report <= now) /* skip the slots that were missed */
-                next_report += interval;
-        }
+        if (atomic_load(&run->stop) && !b->stop_at)
+            b->stop_at = now;
+        if (b->warmed && b->next_report && now >= b->next_report && !atomic_load(&run->stop))
+            report_window(b, now);
         /* forced shutdown: stop waiting for workers after the grace time */
-        if (stop_at && run->forced_shutdown_ns >= 0 && now - stop_at > run->forced_shutdown_ns) {
-            for (int i = 0; i < n; i++)
-                unfinished += SB_GET(run->workers[i]->stats.in_event);
+        if (b->stop_at && run->forced_shutdown_ns >= 0 && now - b->stop_at > run->forced_shutdown_ns) {
+            for (int i = 0; i < b->n; i++)
+                b->unfinished += SB_GET(run->workers[i]->stats.in_event);
             break;
         }
         int64_t wait = 10000000LL;
-        if (next_report && next_report - now < wait)
-            wait = next_report - now;
-        if (deadline && !stop_at && deadline - now < wait)
-            wait = deadline - now;
+        if (b->next_report && b->next_report - now < wait)
+            wait = b->next_report - now;
+        if (b->deadline && !b->stop_at && b->deadline - now < wait)
+            wait = b->deadline - now;
         sb_sleep_ns(wait > 0 ? wait : 1000);
     }
-    int64_t end = stop_at ? stop_at : sb_now_ns();
-    if (unfinished == 0)
-        for (int i = 0; i < n; i++)
-            pthread_join(run->workers[i]->thread, NULL);
-    int failed = sb_report_thread_errors(run->workers, n);
+}
 
-    /* final report */
-    take(run, &now_snap, &cur);
-    if (run->warmup > 0 && warmed)
-        hset_sub(&cur, &base);
-    memset(&r, 0, sizeof r);
-    diff_snap(&r.d, &now_snap, &base_snap);
-    r.seconds = (double)((end > measure_start ? end : measure_start) - measure_start) / 1e9;
-    r.elapsed = r.seconds;
-    r.threads = n;
-    r.latency = cur.lat;
-    r.percentile = run->percentile;
-    r.percentiles = rp.pcts;
-    r.npercentiles = rp.npcts;
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        r.kind[k] = cur.kind[k];
-    r.connect = cur.conn;
-    r.lag = run->rate > 0 ? cur.lag : NULL;
-    r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
-    r.pipeline = run->pipeline;
-    for (int i = 0; i < n; i++) {
-        events[i] = SB_GET(run->workers[i]->stats.events) - base_events[i];
-        busy[i] = SB_GET(run->workers[i]->stats.busy_ns) - base_busy[i];
-    }
-    r.thread_events = events;
-    r.thread_busy_ns = busy;
-    if (nclients > 0) {
-        client_counts(run, cl_events, nclients, base_cl_events);
-        r.client_events = cl_events;
-        r.clients = nclients;
-    }
-    r.unfinished = unfinished;
-    r.histogram = sb_opt_bool(o, "histogram");
-    /* statements the workload named: merged by name over the threads */
-    sb_histogram *named_h[SB_MAX_NAMED] = {0};
-    for (int i = 0; i < n; i++) {
-        struct sb_thread_stats *ts = &run->workers[i]->stats;
+/* ---- the final report ---- */
+
+/* Statements the workload named: merged by name over the threads. */
+static void merge_named(struct bench *b, struct sb_report *r)
+{
+    const sb_histogram *tmpl = b->cur->lat;
+    for (int i = 0; i < b->n; i++) {
+        struct sb_thread_stats *ts = b->ts[i];
         int nn = atomic_load_explicit(&ts->nnamed, memory_order_acquire);
         for (int k = 0; k < nn; k++) {
             int m;
-            for (m = 0; m < r.nnamed; m++)
-                if (strcmp(r.named_name[m], ts->named[k].name) == 0)
+            for (m = 0; m < r->nnamed; m++)
+                if (strcmp(r->named_name[m], ts->named[k].name) == 0)
                     break;
-            if (m == r.nnamed) {
-                if (m >= SB_MAX_NAMED || (named_h[m] = sb_histogram_clone_empty(tmpl)) == NULL)
+            if (m == r->nnamed) {
+                if (m >= SB_MAX_NAMED || (b->named_h[m] = sb_histogram_clone_empty(tmpl)) == NULL)
                     continue;
-                r.named_name[m] = ts->named[k].name;
-                r.named_latency[m] = named_h[m];
-                r.nnamed++;
+                r->named_name[m] = ts->named[k].name;
+                r->named_latency[m] = b->named_h[m];
+                r->nnamed++;
             }
-            r.named_count[m] += SB_GET(ts->named[k].count);
-            sb_histogram_add(named_h[m], ts->named[k].latency);
+            r->named_count[m] += SB_GET(ts->named[k].count);
+            sb_histogram_add(b->named_h[m], ts->named[k].latency);
         }
     }
-    if (have_server && unfinished == 0) {
-        /* backends flush their statistics as they exit: read until two
-         * reads agree (at most ~2 s); the reader's own reads are left out
-         * by the driver */
-        for (int tries = 0; tries < 10; tries++) {
-            sb_sleep_ns(200000000LL);
-            struct sbd_server_counters a;
-            if (!read_server(run, &reader, &a, NULL, 0))
-                break;
-            int stable = tries > 0 && a.commits == sc1.commits && a.statements == sc1.statements;
-            sc1 = a;
-            r.server_counters_valid = 1;
-            if (stable)
-                break;
-        }
-        if (r.server_counters_valid) {
-            int64_t *b0 = &sc0.commits, *b1 = &sc1.commits, *out = &r.server.commits;
-            for (int i = 0; i < 7; i++)
-                out[i] = (b0[i] >= 0 && b1[i] >= 0) ? b1[i] - b0[i] : -1;
-        }
+}
+
+/* The server's counters after the run, minus those before.  Backends
+ * flush their statistics as they exit: read until two reads agree (at
+ * most ~2 s); the reader's own reads are left out by the driver. */
+static void server_counters(struct bench *b, struct sb_report *r)
+{
+    struct sbd_server_counters sc1 = {0};
+    for (int tries = 0; tries < 10; tries++) {
+        sb_sleep_ns(200000000LL);
+        struct sbd_server_counters a;
+        if (!read_server(b->run, &b->reader, &a, NULL, 0))
+            break;
+        int stable = tries > 0 && a.commits == sc1.commits && a.statements == sc1.statements;
+        sc1 = a;
+        r->server_counters_valid = 1;
+        if (stable)
+            break;
     }
-    sb_conn_close(reader);
-    iso_now(end_iso, sizeof end_iso);
-    build_meta(run, &rp, server_version, start_iso, end_iso);
+    if (r->server_counters_valid)
+        sb_server_counters_diff(&r->server, &sc1, &b->sc0);
+}
+
+/* Waits for the workers (unless some are cut off), writes the final
+ * report.  Returns 1 when a worker failed, else 0. */
+static int final_report(struct bench *b)
+{
+    struct sb_run *run = b->run;
+    int64_t end = b->stop_at ? b->stop_at : sb_now_ns();
+    if (b->unfinished == 0)
+        for (int i = 0; i < b->n; i++)
+            pthread_join(run->workers[i]->thread, NULL);
+    else
+        run->abandoned = 1;
+    int failed = sb_report_thread_errors(run->workers, b->n);
+    struct sb_report r;
+    sb_tally_take(b->cur, run, b->ts);
+    if (run->warmup > 0 && b->warmed)
+        sb_tally_sub(b->cur, b->base);
+    report_init(b, &r, b->cur);
+    sb_snapshot_diff(&r.d, &b->cur->snap, &b->base->snap);
+    int64_t from = b->measure_start;
+    r.seconds = (double)((end > from ? end : from) - from) / 1e9;
+    r.elapsed = r.seconds;
+    r.threads = b->n;
+    r.connect = b->cur->conn;
+    r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
+    r.pipeline = run->pipeline;
+    r.thread_events = b->cur->thread_events;
+    r.thread_busy_ns = b->cur->thread_busy_ns;
+    if (b->nclients > 0) {
+        r.client_events = b->cur->client_events;
+        r.clients = b->nclients;
+    }
+    r.unfinished = b->unfinished;
+    r.histogram = run->histogram;
+    merge_named(b, &r);
+    if (b->have_server && b->unfinished == 0)
+        server_counters(b, &r);
+    sb_conn_close(b->reader);
+    b->reader = NULL;
+    char end_iso[64];
+    sb_iso_now(end_iso, sizeof end_iso);
+    sb_run_meta_json(run, b->server_version, b->start_iso, end_iso, b->meta, sizeof b->meta);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     /* threads that failed before running anything: their errors say it
      * all, an empty report would only hide them */
     if (!failed || r.d.events > 0)
-        emit(run, &rp, &r, 1);
-    if (hdr) {
-        if (next_report == 0) /* no intervals: the whole run is one */
-            sb_hdr_log_write(hdr, 0, r.seconds, cur.lat);
-        if (sb_hdr_log_close(hdr) != 0) {
-            fprintf(stderr, "sbench: writing --hdr-log file '%s' failed\n", hdr_path);
+        emit(b, &r, 1);
+    if (b->hdr && b->next_report == 0) /* no intervals: the whole run is one */
+        sb_hdr_log_write(b->hdr, 0, r.seconds, b->cur->lat);
+    return failed;
+}
+
+/* ---- teardown ---- */
+
+/* Stops the exporter, closes the HdrHistogram log, and turns --output's
+ * temporary file into OUTPUT when the final report is in it (else
+ * removes it).  Returns 1 when a file could not be written. */
+static int close_outputs(struct bench *b)
+{
+    int failed = 0;
+    sb_prom_stop(b->prom);
+    b->prom = NULL;
+    if (b->hdr && sb_hdr_log_close(b->hdr) != 0) {
+        fprintf(stderr, "sbench: writing --hdr-log file '%s' failed\n", b->run->hdr_log_path);
+        failed = 1;
+    }
+    b->hdr = NULL;
+    if (b->tmppath) {
+        int bad = ferror(b->out);
+        if (fclose(b->out) != 0 || bad) {
+            fprintf(stderr, "sbench: writing --output file '%s' failed\n", b->run->output_path);
             failed = 1;
         }
-    }
-    sb_prom_stop(prom);
-    sb_histogram_destroy(pctx.scratch);
-    if (rp.out != stdout) {
-        int bad = ferror(rp.out);
-        if (fclose(rp.out) != 0 || bad || rename(tmppath, outpath) != 0) {
-            fprintf(stderr, "sbench: writing --output file '%s' failed\n", outpath);
+        if (!failed && b->final_done && rename(b->tmppath, b->run->output_path) != 0) {
+            fprintf(stderr, "sbench: writing --output file '%s' failed\n", b->run->output_path);
             failed = 1;
         }
+        if (failed || !b->final_done)
+            unlink(b->tmppath);
+        free(b->tmppath);
+        b->tmppath = NULL;
+        b->out = stdout;
     }
-    if (unfinished > 0) {
-        fflush(stdout);
-        _exit(1);
-    }
-    if (!failed && l_call_global(run->control, "done") < 0) {
+    return failed;
+}
+
+/* Closes the outputs, calls the script's done() after a run that went
+ * well, frees what the run held (not the workers when they are left
+ * running) and turns `failed` into the exit status. */
+static int teardown(struct bench *b, int failed)
+{
+    struct sb_run *run = b->run;
+    failed |= close_outputs(b);
+    if (!failed && !run->abandoned && l_call_global(run->control, "done") < 0) {
         sb_report_worker_error(run->control);
         failed = 1;
     }
+    sb_conn_close(b->reader);
     for (int m = 0; m < SB_MAX_NAMED; m++)
-        sb_histogram_destroy(named_h[m]);
-    sb_worker_gate_destroy();
-    hset_free(&cur);
-    hset_free(&prev);
-    hset_free(&win);
-    hset_free(&base);
-    for (int i = 0; i < n; i++)
-        sb_worker_destroy(run->workers[i]);
-    free(run->workers);
-    run->workers = NULL;
-    free(events);
-    free(busy);
-    free(base_events);
-    free(base_busy);
-    free(cl_events);
-    free(base_cl_events);
+        sb_histogram_destroy(b->named_h[m]);
+    sb_histogram_destroy(b->prom_scratch);
+    sb_tally_destroy(b->cur);
+    sb_tally_destroy(b->prev);
+    sb_tally_destroy(b->win);
+    sb_tally_destroy(b->base);
+    free(b->ts);
+    if (!run->abandoned) {
+        for (int i = 0; run->workers && i < b->n; i++)
+            sb_worker_destroy(run->workers[i]);
+        free(run->workers);
+        run->workers = NULL;
+    }
+    free(b);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "sbench: the report could not be written to standard output\n");
         failed = 1;
     }
-    if (failed)
+    if (failed || run->abandoned)
         return 1;
     if (sb_interrupted)
         return 130;
     return 0;
+}
+
+int sb_run_benchmark(struct sb_run *run)
+{
+    struct bench *b = calloc(1, sizeof *b);
+    if (b == NULL) {
+        fprintf(stderr, "FATAL: out of memory\n");
+        return 1;
+    }
+    b->run = run;
+    b->out = stdout;
+    int failed = setup(b);
+    if (!failed)
+        failed = start_workers(b);
+    if (!failed) {
+        report_loop(b);
+        failed = final_report(b);
+        if (!run->abandoned)
+            sb_worker_gate_destroy();
+    }
+    return teardown(b, failed);
 }

@@ -22,9 +22,40 @@
 #include "driver_loader.h"
 #include "options.h"
 #include "paths.h"
+#include "prometheus.h"
+#include "report.h"
 #include "run.h"
 
 #define DEFAULT_DRIVER "sqlite"
+
+/* --report-format's values and help, and --output's help, from the table
+ * of report formats (core/report.c): "text|json|csv", "json and csv go
+ * to ...", "json/csv". */
+struct format_texts { char choices[256], help[256], output_help[256]; };
+
+static void format_texts(struct format_texts *t)
+{
+    char names[128] = "", slashed[128] = "";
+    size_t c = 0, n = 0, sl = 0;
+    int nfmt = 0;
+    while (sb_report_formats[nfmt])
+        nfmt++;
+    for (int i = 0; i < nfmt; i++) {
+        const char *name = sb_report_formats[i]->name;
+        c += (size_t)snprintf(t->choices + c, c < sizeof t->choices ? sizeof t->choices - c : 0,
+                              "%s%s", i ? "|" : "", name);
+        if (i == 0) /* the default: the report on stdout */
+            continue;
+        const char *sep = i == 1 ? "" : i == nfmt - 1 ? " and " : ", ";
+        n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s", sep, name);
+        sl += (size_t)snprintf(slashed + sl, sl < sizeof slashed ? sizeof slashed - sl : 0, "%s%s",
+                               i == 1 ? "" : "/", name);
+    }
+    snprintf(t->help, sizeof t->help, "report format; %s go%s to --output or stdout", names,
+             nfmt == 2 ? "es" : "");
+    snprintf(t->output_help, sizeof t->output_help,
+             "write the %s report to this file (written whole at the end of the run)", slashed);
+}
 
 static void add_core_options(struct sb_options *o)
 {
@@ -46,8 +77,10 @@ static void add_core_options(struct sb_options *o)
     ADD("percentile", SB_OPT_NUMBER, "95", "latency percentile to report (0 = none)", NULL, 0, 100);
     ADD("histogram", SB_OPT_BOOL, "off", "print the latency histogram in the final report", NULL, 0, 0);
     ADD("percentiles", SB_OPT_LIST, "50,90,95,99,99.9,99.99", "percentiles listed in the final and JSON reports", NULL, 0, 0);
-    ADD("report-format", SB_OPT_STRING, "text", "report format; json and csv go to --output or stdout", "text|json|csv", 0, 0);
-    ADD("output", SB_OPT_STRING, NULL, "write the json/csv report to this file (written whole at the end of the run)", NULL, 0, 0);
+    static struct format_texts ft;
+    format_texts(&ft);
+    ADD("report-format", SB_OPT_STRING, sb_report_formats[0]->name, ft.help, ft.choices, 0, 0);
+    ADD("output", SB_OPT_STRING, NULL, ft.output_help, NULL, 0, 0);
     ADD("hdr-log", SB_OPT_STRING, NULL, "write each reporting window's latency histogram to this HdrHistogram interval log", NULL, 0, 0);
     ADD("prometheus", SB_OPT_STRING, NULL, "serve /metrics for Prometheus at ADDR:PORT during the run (e.g. 127.0.0.1:9273)", NULL, 0, 0);
     ADD("histogram-precision", SB_OPT_NUMBER, "0.01", "relative error of latency percentiles", NULL, 0, 1);
@@ -149,6 +182,87 @@ static int parse_forced_shutdown(struct sb_run *run, char *err, size_t errlen)
     if (*end == '%')
         d = run->time_limit * d / 100.0;
     run->forced_shutdown_ns = (int64_t)(d * 1e9);
+    return 0;
+}
+
+/* The options of the run command the run loop and workers use. */
+static void read_run_options(struct sb_run *run)
+{
+    const struct sb_options *o = run->opts;
+    run->time_limit = (double)sb_opt_int(o, "time");
+    run->event_limit = (uint64_t)sb_opt_int(o, "events");
+    run->report_interval = sb_opt_num(o, "report-interval");
+    run->warmup = (double)sb_opt_int(o, "warmup-time");
+    run->percentile = sb_opt_num(o, "percentile");
+    run->max_retries = (int)sb_opt_int(o, "max-retries");
+    run->reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
+    run->rate = sb_opt_num(o, "rate");
+    run->rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
+    run->latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
+    run->clients_given = sb_opt_is_set(o, "clients");
+    run->want_pipeline = (int)sb_opt_int(o, "pipeline");
+    run->server_counters = sb_opt_bool(o, "db-server-counters");
+}
+
+/* A --percentiles list: numbers in (0, 100] separated by commas, at most
+ * max of them.  Returns how many, or -1 (-2: too many). */
+static int parse_percentiles(const char *list, double *out, int max)
+{
+    int n = 0;
+    const char *p = list;
+    while (p && *p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || v <= 0 || v > 100)
+            return -1;
+        if (n == max)
+            return -2;
+        out[n++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+
+static const char *nonempty(const char *s)
+{
+    return s && *s ? s : NULL;
+}
+
+/* The outputs of the run command: --report-format, --percentiles,
+ * --output, --hdr-log, --prometheus, --histogram.  Returns 0, or -1 with
+ * one line in err (a usage error). */
+static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
+{
+    struct sb_options *o = run->opts;
+    const char *fmt = sb_opt_str(o, "report-format");
+    run->report_format = sb_report_format_find(fmt);
+    if (run->report_format == NULL) { /* the choices checked it already */
+        snprintf(err, errlen, "invalid value '%.40s' for --report-format", fmt);
+        return -1;
+    }
+    const char *list = sb_opt_str(o, "percentiles");
+    run->npercentiles = parse_percentiles(list, run->percentiles, SB_MAX_PERCENTILES);
+    if (run->npercentiles == -2) {
+        snprintf(err, errlen, "invalid --percentiles list '%.200s': at most %d numbers", list,
+                 SB_MAX_PERCENTILES);
+        return -1;
+    }
+    if (run->npercentiles < 0) {
+        snprintf(err, errlen, "invalid --percentiles list '%.200s': numbers in (0, 100] separated by commas",
+                 list);
+        return -1;
+    }
+    run->output_path = nonempty(sb_opt_str(o, "output"));
+    run->hdr_log_path = nonempty(sb_opt_str(o, "hdr-log"));
+    run->prom_addr = nonempty(sb_opt_str(o, "prometheus"));
+    char msg[512];
+    if (run->prom_addr && sb_prom_check_addr(run->prom_addr, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "--prometheus: %s", msg);
+        return -1;
+    }
+    run->histogram = sb_opt_bool(o, "histogram");
     return 0;
 }
 
@@ -263,9 +377,9 @@ int main(int argc, char **argv)
         run.threads = run.clients;
     parse_rand(&run);
 
+    run.ps_disabled = strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0;
     if (drv)
-        sb_db_setup(drv, strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0,
-                    sb_opt_int(o, "db-bulk-bytes"));
+        sb_db_setup(drv, run.ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
 
     struct sb_worker *ctl = sb_worker_create(&run, -1);
     if (ctl == NULL) {
@@ -292,22 +406,17 @@ int main(int argc, char **argv)
     }
     l_set_options(ctl);
 
-    run.time_limit = (double)sb_opt_int(o, "time");
-    run.event_limit = (uint64_t)sb_opt_int(o, "events");
-    run.report_interval = sb_opt_num(o, "report-interval");
-    run.warmup = (double)sb_opt_int(o, "warmup-time");
-    run.percentile = sb_opt_num(o, "percentile");
-    run.max_retries = (int)sb_opt_int(o, "max-retries");
-    run.reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
-    run.rate = sb_opt_num(o, "rate");
-    run.rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
-    run.latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
+    read_run_options(&run);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
         !sb_opt_bool(o, "forever")) {
         fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
         return 2;
     }
     if (parse_forced_shutdown(&run, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+    if (parse_outputs(&run, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
@@ -321,6 +430,10 @@ int main(int argc, char **argv)
         return 1;
     }
     int rc = sb_run_command(&run);
+    if (run.abandoned) { /* worker threads still run: free nothing they use */
+        fflush(stdout);
+        _exit(rc);
+    }
     lua_close(ctl->L);
     sb_worker_destroy(ctl);
     if (drv->done)

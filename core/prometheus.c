@@ -253,6 +253,23 @@ static void set_err(char *err, size_t errlen, const char *what, const char *addr
         snprintf(err, errlen, "prometheus exporter %s %s: %s", what, addr, strerror(e));
 }
 
+static void bad_addr(const char *addr, char *err, size_t errlen)
+{
+    if (err && errlen > 0)
+        snprintf(err, errlen, "invalid prometheus addr address '%s' (want IP:PORT, e.g. %s)", addr,
+                 SB_PROM_DEFAULT_LISTEN);
+}
+
+int sb_prom_check_addr(const char *addr, char *err, size_t errlen)
+{
+    struct sockaddr_storage sa;
+    socklen_t salen;
+    if (!addr || !*addr || parse_listen(addr, &sa, &salen) == 0)
+        return 0;
+    bad_addr(addr, err, errlen);
+    return -1;
+}
+
 struct sb_prom *sb_prom_start(const char *addr, sb_prom_collect_fn fn, void *ctx, char *err,
                               size_t errlen)
 {
@@ -261,10 +278,7 @@ struct sb_prom *sb_prom_start(const char *addr, sb_prom_collect_fn fn, void *ctx
     struct sockaddr_storage sa;
     socklen_t salen;
     if (parse_listen(addr, &sa, &salen) != 0) {
-        if (err && errlen > 0)
-            snprintf(err, errlen,
-                     "invalid prometheus addr address '%s' (want IP:PORT, e.g. %s)", addr,
-                     SB_PROM_DEFAULT_LISTEN);
+        bad_addr(addr, err, errlen);
         return NULL;
     }
     if (!fn) {

@@ -40,6 +40,10 @@ struct sb_prom;
 struct sb_prom *sb_prom_start(const char *listen_addr, sb_prom_collect_fn fn, void *ctx, char *err,
                               size_t errlen);
 
+/* Checks listen_addr as sb_prom_start would parse it, without binding:
+ * 0, or -1 with the same one-line message in err. */
+int sb_prom_check_addr(const char *listen_addr, char *err, size_t errlen);
+
 /* The bound TCP port (useful after asking for port 0). */
 int sb_prom_port(const struct sb_prom *p);
 

@@ -1,7 +1,7 @@
 /*
  * Reports: what one reporting window or the whole run measured, gathered
- * into one struct, and the text formatters (sysbench 1.0's labels and
- * layout, so existing parsers keep working).  Formatters are pure
+ * into one struct, and the formats that write it (text, JSON, CSV: one
+ * file each, listed in the table of core/report.c).  Formatters are pure
  * functions of the struct.
  */
 #ifndef SB_REPORT_H
@@ -50,19 +50,45 @@ struct sb_report {
 struct sb_spread { double avg, stddev; uint64_t min, max; };
 struct sb_spread sb_report_spread(const uint64_t *v, int n);
 
-void sb_report_intermediate_text(FILE *f, const struct sb_report *r);
-void sb_report_final_text(FILE *f, const struct sb_report *r);
-/* The extra sections sbench adds after sysbench's (statement kinds,
- * errors, connections, schedule lag, server cross-check). */
-void sb_report_extra_text(FILE *f, const struct sb_report *r);
-/* One JSON object on one line; type is "interval" or "final"; meta (may
- * be NULL) is a JSON object text written as "run". */
-void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const char *meta);
-/* CSV: the header row, and one row per report. */
-void sb_report_csv_header(FILE *f, const struct sb_report *r);
-void sb_report_csv_row(FILE *f, const struct sb_report *r);
-
 /* The latency distribution, one line per non-empty bucket, in ms. */
 void sb_report_histogram_text(FILE *f, const sb_histogram *h);
+
+/*
+ * sysbench 1.0's stat table, the one its report hooks receive
+ * (sbench.hooks.report_intermediate(stat)): counts of the window, its
+ * latency in ms, and the percentile latency_pct is at.
+ */
+struct sb_report_stat {
+    double time_interval, time_total, threads_running;
+    double events, reads, writes, other, errors, reconnects;
+    double latency_pct, latency_min, latency_avg, latency_max, latency_sum;
+    double percentile;
+};
+/* The stat table of report r. */
+struct sb_report_stat sb_report_stat_of(const struct sb_report *r);
+
+/*
+ * A report format: --report-format=NAME and the Lua reporter
+ * sbench.<hook_name>(stat).  Every member is a pure function of its
+ * arguments; the run loop keeps nth (how many reports it gave this format
+ * for the same file before: 0 for the first) and owns the files.
+ */
+struct sb_report_format {
+    const char *name;          /* --report-format=NAME */
+    /* one reporting window */
+    void (*interval)(FILE *f, const struct sb_report *r, int nth);
+    /* the whole run; meta is a JSON object describing the run (or NULL) */
+    void (*final)(FILE *f, const struct sb_report *r, const char *meta, int nth);
+    /* sysbench 1.0's one-line reporter a Lua report hook may call,
+     * sbench.<hook_name>(stat) (on stdout); NULL hook_line: none */
+    const char *hook_name;
+    void (*hook_line)(FILE *f, const struct sb_report_stat *s);
+};
+
+/* Every format, NULL-terminated, in core/report.c; the first is the
+ * default and the report people read on stdout (text). */
+extern const struct sb_report_format *const sb_report_formats[];
+/* The format called name, or NULL. */
+const struct sb_report_format *sb_report_format_find(const char *name);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * Machine-readable reports: JSON (one object per line, "interval" or
- * "final"; schema in docs/report-json.md) and CSV (a header row, then one
- * row per reporting window).  Pure functions of struct sb_report.
+ * The JSON report format (--report-format=json, and sbench.report_json):
+ * one object per line, "interval" or "final" (schema in
+ * docs/report-json.md).  Pure functions of struct sb_report.
  */
 #include "report.h"
 
@@ -9,6 +9,7 @@
 #include <string.h>
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
+static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
 static double ms(int64_t ns) { return (double)ns / 1e6; }
 
 /* Writes a JSON number; NaN/inf become 0 (JSON has neither). */
@@ -41,7 +42,9 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
-void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const char *meta)
+/* One JSON object on one line; type is "interval" or "final"; meta (may
+ * be NULL) is a JSON object text written as "run". */
+static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
 {
     static const double kind_pcts[] = {95, 99};
     const struct sb_snapshot *d = &r->d;
@@ -152,27 +155,36 @@ void sb_report_json(FILE *f, const struct sb_report *r, const char *type, const 
     fflush(f);
 }
 
-void sb_report_csv_header(FILE *f, const struct sb_report *r)
+static void json_interval(FILE *f, const struct sb_report *r, int nth)
 {
-    fprintf(f, "time,threads,tps,qps,reads_per_sec,writes_per_sec,other_per_sec,"
-               "latency_avg_ms,latency_max_ms");
-    for (int i = 0; i < r->npercentiles; i++)
-        fprintf(f, ",latency_p%g_ms", r->percentiles[i]);
-    fprintf(f, ",errors_per_sec,reconnects_per_sec\n");
+    (void)nth;
+    json_report(f, r, "interval", NULL);
 }
 
-void sb_report_csv_row(FILE *f, const struct sb_report *r)
+static void json_final(FILE *f, const struct sb_report *r, const char *meta, int nth)
 {
-    const struct sb_snapshot *d = &r->d;
-    double s = r->seconds;
-    const sb_histogram *h = r->latency;
-    int has = sb_histogram_count(h) > 0;
-    fprintf(f, "%.3f,%d,%.2f,%.2f,%.2f,%.2f,%.2f,%.3f,%.3f", r->elapsed, r->threads,
-            per_sec(d->events, s), per_sec(sb_snap_total(d), s), per_sec(sb_snap_reads(d), s),
-            per_sec(sb_snap_writes(d), s), per_sec(sb_snap_other(d), s),
-            has ? sb_histogram_mean(h) / 1e6 : 0.0, has ? ms(sb_histogram_max(h)) : 0.0);
-    for (int i = 0; i < r->npercentiles; i++)
-        fprintf(f, ",%.3f", has ? ms(sb_histogram_percentile(h, r->percentiles[i])) : 0.0);
-    fprintf(f, ",%.2f,%.2f\n", per_sec(d->ignored_errors, s), per_sec(d->reconnects, s));
+    (void)nth;
+    json_report(f, r, "final", meta);
+}
+
+/* sysbench 1.0's sysbench.report_json line (its own shape, not the
+ * objects above). */
+static void json_hook_line(FILE *f, const struct sb_report_stat *st)
+{
+    double s = st->time_interval;
+    fprintf(f, "{\"time\":%.0f,\"threads\":%.0f,\"tps\":%.2f,\"qps\":{\"total\":%.2f,\"reads\":%.2f,"
+               "\"writes\":%.2f,\"other\":%.2f},\"latency\":%.2f,\"errors\":%.2f,\"reconnects\":%.2f}\n",
+            st->time_total, st->threads_running, per_sec_d(st->events, s),
+            per_sec_d(st->reads + st->writes + st->other, s), per_sec_d(st->reads, s),
+            per_sec_d(st->writes, s), per_sec_d(st->other, s), st->latency_pct,
+            per_sec_d(st->errors, s), per_sec_d(st->reconnects, s));
     fflush(f);
 }
+
+const struct sb_report_format sb_report_json = {
+    .name = "json",
+    .interval = json_interval,
+    .final = json_final,
+    .hook_name = "report_json",
+    .hook_line = json_hook_line,
+};

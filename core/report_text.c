@@ -1,7 +1,8 @@
 /*
- * Text reports in sysbench 1.0's format: the "[ Ns ] thds: ..." lines
- * every --report-interval, and the final SQL statistics / General
- * statistics / Latency (ms) / Threads fairness sections.
+ * The text report format (--report-format=text, the default, and
+ * sbench.report_default): sysbench 1.0's "[ Ns ] thds: ..." lines every
+ * --report-interval, the final SQL statistics / General statistics /
+ * Latency (ms) / Threads fairness sections, then sbench's own sections.
  */
 #include "report.h"
 
@@ -12,53 +13,61 @@ static double per_sec(uint64_t n, double secs)
     return secs > 0 ? (double)n / secs : 0.0;
 }
 
+static double rate(double n, double secs) { return secs > 0 ? n / secs : 0.0; }
+
 static double ms(int64_t ns) { return (double)ns / 1e6; }
 
-void sb_report_intermediate_text(FILE *f, const struct sb_report *r)
+/* sysbench's "[ Ns ] thds: ..." line; lat only with_lat (sysbench's own
+ * report_default always prints it, the interval line only for a
+ * --percentile above 0). */
+static void text_line(FILE *f, const struct sb_report_stat *st, int with_lat)
 {
-    const struct sb_snapshot *d = &r->d;
-    double s = r->seconds;
-    fprintf(f, "[ %.0fs ] thds: %d tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) ",
-            r->elapsed, r->threads, per_sec(d->events, s), per_sec(sb_snap_total(d), s),
-            per_sec(sb_snap_reads(d), s), per_sec(sb_snap_writes(d), s),
-            per_sec(sb_snap_other(d), s));
-    if (r->percentile > 0)
-        fprintf(f, "lat (ms,%g%%): %.2f ", r->percentile,
-                sb_histogram_count(r->latency) ? ms(sb_histogram_percentile(r->latency, r->percentile))
-                                               : 0.0);
-    fprintf(f, "err/s: %.2f reconn/s: %.2f\n", per_sec(d->ignored_errors, s),
-            per_sec(d->reconnects, s));
+    double s = st->time_interval;
+    fprintf(f, "[ %.0fs ] thds: %.0f tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) ",
+            st->time_total, st->threads_running, rate(st->events, s),
+            rate(st->reads + st->writes + st->other, s), rate(st->reads, s), rate(st->writes, s),
+            rate(st->other, s));
+    if (with_lat)
+        fprintf(f, "lat (ms,%g%%): %.2f ", st->percentile, st->latency_pct);
+    fprintf(f, "err/s: %.2f reconn/s: %.2f\n", rate(st->errors, s), rate(st->reconnects, s));
     fflush(f);
 }
 
-static void mean_stddev(const double *v, int n, double *mean, double *sd)
+static void text_interval(FILE *f, const struct sb_report *r, int nth)
 {
+    (void)nth;
+    struct sb_report_stat st = sb_report_stat_of(r);
+    text_line(f, &st, r->percentile > 0);
+}
+
+static void text_hook_line(FILE *f, const struct sb_report_stat *st)
+{
+    text_line(f, st, 1);
+}
+
+/* Thread i's events (busy == 0) or execution time in seconds (busy == 1). */
+static double thread_value(const struct sb_report *r, int busy, int i)
+{
+    if (!busy)
+        return r->thread_events ? (double)r->thread_events[i] : 0;
+    return r->thread_busy_ns ? (double)r->thread_busy_ns[i] / 1e9 : 0;
+}
+
+/* Mean and standard deviation (population, as sysbench) of that value
+ * over every thread of the run. */
+static void thread_spread(const struct sb_report *r, int busy, double *mean, double *sd)
+{
+    int n = r->threads;
     double sum = 0, sq = 0;
     for (int i = 0; i < n; i++)
-        sum += v[i];
+        sum += thread_value(r, busy, i);
     *mean = n ? sum / n : 0;
     for (int i = 0; i < n; i++)
-        sq += (v[i] - *mean) * (v[i] - *mean);
+        sq += (thread_value(r, busy, i) - *mean) * (thread_value(r, busy, i) - *mean);
     *sd = n ? sqrt(sq / n) : 0;
 }
 
-struct sb_spread sb_report_spread(const uint64_t *v, int n)
-{
-    struct sb_spread sp = {0, 0, n > 0 ? v[0] : 0, n > 0 ? v[0] : 0};
-    double sum = 0, sq = 0;
-    for (int i = 0; i < n; i++) {
-        sum += (double)v[i];
-        sp.min = v[i] < sp.min ? v[i] : sp.min;
-        sp.max = v[i] > sp.max ? v[i] : sp.max;
-    }
-    sp.avg = n > 0 ? sum / n : 0;
-    for (int i = 0; i < n; i++)
-        sq += ((double)v[i] - sp.avg) * ((double)v[i] - sp.avg);
-    sp.stddev = n > 0 ? sqrt(sq / n) : 0;
-    return sp;
-}
-
-void sb_report_final_text(FILE *f, const struct sb_report *r)
+static void final_text(FILE *f, const struct sb_report *r)
 {
     const struct sb_snapshot *d = &r->d;
     double s = r->seconds;
@@ -104,16 +113,10 @@ void sb_report_final_text(FILE *f, const struct sb_report *r)
     }
     fprintf(f, "         sum:                              %10.2f\n", ms(sb_histogram_sum(h)));
     fprintf(f, "\nThreads fairness:\n");
-    double ev[1024], ex[1024];
-    int n = r->threads < 1024 ? r->threads : 1024;
-    for (int i = 0; i < n; i++) {
-        ev[i] = r->thread_events ? (double)r->thread_events[i] : 0;
-        ex[i] = r->thread_busy_ns ? (double)r->thread_busy_ns[i] / 1e9 : 0;
-    }
     double m, sd;
-    mean_stddev(ev, n, &m, &sd);
+    thread_spread(r, 0, &m, &sd);
     fprintf(f, "    events (avg/stddev):           %.4f/%.2f\n", m, sd);
-    mean_stddev(ex, n, &m, &sd);
+    thread_spread(r, 1, &m, &sd);
     fprintf(f, "    execution time (avg/stddev):   %.4f/%.2f\n", m, sd);
     if (r->client_events && r->clients > 0) {
         struct sb_spread sp = sb_report_spread(r->client_events, r->clients);
@@ -160,7 +163,9 @@ static void kind_line(FILE *f, const char *name, uint64_t n, double secs, const 
             has ? ms(sb_histogram_percentile(h, 99)) : 0.0, has ? ms(sb_histogram_max(h)) : 0.0);
 }
 
-void sb_report_extra_text(FILE *f, const struct sb_report *r)
+/* The sections sbench adds after sysbench's: percentiles, statement
+ * kinds and names, errors, connections, schedule lag, server cross-check. */
+static void extra_text(FILE *f, const struct sb_report *r)
 {
     const struct sb_snapshot *d = &r->d;
     double s = r->seconds;
@@ -229,3 +234,20 @@ void sb_report_extra_text(FILE *f, const struct sb_report *r)
     }
     fflush(f);
 }
+
+static void text_final(FILE *f, const struct sb_report *r, const char *meta, int nth)
+{
+    (void)meta;
+    (void)nth;
+    fputc('\n', f);
+    final_text(f, r);
+    extra_text(f, r);
+}
+
+const struct sb_report_format sb_report_text = {
+    .name = "text",
+    .interval = text_interval,
+    .final = text_final,
+    .hook_name = "report_default",
+    .hook_line = text_hook_line,
+};

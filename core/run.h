@@ -20,6 +20,10 @@
 struct lua_State;
 struct sb_options;
 struct l_client;
+struct sb_report_format;
+
+/* Most entries of a --percentiles list. */
+#define SB_MAX_PERCENTILES 32
 
 enum sb_rand_kind { SB_RAND_UNIFORM, SB_RAND_GAUSSIAN, SB_RAND_SPECIAL, SB_RAND_PARETO,
                     SB_RAND_ZIPFIAN };
@@ -87,6 +91,22 @@ struct sb_run {
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
     int reconnect_per_event;        /* --reconnect=transaction */
     int pipeline;                   /* --pipeline depth in use, 0 = off */
+    int want_pipeline;              /* --pipeline as given */
+    int clients_given;              /* --clients was given */
+    int ps_disabled;                /* --db-ps-mode=disable */
+    int server_counters;            /* --db-server-counters */
+    /* the outputs, parsed and checked by main.c */
+    const struct sb_report_format *report_format; /* --report-format */
+    double percentiles[SB_MAX_PERCENTILES];      /* --percentiles */
+    int npercentiles;
+    const char *output_path;        /* --output, NULL: the report goes to stdout */
+    const char *hdr_log_path;       /* --hdr-log, NULL = none */
+    const char *prom_addr;          /* --prometheus, NULL = none */
+    int histogram;                  /* --histogram */
+    /* set by the run command when worker threads are left running (a
+     * forced shutdown, a thread that could not start): nothing they use
+     * may be freed, the process leaves at once (main.c) */
+    int abandoned;
 };
 
 /* Process-wide: the run being executed (one per process). */

@@ -1,5 +1,6 @@
 /*
- * Merging per-thread statistics, and statement classification.
+ * Merging per-thread statistics, differences of two snapshots (sbench's
+ * and the server's own counters), and statement classification.
  */
 #include "stats.h"
 
@@ -7,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+#include <sbench/driver.h>
 
 void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_snapshot *out)
 {
@@ -206,4 +209,53 @@ void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns)
     SB_ADD(s->connect_ns, ns);
     SB_ADD(s->connects, 1);
     sb_histogram_record(s->connect_latency, ns);
+}
+
+void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b)
+{
+    *d = *a; /* connection counts stay cumulative */
+    /* errors by kind: what happened in the window */
+    for (int i = 0; i < d->nerrors; i++)
+        for (int k = 0; k < b->nerrors; k++)
+            if (b->errors[k].native_code == d->errors[i].native_code &&
+                strcmp(b->errors[k].sqlstate, d->errors[i].sqlstate) == 0) {
+                d->errors[i].ignored -= b->errors[k].ignored;
+                d->errors[i].fatal -= b->errors[k].fatal;
+            }
+    int kept = 0;
+    for (int i = 0; i < d->nerrors; i++)
+        if (d->errors[i].ignored || d->errors[i].fatal)
+            d->errors[kept++] = d->errors[i];
+    d->nerrors = kept;
+    d->events -= b->events;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        d->queries[k] -= b->queries[k];
+    d->ignored_errors -= b->ignored_errors;
+    d->reconnects -= b->reconnects;
+    d->failed_events -= b->failed_events;
+    d->retried_events -= b->retried_events;
+    d->late_events -= b->late_events;
+    d->pipelined -= b->pipelined;
+    d->busy_ns -= b->busy_ns;
+}
+
+/* one line per member below: a member added to the struct needs its line */
+_Static_assert(sizeof(struct sbd_server_counters) == 7 * sizeof(int64_t),
+               "struct sbd_server_counters changed: update sb_server_counters_diff");
+
+static int64_t counter_diff(int64_t a, int64_t b)
+{
+    return a >= 0 && b >= 0 ? a - b : -1;
+}
+
+void sb_server_counters_diff(struct sbd_server_counters *d, const struct sbd_server_counters *a,
+                             const struct sbd_server_counters *b)
+{
+    d->commits = counter_diff(a->commits, b->commits);
+    d->rollbacks = counter_diff(a->rollbacks, b->rollbacks);
+    d->selects = counter_diff(a->selects, b->selects);
+    d->inserts = counter_diff(a->inserts, b->inserts);
+    d->updates = counter_diff(a->updates, b->updates);
+    d->deletes = counter_diff(a->deletes, b->deletes);
+    d->statements = counter_diff(a->statements, b->statements);
 }

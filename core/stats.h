@@ -12,6 +12,8 @@
 
 #include "histogram.h"
 
+struct sbd_server_counters; /* <sbench/driver.h> */
+
 /* Statement kinds, classified once per prepared statement. */
 enum sb_qkind {
     SB_Q_SELECT = 0,
@@ -116,6 +118,14 @@ extern const char *const sb_qkind_names[SB_Q_NKINDS];
 
 /* Sums the counters of n threads into out (time is left alone). */
 void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_snapshot *out);
+/* d = a - b: what happened between snapshot b and the later a.  Counts and
+ * errors by kind are differences (kinds with nothing left are dropped);
+ * connection counts and time stay a's (cumulative). */
+void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b);
+/* d = a - b for the server's own counters, member by member; a member
+ * unknown (-1) in either read is -1 in d. */
+void sb_server_counters_diff(struct sbd_server_counters *d, const struct sbd_server_counters *a,
+                             const struct sbd_server_counters *b);
 /* Merges the threads' histograms into dst (which is reset first). */
 void sb_stats_merge_latency(struct sb_thread_stats *const *threads, int n, sb_histogram *dst);
 

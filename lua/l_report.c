@@ -2,7 +2,8 @@
  * Reports seen from Lua: the sysbench 1.0 report hooks
  * (sbench.hooks.report_intermediate / report_cumulative, called on the
  * control state with a stat table), the built-in reporters a hook can call
- * (sbench.report_default, report_csv, report_json), and
+ * (sbench.report_default, report_csv, report_json: one per report format
+ * of core/report.c, which writes the line), and
  * sbench.histogram.new() for scripts that keep their own latency
  * distribution.
  */
@@ -37,33 +38,24 @@ static void set_int(lua_State *L, const char *k, uint64_t v)
 /* Pushes the stat table sysbench 1.0 hooks receive. */
 static void push_stat(lua_State *L, const struct sb_report *r)
 {
-    const struct sb_snapshot *d = &r->d;
+    struct sb_report_stat st = sb_report_stat_of(r);
     lua_createtable(L, 0, 14);
-    set_num(L, "time_interval", r->seconds);
-    set_num(L, "time_total", r->elapsed);
-    set_int(L, "threads_running", (uint64_t)r->threads);
-    set_int(L, "events", d->events);
-    set_int(L, "reads", sb_snap_reads(d));
-    set_int(L, "writes", sb_snap_writes(d));
-    set_int(L, "other", sb_snap_other(d));
-    set_int(L, "errors", d->ignored_errors);
-    set_int(L, "reconnects", d->reconnects);
+    set_num(L, "time_interval", st.time_interval);
+    set_num(L, "time_total", st.time_total);
+    set_int(L, "threads_running", (uint64_t)st.threads_running);
+    set_int(L, "events", (uint64_t)st.events);
+    set_int(L, "reads", (uint64_t)st.reads);
+    set_int(L, "writes", (uint64_t)st.writes);
+    set_int(L, "other", (uint64_t)st.other);
+    set_int(L, "errors", (uint64_t)st.errors);
+    set_int(L, "reconnects", (uint64_t)st.reconnects);
     set_int(L, "queue_length", 0);
     set_int(L, "concurrency", 0);
-    double pct = 0, mn = 0, avg = 0, mx = 0, sum = 0;
-    if (r->latency && sb_histogram_count(r->latency) > 0) {
-        if (r->percentile > 0)
-            pct = (double)sb_histogram_percentile(r->latency, r->percentile) / 1e6;
-        mn = (double)sb_histogram_min(r->latency) / 1e6;
-        avg = sb_histogram_mean(r->latency) / 1e6;
-        mx = (double)sb_histogram_max(r->latency) / 1e6;
-        sum = (double)sb_histogram_sum(r->latency) / 1e6;
-    }
-    set_num(L, "latency_pct", pct);
-    set_num(L, "latency_min", mn);
-    set_num(L, "latency_avg", avg);
-    set_num(L, "latency_max", mx);
-    set_num(L, "latency_sum", sum);
+    set_num(L, "latency_pct", st.latency_pct);
+    set_num(L, "latency_min", st.latency_min);
+    set_num(L, "latency_avg", st.latency_avg);
+    set_num(L, "latency_max", st.latency_max);
+    set_num(L, "latency_sum", st.latency_sum);
 }
 
 int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r)
@@ -87,7 +79,7 @@ int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report 
     return 1;
 }
 
-/* ---- built-in reporters ---- */
+/* ---- built-in reporters: one per report format (core/report.c) ---- */
 
 static double field(lua_State *L, const char *k)
 {
@@ -97,47 +89,30 @@ static double field(lua_State *L, const char *k)
     return v;
 }
 
-static double rate(double n, double secs) { return secs > 0 ? n / secs : 0; }
-
-static int report_default(lua_State *L)
+/* sbench.report_<format>(stat): the format's one line for a stat table
+ * (upvalue 1: the format). */
+static int report_line(lua_State *L)
 {
+    const struct sb_report_format *fmt = lua_touserdata(L, lua_upvalueindex(1));
     luaL_checktype(L, 1, LUA_TTABLE);
-    double s = field(L, "time_interval");
-    double rd = field(L, "reads"), wr = field(L, "writes"), ot = field(L, "other");
-    printf("[ %.0fs ] thds: %.0f tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) lat (ms,%g%%): %.2f "
-           "err/s: %.2f reconn/s: %.2f\n",
-           field(L, "time_total"), field(L, "threads_running"), rate(field(L, "events"), s),
-           rate(rd + wr + ot, s), rate(rd, s), rate(wr, s), rate(ot, s),
-           sb_current_run ? sb_current_run->percentile : 95.0, field(L, "latency_pct"),
-           rate(field(L, "errors"), s), rate(field(L, "reconnects"), s));
-    fflush(stdout);
-    return 0;
-}
-
-static int report_csv(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    double s = field(L, "time_interval");
-    double rd = field(L, "reads"), wr = field(L, "writes"), ot = field(L, "other");
-    printf("%.0f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", field(L, "time_total"),
-           field(L, "threads_running"), rate(field(L, "events"), s), rate(rd + wr + ot, s),
-           rate(rd, s), rate(wr, s), rate(ot, s), field(L, "latency_pct"),
-           rate(field(L, "errors"), s), rate(field(L, "reconnects"), s));
-    fflush(stdout);
-    return 0;
-}
-
-static int report_json(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    double s = field(L, "time_interval");
-    double rd = field(L, "reads"), wr = field(L, "writes"), ot = field(L, "other");
-    printf("{\"time\":%.0f,\"threads\":%.0f,\"tps\":%.2f,\"qps\":{\"total\":%.2f,\"reads\":%.2f,"
-           "\"writes\":%.2f,\"other\":%.2f},\"latency\":%.2f,\"errors\":%.2f,\"reconnects\":%.2f}\n",
-           field(L, "time_total"), field(L, "threads_running"), rate(field(L, "events"), s),
-           rate(rd + wr + ot, s), rate(rd, s), rate(wr, s), rate(ot, s), field(L, "latency_pct"),
-           rate(field(L, "errors"), s), rate(field(L, "reconnects"), s));
-    fflush(stdout);
+    struct sb_report_stat st = {
+        .time_interval = field(L, "time_interval"),
+        .time_total = field(L, "time_total"),
+        .threads_running = field(L, "threads_running"),
+        .events = field(L, "events"),
+        .reads = field(L, "reads"),
+        .writes = field(L, "writes"),
+        .other = field(L, "other"),
+        .errors = field(L, "errors"),
+        .reconnects = field(L, "reconnects"),
+        .latency_pct = field(L, "latency_pct"),
+        .latency_min = field(L, "latency_min"),
+        .latency_avg = field(L, "latency_avg"),
+        .latency_max = field(L, "latency_max"),
+        .latency_sum = field(L, "latency_sum"),
+        .percentile = sb_current_run ? sb_current_run->percentile : 95.0,
+    };
+    fmt->hook_line(stdout, &st);
     return 0;
 }
 
@@ -214,10 +189,12 @@ void l_open_report(lua_State *L)
     lua_pushcfunction(L, hist_new);
     lua_setfield(L, -2, "new");
     lua_setfield(L, -2, "histogram");
-    lua_pushcfunction(L, report_default);
-    lua_setfield(L, -2, "report_default");
-    lua_pushcfunction(L, report_csv);
-    lua_setfield(L, -2, "report_csv");
-    lua_pushcfunction(L, report_json);
-    lua_setfield(L, -2, "report_json");
+    for (int i = 0; sb_report_formats[i]; i++) {
+        const struct sb_report_format *fmt = sb_report_formats[i];
+        if (fmt->hook_line == NULL)
+            continue;
+        lua_pushlightuserdata(L, (void *)fmt);
+        lua_pushcclosure(L, report_line, 1);
+        lua_setfield(L, -2, fmt->hook_name);
+    }
 }

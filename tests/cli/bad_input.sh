@@ -147,6 +147,12 @@ check 2 "invalid value 'perhaps' for --histogram: expected on or off" -- --histo
 check 2 "invalid value '2' for --forever" -- --forever=2 $W run
 check 2 "for --null-fail-connect" -- $N --null-fail-connect=maybe $W run
 check 1 "--sqlite-journal-mode='bogus'" -- --sqlite-journal-mode=bogus --time=1 $W run
+# outputs: checked before the run opens any file
+check 2 "invalid --percentiles list 'abc'" -- --percentiles=abc $W run
+check 2 "invalid --percentiles list '50,0'" -- $N --percentiles=50,0 $W run
+check 2 "at most 32 numbers" -- $N --percentiles=$(seq -s, 1 33) $W run
+check 2 "--prometheus: invalid prometheus addr address 'nohost:abc'" -- $N --prometheus=nohost:abc $W run
+check 2 "--prometheus: invalid" -- $N --prometheus=127.0.0.1:99999 $W run
 # contradictions, --forced-shutdown
 check 2 "would run forever" -- --time=0 --events=0 $W run
 check 2 "would run forever" -- $N --time=0 $W run

@@ -1,0 +1,116 @@
+/*
+ * A tally of every worker's statistics at one moment (see tally.h).
+ */
+#include "tally.h"
+
+#include <stdlib.h>
+
+struct sb_tally *sb_tally_create(const sb_histogram *tmpl, int nthreads, int nclients)
+{
+    struct sb_tally *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->nthreads = nthreads;
+    t->nclients = nclients;
+    t->lat = sb_histogram_clone_empty(tmpl);
+    t->lag = sb_histogram_clone_empty(tmpl);
+    t->conn = sb_histogram_clone_empty(tmpl);
+    int ok = t->lat && t->lag && t->conn;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        ok = (t->kind[k] = sb_histogram_clone_empty(tmpl)) != NULL && ok;
+    t->thread_events = calloc((size_t)nthreads, sizeof *t->thread_events);
+    t->thread_busy_ns = calloc((size_t)nthreads, sizeof *t->thread_busy_ns);
+    ok = ok && t->thread_events && t->thread_busy_ns;
+    if (nclients > 0) {
+        t->client_events = calloc((size_t)nclients, sizeof *t->client_events);
+        ok = ok && t->client_events;
+    }
+    if (!ok) {
+        sb_tally_destroy(t);
+        return NULL;
+    }
+    return t;
+}
+
+void sb_tally_destroy(struct sb_tally *t)
+{
+    if (t == NULL)
+        return;
+    sb_histogram_destroy(t->lat);
+    sb_histogram_destroy(t->lag);
+    sb_histogram_destroy(t->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_destroy(t->kind[k]);
+    free(t->thread_events);
+    free(t->thread_busy_ns);
+    free(t->client_events);
+    free(t);
+}
+
+/* Events of each client, by client id (sbench.cid): a multiplexing worker
+ * counts its clients tid + i * T at client_events[i]; a worker with one
+ * connection is client tid. */
+static void take_clients(struct sb_tally *t, const struct sb_run *run)
+{
+    int n = t->nclients;
+    for (int tid = 0; tid < t->nthreads; tid++) {
+        const struct sb_worker *w = run->workers[tid];
+        if (w->nclients == 0) {
+            if (tid < n)
+                t->client_events[tid] = SB_GET(w->stats.events);
+            continue;
+        }
+        for (int i = 0; i < w->nclients; i++) {
+            int cid = tid + i * t->nthreads;
+            if (cid < n)
+                t->client_events[cid] = SB_GET(w->client_events[i]);
+        }
+    }
+}
+
+void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_thread_stats *const *ts)
+{
+    int n = t->nthreads;
+    sb_stats_snapshot(ts, n, &t->snap);
+    sb_stats_merge_latency(ts, n, t->lat);
+    sb_stats_merge_lag(ts, n, t->lag);
+    sb_stats_merge_connect(ts, n, t->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_stats_merge_kind(ts, n, k, t->kind[k]);
+    for (int i = 0; i < n; i++) {
+        t->thread_events[i] = SB_GET(ts[i]->events);
+        t->thread_busy_ns[i] = SB_GET(ts[i]->busy_ns);
+    }
+    take_clients(t, run);
+}
+
+void sb_tally_copy(struct sb_tally *d, const struct sb_tally *s)
+{
+    d->snap = s->snap;
+    sb_histogram_copy(d->lat, s->lat);
+    sb_histogram_copy(d->lag, s->lag);
+    sb_histogram_copy(d->conn, s->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_copy(d->kind[k], s->kind[k]);
+    for (int i = 0; i < d->nthreads; i++) {
+        d->thread_events[i] = s->thread_events[i];
+        d->thread_busy_ns[i] = s->thread_busy_ns[i];
+    }
+    for (int i = 0; i < d->nclients; i++)
+        d->client_events[i] = s->client_events[i];
+}
+
+void sb_tally_sub(struct sb_tally *d, const struct sb_tally *s)
+{
+    sb_histogram_subtract(d->lat, s->lat);
+    sb_histogram_subtract(d->lag, s->lag);
+    sb_histogram_subtract(d->conn, s->conn);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_subtract(d->kind[k], s->kind[k]);
+    for (int i = 0; i < d->nthreads; i++) {
+        d->thread_events[i] -= s->thread_events[i];
+        d->thread_busy_ns[i] -= s->thread_busy_ns[i];
+    }
+    for (int i = 0; i < d->nclients; i++)
+        d->client_events[i] -= s->client_events[i];
+}
