@@ -12,7 +12,6 @@
  */
 #include "run.h"
 
-#include <lua.h>
 
 #include <errno.h>
 #include <math.h>
@@ -24,12 +23,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lua/lua_env.h"
 #include "clients.h"
 #include "db.h"
 #include "hdr_log.h"
 #include "prometheus.h"
 #include "report.h"
+#include "script.h"
 #include "run_meta.h"
 #include "tally.h"
 #include "worker.h"
@@ -68,8 +67,8 @@ struct bench {
 
 static void print_header(struct sb_run *run)
 {
-    printf("sbench %s (Lua %s.%s, driver %s%s%s)\n\n", SB_VERSION, LUA_VERSION_MAJOR,
-           LUA_VERSION_MINOR, run->drv ? run->drv->name : "none",
+    printf("sbench %s (%s, driver %s%s%s)\n\n", SB_VERSION, run->script_ops->language,
+           run->drv ? run->drv->name : "none",
            run->drv && run->drv->client_version ? ": " : "",
            run->drv && run->drv->client_version ? run->drv->client_version() : "");
     printf("Running the test with following options:\n");
@@ -123,7 +122,7 @@ static void emit(struct bench *b, const struct sb_report *r, int final)
 {
     struct sb_run *run = b->run;
     if (b->human) {
-        int hooked = l_report_hook(run->control, final ? "report_cumulative" : "report_intermediate", r);
+        int hooked = run->script_ops->report_hook(run->control, final ? "report_cumulative" : "report_intermediate", r);
         if (hooked < 0) {
             sb_report_worker_error(run->control);
             atomic_store(&run->stop, 1);
@@ -270,7 +269,7 @@ static int setup(struct bench *b)
     settle_threads(b);
     if (b->human)
         print_header(run);
-    if (l_call_global(run->control, "init") < 0) {
+    if (run->script_ops->call(run->control, "init") < 0) {
         sb_report_worker_error(run->control);
         return 1;
     }
@@ -547,7 +546,7 @@ static int teardown(struct bench *b, int failed)
 {
     struct sb_run *run = b->run;
     failed |= close_outputs(b);
-    if (!failed && !run->abandoned && l_call_global(run->control, "done") < 0) {
+    if (!failed && !run->abandoned && run->script_ops->call(run->control, "done") < 0) {
         sb_report_worker_error(run->control);
         failed = 1;
     }

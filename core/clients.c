@@ -18,21 +18,22 @@
 #include "clients.h"
 
 #include <errno.h>
-#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../lua/lua_env.h"
 #include "db.h"
+#include "event.h"
 #include "run.h"
+#include "script.h"
 
 enum { C_IDLE, C_WAIT, C_DONE };
 
 struct client {
-    struct l_client l;
+    void *script;           /* the binding's client (core/script.h) */
+    struct sb_conn_list conns; /* connections its code opened (not owned) */
     int idx;                /* in the set; w->client_events[idx] */
     int state;              /* C_* */
     struct sb_conn *conn;   /* C_WAIT: the connection with a statement in flight */
@@ -79,39 +80,42 @@ void sb_clients_destroy(struct sb_clients *cs)
 {
     if (cs == NULL)
         return;
+    for (int i = 0; cs->cl && i < cs->n; i++)
+        sb_conn_list_free(&cs->cl[i].conns);
     free(cs->cl);
     free(cs->pf);
     free(cs->who);
     free(cs);
 }
 
+/* Runs `name` of client c (thread_init, thread_done) with its connections
+ * listed as its own. */
+static int client_call(struct sb_worker *w, struct client *c, const char *name)
+{
+    w->conn_list = &c->conns;
+    int rc = w->run->script_ops->client_call(w, c->script, name);
+    w->conn_list = &w->conns;
+    return rc < 0 ? -1 : 0;
+}
+
 int sb_clients_init(struct sb_clients *cs)
 {
     struct sb_worker *w = cs->w;
-    for (int i = 0; i < cs->n; i++)
-        if (l_client_create(w, w->id + i * w->run->threads, &cs->cl[i].l) < 0 ||
-            l_client_call(w, &cs->cl[i].l, "thread_init") < 0)
+    for (int i = 0; i < cs->n; i++) {
+        w->conn_list = &cs->cl[i].conns;
+        cs->cl[i].script = w->run->script_ops->client_create(w, w->id + i * w->run->threads);
+        w->conn_list = &w->conns;
+        if (cs->cl[i].script == NULL || client_call(w, &cs->cl[i], "thread_init") < 0)
             return -1;
+    }
     return 0;
 }
 
 int sb_clients_done(struct sb_clients *cs)
 {
     for (int i = 0; i < cs->n; i++)
-        if (l_client_call(cs->w, &cs->cl[i].l, "thread_done") < 0)
+        if (client_call(cs->w, &cs->cl[i], "thread_done") < 0)
             return -1;
-    return 0;
-}
-
-int sb_reopen_conns(struct sb_worker *w, struct sb_conn *const *conns, int n)
-{
-    for (int i = 0; i < n; i++) {
-        struct sb_conn *c = conns[i];
-        if (sb_conn_reconnect(c, 0) != SBD_OK) {
-            sb_stats_count_error(&w->stats, c->err.sqlstate, c->err.native_code, SBD_CONN_LOST, 0);
-            return -1;
-        }
-    }
     return 0;
 }
 
@@ -120,32 +124,26 @@ int sb_reopen_conns(struct sb_worker *w, struct sb_conn *const *conns, int n)
  * count.  Returns -1 on a fatal error (w->error set). */
 static int client_run(struct sb_worker *w, struct client *c, int start, int *busy)
 {
-    struct sb_run *run = w->run;
     struct sb_thread_stats *st = &w->stats;
     for (;;) {
         struct sb_conn *conn = NULL;
-        int r = l_client_step(w, &c->l, start, &conn);
+        w->conn_list = &c->conns;
+        int r = w->run->script_ops->client_step(w, c->script, start, &conn);
+        w->conn_list = &w->conns;
         switch (r) {
-        case L_CLIENT_WAIT:
+        case SB_EVENT_WAIT:
             c->state = C_WAIT;
             c->conn = conn;
             c->polled = 0;
             return 0;
-        case L_CLIENT_RESTART:
+        case SB_EVENT_RESTART:
             start = 1;
             continue;
-        case L_CLIENT_DONE: {
-            int64_t lat = sb_now_ns() - c->t0;
-            sb_histogram_record(st->latency, lat);
-            SB_ADD(st->busy_ns, lat);
-            if (run->latency_limit_ns && lat > run->latency_limit_ns)
-                SB_ADD(st->late_events, 1);
-            SB_ADD(st->events, 1);
-            SB_ADD(w->client_events[c->idx], 1);
-        }
+        case SB_EVENT_DONE:
+            sb_event_record(w, sb_now_ns() - c->t0, c->idx);
             /* fall through */
-        case L_CLIENT_STOP:   /* not counted */
-        case L_CLIENT_FAILED: /* counted as failed */
+        case SB_EVENT_STOP:   /* not counted */
+        case SB_EVENT_FAILED: /* counted as failed */
             c->state = C_IDLE;
             (*busy)--;
             atomic_store_explicit(&st->in_event, *busy, memory_order_relaxed);
@@ -154,14 +152,6 @@ static int client_run(struct sb_worker *w, struct client *c, int start, int *bus
             return -1;
         }
     }
-}
-
-/* The gap to the next arrival of this thread, in ns. */
-static int64_t next_gap(struct sb_worker *w, double mean_gap_ns)
-{
-    if (w->run->rate_fixed)
-        return (int64_t)mean_gap_ns;
-    return (int64_t)(-log(1.0 - sb_rand_double(&w->rand)) * mean_gap_ns);
 }
 
 /* Resumes client c if its statement's answer is complete; -1 on a fatal
@@ -188,7 +178,7 @@ int sb_clients_loop(struct sb_clients *cs)
     /* --rate: this thread's share is proportional to its clients, so each
      * client is offered the same load when clients do not divide evenly */
     double mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * n) : 0;
-    int64_t due = mean_gap_ns > 0 ? sb_now_ns() + next_gap(w, mean_gap_ns) : 0;
+    int64_t due = mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, mean_gap_ns) : 0;
     int64_t next_tick = sb_now_ns() + TICK_NS;
     while (active > 0) {
         int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
@@ -209,9 +199,7 @@ int sb_clients_loop(struct sb_clients *cs)
             }
             if (mean_gap_ns > 0 && due > now)
                 break; /* no arrival waiting */
-            if (run->event_limit &&
-                atomic_fetch_add_explicit(&run->events_started, 1, memory_order_relaxed) >=
-                    run->event_limit) {
+            if (!sb_event_may_start(run)) {
                 c->state = C_DONE;
                 active--;
                 continue;
@@ -219,14 +207,14 @@ int sb_clients_loop(struct sb_clients *cs)
             if (mean_gap_ns > 0) {
                 sb_histogram_record(st->lag, now - due);
                 c->t0 = due;
-                due += next_gap(w, mean_gap_ns);
+                due += sb_event_gap(w, mean_gap_ns);
             } else {
                 c->t0 = now;
             }
             next = i + 1 < n ? i + 1 : 0;
             busy++;
             atomic_store_explicit(&st->in_event, busy, memory_order_relaxed);
-            if (run->reconnect_per_event && sb_reopen_conns(w, c->l.conns, c->l.nconns) != 0) {
+            if (run->reconnect_per_event && sb_event_reopen(w, &c->conns) != 0) {
                 busy--;
                 atomic_store_explicit(&st->in_event, busy, memory_order_relaxed);
                 sb_sleep_ns(10000000LL); /* as the one-client loop: no busy loop on a dead server */

@@ -36,9 +36,4 @@ int sb_clients_loop(struct sb_clients *cs);
 /* Runs every client's thread_done.  Returns 0, or -1 with w->error set. */
 int sb_clients_done(struct sb_clients *cs);
 
-/* --reconnect=transaction: reopens connections conns[0..n) (blocking; the
- * time counts in the connection-time statistics).  Returns 0, or -1 when
- * one could not be opened (counted as an error of w). */
-int sb_reopen_conns(struct sb_worker *w, struct sb_conn *const *conns, int n);
-
 #endif

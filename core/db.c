@@ -10,7 +10,7 @@
  * when its answer is in.  The opening checks are in submit alone.
  */
 #include "db.h"
-#include "run.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -160,6 +160,48 @@ int sb_conn_reconnect(struct sb_conn *c, int count_reconnect)
     sb_stats_note_connect(c->stats, sb_now_ns() - t0);
     if (count_reconnect)
         SB_ADD(c->stats->reconnects, 1);
+    return SBD_OK;
+}
+
+int sb_conn_list_add(struct sb_conn_list *l, struct sb_conn *c)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? l->cap * 2 : 4;
+        struct sb_conn **p = realloc(l->c, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return -1;
+        l->c = p;
+        l->cap = cap;
+    }
+    l->c[l->n++] = c;
+    return 0;
+}
+
+void sb_conn_list_remove(struct sb_conn_list *l, const struct sb_conn *c)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->c[i] == c) {
+            l->c[i] = l->c[--l->n];
+            return;
+        }
+}
+
+void sb_conn_list_free(struct sb_conn_list *l)
+{
+    free(l->c);
+    l->c = NULL;
+    l->n = l->cap = 0;
+}
+
+int sb_conn_list_reopen(struct sb_conn_list *l, struct sb_conn **failed)
+{
+    for (int i = 0; i < l->n; i++) {
+        int rc = sb_conn_reconnect(l->c[i], 0);
+        if (rc != SBD_OK) {
+            *failed = l->c[i];
+            return rc;
+        }
+    }
     return SBD_OK;
 }
 

@@ -281,6 +281,23 @@ int sb_conn_bulk_load_end(struct sb_conn *c);
 /* Largest multi-row INSERT to build, in bytes (--db-bulk-bytes). */
 int64_t sb_db_bulk_max(void);
 
+/* A list of connections (not owned): those a worker's or a client's
+ * script opened, for --reconnect=transaction.  Starts zeroed; free with
+ * sb_conn_list_free. */
+struct sb_conn_list {
+    struct sb_conn **c;
+    int n, cap;
+};
+/* Adds c; 0, or -1 when out of memory. */
+int sb_conn_list_add(struct sb_conn_list *l, struct sb_conn *c);
+/* Removes c (no-op when absent). */
+void sb_conn_list_remove(struct sb_conn_list *l, const struct sb_conn *c);
+void sb_conn_list_free(struct sb_conn_list *l);
+/* Reopens every connection of l (--reconnect=transaction: not counted as
+ * reconnects; the time counts as connection time).  SBD_OK, or the first
+ * failure (that connection's err). */
+int sb_conn_list_reopen(struct sb_conn_list *l, struct sb_conn **failed);
+
 /* Counts '?' placeholders outside quoted strings. */
 int sb_count_placeholders(const char *sql, size_t len);
 /* Writes v as decimal into out (at least 21 bytes); returns the length. */

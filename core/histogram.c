@@ -13,50 +13,12 @@
 
 #define RELAXED memory_order_relaxed
 
-struct sb_histogram {
-    /* Layout: fixed at creation, read-only afterwards. */
-    int64_t lowest;                 /* create() argument; values below clamp up */
-    int64_t highest;                /* create() argument; values above clamp down */
-    double precision;               /* create() argument */
-    int64_t hdr_lowest;             /* HdrHistogram lowest discernible value */
-    int sig_figs;
-    int unit_magnitude;
-    int sub_bucket_count_magnitude;
-    int sub_bucket_half_count_magnitude;
-    int32_t sub_bucket_count;
-    int32_t sub_bucket_half_count;
-    int32_t bucket_count;
-    int32_t counts_len;
-    uint64_t sub_bucket_mask;       /* (sub_bucket_count - 1) << unit_magnitude */
-    int index_shift_base;           /* unit_magnitude + sub_bucket_count_magnitude */
-
-    /* Written by the owning thread only (relaxed load + relaxed store). */
-    _Atomic uint64_t total;
-    _Atomic uint64_t sum;           /* two's-complement int64 sum, wraps */
-    _Atomic int64_t min;            /* INT64_MAX when empty */
-    _Atomic int64_t max;            /* INT64_MIN when empty */
-    _Atomic uint64_t counts[];      /* counts_len entries */
-};
 
 /* ---- small helpers ----------------------------------------------------- */
 
-static inline int clz64(uint64_t x) /* x != 0 */
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return __builtin_clzll(x);
-#else
-    int n = 0;
-    while (!(x & (UINT64_C(1) << 63))) {
-        x <<= 1;
-        n++;
-    }
-    return n;
-#endif
-}
-
 static inline int floor_log2(uint64_t x) /* x != 0 */
 {
-    return 63 - clz64(x);
+    return 63 - sb_hist_clz64(x);
 }
 
 /* Converts a two's-complement bit pattern back to int64 without relying on
@@ -74,21 +36,6 @@ static inline uint64_t ld(const _Atomic uint64_t *p)
 static inline int64_t ldi(const _Atomic int64_t *p)
 {
     return atomic_load_explicit((_Atomic int64_t *)p, RELAXED);
-}
-
-/* HdrHistogram's counts_index for 0 <= v <= highest. */
-static inline int32_t counts_index(const sb_histogram *h, int64_t v)
-{
-    int pow2ceiling = 64 - clz64((uint64_t)v | h->sub_bucket_mask);
-    int bucket = pow2ceiling - h->index_shift_base;
-    int32_t sub = (int32_t)(v >> (bucket + h->unit_magnitude));
-    return ((int32_t)(bucket + 1) << h->sub_bucket_half_count_magnitude)
-           + sub - h->sub_bucket_half_count;
-}
-
-static inline int64_t clamp_value(const sb_histogram *h, int64_t v)
-{
-    return v < h->lowest ? h->lowest : v > h->highest ? h->highest : v;
 }
 
 /* HdrHistogram bucket (power-of-two group) of counts index i, and the
@@ -211,29 +158,10 @@ int sb_histogram_same_layout(const sb_histogram *a, const sb_histogram *b)
 
 /* ---- recording (writer thread) ----------------------------------------- */
 
-static inline void record_n(sb_histogram *h, int64_t value, uint64_t n)
-{
-    _Atomic uint64_t *c = &h->counts[counts_index(h, clamp_value(h, value))];
-    atomic_store_explicit(c, atomic_load_explicit(c, RELAXED) + n, RELAXED);
-    atomic_store_explicit(&h->total, atomic_load_explicit(&h->total, RELAXED) + n, RELAXED);
-    atomic_store_explicit(&h->sum,
-                          atomic_load_explicit(&h->sum, RELAXED) + (uint64_t)value * n,
-                          RELAXED);
-    if (value < atomic_load_explicit(&h->min, RELAXED))
-        atomic_store_explicit(&h->min, value, RELAXED);
-    if (value > atomic_load_explicit(&h->max, RELAXED))
-        atomic_store_explicit(&h->max, value, RELAXED);
-}
-
-void sb_histogram_record(sb_histogram *h, int64_t value)
-{
-    record_n(h, value, 1);
-}
-
 void sb_histogram_record_n(sb_histogram *h, int64_t value, uint64_t n)
 {
     if (n)
-        record_n(h, value, n);
+        sb_histogram_record_many(h, value, n);
 }
 
 static void set_empty_summary(sb_histogram *h)
@@ -469,7 +397,7 @@ uint64_t sb_histogram_count_at(const sb_histogram *h, int i)
 
 int sb_histogram_index_of(const sb_histogram *h, int64_t value)
 {
-    return counts_index(h, clamp_value(h, value));
+    return sb_hist_index(h, value);
 }
 
 void sb_histogram_hdr_layout(const sb_histogram *h, sb_histogram_hdr_params *out)

@@ -53,9 +53,81 @@
 #ifndef SB_HISTOGRAM_H
 #define SB_HISTOGRAM_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct sb_histogram sb_histogram;
+
+/* The layout is in this header only so that recording, once per event and
+ * per statement, can be inline; everything else goes through the
+ * functions below. */
+struct sb_histogram {
+    /* Layout: fixed at creation, read-only afterwards. */
+    int64_t lowest;                 /* create() argument; values below clamp up */
+    int64_t highest;                /* create() argument; values above clamp down */
+    double precision;               /* create() argument */
+    int64_t hdr_lowest;             /* HdrHistogram lowest discernible value */
+    int sig_figs;
+    int unit_magnitude;
+    int sub_bucket_count_magnitude;
+    int sub_bucket_half_count_magnitude;
+    int32_t sub_bucket_count;
+    int32_t sub_bucket_half_count;
+    int32_t bucket_count;
+    int32_t counts_len;
+    uint64_t sub_bucket_mask;       /* (sub_bucket_count - 1) << unit_magnitude */
+    int index_shift_base;           /* unit_magnitude + sub_bucket_count_magnitude */
+
+    /* Written by the owning thread only (relaxed load + relaxed store). */
+    _Atomic uint64_t total;
+    _Atomic uint64_t sum;           /* two's-complement int64 sum, wraps */
+    _Atomic int64_t min;            /* INT64_MAX when empty */
+    _Atomic int64_t max;            /* INT64_MIN when empty */
+    _Atomic uint64_t counts[];      /* counts_len entries */
+};
+
+static inline int sb_hist_clz64(uint64_t x) /* x != 0 */
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __builtin_clzll(x);
+#else
+    int n = 0;
+    while (!(x & (UINT64_C(1) << 63))) {
+        x <<= 1;
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* HdrHistogram's counts_index for a value clamped to [lowest, highest]. */
+static inline int32_t sb_hist_index(const sb_histogram *h, int64_t v)
+{
+    v = v < h->lowest ? h->lowest : v > h->highest ? h->highest : v;
+    int pow2ceiling = 64 - sb_hist_clz64((uint64_t)v | h->sub_bucket_mask);
+    int bucket = pow2ceiling - h->index_shift_base;
+    int32_t sub = (int32_t)(v >> (bucket + h->unit_magnitude));
+    return ((int32_t)(bucket + 1) << h->sub_bucket_half_count_magnitude)
+           + sub - h->sub_bucket_half_count;
+}
+
+/* Records `value` n times (writer thread only). */
+static inline void sb_histogram_record_many(sb_histogram *h, int64_t value, uint64_t n)
+{
+    _Atomic uint64_t *c = &h->counts[sb_hist_index(h, value)];
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + n,
+                          memory_order_relaxed);
+    atomic_store_explicit(&h->total, atomic_load_explicit(&h->total, memory_order_relaxed) + n,
+                          memory_order_relaxed);
+    atomic_store_explicit(&h->sum,
+                          atomic_load_explicit(&h->sum, memory_order_relaxed) +
+                              (uint64_t)value * n,
+                          memory_order_relaxed);
+    if (value < atomic_load_explicit(&h->min, memory_order_relaxed))
+        atomic_store_explicit(&h->min, value, memory_order_relaxed);
+    if (value > atomic_load_explicit(&h->max, memory_order_relaxed))
+        atomic_store_explicit(&h->max, value, memory_order_relaxed);
+}
 
 /*
  * New empty histogram.  lowest >= 1 (e.g. 1000 = 1 us), highest >= 2*lowest
@@ -74,9 +146,12 @@ void sb_histogram_destroy(sb_histogram *h);
  * `highest` in the bucket of `highest`; min, max and sum still see the raw
  * value.  O(1): one bit-scan, no branch on the bucket layout.
  */
-void sb_histogram_record(sb_histogram *h, int64_t value);
+static inline void sb_histogram_record(sb_histogram *h, int64_t value)
+{
+    sb_histogram_record_many(h, value, 1);
+}
 
-/* Records `value` n times (writer thread only). */
+/* Records `value` n times (writer thread only); n = 0 records nothing. */
 void sb_histogram_record_n(sb_histogram *h, int64_t value, uint64_t n);
 
 /* Empties h (writer thread only, or while no thread records into h). */

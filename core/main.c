@@ -6,7 +6,6 @@
  * 0 success, 1 a failure while running, 2 a usage error.
  */
 #include <lauxlib.h>
-#include <lua.h>
 
 #include <limits.h>
 #include <signal.h>
@@ -17,7 +16,6 @@
 
 #include <sbench/driver.h>
 
-#include "../lua/lua_env.h"
 #include "db.h"
 #include "driver_loader.h"
 #include "options.h"
@@ -25,6 +23,7 @@
 #include "prometheus.h"
 #include "report.h"
 #include "run.h"
+#include "script.h"
 
 #define DEFAULT_DRIVER "sqlite"
 
@@ -198,6 +197,7 @@ static void read_run_options(struct sb_run *run)
     run->reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
     run->rate = sb_opt_num(o, "rate");
     run->rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
+    run->paced = run->rate > 0 || run->reconnect_per_event;
     run->latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
     run->clients_given = sb_opt_is_set(o, "clients");
     run->want_pipeline = (int)sb_opt_int(o, "pipeline");
@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
-    sb_current_run = &run;
+    run.script_ops = sb_lua_script();
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
 
@@ -289,8 +289,8 @@ int main(int argc, char **argv)
         return 2;
     }
     if (sb_opt_bool(o, "version")) {
-        printf("sbench %s (driver ABI %d.%d, Lua %s.%s)\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR,
-               LUA_VERSION_MAJOR, LUA_VERSION_MINOR);
+        printf("sbench %s (driver ABI %d.%d, %s)\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR,
+               run.script_ops->language);
         return 0;
     }
 
@@ -387,11 +387,11 @@ int main(int argc, char **argv)
         return 1;
     }
     run.control = ctl;
-    if (l_state_create(ctl, 1) == NULL) {
+    if (run.script_ops->create(ctl, 1) < 0) {
         fprintf(stderr, "FATAL: %s\n", ctl->error);
         return 1;
     }
-    if (l_register_options(ctl, o, err, sizeof err) != 0) {
+    if (run.script_ops->register_options(ctl, o, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 1;
     }
@@ -404,7 +404,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
-    l_set_options(ctl);
+    run.script_ops->set_options(ctl);
 
     read_run_options(&run);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
@@ -434,7 +434,7 @@ int main(int argc, char **argv)
         fflush(stdout);
         _exit(rc);
     }
-    lua_close(ctl->L);
+    run.script_ops->destroy(ctl);
     sb_worker_destroy(ctl);
     if (drv->done)
         drv->done();

@@ -6,9 +6,6 @@
  */
 #include "run.h"
 
-#include <lauxlib.h>
-#include <lua.h>
-
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -18,24 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../lua/lua_env.h"
 #include "db.h"
 #include "options.h"
 #include "report.h"
+#include "script.h"
 
-struct sb_run *sb_current_run;
 volatile sig_atomic_t sb_interrupted;
-/* Lua state running a serial command on the main thread, for the signal
- * handler (lua_sethook may be called from a signal handler). */
-static lua_State *volatile signal_L;
-
-/* Count hook installed on interrupt: stops the Lua code where it is. */
-static void interrupt_hook(lua_State *L, lua_Debug *ar)
-{
-    (void)ar;
-    lua_sethook(L, NULL, 0, 0);
-    luaL_error(L, "interrupted by a signal");
-}
+/* The worker running a serial command on the main thread, for the signal
+ * handler (the script's interrupt hook is async-signal-safe). */
+static struct sb_worker *volatile signal_worker;
 
 static void on_signal(int sig)
 {
@@ -47,8 +35,9 @@ static void on_signal(int sig)
         _exit(130);
     }
     sb_interrupted = 1;
-    if (signal_L)
-        lua_sethook(signal_L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    struct sb_worker *w = signal_worker;
+    if (w)
+        w->run->script_ops->interrupt(w);
 }
 
 void sb_install_signals(void)
@@ -58,13 +47,6 @@ void sb_install_signals(void)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-}
-
-int64_t sb_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 void sb_sleep_ns(int64_t ns)
@@ -113,6 +95,7 @@ void sb_worker_destroy(struct sb_worker *w)
     if (w == NULL)
         return;
     sb_stats_free(&w->stats);
+    sb_conn_list_free(&w->conns);
     free(w->client_events);
     free(w);
 }
@@ -155,20 +138,22 @@ struct cmd_thread {
     struct sb_worker *w;
     const char *cmd;
     int rc;
+    _Atomic int running;            /* in the command: may be interrupted */
 };
 
 static void *parallel_command_thread(void *arg)
 {
     struct cmd_thread *ct = arg;
     struct sb_worker *w = ct->w;
+    const struct sb_script_ops *script = w->run->script_ops;
     if (w->run->drv && w->run->drv->thread_init)
         w->run->drv->thread_init();
-    if (l_state_create(w, 1) == NULL) {
+    if (script->create(w, 1) < 0) {
         ct->rc = -1;
     } else {
-        ct->rc = l_call_command(w, ct->cmd);
-        lua_close(w->L);
-        w->L = NULL;
+        ct->rc = script->call_command(w, ct->cmd);
+        atomic_store(&ct->running, 0); /* no interrupt past this point */
+        script->destroy(w);
     }
     if (ct->rc < 0)
         atomic_store(&w->run->fatal, 1);
@@ -197,6 +182,7 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
             break;
         ct[i].w = ws[i];
         ct[i].cmd = cmd;
+        atomic_store(&ct[i].running, 1);
         if (pthread_create(&ws[i]->thread, NULL, parallel_command_thread, &ct[i]) != 0)
             break;
         started++;
@@ -218,11 +204,9 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
             break;
         if (sb_interrupted && !interrupt_sent) {
             interrupt_sent = 1;
-            for (int i = 0; i < started; i++) {
-                lua_State *L = ws[i]->L;
-                if (!joined[i] && L)
-                    lua_sethook(L, interrupt_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
-            }
+            for (int i = 0; i < started; i++)
+                if (!joined[i] && atomic_load(&ct[i].running) && ws[i]->script)
+                    run->script_ops->interrupt(ws[i]);
         }
         sb_sleep_ns(100000000LL);
         if (!tty)
@@ -271,19 +255,20 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
 static int run_other_command(struct sb_run *run)
 {
     struct sb_worker *ctl = run->control;
+    const struct sb_script_ops *script = run->script_ops;
     const char *cmd = run->command;
-    int kind = l_find_command(ctl, cmd);
+    int kind = script->find_command(ctl, cmd);
     int rc;
     sb_install_signals();
     if (kind == 2) {
         rc = run_parallel_command(run, cmd);
     } else {
-        signal_L = ctl->L;
+        signal_worker = ctl;
         if (kind == 1)
-            rc = l_call_command(ctl, cmd);
+            rc = script->call_command(ctl, cmd);
         else
-            rc = l_call_global(ctl, cmd);
-        signal_L = NULL;
+            rc = script->call(ctl, cmd);
+        signal_worker = NULL;
     }
     if (sb_interrupted) {
         fprintf(stderr, "sbench: '%s' interrupted%s\n", cmd,

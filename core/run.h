@@ -2,7 +2,8 @@
  * The state of one sbench invocation (struct sb_run) and of each worker
  * thread (struct sb_worker), shared by the run loop, the Lua binding and
  * the reports.  Workers write only their own sb_worker; the control thread
- * reads their statistics when it reports.
+ * reads their statistics when it reports.  The script's own state of a
+ * worker is the binding's (core/script.h), behind `script`.
  */
 #ifndef SB_RUN_H
 #define SB_RUN_H
@@ -15,11 +16,12 @@
 
 #include "histogram.h"
 #include "rand.h"
+#include "clock.h"
+#include "db.h"
 #include "stats.h"
 
-struct lua_State;
 struct sb_options;
-struct l_client;
+struct sb_script_ops;
 struct sb_report_format;
 
 /* Most entries of a --percentiles list. */
@@ -38,21 +40,18 @@ struct sb_rand_conf {
 struct sb_worker {
     struct sb_thread_stats stats;   /* first: cache-line aligned */
     struct sb_run *run;
-    int id;                         /* 0-based; -1 for the control state */
+    int id;                         /* 0-based; -1 for the control worker */
     pthread_t thread;
-    struct lua_State *L;
+    void *script;                   /* the binding's state (core/script.h) */
     sb_rand rand;
-    int traceback_idx;              /* stack slot of the message handler */
     char error[2048];               /* first fatal error, with its place */
     int failed;
-    struct sb_conn *conns[16];      /* connections the worker's script opened */
-    int nconns;
-    struct lua_State *running_co;   /* client coroutine being resumed, or NULL */
-    int in_event;                   /* the one-client loop is inside event() */
-    /* --pipeline: connections with statements in flight (lua/l_sql.c) */
-    struct sb_conn **pipe_conns;
-    int npipe_conns, pipe_conns_cap;
-    struct l_client *cur_client;    /* client whose code runs (its connections are its own) */
+    int64_t scheduled;              /* --rate: the last arrival's time */
+    /* connections its script opened (not owned), for
+     * --reconnect=transaction; conn_list is where a connection opened now
+     * is listed: conns, or the running client's own (core/clients.c) */
+    struct sb_conn_list conns;
+    struct sb_conn_list *conn_list;
     /* --clients > --threads: events of each client this thread drives
      * (client tid + i * threads at [i]); written by this thread only */
     _Atomic uint64_t *client_events;
@@ -61,6 +60,7 @@ struct sb_worker {
 
 struct sb_run {
     struct sb_options *opts;
+    const struct sb_script_ops *script_ops; /* the workload's language binding */
     const struct sbd_driver *drv;   /* NULL until a driver is loaded */
     const char *driver_name;
     const char *script;             /* path of the workload's .lua */
@@ -90,6 +90,8 @@ struct sb_run {
     int rate_fixed;                 /* --rate-distribution=fixed */
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
     int reconnect_per_event;        /* --reconnect=transaction */
+    int paced;                      /* --rate or --reconnect=transaction: each
+                                       event's start takes more than a check */
     int pipeline;                   /* --pipeline depth in use, 0 = off */
     int want_pipeline;              /* --pipeline as given */
     int clients_given;              /* --clients was given */
@@ -108,9 +110,6 @@ struct sb_run {
      * may be freed, the process leaves at once (main.c) */
     int abandoned;
 };
-
-/* Process-wide: the run being executed (one per process). */
-extern struct sb_run *sb_current_run;
 
 /* Allocates a worker (statistics, histogram, seeded random numbers, and
  * per-client event counters when it drives several clients); NULL when out
@@ -136,7 +135,5 @@ void sb_sleep_ns(int64_t ns);
  * exits at once. */
 void sb_install_signals(void);
 
-/* Monotonic clock in nanoseconds. */
-int64_t sb_now_ns(void);
 
 #endif

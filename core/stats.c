@@ -24,7 +24,7 @@ void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_
         out->ignored_errors += SB_GET(s->ignored_errors);
         out->reconnects += SB_GET(s->reconnects);
         out->failed_events += SB_GET(s->failed_events);
-        out->busy_ns += SB_GET(s->busy_ns);
+        out->busy_ns += sb_histogram_sum(s->latency); /* the events' latencies */
         uint64_t nc = SB_GET(s->connects);
         if (nc) {
             int64_t mn = SB_GET(s->connect_min_ns), mx = SB_GET(s->connect_max_ns);

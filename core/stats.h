@@ -53,7 +53,6 @@ struct sb_thread_stats {
     _Atomic uint64_t ignored_errors;   /* events restarted after a retryable error */
     _Atomic uint64_t reconnects;
     _Atomic uint64_t failed_events;    /* events that failed for good */
-    _Atomic int64_t busy_ns;           /* sum of event latencies */
     _Atomic int in_event;              /* 1 while an event runs (forced shutdown) */
     _Atomic uint64_t loaded_rows;      /* rows written by bulk loads (prepare) */
     _Atomic uint64_t connects;         /* connections opened */

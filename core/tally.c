@@ -79,7 +79,7 @@ void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_threa
         sb_stats_merge_kind(ts, n, k, t->kind[k]);
     for (int i = 0; i < n; i++) {
         t->thread_events[i] = SB_GET(ts[i]->events);
-        t->thread_busy_ns[i] = SB_GET(ts[i]->busy_ns);
+        t->thread_busy_ns[i] = sb_histogram_sum(ts[i]->latency); /* the events' latencies */
     }
     take_clients(t, run);
 }

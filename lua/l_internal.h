@@ -1,5 +1,12 @@
 /*
  * Shared between the files of the Lua binding; not used outside lua/.
+ * The core reaches the binding only through its table of hooks
+ * (core/script.h, filled in l_script.c).
+ *
+ * Each worker's script state is a struct l_thread (the core's
+ * struct sb_worker points at it as `script`; the Lua state's extra space
+ * points back at it).  Stack of a worker state while it runs: [1] the
+ * message handler, [2] the event function (after worker_init).
  */
 #ifndef SB_L_INTERNAL_H
 #define SB_L_INTERNAL_H
@@ -7,14 +14,82 @@
 #include <lua.h>
 #include <stdint.h>
 
-struct sb_worker;
-struct sb_conn;
+#include "../core/event.h"
+#include "../core/run.h"
 
-/* The worker that owns state L (stored in the state's extra space). */
+struct sb_conn;
+struct sb_report;
+struct sb_options;
+
+/* The binding's state of one worker thread (or of the control worker). */
+struct l_thread {
+    struct sb_worker *w;
+    lua_State *L;
+    int traceback_idx;              /* stack slot of the message handler */
+    lua_State *running_co;          /* client coroutine being resumed, or NULL */
+    int in_event;                   /* the one-client loop is inside event() */
+    struct sb_event ev;             /* the one-client loop's event */
+    /* --pipeline: connections with statements in flight (l_sql_run.c) */
+    struct sb_conn **pipe_conns;
+    int npipe_conns, pipe_conns_cap;
+};
+
+/* The binding's state of the worker that owns state L. */
+static inline struct l_thread *l_thread(lua_State *L)
+{
+    return *(struct l_thread **)lua_getextraspace(L);
+}
+
+/* The worker that owns state L. */
 static inline struct sb_worker *l_worker(lua_State *L)
 {
-    return *(struct sb_worker **)lua_getextraspace(L);
+    return l_thread(L)->w;
 }
+
+/* ---- l_state.c: states, options, calls ---- */
+
+/* Creates w's state (script_ops.create). */
+int l_state_create(struct sb_worker *w, int with_opts);
+/* Frees w's state; NULL state is a no-op. */
+void l_state_destroy(struct sb_worker *w);
+/* Stores the error on top of t->L into t->w->error and pops it. */
+void l_take_error(struct l_thread *t);
+int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen);
+void l_set_options(struct sb_worker *w);
+int l_call_global(struct sb_worker *w, const char *name);
+int l_find_command(struct sb_worker *w, const char *cmd);
+int l_call_command(struct sb_worker *w, const char *cmd);
+int l_has_hook(struct sb_worker *w, const char *name);
+void l_interrupt(struct sb_worker *w);
+/* Calls sbench.hooks[name](the value at idx) from the globals' sbench
+ * (env_ref LUA_NOREF) or a client environment's.  Returns 1 if it ran and
+ * returned true, 0 if it returned false or is absent (*absent set when
+ * absent is not NULL), -1 on error (w->error set). */
+int l_call_hook(struct l_thread *t, int env_ref, const char *name, int idx, int *absent);
+
+/* ---- l_event.c: the event loop and its restart rules ---- */
+
+int l_worker_init(struct sb_worker *w);
+int l_run_events(struct sb_worker *w);
+int l_worker_done(struct sb_worker *w);
+/* The event failed with the error on top of t->L: counts it and, when it
+ * is ignorable, rolls back or reconnects and runs the restart hook (from
+ * the client environment env_ref, or the globals for LUA_NOREF).  Returns
+ * SB_EVENT_RESTART, SB_EVENT_STOP, SB_EVENT_FAILED (after --max-retries,
+ * counted) or SB_EVENT_FATAL (w->error set); the error is popped. */
+int l_event_error(struct l_thread *t, int env_ref, int *retries);
+
+/* ---- l_client.c: client coroutines ---- */
+
+void *l_client_create(struct sb_worker *w, int cid);
+int l_client_call(struct sb_worker *w, void *client, const char *name);
+int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn **wait);
+
+/* ---- l_report.c ---- */
+
+int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r);
+
+/* ---- the sbench API ---- */
 
 /* Its address is sbench.error.RESTART_EVENT. */
 extern int l_restart_marker;

@@ -15,9 +15,7 @@
 
 #include "../core/histogram.h"
 #include "../core/report.h"
-#include "../core/run.h"
 #include "l_internal.h"
-#include "lua_env.h"
 
 #define HIST_MT "sbench.histogram"
 
@@ -60,7 +58,8 @@ static void push_stat(lua_State *L, const struct sb_report *r)
 
 int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r)
 {
-    lua_State *L = w->L;
+    struct l_thread *t = w->script;
+    lua_State *L = t->L;
     int top = lua_gettop(L);
     lua_getglobal(L, "sbench");
     if (!lua_istable(L, -1) || lua_getfield(L, -1, "hooks") != LUA_TTABLE ||
@@ -69,7 +68,7 @@ int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report 
         return 0;
     }
     push_stat(L, r);
-    if (lua_pcall(L, 1, 0, w->traceback_idx) != LUA_OK) {
+    if (lua_pcall(L, 1, 0, t->traceback_idx) != LUA_OK) {
         const char *m = lua_tostring(L, -1);
         snprintf(w->error, sizeof w->error, "%s", m ? m : "error in a report hook");
         lua_settop(L, top);
@@ -110,7 +109,7 @@ static int report_line(lua_State *L)
         .latency_avg = field(L, "latency_avg"),
         .latency_max = field(L, "latency_max"),
         .latency_sum = field(L, "latency_sum"),
-        .percentile = sb_current_run ? sb_current_run->percentile : 95.0,
+        .percentile = l_worker(L)->run->percentile,
     };
     fmt->hook_line(stdout, &st);
     return 0;

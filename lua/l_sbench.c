@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "../core/options.h"
-#include "../core/run.h"
 #include "l_internal.h"
 
 #ifndef SB_VERSION
@@ -76,7 +75,7 @@ static int r_uniform(lua_State *L)
 
 static int r_gaussian(lua_State *L)
 {
-    const struct sb_rand_conf *c = &sb_current_run->rand;
+    const struct sb_rand_conf *c = &l_worker(L)->run->rand;
     lua_pushinteger(L, sb_rand_gaussian(R(L), int_arg(L, 1), int_arg(L, 2),
                                         c->spec_iter));
     return 1;
@@ -84,7 +83,7 @@ static int r_gaussian(lua_State *L)
 
 static int r_special(lua_State *L)
 {
-    const struct sb_rand_conf *c = &sb_current_run->rand;
+    const struct sb_rand_conf *c = &l_worker(L)->run->rand;
     lua_pushinteger(L, sb_rand_special(R(L), int_arg(L, 1), int_arg(L, 2),
                                        c->spec_iter, c->spec_pct, c->spec_res));
     return 1;
@@ -93,20 +92,20 @@ static int r_special(lua_State *L)
 static int r_pareto(lua_State *L)
 {
     lua_pushinteger(L, sb_rand_pareto(R(L), int_arg(L, 1), int_arg(L, 2),
-                                      sb_current_run->rand.pareto_h));
+                                      l_worker(L)->run->rand.pareto_h));
     return 1;
 }
 
 static int r_zipfian(lua_State *L)
 {
     lua_pushinteger(L, sb_rand_zipfian(R(L), int_arg(L, 1), int_arg(L, 2),
-                                       sb_current_run->rand.zipf_exp));
+                                       l_worker(L)->run->rand.zipf_exp));
     return 1;
 }
 
 static int r_default(lua_State *L)
 {
-    switch (sb_current_run->rand.kind) {
+    switch (l_worker(L)->run->rand.kind) {
     case SB_RAND_UNIFORM: return r_uniform(L);
     case SB_RAND_GAUSSIAN: return r_gaussian(L);
     case SB_RAND_PARETO: return r_pareto(L);
@@ -166,7 +165,7 @@ static int p_expect(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
     if (n > 0)
-        atomic_fetch_add(&sb_current_run->expected_rows, (uint64_t)n);
+        atomic_fetch_add(&l_worker(L)->run->expected_rows, (uint64_t)n);
     return 0;
 }
 
@@ -217,7 +216,7 @@ static void push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
 
 void l_set_options(struct sb_worker *w)
 {
-    lua_State *L = w->L;
+    lua_State *L = ((struct l_thread *)w->script)->L;
     const struct sb_options *o = w->run->opts;
     lua_getglobal(L, "sbench");
     lua_getfield(L, -1, "opt");

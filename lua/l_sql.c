@@ -12,10 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/run.h"
 #include "l_internal.h"
 #include "l_sql_int.h"
-#include "lua_env.h"
 
 /* ---- SQL errors ---- */
 
@@ -197,7 +195,7 @@ static int drv_connect(lua_State *L)
     struct l_conn *lc = lua_newuserdatauv(L, sizeof *lc, 1);
     lc->c = NULL;
     lc->closed = 1;
-    lc->owner = NULL;
+    lc->list = NULL;
     luaL_setmetatable(L, CONN_MT);
     struct sbd_error err;
     int64_t t0 = sb_now_ns();
@@ -206,41 +204,27 @@ static int drv_connect(lua_State *L)
     if (lc->c == NULL)
         return raise_connect_error(L, &err);
     lc->closed = 0;
-    struct l_client *cl = w->cur_client;
-    if (cl != NULL) {
-        if (cl->nconns < (int)(sizeof cl->conns / sizeof cl->conns[0])) {
-            cl->conns[cl->nconns++] = lc->c;
-            lc->owner = cl;
-        }
-    } else if (w->nconns < (int)(sizeof w->conns / sizeof w->conns[0])) {
-        w->conns[w->nconns++] = lc->c;
+    /* listed as the connections of the code running now (the worker's,
+     * or a client's), for --reconnect=transaction */
+    if (sb_conn_list_add(w->conn_list, lc->c) != 0) {
+        sb_conn_close(lc->c);
+        lc->c = NULL;
+        return luaL_error(L, "out of memory");
     }
+    lc->list = w->conn_list;
     return 1;
 }
 
 /* ---- connection ---- */
 
-/* Removes c from list (n entries). */
-static void unlist(struct sb_conn **list, int *n, const struct sb_conn *c)
-{
-    for (int i = 0; i < *n; i++)
-        if (list[i] == c) {
-            list[i] = list[--*n];
-            return;
-        }
-}
-
 static int conn_gc(lua_State *L)
 {
     struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
-    struct sb_worker *w = l_worker(L);
     if (lc->c && lc->c->inflight_listed)
         l_sql_unlist(L, lc->c);
-    if (lc->owner)
-        unlist(lc->owner->conns, &lc->owner->nconns, lc->c);
-    else
-        unlist(w->conns, &w->nconns, lc->c);
-    lc->owner = NULL;
+    if (lc->list)
+        sb_conn_list_remove(lc->list, lc->c);
+    lc->list = NULL;
     sb_conn_close(lc->c);
     lc->c = NULL;
     return 0;

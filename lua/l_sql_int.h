@@ -30,11 +30,9 @@
 #define DRV_MT "sbench.driver"
 #define ERR_MT "sbench.sqlerror"
 
-struct l_client;
-
-/* owner: the client whose code opened it (its conns[] lists it), or NULL
- * when it is listed in the worker's conns[] */
-struct l_conn { struct sb_conn *c; int closed; struct l_client *owner; };
+/* list: the core's list of connections that the code which opened it
+ * owns (the worker's or a client's), for --reconnect=transaction */
+struct l_conn { struct sb_conn *c; int closed; struct sb_conn_list *list; };
 struct l_rs { struct sb_conn *c; uint64_t gen; };
 /* rs: the connection's result-set object once the statement has pushed it
  * (then also user value 2), so that execute finds it in one step. */

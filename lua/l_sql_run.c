@@ -23,10 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/run.h"
 #include "l_internal.h"
 #include "l_sql_int.h"
-#include "lua_env.h"
 
 /* Phases of a call that runs a statement, in the low bits of its
  * continuation context; the bits above are the call's own (a verb). */
@@ -39,7 +37,7 @@ enum { RUN_START = 0, RUN_ROOM = 1, RUN_ANSWER = 2 };
  * while the server answers. */
 static int may_yield(lua_State *L)
 {
-    return l_worker(L)->running_co == L && lua_isyieldable(L);
+    return l_thread(L)->running_co == L && lua_isyieldable(L);
 }
 
 /* Waits until at most target statements are in flight on c: yields to the
@@ -63,7 +61,7 @@ static int wait_here(lua_State *L, struct sb_conn *c, int target, int yield,
 
 void l_sql_unlist(lua_State *L, struct sb_conn *c)
 {
-    struct sb_worker *w = l_worker(L);
+    struct l_thread *w = l_thread(L);
     for (int i = 0; i < w->npipe_conns; i++)
         if (w->pipe_conns[i] == c) {
             w->pipe_conns[i] = w->pipe_conns[--w->npipe_conns];
@@ -80,7 +78,7 @@ static void note_inflight(lua_State *L, struct sb_conn *c)
     c->inflight_owner = L;
     if (c->inflight_listed)
         return;
-    struct sb_worker *w = l_worker(L);
+    struct l_thread *w = l_thread(L);
     if (w->npipe_conns == w->pipe_conns_cap) {
         int cap = w->pipe_conns_cap ? w->pipe_conns_cap * 2 : 8;
         struct sb_conn **p = realloc(w->pipe_conns, (size_t)cap * sizeof *p);
@@ -105,7 +103,7 @@ static void note_inflight(lua_State *L, struct sb_conn *c)
 static inline int run(lua_State *L, int ci, struct sb_conn *c, const struct sb_req *r,
                       lua_KFunction self, lua_KContext ctx)
 {
-    struct sb_worker *w = l_worker(L);
+    struct l_thread *w = l_thread(L);
     int yield = w->running_co == L && lua_isyieldable(L);
     int queue = yield || (c->pipelines && w->in_event && L == w->L);
     int rc;
@@ -239,7 +237,7 @@ static int conn_query_row(lua_State *L)
 
 int l_sql_pipe_pending(lua_State *L)
 {
-    struct sb_worker *w = l_worker(L);
+    struct l_thread *w = l_thread(L);
     for (int i = 0; i < w->npipe_conns; i++)
         if (w->pipe_conns[i]->inflight_owner == L)
             return 1;
@@ -252,7 +250,7 @@ int l_sql_pipe_pending(lua_State *L)
 static int pipe_sync_k(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
-    struct sb_worker *w = l_worker(L);
+    struct l_thread *w = l_thread(L);
     if (ctx != 0) { /* resumed: that connection's answers are in */
         struct sb_conn *c = (struct sb_conn *)ctx;
         l_sql_unlist(L, c);

@@ -9,7 +9,6 @@
 
 #include <string.h>
 
-#include "../core/run.h"
 #include "l_internal.h"
 #include "l_sql_int.h"
 
