@@ -51,8 +51,11 @@ enum null_txn { NT_NONE = 0, NT_OPEN, NT_ABORTED };
 
 struct sbd_conn {
     struct sbd_error err;
-    int fd;                  /* timerfd: readable when the oldest answer in
-                                flight is ready; -1 when none */
+    int fd;                  /* readable when the oldest answer in flight
+                                is ready: a timerfd with --null-delay-us,
+                                else an eventfd; -1 when none */
+    int64_t armed_ns;        /* timerfd: the time it is armed for, 0 when
+                                disarmed; eventfd: 1 while readable */
     int pipeline;            /* pipeline mode on */
     int lost;                /* an injected loss happened: all calls fail */
     int txn;                 /* enum null_txn */
