@@ -193,8 +193,6 @@ must_stop "error not ignorable, clients+pipeline" "23505" --events=100 --null-fa
     --null-fail-status=error --db-ignore-sqlstates=40001 $C --pipeline=4 oltp_read_write run
 must_stop "lost with --db-reconnect=off" "--db-reconnect=off" --events=100 --null-fail-every=25 \
     --null-fail-status=lost --db-reconnect=off oltp_read_write run
-must_stop "bad --null-fail-status" "--null-fail-status must be retry, error or lost" \
-    --events=10 --null-fail-status=sometimes oltp_read_write run
 
 echo "$((ncases - failed)) of $ncases cases passed"
 [ $failed -eq 0 ]
