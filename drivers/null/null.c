@@ -1,63 +1,51 @@
 /*
- * null driver: accepts every statement and does nothing, so the core (run
- * loop, Lua binding, statistics, reports) can be tested and profiled without
- * a database.  SELECTs return --null-rows rows of one integer column.  Also
- * the smallest complete example of the driver ABI.
+ * null driver: a whole plugin that needs no database, so the core (run
+ * loop, statement path, --clients, --pipeline, Lua binding, statistics,
+ * reports, retries and reconnects) can be tested and profiled without a
+ * server.  It is the reference implementation of every capability of the
+ * driver ABI: blocking and prepared statements here, nonblocking and
+ * pipelined ones in null_async.c, and server counters from the model
+ * server in null_server.c, which says what each statement answers.
+ *
+ * Options: --null-rows (rows of a SELECT), --null-delay-us (time each
+ * answer takes, for blocking calls too), --null-fail-every and
+ * --null-fail-status (deterministic injected failures: retry, error or a
+ * lost connection), --null-fail-connect (refuse every connection).
  */
-#include <sbench/driver.h>
+#include "null_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-struct sbd_conn {
-    struct sbd_error err;
-    int64_t rows_left;
-    int64_t next_value;
-};
-
-struct sbd_stmt {
-    int is_select;
-};
-
-static const struct sbd_host *host;
-static long long rows_per_select;
 
 static const struct sbd_option null_options[] = {
-    {"null-rows", SBD_OPT_INT, "1", "rows each SELECT returns"},
+    {"null-rows", SBD_OPT_INT, "1", "rows each SELECT returns (SELECT <integer> returns that number)"},
+    {"null-delay-us", SBD_OPT_INT, "0",
+     "each answer is ready this many microseconds after the previous one (or after its "
+     "statement was sent, whichever is later); blocking calls wait as long"},
+    {"null-fail-every", SBD_OPT_INT, "0",
+     "the Nth, 2Nth, ... statement of each connection fails (BEGIN, COMMIT and ROLLBACK "
+     "excepted; a new connection counts from 0); 0 = never"},
+    {"null-fail-status", SBD_OPT_STRING, "retry",
+     "how --null-fail-every fails: retry (SQLSTATE 40001), error (23505) or lost (the "
+     "connection is gone, 08006)"},
     {"null-fail-connect", SBD_OPT_BOOL, "off",
      "refuse every connection (for testing error paths)"},
     {NULL, 0, NULL, NULL}
 };
 
-static int is_select(const char *sql, size_t len)
-{
-    while (len > 0 && (*sql == ' ' || *sql == '\t' || *sql == '\n' || *sql == '(')) {
-        sql++;
-        len--;
-    }
-    return len >= 6 && strncasecmp(sql, "select", 6) == 0;
-}
-
 static int null_init(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
-    host = h;
-    rows_per_select = h->opt_int("null-rows");
-    if (rows_per_select < 0) {
-        snprintf(errbuf, errlen, "--null-rows must be >= 0");
-        return SBD_ERROR;
-    }
-    return SBD_OK;
+    return null_config_read(h, errbuf, errlen);
 }
 
-static const char *null_client_version(void) { return "null 1"; }
+static const char *null_client_version(void) { return "null 2"; }
 
 static int null_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
 {
     (void)thread_id;
     *out = NULL;
-    if (host->opt_bool("null-fail-connect")) {
+    if (null_cfg.host->opt_bool("null-fail-connect")) {
         err->status = SBD_ERROR;
         err->native_code = 0;
         strcpy(err->sqlstate, "08001");
@@ -71,11 +59,22 @@ static int null_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         snprintf(err->message, sizeof err->message, "out of memory");
         return SBD_ERROR;
     }
+    if (null_async_open(c, err) != SBD_OK) {
+        free(c);
+        return SBD_ERROR;
+    }
     *out = c;
     return SBD_OK;
 }
 
-static void null_disconnect(sbd_conn *c) { free(c); }
+static void null_disconnect(sbd_conn *c)
+{
+    if (c == NULL)
+        return;
+    null_end_session(c);
+    null_async_close(c);
+    free(c);
+}
 
 static const struct sbd_error *null_last_error(sbd_conn *c) { return &c->err; }
 
@@ -83,24 +82,45 @@ static const char *null_dialect(sbd_conn *c) { (void)c; return "ansi"; }
 
 static const char *null_server_version(sbd_conn *c) { (void)c; return "null"; }
 
-static void start_result(sbd_conn *c, int select, struct sbd_result_info *info)
+/* Why a blocking call may not run now, or NULL when it may. */
+static const char *busy(const sbd_conn *c)
 {
-    c->rows_left = select ? rows_per_select : 0;
-    c->next_value = 1;
-    info->affected_rows = select ? 0 : 1;
-    info->nrows = c->rows_left;
-    info->nfields = select ? 1 : 0;
+    if (c->qn > 0)
+        return "a blocking call while statements are in flight";
+    if (c->pipeline)
+        return "a blocking call in pipeline mode";
+    return NULL;
 }
 
-static int null_query(sbd_conn *c, const char *sql, size_t len,
-                      struct sbd_result_info *info)
+/* Every blocking statement: served, then waited for like its answer. */
+static int run_blocking(sbd_conn *c, const struct null_sql *s, struct sbd_result_info *info)
 {
-    start_result(c, is_select(sql, len), info);
-    return SBD_OK;
+    const char *why = busy(c);
+    if (why)
+        return null_misuse(c, why);
+    struct null_answer a;
+    null_serve(c, s, &a);
+    null_wait_until(null_next_ready(c));
+    return null_deliver(c, &a, info);
+}
+
+static int null_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    struct null_sql s = null_parse(sql, len);
+    return run_blocking(c, &s, info);
+}
+
+static int null_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p, int n,
+                        struct sbd_result_info *info)
+{
+    (void)p; (void)n;
+    return run_blocking(c, &s->sql, info);
 }
 
 static int null_fetch_row(sbd_conn *c, struct sbd_value *row)
 {
+    if (c->qn > 0 && !c->pipeline)
+        return null_misuse(c, "fetch_row while a statement is in flight");
     if (c->rows_left <= 0)
         return SBD_DONE;
     c->rows_left--;
@@ -110,37 +130,52 @@ static int null_fetch_row(sbd_conn *c, struct sbd_value *row)
     return SBD_OK;
 }
 
-static void null_free_result(sbd_conn *c) { c->rows_left = 0; }
+static void null_free_result(sbd_conn *c)
+{
+    if (c->qn > 0 && !c->pipeline)
+        null_cfg.host->log(SBD_LOG_ERROR, "free_result while a statement is in flight "
+                           "(the host broke a rule of driver.h)");
+    c->rows_left = 0;
+}
 
+/* Prepares on the server: no statement, nothing counted. */
 static int null_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                         const int *types, sbd_stmt **out)
 {
-    (void)c; (void)nparams; (void)types;
+    (void)nparams; (void)types;
+    *out = NULL;
+    const char *why = busy(c);
+    if (why)
+        return null_misuse(c, why);
+    if (c->lost) {
+        struct null_answer a;
+        struct sbd_result_info info;
+        null_serve(c, &(struct null_sql){NK_OTHER, 0, 0}, &a);
+        return null_deliver(c, &a, &info);
+    }
     sbd_stmt *s = malloc(sizeof *s);
     if (s == NULL)
-        return SBD_ERROR;
-    s->is_select = is_select(sql, len);
+        return null_misuse(c, "out of memory for a prepared statement");
+    s->sql = null_parse(sql, len);
     *out = s;
     return SBD_OK;
 }
 
-static int null_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p,
-                        int n, struct sbd_result_info *info)
+static void null_close_stmt(sbd_conn *c, sbd_stmt *s)
 {
-    (void)p; (void)n;
-    start_result(c, s->is_select, info);
-    return SBD_OK;
+    const char *why = busy(c);
+    if (why)
+        null_cfg.host->log(SBD_LOG_ERROR, "close_stmt: %s (the host broke a rule of driver.h)", why);
+    free(s);
 }
-
-static void null_close_stmt(sbd_conn *c, sbd_stmt *s) { (void)c; free(s); }
 
 static const struct sbd_driver null_driver = {
     .struct_size = sizeof(struct sbd_driver),
     .abi_major = SBD_ABI_MAJOR,
     .abi_minor = SBD_ABI_MINOR,
     .name = "null",
-    .description = "does nothing; for testing sbench itself",
-    .caps = SBD_CAP_PREPARED,
+    .description = "does nothing, answers like a server; for testing sbench itself",
+    .caps = SBD_CAP_PREPARED | SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_SERVER_COUNTERS,
     .options = null_options,
     .init = null_init,
     .client_version = null_client_version,
@@ -155,6 +190,12 @@ static const struct sbd_driver null_driver = {
     .prepare = null_prepare,
     .execute = null_execute,
     .close_stmt = null_close_stmt,
+    .server_counters = null_server_counters,
+    .socket = null_socket,
+    .send_query = null_send_query,
+    .send_execute = null_send_execute,
+    .poll_result = null_poll_result,
+    .pipeline = null_pipeline,
 };
 
 SBD_EXPORT const struct sbd_driver *SBD_ENTRY(void)

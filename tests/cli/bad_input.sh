@@ -182,6 +182,10 @@ has pgsql password && check 1 "Connection refused" --absent=TopSecret123 -- --db
     --pgsql-password=TopSecret123 $W run
 check 1 "connection refused (--null-fail-connect)" -- $N --null-fail-connect=on $W run
 check 1 "connection refused (--null-fail-connect)" -- $N --null-fail-connect=on $W prepare
+check 1 "null driver: --null-delay-us must be between 0 and 60000000" -- $N --null-delay-us=-5 $W run
+check 1 "null driver: --null-fail-every must be >= 0" -- $N --null-fail-every=-1 $W run
+check 1 "null driver: --null-fail-status must be retry, error or lost, not 'sometimes'" -- $N --null-fail-status=sometimes $W run
+check 2 "invalid value 'abc' for --null-delay-us" -- $N --null-delay-us=abc $W run
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

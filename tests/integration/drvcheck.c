@@ -9,11 +9,18 @@
  * INSERT), transactions, affected-row counts and error classification;
  * with SBD_CAP_NONBLOCKING also the nonblocking calls (ABI 1.1): results,
  * affected rows, prepared executes, errors, two connections in flight at
- * once, a deadlock reported as SBD_RETRY and a disconnect mid-statement.
- * Every value read back is compared with what was written.  Exits 0 when
- * all checks pass, 1 on the first failure (with the check's name).
+ * once, a deadlock reported as SBD_RETRY and a disconnect mid-statement;
+ * with SBD_CAP_PIPELINE the pipelined calls (ABI 1.2), answer by answer
+ * against the same statements run blocking (drvcheck_async.c).  Every
+ * value read back is compared with what was written.
+ *
+ * The null driver stores nothing: it gets every check that needs no
+ * stored data (SELECT <integer>, syntax errors, the nonblocking and
+ * pipelined calls) and the checks of its own model (drvcheck_null.c).
+ * Exits 0 when all checks pass, 1 on the first failure (with the check's
+ * name).
  */
-#include <sbench/driver.h>
+#include "drvcheck.h"
 
 #include <dlfcn.h>
 #include <poll.h>
@@ -27,10 +34,11 @@
 static const char *opt_names[MAX_OPTS];
 static const char *opt_values[MAX_OPTS];
 static int nopts;
-static const struct sbd_driver *drv;
-static int checks;
+const struct sbd_driver *drv;
+int checks;
+const char *const not_sql = "*** not sql ***";
 
-static const char *h_opt_str(const char *name)
+const char *h_opt_str(const char *name)
 {
     for (int i = 0; i < nopts; i++)
         if (strcmp(opt_names[i], name) == 0)
@@ -49,7 +57,7 @@ static int h_opt_is_set(const char *name)
     return 0;
 }
 
-static long long h_opt_int(const char *name)
+long long h_opt_int(const char *name)
 {
     const char *v = h_opt_str(name);
     return v ? strtoll(v, NULL, 10) : 0;
@@ -72,7 +80,7 @@ static void h_log(int level, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
-static void fail(sbd_conn *c, const char *what)
+void fail(sbd_conn *c, const char *what)
 {
     fprintf(stderr, "drvcheck: FAILED: %s", what);
     if (c) {
@@ -84,40 +92,40 @@ static void fail(sbd_conn *c, const char *what)
     exit(1);
 }
 
-#define CHECK(cond, conn, what) do { if (!(cond)) fail(conn, what); checks++; } while (0)
-
-static void run(sbd_conn *c, const char *sql, struct sbd_result_info *info)
+void run(sbd_conn *c, const char *sql, struct sbd_result_info *info)
 {
     char what[600];
     snprintf(what, sizeof what, "query: %s", sql);
     CHECK(drv->query(c, sql, strlen(sql), info) == SBD_OK, c, what);
 }
 
-static int64_t query_int(sbd_conn *c, const char *sql)
+int64_t value_int(const struct sbd_value *v)
+{
+    if (v->type == SBD_TYPE_INT)
+        return v->i;
+    if (v->type == SBD_TYPE_DOUBLE)
+        return (int64_t)v->d;
+    char buf[64];
+    size_t n = v->len < 63 ? v->len : 63;
+    memcpy(buf, v->s, n);
+    buf[n] = 0;
+    return strtoll(buf, NULL, 10);
+}
+
+int64_t query_int(sbd_conn *c, const char *sql)
 {
     struct sbd_result_info info;
     struct sbd_value row[4];
     run(c, sql, &info);
     CHECK(info.nfields == 1, c, "one column expected");
     CHECK(drv->fetch_row(c, row) == SBD_OK, c, "a row expected");
-    int64_t v;
-    if (row[0].type == SBD_TYPE_INT)
-        v = row[0].i;
-    else if (row[0].type == SBD_TYPE_DOUBLE)
-        v = (int64_t)row[0].d;
-    else {
-        char buf[64];
-        size_t n = row[0].len < 63 ? row[0].len : 63;
-        memcpy(buf, row[0].s, n);
-        buf[n] = 0;
-        v = strtoll(buf, NULL, 10);
-    }
+    int64_t v = value_int(&row[0]);
     CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "exactly one row expected");
     drv->free_result(c);
     return v;
 }
 
-static int txn(sbd_conn *c, int (*fn)(sbd_conn *), const char *sql)
+int txn(sbd_conn *c, int (*fn)(sbd_conn *), const char *sql)
 {
     struct sbd_result_info info;
     if (fn)
@@ -129,7 +137,7 @@ static int txn(sbd_conn *c, int (*fn)(sbd_conn *), const char *sql)
 
 /* Waits with poll() for the statement in flight on c to end; poll_result's
  * final status.  *agains counts the SBD_AGAIN answers. */
-static int nb_wait(sbd_conn *c, struct sbd_result_info *info, int *agains)
+int nb_wait(sbd_conn *c, struct sbd_result_info *info, int *agains)
 {
     for (int i = 0; i < 600; i++) {
         int want_write = 0;
@@ -148,7 +156,7 @@ static int nb_wait(sbd_conn *c, struct sbd_result_info *info, int *agains)
 }
 
 /* send_query then nb_wait; the status of whichever failed. */
-static int nb_query(sbd_conn *c, const char *sql, struct sbd_result_info *info)
+int nb_query(sbd_conn *c, const char *sql, struct sbd_result_info *info)
 {
     int rc = drv->send_query(c, sql, strlen(sql));
     return rc != SBD_OK ? rc : nb_wait(c, info, NULL);
@@ -156,13 +164,11 @@ static int nb_query(sbd_conn *c, const char *sql, struct sbd_result_info *info)
 
 static void check_nonblocking(sbd_conn *c)
 {
-    CHECK(drv->struct_size >= offsetof(struct sbd_driver, poll_result) + sizeof drv->poll_result &&
-          drv->socket && drv->send_query && drv->send_execute && drv->poll_result, NULL,
-          "SBD_CAP_NONBLOCKING: socket, send_query, send_execute and poll_result present");
     alarm(120); /* a call that blocks for good ends the check */
     struct sbd_result_info info;
     struct sbd_value row[4];
 
+    /* (presence of the calls: check_nonblocking_basics) */
     /* a SELECT with rows, read after poll_result like after query */
     const char *sel = "SELECT id, k FROM drvcheck_t WHERE id BETWEEN 201 AND 205 ORDER BY id";
     CHECK(nb_query(c, sel, &info) == SBD_OK, c, "nonblocking select");
@@ -337,62 +343,41 @@ static void check_pgsql_errors(sbd_conn *c)
     drv->close_stmt(c, st);
 }
 
-int main(int argc, char **argv)
+/* ---- every driver, database or not ---- */
+
+/* A SELECT of a literal, a prepared one, a syntax error. */
+static void check_basics(sbd_conn *c)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: drvcheck DRIVER.so [--option=value ...]\n");
-        return 2;
+    CHECK(query_int(c, "SELECT 42") == 42, c, "SELECT 42 answers 42");
+    sbd_stmt *st = NULL;
+    CHECK(drv->prepare(c, "SELECT 7", 8, 0, NULL, &st) == SBD_OK, c, "prepare SELECT 7");
+    for (int i = 0; i < 2; i++) {
+        struct sbd_result_info info;
+        struct sbd_value row[1];
+        CHECK(drv->execute(c, st, NULL, 0, &info) == SBD_OK && info.nfields == 1, c,
+              "execute SELECT 7");
+        CHECK(drv->fetch_row(c, row) == SBD_OK && value_int(&row[0]) == 7, c,
+              "prepared SELECT 7 answers 7");
+        CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "prepared SELECT 7: one row");
+        drv->free_result(c);
     }
-    for (int i = 2; i < argc && nopts < MAX_OPTS; i++) {
-        char *a = argv[i];
-        if (strncmp(a, "--", 2) != 0 || strchr(a, '=') == NULL) {
-            fprintf(stderr, "drvcheck: bad argument '%s'\n", a);
-            return 2;
-        }
-        char *eq = strchr(a, '=');
-        *eq = 0;
-        opt_names[nopts] = a + 2;
-        opt_values[nopts++] = eq + 1;
-    }
-    void *so = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!so) {
-        fprintf(stderr, "drvcheck: %s\n", dlerror());
-        return 1;
-    }
-    sbd_entry_fn entry = (sbd_entry_fn)dlsym(so, SBD_ENTRY_SYMBOL);
-    CHECK(entry != NULL, NULL, "entry symbol exported");
-    drv = entry();
-    CHECK(drv->abi_major == SBD_ABI_MAJOR, NULL, "ABI major matches");
-    CHECK(drv->struct_size >= offsetof(struct sbd_driver, bulk_begin), NULL,
-          "struct_size covers required members");
-    CHECK(drv->init && drv->connect && drv->disconnect && drv->last_error &&
-          drv->dialect && drv->query && drv->fetch_row && drv->free_result &&
-          drv->prepare && drv->execute && drv->close_stmt, NULL,
-          "required members present");
+    drv->close_stmt(c, st);
+    struct sbd_result_info info;
+    CHECK(drv->query(c, not_sql, strlen(not_sql), &info) == SBD_ERROR, c,
+          "a statement that is not SQL fails with SBD_ERROR");
+    const struct sbd_error *e = drv->last_error(c);
+    CHECK(e->status == SBD_ERROR && e->message[0] != 0, c, "syntax error has a message");
+    printf("drvcheck: syntax error -> native %ld, sqlstate '%s'\n", e->native_code, e->sqlstate);
+    CHECK(query_int(c, "SELECT 43") == 43, c, "usable after a syntax error");
+}
 
-    struct sbd_host host = {
-        .struct_size = sizeof host, .abi_major = SBD_ABI_MAJOR,
-        .abi_minor = SBD_ABI_MINOR, .opt_str = h_opt_str,
-        .opt_is_set = h_opt_is_set, .opt_int = h_opt_int, .opt_bool = h_opt_bool, .log = h_log,
-        .connect_timeout = 10, .query_timeout = 0,
-    };
-    char errbuf[512] = "";
-    CHECK(drv->init(&host, errbuf, sizeof errbuf) == SBD_OK, NULL, errbuf);
-    if (drv->thread_init)
-        CHECK(drv->thread_init() == SBD_OK, NULL, "thread_init");
+/* ---- a database: what is written is read back ---- */
 
-    sbd_conn *c = NULL;
-    struct sbd_error cerr;
-    memset(&cerr, 0, sizeof cerr);
-    if (drv->connect(0, &c, &cerr) != SBD_OK) {
-        fprintf(stderr, "drvcheck: FAILED: connect: %s\n", cerr.message);
-        return 1;
-    }
-    const char *dialect = drv->dialect(c);
-    printf("drvcheck: driver %s, client %s, server %s, dialect %s\n", drv->name,
-           drv->client_version ? drv->client_version() : "?",
-           drv->server_version ? drv->server_version(c) : "?", dialect);
-
+/* Creates drvcheck_t with 1000 rows and checks loading, prepared
+ * statements of every parameter type, transactions and errors against
+ * the values written. */
+static void check_stored_data(sbd_conn *c)
+{
     struct sbd_result_info info;
     drv->query(c, "DROP TABLE drvcheck_t", 21, &info);
     run(c, "CREATE TABLE drvcheck_t (id INTEGER NOT NULL PRIMARY KEY, "
@@ -570,18 +555,90 @@ int main(int argc, char **argv)
 
     if (strcmp(drv->name, "pgsql") == 0)
         check_pgsql_errors(c);
+}
 
-    if ((drv->caps & SBD_CAP_NONBLOCKING)) {
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: drvcheck DRIVER.so [--option=value ...]\n");
+        return 2;
+    }
+    for (int i = 2; i < argc && nopts < MAX_OPTS; i++) {
+        char *a = argv[i];
+        if (strncmp(a, "--", 2) != 0 || strchr(a, '=') == NULL) {
+            fprintf(stderr, "drvcheck: bad argument '%s'\n", a);
+            return 2;
+        }
+        char *eq = strchr(a, '=');
+        *eq = 0;
+        opt_names[nopts] = a + 2;
+        opt_values[nopts++] = eq + 1;
+    }
+    void *so = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
+    if (!so) {
+        fprintf(stderr, "drvcheck: %s\n", dlerror());
+        return 1;
+    }
+    sbd_entry_fn entry = (sbd_entry_fn)dlsym(so, SBD_ENTRY_SYMBOL);
+    CHECK(entry != NULL, NULL, "entry symbol exported");
+    drv = entry();
+    CHECK(drv->abi_major == SBD_ABI_MAJOR, NULL, "ABI major matches");
+    CHECK(drv->struct_size >= offsetof(struct sbd_driver, bulk_begin), NULL,
+          "struct_size covers required members");
+    CHECK(drv->init && drv->connect && drv->disconnect && drv->last_error &&
+          drv->dialect && drv->query && drv->fetch_row && drv->free_result &&
+          drv->prepare && drv->execute && drv->close_stmt, NULL,
+          "required members present");
+
+    struct sbd_host host = {
+        .struct_size = sizeof host, .abi_major = SBD_ABI_MAJOR,
+        .abi_minor = SBD_ABI_MINOR, .opt_str = h_opt_str,
+        .opt_is_set = h_opt_is_set, .opt_int = h_opt_int, .opt_bool = h_opt_bool, .log = h_log,
+        .connect_timeout = 10, .query_timeout = 0,
+    };
+    char errbuf[512] = "";
+    CHECK(drv->init(&host, errbuf, sizeof errbuf) == SBD_OK, NULL, errbuf);
+    if (drv->thread_init)
+        CHECK(drv->thread_init() == SBD_OK, NULL, "thread_init");
+
+    sbd_conn *c = NULL;
+    struct sbd_error cerr;
+    memset(&cerr, 0, sizeof cerr);
+    if (drv->connect(0, &c, &cerr) != SBD_OK) {
+        fprintf(stderr, "drvcheck: FAILED: connect: %s\n", cerr.message);
+        return 1;
+    }
+    const char *dialect = drv->dialect(c);
+    printf("drvcheck: driver %s, client %s, server %s, dialect %s\n", drv->name,
+           drv->client_version ? drv->client_version() : "?",
+           drv->server_version ? drv->server_version(c) : "?", dialect);
+
+    /* the null driver stores nothing */
+    int stores_data = strcmp(drv->name, "null") != 0;
+    check_basics(c);
+    if (stores_data)
+        check_stored_data(c);
+    if (drv->caps & SBD_CAP_NONBLOCKING)
+        check_nonblocking_basics(c);
+    if (drv->caps & SBD_CAP_PIPELINE)
+        check_pipeline(c, stores_data);
+    if (strcmp(drv->name, "null") == 0)
+        check_null_model(c);
+
+    if (stores_data && (drv->caps & SBD_CAP_NONBLOCKING)) {
         check_nonblocking(c);
         memset(&cerr, 0, sizeof cerr);
         CHECK(drv->connect(0, &c, &cerr) == SBD_OK, NULL, "reconnect after the nonblocking checks");
     }
 
     /* A query with an empty result set. */
-    run(c, "SELECT id FROM drvcheck_t WHERE id < 0", &info);
+    struct sbd_result_info info;
     struct sbd_value row[1];
-    CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "empty result");
-    drv->free_result(c);
+    if (stores_data) {
+        run(c, "SELECT id FROM drvcheck_t WHERE id < 0", &info);
+        CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "empty result");
+        drv->free_result(c);
+    }
 
     if (drv->server_counters && (drv->caps & SBD_CAP_SERVER_COUNTERS)) {
         struct sbd_server_counters sc;
@@ -590,7 +647,8 @@ int main(int argc, char **argv)
                (long long)sc.commits, (long long)sc.selects);
     }
 
-    run(c, "DROP TABLE drvcheck_t", &info);
+    if (stores_data)
+        run(c, "DROP TABLE drvcheck_t", &info);
     drv->disconnect(c);
     if (drv->thread_done)
         drv->thread_done();

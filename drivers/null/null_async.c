@@ -1,0 +1,181 @@
+/*
+ * The null driver's nonblocking and pipelined calls (ABI 1.1 and 1.2), the
+ * reference for how a driver keeps the rules of driver.h.  A send hands
+ * the statement to the server at once (null_serve) and queues its answer;
+ * the answer is ready --null-delay-us after the previous answer was ready
+ * or after its own send, whichever is later, so several in flight come
+ * back in order, spaced like a server that runs one statement at a time.
+ * The connection's descriptor is readable exactly when poll_result has
+ * something to return: with a delay, a timerfd armed at the oldest answer's
+ * ready time; without one, an eventfd, readable while anything is in
+ * flight (arming a timerfd at a time already past costs ~20 us a call on a
+ * virtual machine, an eventfd write ~1 us).  Calls the ABI forbids in a state fail with HY010 (null_misuse),
+ * so the null driver catches a host that breaks the rules.  Nothing here
+ * allocates per statement: the queue grows only when more answers are in
+ * flight than ever before on the connection.
+ */
+#include "null_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+int64_t null_next_ready(sbd_conn *c)
+{
+    if (null_cfg.delay_ns == 0)
+        return 0; /* ready at once: no clock needed */
+    int64_t t = now_ns();
+    if (c->last_ready_ns > t)
+        t = c->last_ready_ns;
+    c->last_ready_ns = t + null_cfg.delay_ns;
+    return c->last_ready_ns;
+}
+
+void null_wait_until(int64_t t)
+{
+    if (t == 0)
+        return;
+    struct timespec ts = {.tv_sec = t / 1000000000LL, .tv_nsec = t % 1000000000LL};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+        ; /* EINTR: sleep on to the same time */
+}
+
+int null_async_open(sbd_conn *c, struct sbd_error *err)
+{
+    c->fd = null_cfg.delay_ns > 0 ? timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)
+                                  : eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (c->fd < 0) {
+        err->status = SBD_ERROR;
+        strcpy(err->sqlstate, "08001");
+        strcpy(err->message, "null driver: no timerfd/eventfd for the connection (too many open files?)");
+        return SBD_ERROR;
+    }
+    return SBD_OK;
+}
+
+void null_async_close(sbd_conn *c)
+{
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+    free(c->q);
+    c->q = NULL;
+    c->qcap = c->qn = c->qhead = 0;
+}
+
+/* After the oldest answer changed (a send to an empty queue, a delivery):
+ * the descriptor readable exactly when the new oldest answer is ready. */
+static void arm(sbd_conn *c)
+{
+    if (null_cfg.delay_ns == 0) {
+        /* every answer is ready at once: readable while one is in flight */
+        uint64_t one = 1;
+        if ((c->qn > 0) != c->armed_ns) {
+            c->armed_ns = c->qn > 0;
+            ssize_t n = c->armed_ns ? write(c->fd, &one, sizeof one) : read(c->fd, &one, sizeof one);
+            (void)n;
+        }
+        return;
+    }
+    int64_t t = c->qn > 0 ? c->q[c->qhead].ready_ns : 0;
+    if (t > 0 && c->armed_ns > 0 && c->armed_ns <= t && t <= now_ns())
+        return; /* the last expiry is still unread and this answer is ready too */
+    /* an absolute time in the past fires at once; zero disarms; either
+     * clears an expiry not yet read */
+    struct itimerspec its;
+    memset(&its, 0, sizeof its);
+    its.it_value.tv_sec = t / 1000000000LL;
+    its.it_value.tv_nsec = t % 1000000000LL;
+    timerfd_settime(c->fd, TFD_TIMER_ABSTIME, &its, NULL);
+    c->armed_ns = t;
+}
+
+int null_socket(sbd_conn *c) { return c->fd; }
+
+/* The queue slot for one more answer.  NULL when out of memory. */
+static struct null_answer *slot(sbd_conn *c)
+{
+    if (c->qn == c->qcap) {
+        int ncap = c->qcap ? c->qcap * 2 : 4;
+        struct null_answer *q = malloc((size_t)ncap * sizeof *q);
+        if (q == NULL)
+            return NULL;
+        for (int i = 0; i < c->qn; i++)
+            q[i] = c->q[(c->qhead + i) % c->qcap];
+        free(c->q);
+        c->q = q;
+        c->qcap = ncap;
+        c->qhead = 0;
+    }
+    return &c->q[(c->qhead + c->qn) % c->qcap];
+}
+
+static int send_sql(sbd_conn *c, const struct null_sql *s)
+{
+    if (c->qn > 0 && !c->pipeline)
+        return null_misuse(c, "a send while a statement is in flight, outside pipeline mode");
+    if (c->lost && c->qn == 0) {
+        /* the loss was read: a send fails at once.  (Before that, sends
+         * are queued and answered "lost", like writes into a socket whose
+         * peer is gone, so the answers that came before the loss are
+         * still read.) */
+        struct null_answer a;
+        null_serve(c, s, &a);
+        struct sbd_result_info info;
+        return null_deliver(c, &a, &info);
+    }
+    struct null_answer *a = slot(c);
+    if (a == NULL)
+        return null_misuse(c, "out of memory for the answer queue");
+    null_serve(c, s, a);
+    a->ready_ns = null_next_ready(c);
+    if (++c->qn == 1)
+        arm(c);
+    return SBD_OK;
+}
+
+int null_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    struct null_sql s = null_parse(sql, len);
+    return send_sql(c, &s);
+}
+
+int null_send_execute(sbd_conn *c, sbd_stmt *st, const struct sbd_value *p, int n)
+{
+    (void)p; (void)n;
+    return send_sql(c, &st->sql);
+}
+
+int null_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+{
+    *want_write = 0;
+    if (c->qn == 0)
+        return null_misuse(c, "poll_result with nothing in flight");
+    struct null_answer a = c->q[c->qhead];
+    if (a.ready_ns > 0 && now_ns() < a.ready_ns)
+        return SBD_AGAIN;
+    c->qhead = (c->qhead + 1) % c->qcap;
+    c->qn--;
+    arm(c);
+    return null_deliver(c, &a, info);
+}
+
+int null_pipeline(sbd_conn *c, int on)
+{
+    if (on && c->qn > 0 && !c->pipeline)
+        return null_misuse(c, "pipeline(1) while a statement is in flight");
+    if (!on && c->qn > 0)
+        return null_misuse(c, "pipeline(0) while statements are in flight");
+    c->pipeline = on != 0;
+    return SBD_OK;
+}
