@@ -9,7 +9,8 @@
 #     then ROUNDS rounds of TIME s each on the same tables, alternating
 #     which tool goes first: median tps, client CPU (user+sys) per
 #     transaction, client max RSS;
-# then client instructions per event under callgrind (CG_DBS),
+# then client instructions per event under callgrind (CG_DBS, and an empty
+# event() without a database: the framework's own cost per event),
 # heap allocations per event of both tools under valgrind,
 # a pgbench point-select reference, and writes a markdown report with the
 # targets to bench/RESULTS.md (OUT=...).
@@ -206,11 +207,14 @@ cg_run() {   # TOOL DB WL EVENTS -> prints total Ir, or nothing
     # sysbench reads no server counters: leave sbench's extra reader
     # connection (a second SCRAM handshake at startup) out too
     [ "$tool" = sbench ] && own="--db-server-counters=off"
+    local conn="--tables=$TABLES --table-size=$TABLE_SIZE" script=$wl
+    # the framework's own cost: a script whose event() does nothing
+    if [ "$db" = none ]; then conn="" script=$TMPD/empty_event.lua; else conn="$(conn_opts "$db") $conn"; fi
     # shellcheck disable=SC2046,SC2086
     if (cd "$TMPD" && timeout -k 10 900 valgrind --tool=callgrind $extra \
         --log-file="$LOGDIR/$name.vg" --callgrind-out-file="$TMPD/cg.out.%p" \
-        "$bin" $(conn_opts "$db") --tables="$TABLES" --table-size="$TABLE_SIZE" \
-        --threads=1 --events="$n" --time=0 --rand-seed=1 $own "$wl" run >"$LOGDIR/$name.log" 2>&1 </dev/null); then
+        "$bin" $conn --threads=1 --events="$n" --time=0 --rand-seed=1 $own "$script" run \
+        >"$LOGDIR/$name.log" 2>&1 </dev/null); then
         local tx
         tx=$(tx_count "$LOGDIR/$name.log")
         [ "$tx" = "$n" ] || { echo "ran $tx events, not $n" >>"$LOGDIR/$name.log"; return 1; }
@@ -224,9 +228,12 @@ if [ "${NO_CALLGRIND:-0}" != 1 ]; then
         CG_STATUS="valgrind is not installed: no instruction counts"
         fail "$CG_STATUS"
     else
-        for db in $CG_DBS; do
-            case " $DBS " in *" $db "*) ;; *) fail "callgrind on $db needs $db in DBS"; continue ;; esac
-            for wl in $CG_WORKLOADS; do
+        printf 'function event()\nend\n' >"$TMPD/empty_event.lua"
+        for db in $CG_DBS none; do
+            case " $DBS none " in *" $db "*) ;; *) fail "callgrind on $db needs $db in DBS"; continue ;; esac
+            wls=$CG_WORKLOADS
+            [ "$db" = none ] && wls=empty_event
+            for wl in $wls; do
                 for tool in sbench sysbench; do
                     log "$db callgrind $wl: $tool, $CG_EVENTS_SMALL and $CG_EVENTS events"
                     if a=$(cg_run "$tool" "$db" "$wl" "$CG_EVENTS_SMALL") && [ -n "$a" ] &&
@@ -310,7 +317,7 @@ LOAD_END=$(cut -d' ' -f1-3 /proc/loadavg)
 # --- report ----------------------------------------------------------------------
 pg_version() { PGPASSWORD=$PGPW psql -X -qtA -h 127.0.0.1 -p "$PG_PORT" -U sbtest -d sbtest -c 'SHOW server_version' 2>/dev/null || echo '?'; }
 my_version() { MYSQL_PWD=$MYPW mariadb --no-defaults -h 127.0.0.1 -P "$MY_PORT" -u sbtest -N -e 'SELECT VERSION()' 2>/dev/null || echo '?'; }
-dbname() { case $1 in pgsql) echo PostgreSQL ;; mysql) echo MariaDB ;; esac; }
+dbname() { case $1 in pgsql) echo PostgreSQL ;; mysql) echo MariaDB ;; none) echo "(none)" ;; esac; }
 metmark() { if "$@"; then echo met; else echo "**not met**"; fi; }
 TARGETS=()
 target() {   # DESCRIPTION VALUE GOAL ge|le THRESHOLD
@@ -465,8 +472,10 @@ report() {
         echo "| database | workload | client | Ir($CG_EVENTS_SMALL) | Ir($CG_EVENTS) | Ir/event | marginal Ir/event | startup Ir (est.) |"
         echo "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"
         [ -z "$CG_STATUS" ] || echo "| | | $CG_STATUS | | | | | |"
-        for db in $CG_DBS; do
-            for wl in $CG_WORKLOADS; do
+        for db in $CG_DBS none; do
+            local wls=$CG_WORKLOADS
+            [ "$db" = none ] && wls=empty_event
+            for wl in $wls; do
                 for tool in sbench sysbench; do
                     local a=${CG_IR[$db.$wl.$tool.small]:-} b=${CG_IR[$db.$wl.$tool.big]:-}
                     if [ -n "$a" ] && [ -n "$b" ]; then
@@ -528,6 +537,8 @@ report() {
                     "$(ratio "${CG_IR[$db.$wl.sbench.marg]:-}" "${CG_IR[$db.$wl.sysbench.marg]:-}")" "<= 0.80" le 0.8
             done
         done
+        target "the framework's own cost: an empty event(), marginal Ir/event, sbench/sysbench" \
+            "$(ratio "${CG_IR[none.empty_event.sbench.marg]:-}" "${CG_IR[none.empty_event.sysbench.marg]:-}")" "<= 1.00" le 1.0
     fi
     for db in $DBS; do
         for wl in $CG_WORKLOADS; do

@@ -267,17 +267,9 @@ int l_client_call(struct sb_worker *w, void *client, const char *name)
     struct l_client *cl = client;
     lua_State *L = t->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, cl->env_ref);
-    int type = lua_getfield(L, -1, name);
+    lua_getfield(L, -1, name);
     lua_remove(L, -2);
-    if (type != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        return 1;
-    }
-    if (lua_pcall(L, 0, 0, t->traceback_idx) != LUA_OK) {
-        l_take_error(t);
-        return -1;
-    }
-    return 0;
+    return l_call_value(t);
 }
 
 /* Moves the error of dead coroutine co onto w->L with its traceback (as

@@ -57,6 +57,9 @@ void l_take_error(struct l_thread *t);
 int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen);
 void l_set_options(struct sb_worker *w);
 int l_call_global(struct sb_worker *w, const char *name);
+/* Pops the value on top of t's stack and calls it without arguments when
+ * it is a function: 1 when it is not, 0 when it ran, -1 on error. */
+int l_call_value(struct l_thread *t);
 int l_find_command(struct sb_worker *w, const char *cmd);
 int l_call_command(struct sb_worker *w, const char *cmd);
 int l_has_hook(struct sb_worker *w, const char *name);

@@ -208,11 +208,10 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
     return 0;
 }
 
-int l_call_global(struct sb_worker *w, const char *name)
+int l_call_value(struct l_thread *t)
 {
-    struct l_thread *t = w->script;
     lua_State *L = t->L;
-    if (lua_getglobal(L, name) != LUA_TFUNCTION) {
+    if (lua_type(L, -1) != LUA_TFUNCTION) {
         lua_pop(L, 1);
         return 1;
     }
@@ -221,6 +220,13 @@ int l_call_global(struct sb_worker *w, const char *name)
         return -1;
     }
     return 0;
+}
+
+int l_call_global(struct sb_worker *w, const char *name)
+{
+    struct l_thread *t = w->script;
+    lua_getglobal(t->L, name);
+    return l_call_value(t);
 }
 
 static int push_command(lua_State *L, const char *cmd)
