@@ -275,7 +275,10 @@ int l_client_call(struct sb_worker *w, void *client, const char *name)
     lua_getfield(L, -1, name);
     lua_remove(L, -2);
     lua_pushinteger(L, cl->cid); /* thread_init(thread_id), as sysbench passes it */
-    return l_call_value(t, 1);
+    t->cur_env_ref = cl->env_ref;
+    int rc = l_call_value(t, 1);
+    t->cur_env_ref = 0;
+    return rc;
 }
 
 /* Moves the error of dead coroutine co onto w->L with its traceback (as
@@ -315,8 +318,10 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
     }
     int nres = 0;
     t->running_co = co;
+    t->cur_env_ref = cl->env_ref;
     int st = lua_resume(co, L, nargs, &nres);
     t->running_co = NULL;
+    t->cur_env_ref = 0;
     if (st == LUA_OK && !cl->syncing) /* sysbench's rule: a value other than nil or false stops */
         cl->quit = nres > 0 && lua_toboolean(co, -nres);
     if (st == LUA_YIELD) {
@@ -338,8 +343,10 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
         lua_pushcfunction(co, l_sql_pipe_sync);
         cl->syncing = 1;
         t->running_co = co;
+        t->cur_env_ref = cl->env_ref;
         st = lua_resume(co, L, 0, &nres);
         t->running_co = NULL;
+        t->cur_env_ref = 0;
         if (st == LUA_YIELD) {
             void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
             lua_pop(co, nres);

@@ -196,24 +196,6 @@ int l_run_events(struct sb_worker *w)
 
 /* ---- restart rules ---- */
 
-/* 1 if the SQL error at idx has a SQLSTATE in the comma list. */
-static int sqlstate_listed(lua_State *L, int idx, const char *list)
-{
-    if (list == NULL || *list == 0)
-        return 0;
-    lua_getfield(L, idx, "sql_state");
-    size_t n;
-    const char *st = lua_tolstring(L, -1, &n);
-    int found = 0;
-    if (st && n == 5) {
-        for (const char *p = list; (p = strstr(p, st)) != NULL; p += 5)
-            if ((p == list || p[-1] == ',') && (p[5] == 0 || p[5] == ','))
-                found = 1;
-    }
-    lua_pop(L, 1);
-    return found;
-}
-
 static void sleep_ms(int ms)
 {
     struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
@@ -295,14 +277,9 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
     }
     lua_getfield(L, top, "status");
     int status = (int)lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    int absent = 1;
-    int ignorable = l_call_hook(t, env_ref, "sql_error_ignorable", top, &absent);
-    if (ignorable < 0)
-        return SB_EVENT_FATAL;
-    if (absent)
-        ignorable = status == SBD_RETRY || status == SBD_CONN_LOST ||
-                    sqlstate_listed(L, top, sb_opt_str(run->opts, "db-ignore-sqlstates"));
+    lua_getfield(L, top, "errcode"); /* decided where it was raised (l_sql.c) */
+    int ignorable = lua_touserdata(L, -1) == &l_restart_marker;
+    lua_pop(L, 2);
     if (!ignorable) {
         count_error(t, top, status, 1);
         l_take_error(t);

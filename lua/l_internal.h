@@ -27,6 +27,8 @@ struct l_thread {
     lua_State *L;
     int traceback_idx;              /* stack slot of the message handler */
     lua_State *running_co;          /* client coroutine being resumed, or NULL */
+    int cur_env_ref;                /* the environment of the client whose code
+                                       runs (its hooks), or 0 for the globals */
     int in_event;                   /* the one-client loop is inside event() */
     struct sb_event ev;             /* the one-client loop's event */
     int event_nargs;                /* 1 when event() takes the thread id */
