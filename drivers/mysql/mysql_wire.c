@@ -142,7 +142,7 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
     }
     int wait = deadline > 0 && !nonblock;
     for (;;) {
-        if (wait && sbio_wait(fd, POLLIN, deadline) != 0)
+        if (wait && sbc_wait(fd, POLLIN, deadline) != 0)
             return -1;
         /* keep the byte mw_reserve adds for the last string terminator */
         ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
@@ -157,7 +157,7 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
             wait = deadline > 0 && !nonblock;
         else if (errno == EAGAIN || errno == EWOULDBLOCK) {
             if (nonblock) {
-                if (deadline > 0 && sbio_now_ms() >= deadline) {
+                if (deadline > 0 && sbc_now_ms() >= deadline) {
                     errno = ETIMEDOUT;
                     return -1;
                 }
@@ -201,7 +201,7 @@ static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nk
     struct mysql_wire *w = &c->wire;
     c->wire_execs++;
     mw_begin(w, binary, known, nknown);
-    if (sbio_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
+    if (sbc_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
         return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
 }
@@ -242,7 +242,7 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 
 static int64_t query_deadline(void)
 {
-    return sbmy_query_timeout > 0 ? sbio_now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
+    return sbmy_query_timeout > 0 ? sbc_now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
 }
 
 static int server_error(sbd_conn *c)

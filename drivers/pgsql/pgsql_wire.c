@@ -103,7 +103,7 @@ static int fill(int fd, struct pgd_wire *w, int wait, int block)
         return -1;
     }
     for (;;) {
-        if (wait && sbio_wait(fd, POLLIN, 0) != 0)
+        if (wait && sbc_wait(fd, POLLIN, 0) != 0)
             return -1;
         ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - w->in_len, block ? 0 : MSG_DONTWAIT);
         if (k > 0) {
@@ -211,7 +211,7 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
              * blocking even on the nonblocking path) */
             if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !w->simple) != 0)
                 return lost(c, "out of memory leaving COPY", 0);
-            if (sbio_send_all(fd, w->out, w->out_len, 0) != 0)
+            if (sbc_send_all(fd, w->out, w->out_len, 0) != 0)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
@@ -270,7 +270,7 @@ static int run_blocking(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
         return rc;
     c->wire.simple = s == NULL;
     pgd_sock_blocking(c, 1);
-    if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
+    if (sbc_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
 }
