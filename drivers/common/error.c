@@ -15,9 +15,7 @@ static int is_blank(unsigned char c)
     return c == ' ' || c < 0x20 || c == 0x7f;
 }
 
-/* Replaces every occurrence of secret in buf (NUL-terminated, cap bytes)
- * with "***", cutting at cap - 1 if it grows. */
-static void mask(char *buf, size_t cap, const char *secret)
+void sbc_mask(char *buf, size_t cap, const char *secret)
 {
     size_t sl = secret != NULL ? strlen(secret) : 0;
     if (sl == 0 || strstr(buf, secret) == NULL)
@@ -83,7 +81,7 @@ int sbc_verror(struct sbd_error *e, int status, long native_code, const char *sq
         e->sqlstate[0] = 0;
     if (vsnprintf(buf, sizeof buf, fmt, ap) < 0)
         buf[0] = 0;
-    mask(buf, sizeof buf, secret);
+    sbc_mask(buf, sizeof buf, secret);
     one_line(e->message, sizeof e->message, buf);
     return status;
 }
@@ -100,7 +98,7 @@ int sbc_error(struct sbd_error *e, int status, long native_code, const char *sql
 
 void sbc_error_mask(struct sbd_error *e, const char *secret)
 {
-    mask(e->message, sizeof e->message, secret);
+    sbc_mask(e->message, sizeof e->message, secret);
     char buf[sizeof e->message];
     memcpy(buf, e->message, sizeof buf);
     one_line(e->message, sizeof e->message, buf);

@@ -12,6 +12,7 @@
 #include <sbench/driver.h>
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #if defined(__GNUC__)
 #define SBC_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -28,6 +29,12 @@ int sbc_error(struct sbd_error *e, int status, long native_code, const char *sql
               const char *secret, const char *fmt, ...) SBC_PRINTF(6, 7);
 int sbc_verror(struct sbd_error *e, int status, long native_code, const char *sqlstate,
                const char *secret, const char *fmt, va_list ap) SBC_PRINTF(6, 0);
+
+/* Replaces every occurrence of `secret` (NULL or "": none) in buf
+ * (NUL-terminated, cap bytes of room) with "***", cutting the result at
+ * cap - 1 bytes (and at 2047) if it grows; for a driver that builds a message from
+ * several parts and knows more than one password. */
+void sbc_mask(char *buf, size_t cap, const char *secret);
 
 /* Masks every occurrence of `secret` (NULL or "": none) in e->message
  * with "***", for a second password a driver knows of (an environment

@@ -38,36 +38,36 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define SBMY_CLIENT_DEPRECATE_EOF (1UL << 24)
-#define SBMY_CLIENT_ZSTD_COMPRESSION (1UL << 26)
-#define SBMY_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
-#define SBMY_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
-#define SBMY_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
+#define MYD_CLIENT_DEPRECATE_EOF (1UL << 24)
+#define MYD_CLIENT_ZSTD_COMPRESSION (1UL << 26)
+#define MYD_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
+#define MYD_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
+#define MYD_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
 
-#ifdef SBMY_MARIADB_CLIENT
+#ifdef MYD_MARIADB_CLIENT
 
-void sbmy_wire_setup(sbd_conn *c, int enabled)
+void myd_wire_setup(sbd_conn *c, int enabled)
 {
     MYSQL *m = c->mysql;
     unsigned long flags = m->client_flag & m->server_capabilities;
     memset(&c->wire, 0, sizeof c->wire);
-    c->wire.deprecate_eof = (flags & SBMY_CLIENT_DEPRECATE_EOF) != 0;
+    c->wire.deprecate_eof = (flags & MYD_CLIENT_DEPRECATE_EOF) != 0;
     /* TLS: the socket carries ciphertext only Connector/C can make and
      * read; compression frames packets differently; query attributes
      * (MySQL 8) change COM_QUERY. */
     c->wire_on = enabled && mysql_get_ssl_cipher(m) == NULL &&
                  (m->client_flag & CLIENT_COMPRESS) == 0 &&
-                 (flags & SBMY_CLIENT_ZSTD_COMPRESSION) == 0 &&
-                 (flags & SBMY_CLIENT_QUERY_ATTRIBUTES) == 0;
+                 (flags & MYD_CLIENT_ZSTD_COMPRESSION) == 0 &&
+                 (flags & MYD_CLIENT_QUERY_ATTRIBUTES) == 0;
 }
 
 /* Connector/C is idle: none of its own results or statements pending, so
  * the socket is at a packet boundary with nothing unread. */
-int sbmy_wire_ready(sbd_conn *c)
+int myd_wire_ready(sbd_conn *c)
 {
     if (!c->wire_on || c->ld_active || c->res_kind != RES_NONE)
         return 0;
-#ifdef SBMY_NONBLOCK
+#ifdef MYD_NONBLOCK
     if (c->async_phase != ASYNC_IDLE)
         return 0;
 #endif
@@ -76,12 +76,12 @@ int sbmy_wire_ready(sbd_conn *c)
 
 /* Leading keyword of sql is one of the transaction statements, whose
  * answer is an OK or ERR packet. */
-int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
+int myd_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
 {
     static const struct { const char *w; size_t n; } words[] = {
         {"BEGIN", 5}, {"COMMIT", 6}, {"ROLLBACK", 8}, {"START", 5},
     };
-    if (!sbmy_wire_ready(c))
+    if (!myd_wire_ready(c))
         return 0;
     size_t i = 0;
     while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r'))
@@ -101,7 +101,7 @@ int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
  * further results Connector/C handles in its own way).  Also keeps the
  * columns for answers that leave the metadata out.  0 or 1; -1 when out
  * of memory. */
-int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
                          const MYSQL_FIELD *f)
 {
     size_t i = 0;
@@ -118,8 +118,8 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
         s->pcols = s->wcols + s->ncols;
     }
     for (unsigned k = 0; k < s->ncols; k++) {
-        if (!mw_type_handled((int)f[k].type) ||
-            mw_type_kind((int)f[k].type) != sbmy_column_type(f[k].type))
+        if (!myd_wire_type_handled((int)f[k].type) ||
+            myd_wire_type_kind((int)f[k].type) != myd_column_type(f[k].type))
             return 0;
         s->wcols[k].type = (unsigned char)f[k].type;
         s->wcols[k].flags = (unsigned short)f[k].flags;
@@ -133,10 +133,10 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
 /* Appends what the socket has to w->in (nothing follows an answer, so
  * whatever comes belongs to it).  1 when bytes came, 0 at end of stream,
  * -1 with errno; with `nonblock`, -2 when nothing is there yet. */
-static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
+static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
 {
     size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
-    if (mw_reserve(w, want) != 0) {
+    if (myd_wire_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;
     }
@@ -144,7 +144,7 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
     for (;;) {
         if (wait && sbc_wait(fd, POLLIN, deadline) != 0)
             return -1;
-        /* keep the byte mw_reserve adds for the last string terminator */
+        /* keep the byte myd_wire_reserve adds for the last string terminator */
         ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
                          nonblock ? MSG_DONTWAIT : 0);
         if (k > 0) {
@@ -177,7 +177,7 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
 static int lost_code(sbd_conn *c, unsigned code, const char *what, int err)
 {
     char msg[300];
-    const char *head = code == SBMY_CR_SERVER_GONE ? "Server has gone away"
+    const char *head = code == MYD_CR_SERVER_GONE ? "Server has gone away"
                                                    : "Lost connection to server during query";
     c->wire_on = 0;
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
@@ -185,24 +185,24 @@ static int lost_code(sbd_conn *c, unsigned code, const char *what, int err)
         snprintf(msg, sizeof msg, "%s (%s: %s)", head, what, strerror(err));
     else
         snprintf(msg, sizeof msg, "%s (%s)", head, what);
-    return sbmy_server_error(c, code, "HY000", msg);
+    return myd_server_error(c, code, "HY000", msg);
 }
 
 static int lost(sbd_conn *c, const char *what, int err)
 {
-    return lost_code(c, SBMY_CR_SERVER_LOST, what, err);
+    return lost_code(c, MYD_CR_SERVER_LOST, what, err);
 }
 
 /* Sends w->out, the answer to be parsed as `binary` (execute) or not.
  * SBD_OK, or the lost connection's status. */
-static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nknown,
+static int wire_send(sbd_conn *c, int binary, const struct myd_col *known, int nknown,
                      int64_t deadline)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     c->wire_execs++;
-    mw_begin(w, binary, known, nknown);
+    myd_wire_begin(w, binary, known, nknown);
     if (sbc_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
-        return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
+        return lost_code(c, MYD_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
 }
 
@@ -211,13 +211,13 @@ static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nk
  * or the lost connection's status. */
 static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     int fd = (int)mysql_get_socket(c->mysql);
     for (;;) {
-        int step = mw_parse(w);
-        if (step == MW_DONE)
+        int step = myd_wire_parse(w);
+        if (step == MYD_WIRE_DONE)
             break;
-        if (step == MW_BAD)
+        if (step == MYD_WIRE_BAD)
             return lost(c, w->bad, 0);
         int got = fill(fd, w, deadline, nonblock);
         if (got == -2)
@@ -233,7 +233,7 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
     MYSQL *m = c->mysql;
     m->server_status = w->status;
     m->warning_count = w->warnings;
-    if (w->kind == MW_RES_OK) {
+    if (w->kind == MYD_WIRE_RES_OK) {
         m->affected_rows = w->affected_rows;
         m->insert_id = w->insert_id;
     }
@@ -242,17 +242,17 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 
 static int64_t query_deadline(void)
 {
-    return sbmy_query_timeout > 0 ? sbc_now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
+    return myd_cfg.query_timeout > 0 ? sbc_now_ms() + (int64_t)myd_cfg.query_timeout * 1000 : 0;
 }
 
 static int server_error(sbd_conn *c)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     char msg[MYSQL_ERRMSG_SIZE];
     size_t n = w->err_msg_len < sizeof msg - 1 ? w->err_msg_len : sizeof msg - 1;
     memcpy(msg, w->in + w->err_msg, n);
     msg[n] = 0;
-    return sbmy_server_error(c, w->err_code, w->err_state, msg);
+    return myd_server_error(c, w->err_code, w->err_state, msg);
 }
 
 /* ---- execute and query ---------------------------------------------------- */
@@ -260,16 +260,16 @@ static int server_error(sbd_conn *c)
 /* Builds the execute of s and the columns an answer without metadata
  * has: those Connector/C knows for the statement (the server sends them
  * again only when they change, to whichever path executes it then).
- * SBD_OK, SBMY_WIRE_AGAIN (Connector/C's view is not usable: let it run
+ * SBD_OK, MYD_WIRE_AGAIN (Connector/C's view is not usable: let it run
  * the statement) or an error status. */
 static int execute_build(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                          int nparams)
 {
     MYSQL_STMT *st = s->st;
     if (s->ncols > 0 && (st->fields == NULL || st->field_count != s->ncols))
-        return SBMY_WIRE_AGAIN;
-    if (mw_build_execute(&c->wire, (uint32_t)st->stmt_id, params, nparams) != 0)
-        return sbmy_fail(c, "mysql: execute: out of memory for parameters, or over "
+        return MYD_WIRE_AGAIN;
+    if (myd_wire_build_execute(&c->wire, (uint32_t)st->stmt_id, params, nparams) != 0)
+        return myd_fail(c, "mysql: execute: out of memory for parameters, or over "
                             "1 GB");
     for (unsigned i = 0; i < s->ncols; i++) {
         s->wcols[i].type = (unsigned char)st->fields[i].type;
@@ -279,21 +279,21 @@ static int execute_build(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
 }
 
 /* Turns the complete answer to an execute of s into the connection's
- * result and info, as sbmy_stmt_has_rows / sbmy_stmt_stored do for
+ * result and info, as myd_stmt_has_rows / myd_stmt_stored do for
  * Connector/C's.  `rerun`: a SELECT whose values cannot be fetched as
- * Connector/C would may be run again there (SBMY_WIRE_AGAIN). */
+ * Connector/C would may be run again there (MYD_WIRE_AGAIN). */
 static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info,
                           int rerun)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     MYSQL_STMT *st = s->st;
     switch (w->kind) {
-    case MW_RES_ERR:
+    case MYD_WIRE_RES_ERR:
         return server_error(c);
-    case MW_RES_OK:
+    case MYD_WIRE_RES_OK:
         info->affected_rows = (int64_t)w->affected_rows;
         return SBD_OK;
-    case MW_RES_ROWS: {
+    case MYD_WIRE_RES_ROWS: {
         int same = (unsigned)w->ncols == s->ncols;
         if (same && w->meta_sent)
             for (int i = 0; i < w->ncols; i++) {
@@ -308,18 +308,18 @@ static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info
                 f->length = w->cols[i].length;
             }
         for (int i = 0; same && i < w->ncols; i++)
-            same = mw_convertible(w->cols[i].type, &s->pcols[i]);
+            same = myd_wire_convertible(w->cols[i].type, &s->pcols[i]);
         if (!same) {
             /* Connector/C would convert these values in ways the fast
              * path does not repeat: it serves this statement from now on */
             s->wire_ok = 0;
             if (rerun && s->wire_select)
-                return SBMY_WIRE_AGAIN;
-            return sbmy_fail(c, "mysql: execute: the result columns changed their "
+                return MYD_WIRE_AGAIN;
+            return myd_fail(c, "mysql: execute: the result columns changed their "
                                 "types since prepare; run with --mysql-wire=off");
         }
-        if (mw_conv_reserve(w) != 0)
-            return sbmy_fail(c, "mysql: out of memory for a result");
+        if (myd_wire_conv_reserve(w) != 0)
+            return myd_fail(c, "mysql: out of memory for a result");
         c->res_kind = RES_WIRE;
         c->cur = s;
         c->wire_row = 0;
@@ -336,19 +336,19 @@ static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info
 /* The answer to a transaction statement. */
 static int query_answer(sbd_conn *c, struct sbd_result_info *info)
 {
-    struct mysql_wire *w = &c->wire;
-    if (w->kind == MW_RES_ERR)
+    struct myd_wire *w = &c->wire;
+    if (w->kind == MYD_WIRE_RES_ERR)
         return server_error(c);
-    if (w->kind == MW_RES_OK) {
+    if (w->kind == MYD_WIRE_RES_OK) {
         info->affected_rows = (int64_t)w->affected_rows;
         return SBD_OK;
     }
     /* a transaction statement never returns rows; the answer was read
      * whole, so the connection stays usable */
-    return sbmy_fail(c, "mysql: a transaction statement returned a result set");
+    return myd_fail(c, "mysql: a transaction statement returned a result set");
 }
 
-int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+int myd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                       int nparams, struct sbd_result_info *info)
 {
     int rc = execute_build(c, s, params, nparams);
@@ -361,11 +361,11 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     return rc != SBD_OK ? rc : execute_answer(c, s, info, 1);
 }
 
-int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
+int myd_wire_query(sbd_conn *c, const char *sql, size_t len,
                     struct sbd_result_info *info)
 {
-    if (mw_build_query(&c->wire, sql, len) != 0)
-        return sbmy_fail(c, "mysql: query: out of memory");
+    if (myd_wire_build_query(&c->wire, sql, len) != 0)
+        return myd_fail(c, "mysql: query: out of memory");
     int64_t deadline = query_deadline();
     int rc = wire_send(c, 0, NULL, 0, deadline);
     if (rc == SBD_OK)
@@ -375,7 +375,7 @@ int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
 
 /* ---- nonblocking statements (mysql_async.c) ------------------------------- */
 
-int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+int myd_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                            int nparams)
 {
     int rc = execute_build(c, s, params, nparams);
@@ -385,15 +385,15 @@ int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *par
     return wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
 }
 
-int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+int myd_wire_send_query(sbd_conn *c, const char *sql, size_t len)
 {
-    if (mw_build_query(&c->wire, sql, len) != 0)
-        return sbmy_fail(c, "mysql: query: out of memory");
+    if (myd_wire_build_query(&c->wire, sql, len) != 0)
+        return myd_fail(c, "mysql: query: out of memory");
     c->wire_async = NULL;
     return wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
 }
 
-int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 {
     int rc = wire_recv(c, c->async_deadline / 1000000, 1);
     if (rc != SBD_OK)
@@ -403,7 +403,7 @@ int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
     return s != NULL ? execute_answer(c, s, info, 0) : query_answer(c, info);
 }
 
-void sbmy_wire_abandon(sbd_conn *c)
+void myd_wire_abandon(sbd_conn *c)
 {
     /* the rest of the answer is never read: nothing may use the stream */
     c->wire_on = 0;
@@ -411,35 +411,35 @@ void sbmy_wire_abandon(sbd_conn *c)
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
 }
 
-int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
+int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
     if (c->wire_row >= c->wire.nrows)
         return SBD_DONE;
-    int rc = mw_row(&c->wire, c->wire_row++, c->cur->pcols, row);
-    if (rc == MW_ROW_BAD)
-        return sbmy_fail(c, "mysql: protocol violation: a result row does not hold "
+    int rc = myd_wire_row(&c->wire, c->wire_row++, c->cur->pcols, row);
+    if (rc == MYD_WIRE_ROW_BAD)
+        return myd_fail(c, "mysql: protocol violation: a result row does not hold "
                             "exactly its values");
     if (rc != 0)
-        return sbmy_fail(c, "mysql: a result value of a type the fast path does not "
+        return myd_fail(c, "mysql: a result value of a type the fast path does not "
                             "decode");
     return SBD_OK;
 }
 
 #else /* libmysqlclient: its handle's layout differs; no fast path */
 
-void sbmy_wire_setup(sbd_conn *c, int enabled)
+void myd_wire_setup(sbd_conn *c, int enabled)
 {
     (void)enabled;
     c->wire_on = 0;
 }
 
-int sbmy_wire_ready(sbd_conn *c)
+int myd_wire_ready(sbd_conn *c)
 {
     (void)c;
     return 0;
 }
 
-int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
+int myd_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
 {
     (void)c;
     (void)sql;
@@ -447,7 +447,7 @@ int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
     return 0;
 }
 
-int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
                          const MYSQL_FIELD *f)
 {
     (void)s;
@@ -457,55 +457,55 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
     return 0;
 }
 
-int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+int myd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                       int nparams, struct sbd_result_info *info)
 {
     (void)s;
     (void)params;
     (void)nparams;
     (void)info;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+    return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 
-int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
+int myd_wire_query(sbd_conn *c, const char *sql, size_t len,
                     struct sbd_result_info *info)
 {
     (void)sql;
     (void)len;
     (void)info;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+    return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 
-int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
+int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
     (void)c;
     (void)row;
     return SBD_DONE;
 }
 
-int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+int myd_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                            int nparams)
 {
     (void)s;
     (void)params;
     (void)nparams;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+    return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 
-int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+int myd_wire_send_query(sbd_conn *c, const char *sql, size_t len)
 {
     (void)sql;
     (void)len;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+    return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 
-int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 {
     (void)info;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
+    return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 
-void sbmy_wire_abandon(sbd_conn *c)
+void myd_wire_abandon(sbd_conn *c)
 {
     (void)c;
 }

@@ -1,9 +1,8 @@
 /*
- * pgsql driver internals shared by its files: the connection and statement
- * structs, error helpers, number formatting (pgsql_text.c), bulk load
- * (pgsql_copy.c) and the wire-protocol fast path for execute
- * (pgsql_wire.c, pgsql_wire_proto.c).  Not part of the ABI; only the
- * driver's files include it.
+ * pgsql driver internals shared by its files (pgsql.c lists them): the
+ * settings, the connection and statement structs, and each file's
+ * functions the others call.  Not part of the ABI; only the driver's
+ * files include it.
  */
 #ifndef SBENCH_PGSQL_INT_H
 #define SBENCH_PGSQL_INT_H
@@ -15,7 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pgsql_errors.h"
 #include "pgsql_wire.h"
+#include "../common/list.h"
 
 /* A COPY statement run as a query or execute: the reason sent with
  * CopyFail, and the error reported. */
@@ -23,12 +24,26 @@
 #define PGD_COPY_MSG "COPY FROM STDIN / TO STDOUT cannot run as a plain query; " \
                      "use the bulk load calls"
 
-/* Room for any integer or double that pgd_fmt_* writes. */
+/* Room for any integer or double that pgd_fmt_double and sbc_i64_to_text
+ * write. */
 #define PGD_NUM_MAX 32
+
+/* Settings read once by pgd_init (pgsql.c); read-only while threads run. */
+struct pgd_settings {
+    const struct sbd_host *host;
+    struct sbc_list hosts;        /* empty: leave the host to libpq ($PGHOST) */
+    const char *port, *user, *dbname, *sslmode, *sslrootcert; /* NULL: libpq's */
+    char port_buf[8], ctimeout_buf[16];
+    char *password;               /* NULL: leave it to libpq */
+    char session_sql[200];        /* run after connecting, "" if nothing */
+    int wire;                     /* --pgsql-wire */
+    locale_t c_locale;            /* for strtod_l: the user's locale may use ',' */
+};
+extern struct pgd_settings pgd_cfg;
 
 struct sbd_stmt {
     struct sbd_stmt *next;        /* list of the connection's statements */
-    char name[24];                /* server-side name, unique per conn */
+    char name[32];                /* server-side name, unique per conn */
     int nparams;
     int *types;                   /* enum sbd_type of each parameter */
     const char **values;          /* PQexecPrepared's paramValues */
@@ -55,7 +70,7 @@ struct sbd_conn {
     struct sbd_stmt *stmts;
     unsigned long next_stmt_id;
 
-    /* nonblocking statements (pgsql.c: send_query, poll_result) */
+    /* nonblocking statements (pgsql_async.c) */
     int nonblocking;              /* PQsetnonblocking done */
     int in_flight;                /* statements sent, not yet answered */
     int flushing;                 /* PQflush has more to send */
@@ -83,22 +98,22 @@ struct sbd_conn {
     size_t pipe_out_len, pipe_out_cap;
     struct pgd_wire wire;
 
-    /* bulk load (pgsql_copy.c) */
+    /* bulk load (pgsql_bulk.c) */
     int in_copy;
     int copy_ncols;
     char *copy_buf;
     size_t copy_len, copy_cap;
 };
 
-/* pgsql_conn.c: options, process setup and connections (the driver table's
- * members of the same names). */
-extern const struct sbd_option pgd_options[];
+/* pgsql.c: process setup (the driver table's members of the same names). */
 int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen);
 void pgd_done(void);
 /* Static "libpq 15.20"; never fails. */
 const char *pgd_client_version(void);
-/* On success *out is a new connection owned by the caller (free with
- * pgd_disconnect); on failure *out is NULL and err says why. */
+
+/* pgsql_conn.c: connections.  On success *out is a new connection owned
+ * by the caller (free with pgd_disconnect); on failure *out is NULL and
+ * err says why. */
 int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
 void pgd_disconnect(sbd_conn *c);
 /* Owned by c, valid until its next call. */
@@ -108,8 +123,6 @@ const char *pgd_dialect(sbd_conn *c);
 /* Owned by c, valid until disconnect. */
 const char *pgd_server_version(sbd_conn *c);
 void pgd_free_stmt(struct sbd_stmt *s);
-/* The "C" locale, for strtod_l on result text; set by pgd_init. */
-extern locale_t pgd_c_locale;
 
 /* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
  * connection's message) and returns the status it classified. */
@@ -125,20 +138,47 @@ int pgd_lost(sbd_conn *c, const char *msg);
 /* pgsql_conn.c: logs a server notice at debug level, as libpq's notice
  * receiver does for this driver. */
 void pgd_notice(const char *severity, const char *msg);
-/* pgsql.c: releases the current result, if any. */
+/* pgsql_stmt.c: the driver table's statement calls. */
+int pgd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int pgd_fetch_row(sbd_conn *c, struct sbd_value *row);
+void pgd_free_result(sbd_conn *c);
+/* On success *out is owned by c until pgd_close_stmt or disconnect. */
+int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
+                const int *param_types, sbd_stmt **out);
+int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                int nparams, struct sbd_result_info *info);
+void pgd_close_stmt(sbd_conn *c, sbd_stmt *s);
+int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
+/* pgsql_stmt.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
-/* pgsql.c: takes the connection out of COPY IN/OUT state, discarding what
- * was sent; used after a failure and for a COPY run through query. */
+/* pgsql_stmt.c: takes the connection out of COPY IN/OUT state, discarding
+ * what was sent; used after a failure and for a COPY run through query. */
 void pgd_copy_abort(sbd_conn *c, const char *reason);
+/* pgsql_stmt.c, for pgsql_async.c: takes ownership of res (NULL: the send
+ * failed) and makes it the current result, as query does; copies sql into
+ * c->sql NUL-terminated (0, or -1 out of memory); writes the text of
+ * params into s->values (SBD_OK or the failure's status). */
+int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info);
+int pgd_copy_sql(sbd_conn *c, const char *sql, size_t len);
+int pgd_fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
 
-/* pgsql_text.c: write v / d as PostgreSQL text (at most PGD_NUM_MAX bytes,
- * not NUL-terminated) and return the length. */
-size_t pgd_fmt_int(char *dst, int64_t v);
+/* pgsql_async.c: the driver table's nonblocking and pipeline calls. */
+int pgd_socket(sbd_conn *c);
+int pgd_send_query(sbd_conn *c, const char *sql, size_t len);
+int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
+int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+int pgd_pipeline(sbd_conn *c, int on);
+
+/* pgsql_types.c: sbd_type of a column of type OID `oid` (int, double or
+ * string), as the driver reports it on both paths. */
+int pgd_type_kind(unsigned oid);
+/* pgsql_types.c: writes d as PostgreSQL text (at most PGD_NUM_MAX bytes,
+ * not NUL-terminated) and returns the length. */
 size_t pgd_fmt_double(char *dst, double d);
-/* pgsql_text.c: parses an integer column's text (no validation: the server
- * produced it). */
+/* pgsql_types.c: an integer column's text as a number (0 if it is not
+ * one: the server produced it). */
 int64_t pgd_parse_int(const char *s, size_t len);
-/* pgsql_text.c: sets v->i and v->d of a non-NULL result value from its
+/* pgsql_types.c: sets v->i and v->d of a non-NULL result value from its
  * NUL-terminated text when its type is INT or DOUBLE. */
 void pgd_convert_value(struct sbd_value *v);
 
@@ -172,7 +212,7 @@ void pgd_sock_blocking(sbd_conn *c, int on);
 /* pgsql_wire.c: decides at connect whether the fast path may serve c. */
 void pgd_wire_setup(sbd_conn *c, int enabled);
 
-/* pgsql_copy.c: bulk load through COPY ... FROM STDIN; free with
+/* pgsql_bulk.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */
 int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                    const int *types, int ncolumns);

@@ -55,7 +55,7 @@ void pgd_wire_setup(sbd_conn *c, int enabled)
  * connection), no pipeline, no COPY.  Idle also means libpq's buffers hold
  * nothing of ours: every libpq call of this driver that waits for an
  * answer reads it through ReadyForQuery (PQexec, the PQgetResult loop of
- * pgsql.c, poll_result until in_flight is 0), and libpq reads from the
+ * pgsql_stmt.c, poll_result until in_flight is 0), and libpq reads from the
  * socket only while it waits for one, so the socket is at a message
  * boundary with nothing unsent.  The server sends an idle session nothing
  * unasked except a NotificationResponse (after LISTEN: the fast path then
@@ -76,7 +76,7 @@ int pgd_wire_ready(sbd_conn *c)
  * read: three system calls per statement.  The blocking fast path turns
  * the socket blocking instead, so that recv waits by itself (two: send,
  * recv; each costs a few microseconds on a virtual machine), and turns it
- * back before libpq does I/O on it again (pgsql.c calls this with 0 before
+ * back before libpq does I/O on it again (its other files call this with 0 before
  * every libpq call that reads or writes).  The nonblocking paths pass
  * MSG_DONTWAIT and work in either mode.  Only a change costs an fcntl. */
 void pgd_sock_blocking(sbd_conn *c, int on)

@@ -8,32 +8,15 @@
  * buffer past the largest size seen so far.
  */
 #include "pgsql_int.h"
+#include "../common/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Type OIDs from PostgreSQL's pg_type.dat (stable across versions). */
-enum {
-    OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
-    OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
-};
-
 /* The protocol's message size limit (PqRecvLength's 1 GB for requests;
  * answers may be a little larger: a 1 GB value plus its framing). */
 #define MSG_MAX 0x40000000u
-
-int pgd_type_kind(unsigned oid)
-{
-    switch (oid) {
-    case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID:
-        return SBD_TYPE_INT;
-    case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
-        return SBD_TYPE_DOUBLE;
-    default:
-        return SBD_TYPE_STRING;
-    }
-}
 
 /* ---- buffers ----------------------------------------------------------- */
 
@@ -170,7 +153,7 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
         p += 4;
         size_t n;
         if (v->type == SBD_TYPE_INT) {
-            n = pgd_fmt_int(p, v->i);
+            n = sbc_i64_to_text(v->i, p);
         } else if (v->type == SBD_TYPE_DOUBLE) {
             n = pgd_fmt_double(p, v->d);
         } else {

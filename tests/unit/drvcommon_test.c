@@ -320,6 +320,15 @@ static void test_error(void)
     sbc_error_mask(&e, "envpw");
     EXPECT(strcmp(e.message, "PGPASSWORD is *** here") == 0, "second mask: '%s'", e.message);
 
+    char buf[16] = "ab-ab-ab";
+    sbc_mask(buf, sizeof buf, "ab");
+    EXPECT(strcmp(buf, "***-***-***") == 0, "sbc_mask: '%s'", buf);
+    snprintf(buf, sizeof buf, "xxab-ab-ab-ab");
+    sbc_mask(buf, sizeof buf, "ab");
+    EXPECT(strcmp(buf, "xx***-***-***-*") == 0, "sbc_mask cuts at its room: '%s'", buf);
+    sbc_mask(buf, sizeof buf, NULL);
+    EXPECT(strcmp(buf, "xx***-***-***-*") == 0, "sbc_mask without a secret: '%s'", buf);
+
     /* cut to 511 bytes, never inside a UTF-8 character */
     memset(longmsg, 'x', 1000);
     longmsg[1000] = 0;
