@@ -7,10 +7,11 @@
  * mysql_stmt.c queries, prepared statements and results, mysql_async.c
  * nonblocking statements (MariaDB Connector/C only), mysql_bulk.c bulk
  * load, mysql_types.c column types and number text, mysql_errors.c error
- * classification, mysql_wire.c and mysql_wire_proto.c the fast path,
- * mysql_int.h what they share.  Transactions are left to the host, which
- * sends BEGIN, COMMIT and ROLLBACK as queries: so a client multiplexed on
- * a thread sends them nonblocking like any other statement.
+ * classification, mysql_wire.c, mysql_wire_proto.c and mysql_wire_row.c
+ * the fast path, mysql_int.h what they share.  Transactions are left to
+ * the host, which sends BEGIN, COMMIT and ROLLBACK as queries: so a client
+ * multiplexed on a thread sends them nonblocking like any other
+ * statement.
  */
 #include "mysql_int.h"
 #include "../common/password.h"

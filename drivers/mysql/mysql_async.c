@@ -58,8 +58,7 @@ static int async_begin(sbd_conn *c)
     return SBD_OK;
 }
 
-/* The statement is over with status rc; poll_result reports it. */
-static void finish(sbd_conn *c, int rc)
+void myd_async_finish(sbd_conn *c, int rc)
 {
     c->async_phase = ASYNC_DONE;
     c->async_rc = rc;
@@ -84,7 +83,7 @@ static void advance(sbd_conn *c, int start, int events)
             if (w != 0)
                 break;
             if (ir != 0) {
-                finish(c, myd_conn_fail(c));
+                myd_async_finish(c, myd_conn_fail(c));
                 return;
             }
             c->async_phase = ASYNC_STORE;
@@ -95,7 +94,7 @@ static void advance(sbd_conn *c, int start, int events)
                       : mysql_store_result_cont(&res, c->mysql, events);
             if (w != 0)
                 break;
-            finish(c, myd_query_stored(c, res, &c->async_info));
+            myd_async_finish(c, myd_query_stored(c, res, &c->async_info));
             return;
         case ASYNC_EXECUTE:
             w = start ? mysql_stmt_execute_start(&ir, st)
@@ -103,11 +102,11 @@ static void advance(sbd_conn *c, int start, int events)
             if (w != 0)
                 break;
             if (ir != 0) {
-                finish(c, myd_stmt_fail(c, st));
+                myd_async_finish(c, myd_stmt_fail(c, st));
                 return;
             }
             if (!myd_stmt_has_rows(c->async_stmt, &c->async_info)) {
-                finish(c, SBD_OK);
+                myd_async_finish(c, SBD_OK);
                 return;
             }
             c->async_phase = ASYNC_STMT_STORE;
@@ -118,7 +117,7 @@ static void advance(sbd_conn *c, int start, int events)
                       : mysql_stmt_store_result_cont(&ir, st, events);
             if (w != 0)
                 break;
-            finish(c, myd_stmt_stored(c, c->async_stmt, ir != 0, &c->async_info));
+            myd_async_finish(c, myd_stmt_stored(c, c->async_stmt, ir != 0, &c->async_info));
             return;
         default:
             return;
@@ -131,15 +130,17 @@ static void advance(sbd_conn *c, int start, int events)
 int myd_send_query(sbd_conn *c, const char *sql, size_t len)
 {
     int rc = async_begin(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (myd_wire_query_ok(c, sql, len)) {
-        c->async_phase = ASYNC_WIRE;
-        rc = myd_wire_send_query(c, sql, len);
-        if (rc != SBD_OK)
-            finish(c, rc); /* reported by poll_result, as the library's are */
-        return SBD_OK;
-    }
+    return rc != SBD_OK ? rc : c->tp->send_query(c, sql, len);
+}
+
+int myd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams)
+{
+    int rc = async_begin(c);
+    return rc != SBD_OK ? rc : c->tp->send_execute(c, s, params, nparams);
+}
+
+int myd_lib_send_query(sbd_conn *c, const char *sql, size_t len)
+{
     /* the library may still write from the text after _start returns */
     if (len > c->async_sql_cap) {
         char *p = realloc(c->async_sql, len);
@@ -156,22 +157,10 @@ int myd_send_query(sbd_conn *c, const char *sql, size_t len)
     return SBD_OK;
 }
 
-int myd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams)
+int myd_lib_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams)
 {
-    int rc = async_begin(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (nparams == s->nparams && s->wire_ok && myd_wire_ready(c)) {
-        rc = myd_wire_send_execute(c, s, params, nparams);
-        if (rc != MYD_WIRE_AGAIN) {
-            c->async_phase = ASYNC_WIRE;
-            if (rc != SBD_OK)
-                finish(c, rc); /* reported by poll_result */
-            return SBD_OK;
-        }
-    }
-    rc = myd_stmt_bind(c, s, params, nparams, &c->async_info);
+    int rc = myd_stmt_bind(c, s, params, nparams, &c->async_info);
     if (rc != SBD_OK)
         return rc;
     /* the execute packet is built from params in _start: they may go */
@@ -190,7 +179,7 @@ int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
         int rc = myd_wire_poll(c, &c->async_info);
         if (rc == SBD_AGAIN)
             return SBD_AGAIN;
-        finish(c, rc);
+        myd_async_finish(c, rc);
     }
     if (c->async_phase != ASYNC_DONE) {
         /* resume with what the library waited for: if it did not happen

@@ -8,6 +8,7 @@
  * written by hand.
  */
 #include "mysql_int.h"
+#include "../common/buf.h"
 #include "../common/text.h"
 
 #include <math.h>
@@ -35,16 +36,10 @@ static int plain_ascii(const char *s, size_t n)
 /* Grows the buffer to hold at least `need` bytes; 0 or -1. */
 static int reserve(sbd_conn *c, size_t need)
 {
-    if (need <= c->bulk_cap)
-        return 0;
-    size_t cap = c->bulk_cap > 0 ? c->bulk_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    char *nb = realloc(c->bulk_buf, cap);
+    char *nb = sbc_grow(c->bulk_buf, &c->bulk_cap, need, 1, 4096);
     if (nb == NULL)
         return -1;
     c->bulk_buf = nb;
-    c->bulk_cap = cap;
     return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "mysql_errors.h"
 #include "mysql_wire.h"
 #include "../common/list.h"
+#include "../common/transport.h"
 
 /* The boolean type of MYSQL_BIND.is_null/.error and of mysql_options flags:
  * my_bool in MariaDB Connector/C and MySQL < 8, bool in libmysqlclient 8. */
@@ -32,6 +33,17 @@ enum { RES_NONE = 0, RES_QUERY, RES_STMT, RES_WIRE };
 /* Phase of a nonblocking statement (mysql_async.c). */
 enum { ASYNC_IDLE = 0, ASYNC_QUERY, ASYNC_STORE, ASYNC_EXECUTE, ASYNC_STMT_STORE,
        ASYNC_DONE, ASYNC_WIRE };
+
+/* How a connection's statements travel: through the client library
+ * (myd_tp_lib: mysql_stmt.c, mysql_async.c) or over the wire fast path
+ * (myd_tp_wire: mysql_wire.c).  myd_wire_setup picks one at connect, and
+ * the fast path puts the library's in for good when it gives the
+ * connection up.  The driver table's calls check what every transport
+ * needs (nothing in flight, the parameter count) and call through the
+ * connection's, so no call tests which path to take.  The wire transport
+ * hands what it does not serve to the library's functions (myd_lib_*).
+ * The sends exist with MYD_NONBLOCK only (NULL otherwise). */
+extern const struct sbc_transport myd_tp_lib, myd_tp_wire;
 
 struct sbd_stmt {
     struct sbd_stmt *prev, *next;   /* the connection's open statements */
@@ -58,6 +70,7 @@ struct sbd_stmt {
 
 struct sbd_conn {
     MYSQL *mysql;
+    const struct sbc_transport *tp; /* never NULL once connected */
     struct sbd_error err;
     int64_t counter_reads;          /* server_counters calls on this conn */
     int res_kind;                   /* RES_* */
@@ -87,10 +100,7 @@ struct sbd_conn {
     struct sbd_stmt *async_stmt;    /* ASYNC_EXECUTE, ASYNC_STMT_STORE */
     char *async_sql;                /* copy of the query text, owned */
     size_t async_sql_len, async_sql_cap;
-    /* wire fast path (mysql_wire.c): wire_on while --mysql-wire=on, the
-     * session is unencrypted and uncompressed and the fast path has not
-     * lost the connection */
-    int wire_on;
+    /* wire fast path (mysql_wire.c) */
     long wire_execs;                /* statements it served (logged at debug) */
     int wire_row;                   /* RES_WIRE: next row to fetch */
     struct sbd_stmt *wire_async;    /* ASYNC_WIRE: the statement executed,
@@ -156,6 +166,11 @@ void myd_result_begin(sbd_conn *c, struct sbd_result_info *info);
 /* End of a query whose mysql_store_result returned res (NULL: none or
  * failed): makes res the current result and fills info; the status. */
 int myd_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info);
+/* mysql_stmt.c: query and execute through the library (myd_tp_lib's;
+ * myd_result_begin done, parameter count checked). */
+int myd_lib_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int myd_lib_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                    int nparams, struct sbd_result_info *info);
 /* mysql_types.c: enum sbd_type of a column of MySQL type t. */
 int myd_column_type(enum enum_field_types t);
 /* mysql_types.c: fills v from a text-protocol value s[0..len) (NULL: SQL
@@ -203,39 +218,31 @@ int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 /* Before mysql_close: breaks off a statement still in flight without
  * reading the rest of its answer, and frees the query text copy. */
 void myd_async_free(sbd_conn *c);
+/* The library's sends (myd_tp_lib's; async_begin done). */
+int myd_lib_send_query(sbd_conn *c, const char *sql, size_t len);
+int myd_lib_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams);
+/* The statement in flight is over with status rc (an error already set);
+ * poll_result reports it. */
+void myd_async_finish(sbd_conn *c, int rc);
 
-/* mysql_wire.c: the fast path.  myd_wire_setup decides at connect
- * whether it may serve c (--mysql-wire, no TLS, no compression);
- * myd_wire_ready says whether it may run now (Connector/C idle);
- * myd_wire_query_ok whether plain query sql is a transaction statement
- * it runs; myd_wire_stmt_setup at prepare whether statement s may use it
- * (1, 0, -1 when out of memory); myd_wire_execute runs s with params
- * (count already checked, myd_result_begin done) and makes its answer
- * the current result (RES_WIRE), myd_wire_fetch serves its rows;
- * myd_wire_query runs a transaction statement. */
+/* mysql_wire.c: the fast path.  myd_wire_setup picks the connection's
+ * transport at connect (myd_tp_wire with --mysql-wire, no TLS, no
+ * compression; else myd_tp_lib); myd_wire_stmt_setup at prepare whether
+ * statement s may use it (1, 0, -1 when out of memory); myd_wire_fetch
+ * serves the rows of its answer (RES_WIRE).  For a nonblocking statement
+ * it sent (phase ASYNC_WIRE), myd_wire_poll reads what has come, SBD_AGAIN
+ * until the answer is complete, then its status as the blocking calls
+ * give it (a result whose types changed since prepare is an error here:
+ * the parameters are gone); myd_wire_abandon before closing with a
+ * statement in flight. */
 void myd_wire_setup(sbd_conn *c, int enabled);
-int myd_wire_ready(sbd_conn *c);
-int myd_wire_query_ok(sbd_conn *c, const char *sql, size_t len);
 int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
-                         const MYSQL_FIELD *f);
-int myd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info);
-int myd_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info);
+                        const MYSQL_FIELD *f);
 int myd_wire_fetch(sbd_conn *c, struct sbd_value *row);
-/* The same for nonblocking statements (mysql_async.c, phase ASYNC_WIRE):
- * myd_wire_send_execute / myd_wire_send_query send the request (the
- * former may answer MYD_WIRE_AGAIN: run it on Connector/C); then
- * myd_wire_poll reads what has come, SBD_AGAIN until the answer is
- * complete, then its status as the blocking calls give it (a result whose
- * types changed since prepare is an error here: the parameters are gone);
- * myd_wire_abandon before closing with a statement in flight. */
-int myd_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                           int nparams);
-int myd_wire_send_query(sbd_conn *c, const char *sql, size_t len);
 int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info);
 void myd_wire_abandon(sbd_conn *c);
-/* myd_wire_execute's answer when the result cannot be fetched as
+/* What the fast path answers when the result cannot be fetched as
  * Connector/C would (a column's type changed since prepare into one it
  * does not convert): the statement, a SELECT, is run again on Connector/C,
  * which serves it from then on. */

@@ -11,6 +11,7 @@
  */
 #include "mysql_int.h"
 #include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,12 +74,24 @@ int myd_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info)
     return SBD_OK;
 }
 
-int myd_query(sbd_conn *c, const char *sql, size_t len,
-                           struct sbd_result_info *info)
+/* What query and execute check on every transport: nothing in flight;
+ * releases the current result.  SBD_OK or the failure's status. */
+static int stmt_start(sbd_conn *c, struct sbd_result_info *info)
 {
+    if (c->async_phase != ASYNC_IDLE)
+        return myd_fail(c, "mysql: a statement is already in flight on this connection");
     myd_result_begin(c, info);
-    if (myd_wire_query_ok(c, sql, len))
-        return myd_wire_query(c, sql, len, info);
+    return SBD_OK;
+}
+
+int myd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    int rc = stmt_start(c, info);
+    return rc != SBD_OK ? rc : c->tp->query(c, sql, len, info);
+}
+
+int myd_lib_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
     if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
         return myd_conn_fail(c);
     return myd_query_stored(c, mysql_store_result(c->mysql), info);
@@ -392,17 +405,19 @@ int myd_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info
 }
 
 int myd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                 int nparams, struct sbd_result_info *info)
+                int nparams, struct sbd_result_info *info)
 {
-    myd_result_begin(c, info);
+    int rc = stmt_start(c, info);
+    if (rc != SBD_OK)
+        return rc;
     if (nparams != s->nparams)
         return myd_fail(c, "mysql: execute: wrong number of parameters");
-    if (s->wire_ok && myd_wire_ready(c)) {
-        int rc = myd_wire_execute(c, s, params, nparams, info);
-        if (rc != MYD_WIRE_AGAIN)
-            return rc;
-        myd_result_begin(c, info); /* s->wire_ok is 0 now */
-    }
+    return c->tp->execute(c, s, params, nparams, info);
+}
+
+int myd_lib_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                    int nparams, struct sbd_result_info *info)
+{
     int rc = myd_stmt_bind(c, s, params, nparams, info);
     if (rc != SBD_OK)
         return rc;
@@ -453,12 +468,7 @@ int myd_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row)
         return rc;
     for (unsigned i = 0; i < s->ncols; i++) {
         struct sbd_value *v = &row[i];
-        v->type = s->rtype[i];
-        v->is_null = s->rnull[i] != 0;
-        v->i = 0;
-        v->d = 0;
-        v->s = NULL;
-        v->len = 0;
+        sbc_value_reset(v, s->rtype[i], s->rnull[i] != 0);
         if (v->is_null)
             continue;
         switch (s->rtype[i]) {
@@ -505,3 +515,13 @@ void myd_close_stmt(sbd_conn *c, sbd_stmt *s)
     mysql_stmt_close(s->st);
     free_stmt(s);
 }
+
+/* The client library's transport: every statement through it. */
+const struct sbc_transport myd_tp_lib = {
+    .query = myd_lib_query,
+    .execute = myd_lib_execute,
+#ifdef MYD_NONBLOCK
+    .send_query = myd_lib_send_query,
+    .send_execute = myd_lib_send_execute,
+#endif
+};

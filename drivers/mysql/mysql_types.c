@@ -5,6 +5,7 @@
  */
 #include "mysql_int.h"
 #include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +54,7 @@ static double text_to_double(const char *s, size_t len)
 
 void myd_text_value(struct sbd_value *v, int type, const char *s, size_t len)
 {
-    v->type = type;
-    v->is_null = s == NULL;
-    v->i = 0;
-    v->d = 0;
-    v->s = NULL;
-    v->len = 0;
+    sbc_value_reset(v, type, s == NULL);
     if (v->is_null)
         return;
     if (type == SBD_TYPE_INT) {

@@ -46,6 +46,13 @@
 
 #ifdef MYD_MARIADB_CLIENT
 
+/* The fast path serves a connection from connect on when --mysql-wire
+ * allows it and the session is neither encrypted nor compressed.  It may
+ * then take every statement of myd_tp_wire's: between the driver's calls
+ * Connector/C is idle (the driver table's calls refuse a statement while
+ * one is in flight and first release the current result, which reads it
+ * to its end; LOAD DATA runs inside bulk_end only), so the socket is at a
+ * packet boundary with nothing unread. */
 void myd_wire_setup(sbd_conn *c, int enabled)
 {
     MYSQL *m = c->mysql;
@@ -55,34 +62,20 @@ void myd_wire_setup(sbd_conn *c, int enabled)
     /* TLS: the socket carries ciphertext only Connector/C can make and
      * read; compression frames packets differently; query attributes
      * (MySQL 8) change COM_QUERY. */
-    c->wire_on = enabled && mysql_get_ssl_cipher(m) == NULL &&
-                 (m->client_flag & CLIENT_COMPRESS) == 0 &&
-                 (flags & MYD_CLIENT_ZSTD_COMPRESSION) == 0 &&
-                 (flags & MYD_CLIENT_QUERY_ATTRIBUTES) == 0;
-}
-
-/* Connector/C is idle: none of its own results or statements pending, so
- * the socket is at a packet boundary with nothing unread. */
-int myd_wire_ready(sbd_conn *c)
-{
-    if (!c->wire_on || c->ld_active || c->res_kind != RES_NONE)
-        return 0;
-#ifdef MYD_NONBLOCK
-    if (c->async_phase != ASYNC_IDLE)
-        return 0;
-#endif
-    return c->mysql->status == MYSQL_STATUS_READY;
+    int on = enabled && mysql_get_ssl_cipher(m) == NULL &&
+             (m->client_flag & CLIENT_COMPRESS) == 0 &&
+             (flags & MYD_CLIENT_ZSTD_COMPRESSION) == 0 &&
+             (flags & MYD_CLIENT_QUERY_ATTRIBUTES) == 0;
+    c->tp = on ? &myd_tp_wire : &myd_tp_lib;
 }
 
 /* Leading keyword of sql is one of the transaction statements, whose
  * answer is an OK or ERR packet. */
-int myd_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
+static int is_txn_statement(const char *sql, size_t len)
 {
     static const struct { const char *w; size_t n; } words[] = {
         {"BEGIN", 5}, {"COMMIT", 6}, {"ROLLBACK", 8}, {"START", 5},
     };
-    if (!myd_wire_ready(c))
-        return 0;
     size_t i = 0;
     while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r'))
         i++;
@@ -140,33 +133,14 @@ static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
         errno = ENOMEM;
         return -1;
     }
-    int wait = deadline > 0 && !nonblock;
-    for (;;) {
-        if (wait && sbc_wait(fd, POLLIN, deadline) != 0)
-            return -1;
-        /* keep the byte myd_wire_reserve adds for the last string terminator */
-        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
-                         nonblock ? MSG_DONTWAIT : 0);
-        if (k > 0) {
-            w->in_len += (size_t)k;
-            return 1;
-        }
-        if (k == 0)
-            return 0;
-        if (errno == EINTR)
-            wait = deadline > 0 && !nonblock;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (nonblock) {
-                if (deadline > 0 && sbc_now_ms() >= deadline) {
-                    errno = ETIMEDOUT;
-                    return -1;
-                }
-                return -2;
-            }
-            wait = 1;
-        } else
-            return -1;
+    /* keep the byte myd_wire_reserve adds for the last string terminator */
+    long k = sbc_recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len, !nonblock,
+                      deadline > 0 && !nonblock, deadline);
+    if (k > 0) {
+        w->in_len += (size_t)k;
+        return 1;
     }
+    return (int)k;
 }
 
 /* The connection is unusable: the stream is broken or out of step.  Shut
@@ -179,7 +153,7 @@ static int lost_code(sbd_conn *c, unsigned code, const char *what, int err)
     char msg[300];
     const char *head = code == MYD_CR_SERVER_GONE ? "Server has gone away"
                                                    : "Lost connection to server during query";
-    c->wire_on = 0;
+    c->tp = &myd_tp_lib;
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
     if (err != 0)
         snprintf(msg, sizeof msg, "%s (%s: %s)", head, what, strerror(err));
@@ -348,8 +322,10 @@ static int query_answer(sbd_conn *c, struct sbd_result_info *info)
     return myd_fail(c, "mysql: a transaction statement returned a result set");
 }
 
-int myd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info)
+/* The blocking execute of s; MYD_WIRE_AGAIN when Connector/C must run it
+ * (execute_build, execute_answer say when). */
+static int run_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                       int nparams, struct sbd_result_info *info)
 {
     int rc = execute_build(c, s, params, nparams);
     if (rc != SBD_OK)
@@ -361,9 +337,23 @@ int myd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     return rc != SBD_OK ? rc : execute_answer(c, s, info, 1);
 }
 
-int myd_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info)
+static int wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                        int nparams, struct sbd_result_info *info)
 {
+    if (s->wire_ok) {
+        int rc = run_execute(c, s, params, nparams, info);
+        if (rc != MYD_WIRE_AGAIN)
+            return rc;
+        myd_result_begin(c, info); /* s->wire_ok is 0 now */
+    }
+    return myd_lib_execute(c, s, params, nparams, info);
+}
+
+/* Transaction statements over the wire; the others on Connector/C. */
+static int wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    if (!is_txn_statement(sql, len))
+        return myd_lib_query(c, sql, len, info);
     if (myd_wire_build_query(&c->wire, sql, len) != 0)
         return myd_fail(c, "mysql: query: out of memory");
     int64_t deadline = query_deadline();
@@ -375,23 +365,42 @@ int myd_wire_query(sbd_conn *c, const char *sql, size_t len,
 
 /* ---- nonblocking statements (mysql_async.c) ------------------------------- */
 
-int myd_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                           int nparams)
+#ifdef MYD_NONBLOCK
+/* The sends start phase ASYNC_WIRE: myd_wire_poll reads the answer, and
+ * a failure to send is reported by poll_result, as the library's are. */
+static int wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                             int nparams)
 {
-    int rc = execute_build(c, s, params, nparams);
-    if (rc != SBD_OK)
-        return rc;
-    c->wire_async = s;
-    return wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+    if (nparams == s->nparams && s->wire_ok) {
+        int rc = execute_build(c, s, params, nparams);
+        if (rc != MYD_WIRE_AGAIN) {
+            c->async_phase = ASYNC_WIRE;
+            if (rc == SBD_OK) {
+                c->wire_async = s;
+                rc = wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+            }
+            if (rc != SBD_OK)
+                myd_async_finish(c, rc);
+            return SBD_OK;
+        }
+    }
+    return myd_lib_send_execute(c, s, params, nparams);
 }
 
-int myd_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+static int wire_send_query(sbd_conn *c, const char *sql, size_t len)
 {
-    if (myd_wire_build_query(&c->wire, sql, len) != 0)
-        return myd_fail(c, "mysql: query: out of memory");
+    if (!is_txn_statement(sql, len))
+        return myd_lib_send_query(c, sql, len);
+    c->async_phase = ASYNC_WIRE;
     c->wire_async = NULL;
-    return wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+    int rc = myd_wire_build_query(&c->wire, sql, len) != 0
+             ? myd_fail(c, "mysql: query: out of memory")
+             : wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+    if (rc != SBD_OK)
+        myd_async_finish(c, rc);
+    return SBD_OK;
 }
+#endif
 
 int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 {
@@ -406,7 +415,7 @@ int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 void myd_wire_abandon(sbd_conn *c)
 {
     /* the rest of the answer is never read: nothing may use the stream */
-    c->wire_on = 0;
+    c->tp = &myd_tp_lib;
     c->wire_async = NULL;
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
 }
@@ -425,30 +434,27 @@ int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
     return SBD_OK;
 }
 
+/* The fast path: executes of statements whose results it decodes, and
+ * the transaction statements; everything else on Connector/C. */
+const struct sbc_transport myd_tp_wire = {
+    .query = wire_query,
+    .execute = wire_execute,
+#ifdef MYD_NONBLOCK
+    .send_query = wire_send_query,
+    .send_execute = wire_send_execute,
+#endif
+};
+
 #else /* libmysqlclient: its handle's layout differs; no fast path */
 
 void myd_wire_setup(sbd_conn *c, int enabled)
 {
     (void)enabled;
-    c->wire_on = 0;
-}
-
-int myd_wire_ready(sbd_conn *c)
-{
-    (void)c;
-    return 0;
-}
-
-int myd_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
-{
-    (void)c;
-    (void)sql;
-    (void)len;
-    return 0;
+    c->tp = &myd_tp_lib;
 }
 
 int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
-                         const MYSQL_FIELD *f)
+                        const MYSQL_FIELD *f)
 {
     (void)s;
     (void)sql;
@@ -457,51 +463,10 @@ int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
     return 0;
 }
 
-int myd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info)
-{
-    (void)s;
-    (void)params;
-    (void)nparams;
-    (void)info;
-    return myd_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int myd_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info)
-{
-    (void)sql;
-    (void)len;
-    (void)info;
-    return myd_fail(c, "mysql: no wire fast path with this client library");
-}
-
+/* Never called: nothing is sent over the fast path. */
 int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
-    (void)c;
     (void)row;
-    return SBD_DONE;
-}
-
-int myd_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                           int nparams)
-{
-    (void)s;
-    (void)params;
-    (void)nparams;
-    return myd_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int myd_wire_send_query(sbd_conn *c, const char *sql, size_t len)
-{
-    (void)sql;
-    (void)len;
-    return myd_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
-{
-    (void)info;
     return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 

@@ -1,6 +1,7 @@
 /*
  * mysql driver: the client/server protocol fast path's message layer, with
- * no Connector/C and no I/O (mysql_wire_proto.c), so that a unit test can
+ * no Connector/C and no I/O (mysql_wire_proto.c: requests and answers;
+ * mysql_wire_row.c: column types and row values), so that a unit test can
  * drive it with hand-built bytes.  It encodes COM_STMT_EXECUTE for a
  * prepared statement id with the caller's parameter values and COM_QUERY,
  * and decodes the answer (OK, ERR, or a result set in the binary or text
@@ -104,6 +105,33 @@ struct myd_wire {
     char *conv;
     size_t conv_cap;
 };
+
+/* Little-endian integers of the protocol at p. */
+static inline uint32_t myd_u16le(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+static inline uint32_t myd_u24le(const unsigned char *p)
+{
+    return myd_u16le(p) | (uint32_t)p[2] << 16;
+}
+static inline uint32_t myd_u32le(const unsigned char *p)
+{
+    return myd_u24le(p) | (uint32_t)p[3] << 24;
+}
+static inline uint64_t myd_u64le(const unsigned char *p)
+{
+    return (uint64_t)myd_u32le(p) | (uint64_t)myd_u32le(p + 4) << 32;
+}
+
+/* Reads a length-encoded integer at p[0..n): its byte count (1, 3, 4 or
+ * 9), or 0 when it does not fit or starts with a byte that is no integer
+ * (0xfb NULL, 0xff). */
+size_t myd_wire_lenenc(const unsigned char *p, size_t n, uint64_t *v);
+
+/* Skips a length-encoded string at p[0..n): bytes it takes, or 0 when it
+ * does not fit. */
+size_t myd_wire_skip_lenstr(const unsigned char *p, size_t n);
 
 /* enum sbd_type the driver gives a column of MYD_T_* type t (int, double,
  * date/time, null or string), as myd_column_type does. */

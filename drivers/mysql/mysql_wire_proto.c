@@ -4,10 +4,13 @@
  * allocation once the buffers have grown to the largest request and
  * answer seen.  Written from the MySQL/MariaDB client/server protocol
  * description (packets, OK/ERR/EOF, COM_QUERY, COM_STMT_EXECUTE, column
- * definitions, binary and text rows).
+ * definitions, binary and text rows).  The values of binary rows are
+ * decoded in mysql_wire_row.c.
  */
 #include "mysql_wire.h"
+#include "../common/buf.h"
 #include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,33 +24,16 @@ enum { ST_FIRST = 0, ST_COLDEF, ST_COLEOF, ST_ROWS, ST_DONE };
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static uint32_t u16le(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t u24le(const unsigned char *p) { return u16le(p) | (uint32_t)p[2] << 16; }
-static uint32_t u32le(const unsigned char *p) { return u24le(p) | (uint32_t)p[3] << 24; }
-static uint64_t u64le(const unsigned char *p)
-{
-    return (uint64_t)u32le(p) | (uint64_t)u32le(p + 4) << 32;
-}
-
 static int grow(unsigned char **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap < 1024 ? 1024 : *cap;
-    while (n < need)
-        n *= 2;
-    unsigned char *p = realloc(*buf, n);
+    unsigned char *p = sbc_grow(*buf, cap, need, 1, 1024);
     if (p == NULL)
         return -1;
     *buf = p;
-    *cap = n;
     return 0;
 }
 
-/* Reads a length-encoded integer at p[0..n): its byte count (1, 3, 4 or
- * 9), or 0 when it does not fit or starts with a byte that is no integer
- * (0xfb NULL, 0xff). */
-static size_t lenenc(const unsigned char *p, size_t n, uint64_t *v)
+size_t myd_wire_lenenc(const unsigned char *p, size_t n, uint64_t *v)
 {
     if (n < 1)
         return 0;
@@ -56,26 +42,24 @@ static size_t lenenc(const unsigned char *p, size_t n, uint64_t *v)
         return 1;
     }
     if (p[0] == 0xfc && n >= 3) {
-        *v = u16le(p + 1);
+        *v = myd_u16le(p + 1);
         return 3;
     }
     if (p[0] == 0xfd && n >= 4) {
-        *v = u24le(p + 1);
+        *v = myd_u24le(p + 1);
         return 4;
     }
     if (p[0] == 0xfe && n >= 9) {
-        *v = u64le(p + 1);
+        *v = myd_u64le(p + 1);
         return 9;
     }
     return 0;
 }
 
-/* Skips a length-encoded string at p[0..n): bytes it takes, or 0 when it
- * does not fit. */
-static size_t skip_lenstr(const unsigned char *p, size_t n)
+size_t myd_wire_skip_lenstr(const unsigned char *p, size_t n)
 {
     uint64_t len;
-    size_t k = lenenc(p, n, &len);
+    size_t k = myd_wire_lenenc(p, n, &len);
     if (k == 0 || len > n - k)
         return 0;
     return k + (size_t)len;
@@ -85,76 +69,6 @@ static int bad(struct myd_wire *w, const char *what)
 {
     snprintf(w->bad, sizeof w->bad, "protocol violation: %s", what);
     return MYD_WIRE_BAD;
-}
-
-/* ---- types -------------------------------------------------------------- */
-
-int myd_wire_type_kind(int t)
-{
-    switch (t) {
-    case MYD_T_TINY: case MYD_T_SHORT: case MYD_T_INT24: case MYD_T_LONG:
-    case MYD_T_LONGLONG: case MYD_T_YEAR:
-        return SBD_TYPE_INT;
-    case MYD_T_FLOAT: case MYD_T_DOUBLE: case MYD_T_DECIMAL: case MYD_T_NEWDECIMAL:
-        return SBD_TYPE_DOUBLE;
-    case MYD_T_DATE: case MYD_T_NEWDATE:
-        return SBD_TYPE_DATE;
-    case MYD_T_TIME:
-        return SBD_TYPE_TIME;
-    case MYD_T_DATETIME: case MYD_T_TIMESTAMP:
-        return SBD_TYPE_DATETIME;
-    case MYD_T_NULL:
-        return SBD_TYPE_NULL;
-    default:
-        return SBD_TYPE_STRING;
-    }
-}
-
-static int is_string_type(int t)
-{
-    switch (t) {
-    case MYD_T_VARCHAR: case MYD_T_JSON: case MYD_T_ENUM: case MYD_T_SET:
-    case MYD_T_TINY_BLOB: case MYD_T_MEDIUM_BLOB: case MYD_T_LONG_BLOB:
-    case MYD_T_BLOB: case MYD_T_VAR_STRING: case MYD_T_STRING:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-int myd_wire_type_handled(int t)
-{
-    switch (t) {
-    case MYD_T_TINY: case MYD_T_SHORT: case MYD_T_INT24: case MYD_T_LONG:
-    case MYD_T_LONGLONG: case MYD_T_YEAR: case MYD_T_DOUBLE: case MYD_T_DECIMAL:
-    case MYD_T_NEWDECIMAL: case MYD_T_NULL:
-        return 1;
-    default:
-        return is_string_type(t);
-    }
-}
-
-/* Bytes a non-NULL binary value of type t takes at p[0..n), or 0 when it
- * does not fit. */
-static size_t binary_size(int t, const unsigned char *p, size_t n)
-{
-    size_t k;
-    switch (t) {
-    case MYD_T_NULL: return (size_t)-1; /* never has a value: caller checks */
-    case MYD_T_TINY: k = 1; break;
-    case MYD_T_SHORT: case MYD_T_YEAR: k = 2; break;
-    case MYD_T_INT24: case MYD_T_LONG: case MYD_T_FLOAT: k = 4; break;
-    case MYD_T_LONGLONG: case MYD_T_DOUBLE: k = 8; break;
-    case MYD_T_DATE: case MYD_T_NEWDATE: case MYD_T_DATETIME: case MYD_T_TIMESTAMP:
-    case MYD_T_TIME:
-        if (n < 1)
-            return 0;
-        k = 1 + (size_t)p[0];
-        break;
-    default:
-        return skip_lenstr(p, n);
-    }
-    return k <= n ? k : 0;
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -332,7 +246,7 @@ static int next_packet(struct myd_wire *w, size_t *off, size_t *len)
         w->need = p + 4;
         return 0;
     }
-    size_t n = u24le(w->in + p);
+    size_t n = myd_u24le(w->in + p);
     if (w->in[p + 3] != w->seq) {
         snprintf(w->bad, sizeof w->bad,
                  "protocol violation: packet sequence id %u where %u was expected",
@@ -359,7 +273,7 @@ static int next_packet(struct myd_wire *w, size_t *off, size_t *len)
             w->need = q + 4;
             return 0;
         }
-        size_t k = u24le(w->in + q);
+        size_t k = myd_u24le(w->in + q);
         if (w->in[q + 3] != s) {
             snprintf(w->bad, sizeof w->bad,
                      "protocol violation: continuation packet sequence id %u where %u "
@@ -384,7 +298,7 @@ static int next_packet(struct myd_wire *w, size_t *off, size_t *len)
     /* cut the continuation headers out: the pieces, then what follows */
     size_t dst = p + 4 + n, src = p + 4 + n;
     for (int i = 0; i < pieces; i++) {
-        size_t k = u24le(w->in + src);
+        size_t k = myd_u24le(w->in + src);
         memmove(w->in + dst, w->in + src + 4, k);
         dst += k;
         src += 4 + k;
@@ -402,21 +316,21 @@ static int next_packet(struct myd_wire *w, size_t *off, size_t *len)
 static int parse_ok(struct myd_wire *w, const unsigned char *p, size_t n)
 {
     uint64_t aff, id;
-    size_t k1 = lenenc(p + 1, n - 1, &aff);
+    size_t k1 = myd_wire_lenenc(p + 1, n - 1, &aff);
     if (k1 == 0)
         return bad(w, "OK packet too short");
-    size_t k2 = lenenc(p + 1 + k1, n - 1 - k1, &id);
+    size_t k2 = myd_wire_lenenc(p + 1 + k1, n - 1 - k1, &id);
     if (k2 == 0 || n - 1 - k1 - k2 < 4)
         return bad(w, "OK packet too short");
     const unsigned char *q = p + 1 + k1 + k2;
-    w->status = u16le(q);
+    w->status = myd_u16le(q);
     if (!w->skip) {
         if (w->kind == MYD_WIRE_RES_NONE) {
             w->kind = MYD_WIRE_RES_OK;
             w->affected_rows = aff;
             w->insert_id = id;
         }
-        w->warnings = u16le(q + 2);
+        w->warnings = myd_u16le(q + 2);
     }
     return MYD_WIRE_DONE;
 }
@@ -427,8 +341,8 @@ static int parse_eof(struct myd_wire *w, const unsigned char *p, size_t n)
     if (n < 5)
         return bad(w, "EOF packet too short");
     if (!w->skip)
-        w->warnings = u16le(p + 1);
-    w->status = u16le(p + 3);
+        w->warnings = myd_u16le(p + 1);
+    w->status = myd_u16le(p + 3);
     return MYD_WIRE_DONE;
 }
 
@@ -443,7 +357,7 @@ static int parse_err(struct myd_wire *w, size_t off, size_t n)
         return MYD_WIRE_DONE;
     }
     w->kind = MYD_WIRE_RES_ERR;
-    w->err_code = u16le(p + 1);
+    w->err_code = myd_u16le(p + 1);
     size_t m = 3;
     if (n >= 9 && p[3] == '#') {
         memcpy(w->err_state, p + 4, 5);
@@ -479,13 +393,13 @@ static int parse_coldef(struct myd_wire *w, const unsigned char *p, size_t n)
 {
     size_t at = 0;
     for (int i = 0; i < 6; i++) {
-        size_t k = skip_lenstr(p + at, n - at);
+        size_t k = myd_wire_skip_lenstr(p + at, n - at);
         if (k == 0)
             return bad(w, "column definition too short");
         at += k;
     }
     if (n - at != 13) {
-        size_t k = skip_lenstr(p + at, n - at);
+        size_t k = myd_wire_skip_lenstr(p + at, n - at);
         if (k == 0 || n - at - k < 13)
             return bad(w, "column definition too short");
         at += k;
@@ -494,8 +408,8 @@ static int parse_coldef(struct myd_wire *w, const unsigned char *p, size_t n)
         return bad(w, "column definition without its fixed fields");
     const unsigned char *f = p + at + 1;
     struct myd_col col = {
-        .charset = (unsigned short)u16le(f), .length = u32le(f + 2), .type = f[6],
-        .flags = (unsigned short)u16le(f + 7), .decimals = f[9],
+        .charset = (unsigned short)myd_u16le(f), .length = myd_u32le(f + 2), .type = f[6],
+        .flags = (unsigned short)myd_u16le(f + 7), .decimals = f[9],
     };
     if (!w->skip && add_col(w, &col) != 0)
         return bad(w, "out of memory for the result columns");
@@ -534,14 +448,14 @@ static int parse_first(struct myd_wire *w, size_t off, size_t n)
         return w->state == ST_DONE ? MYD_WIRE_DONE : MYD_WIRE_MORE;
     }
     if (p[0] == 0xff) {
-        if (n >= 3 && u16le(p + 1) == 0xffff)
+        if (n >= 3 && myd_u16le(p + 1) == 0xffff)
             return MYD_WIRE_MORE; /* a progress report: the answer follows */
         return parse_err(w, off, n);
     }
     if (p[0] == 0xfb)
         return bad(w, "LOAD DATA LOCAL request on the fast path");
     uint64_t count;
-    size_t k = lenenc(p, n, &count);
+    size_t k = myd_wire_lenenc(p, n, &count);
     if (k == 0 || count == 0 || count > 4096)
         return bad(w, "invalid result set column count");
     int meta = 1;
@@ -682,184 +596,6 @@ int myd_wire_parse(struct myd_wire *w)
             return w->pos == w->in_len ? MYD_WIRE_DONE
                                        : bad(w, "bytes after the end of the answer");
     }
-}
-
-/* ---- rows ----------------------------------------------------------------- */
-
-/* Connector/C turns a DECIMAL or string value into a number with strtod /
- * strtoll of its first 254 bytes. */
-#define NUM_TEXT_MAX 254
-
-static double text_to_double(const unsigned char *s, size_t len)
-{
-    char buf[NUM_TEXT_MAX + 1];
-    if (len > NUM_TEXT_MAX)
-        len = NUM_TEXT_MAX;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    return strtod(buf, NULL);
-}
-
-static int64_t text_to_i64(const unsigned char *s, size_t len)
-{
-    char buf[NUM_TEXT_MAX + 1];
-    if (len > NUM_TEXT_MAX)
-        len = NUM_TEXT_MAX;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    return (int64_t)strtoll(buf, NULL, 10);
-}
-
-static int is_int_type(int t)
-{
-    return t == MYD_T_TINY || t == MYD_T_SHORT || t == MYD_T_YEAR || t == MYD_T_INT24 ||
-           t == MYD_T_LONG || t == MYD_T_LONGLONG;
-}
-
-/* The kind a prepared column binds as: INT (a long long), DOUBLE, or a
- * string buffer for everything else (a NULL-typed column too). */
-static int bind_kind(const struct myd_col *b)
-{
-    int k = myd_wire_type_kind(b->type);
-    return k == SBD_TYPE_INT || k == SBD_TYPE_DOUBLE ? k : SBD_TYPE_STRING;
-}
-
-int myd_wire_convertible(int t, const struct myd_col *bind)
-{
-    if (t == MYD_T_NULL)
-        return 1;
-    int k = bind_kind(bind);
-    if (is_int_type(t) || is_string_type(t) || t == MYD_T_DECIMAL || t == MYD_T_NEWDECIMAL)
-        return 1;
-    if (t == MYD_T_DOUBLE)
-        return k != SBD_TYPE_STRING; /* Connector/C's own float formatting */
-    return 0;
-}
-
-int myd_wire_conv_reserve(struct myd_wire *w)
-{
-    size_t need = (size_t)w->ncols * 24 + 1;
-    return grow((unsigned char **)&w->conv, &w->conv_cap, need);
-}
-
-int myd_wire_row(struct myd_wire *w, int r, const struct myd_col *bind, struct sbd_value *row)
-{
-    unsigned char *p = w->in + w->rows[2 * r];
-    size_t n = w->rows[2 * r + 1];
-    size_t at = 1 + ((size_t)w->ncols + 9) / 8;
-    size_t conv_at = 0;
-    int terminate = 0;
-    for (int i = 0; i < w->ncols; i++) {
-        struct sbd_value *v = &row[i];
-        int t = w->cols[i].type;
-        int k = bind_kind(&bind[i]);
-        int kind = myd_wire_type_kind(bind[i].type);
-        unsigned bit = (unsigned)i + 2;
-        v->type = kind == SBD_TYPE_NULL ? SBD_TYPE_NULL : k;
-        v->is_null = (p[1 + bit / 8] & (1u << (bit % 8))) != 0;
-        v->i = 0;
-        v->d = 0;
-        v->s = NULL;
-        v->len = 0;
-        if (v->is_null)
-            continue;
-        if (t == MYD_T_NULL)
-            return MYD_WIRE_ROW_BAD; /* a value in a NULL-typed column */
-        /* the value must lie inside the row */
-        if (binary_size(t, p + at, n - at) == 0)
-            return MYD_WIRE_ROW_BAD;
-        if (!myd_wire_convertible(t, &bind[i]))
-            return MYD_WIRE_ROW_TYPE;
-        if (v->type == SBD_TYPE_NULL)
-            v->type = SBD_TYPE_STRING;
-        const unsigned char *q = p + at;
-        int uns = (w->cols[i].flags & MYD_WIRE_UNSIGNED_FLAG) != 0;
-        int is_int = 0, is_dbl = 0;
-        int64_t iv = 0;
-        double dv = 0;
-        const unsigned char *s = NULL;
-        size_t sl = 0;
-        switch (t) {
-        case MYD_T_TINY:
-            iv = uns ? (int64_t)q[0] : (int64_t)(signed char)q[0];
-            at += 1;
-            is_int = 1;
-            break;
-        case MYD_T_SHORT: case MYD_T_YEAR:
-            iv = uns ? (int64_t)u16le(q) : (int64_t)(int16_t)u16le(q);
-            at += 2;
-            is_int = 1;
-            break;
-        case MYD_T_INT24: case MYD_T_LONG:
-            iv = uns ? (int64_t)u32le(q) : (int64_t)(int32_t)u32le(q);
-            at += 4;
-            is_int = 1;
-            break;
-        case MYD_T_LONGLONG:
-            iv = (int64_t)u64le(q);
-            at += 8;
-            is_int = 1;
-            break;
-        case MYD_T_DOUBLE: {
-            uint64_t u = u64le(q);
-            memcpy(&dv, &u, 8);
-            at += 8;
-            is_dbl = 1;
-            break;
-        }
-        default: { /* DECIMAL and strings: length-encoded */
-            uint64_t len;
-            size_t n = lenenc(q, (size_t)-1 / 2, &len);
-            s = q + n;
-            sl = (size_t)len;
-            at += n + sl;
-            break;
-        }
-        }
-        if (k == SBD_TYPE_INT) {
-            int64_t x;
-            if (is_int)
-                x = iv;
-            else if (is_dbl)
-                x = (bind[i].flags & MYD_WIRE_UNSIGNED_FLAG) ? (int64_t)(uint64_t)dv : (int64_t)dv;
-            else
-                x = text_to_i64(s, sl);
-            if ((bind[i].flags & MYD_WIRE_UNSIGNED_FLAG) && x < 0) {
-                v->type = SBD_TYPE_DOUBLE; /* BIGINT UNSIGNED above INT64_MAX */
-                v->d = (double)(uint64_t)x;
-            } else {
-                v->i = x;
-            }
-        } else if (k == SBD_TYPE_DOUBLE) {
-            if (is_int)
-                v->d = uns ? (double)(uint64_t)iv : (double)iv;
-            else if (is_dbl)
-                v->d = dv;
-            else
-                v->d = text_to_double(s, sl);
-        } else if (is_int) {
-            /* kept in w->conv (myd_wire_conv_reserve made room), terminated */
-            char *o = w->conv + conv_at;
-            size_t n = uns ? sbc_u64_to_text((uint64_t)iv, o) : sbc_i64_to_text(iv, o);
-            v->s = o;
-            v->len = n;
-            conv_at += n + 1;
-        } else {
-            v->s = (const char *)s;
-            v->len = sl;
-            terminate = 1;
-        }
-    }
-    if (at != n)
-        return MYD_WIRE_ROW_BAD; /* bytes after the last value */
-    /* every value is decoded: terminate the strings in place (each
-     * terminator lands on a byte already decoded) */
-    if (terminate)
-        for (int i = 0; i < w->ncols; i++)
-            if (row[i].s != NULL && (uintptr_t)row[i].s >= (uintptr_t)w->in &&
-                (uintptr_t)row[i].s < (uintptr_t)(w->in + w->in_cap))
-                w->in[(size_t)((uintptr_t)row[i].s - (uintptr_t)w->in) + row[i].len] = 0;
-    return 0;
 }
 
 void myd_wire_free(struct myd_wire *w)

@@ -46,37 +46,41 @@ static int async_sent(sbd_conn *c, int ok)
 int pgd_send_query(sbd_conn *c, const char *sql, size_t len)
 {
     int rc = async_start(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (c->wire_pipe)
-        return pgd_wire_pipe_send(c, NULL, sql, len, NULL, 0);
-    if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
-        return pgd_wire_send(c, NULL, sql, len, NULL, 0);
-    pgd_sock_blocking(c, 0);
-    if (pgd_copy_sql(c, sql, len) != 0)
-        return pgd_fail(c, "out of memory for query text");
-    /* pipeline mode allows only the extended protocol: one statement */
-    if (c->pipeline)
-        return async_sent(c, PQsendQueryParams(c->pg, c->sql, 0, NULL, NULL, NULL, NULL, 0));
-    return async_sent(c, PQsendQuery(c->pg, c->sql));
+    return rc != SBD_OK ? rc : c->tp->send_query(c, sql, len);
 }
 
-int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                              int nparams)
+int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams)
 {
     int rc = async_start(c);
     if (rc != SBD_OK)
         return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
-    if (c->wire_pipe)
-        return pgd_wire_pipe_send(c, s, NULL, 0, params, nparams);
-    if (pgd_wire_ready(c))
-        return pgd_wire_send(c, s, NULL, 0, params, nparams);
+    return c->tp->send_execute(c, s, params, nparams);
+}
+
+static int pq_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+
+int pgd_pq_send_query(sbd_conn *c, const char *sql, size_t len)
+{
     pgd_sock_blocking(c, 0);
-    rc = pgd_fill_params(c, s, params, nparams);
+    if (pgd_copy_sql(c, sql, len) != 0)
+        return pgd_fail(c, "out of memory for query text");
+    c->poll = pq_poll;
+    /* pipeline mode allows only the extended protocol: one statement */
+    if (c->pipeline)
+        return async_sent(c, PQsendQueryParams(c->pg, c->sql, 0, NULL, NULL, NULL, NULL, 0));
+    return async_sent(c, PQsendQuery(c->pg, c->sql));
+}
+
+int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                        int nparams)
+{
+    pgd_sock_blocking(c, 0);
+    int rc = pgd_fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;
+    c->poll = pq_poll;
     return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
                                              NULL, NULL, 0));
 }
@@ -128,26 +132,13 @@ int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     *want_write = 0;
     if (!c->in_flight)
         return pgd_fail(c, "poll_result: no statement in flight");
-    if (c->wire_pipe)
-        return pgd_wire_pipe_poll(c, info, want_write);
-    if (c->wire_flight)
-        return pgd_wire_poll(c, info, want_write);
-    pgd_sock_blocking(c, 0);
-    if (c->flushing) {
-        int f = PQflush(c->pg);
-        if (f < 0)
-            return async_fail(c, pgd_error(c, NULL));
-        if (f == 1) {
-            /* wait for write space; reading too (libpq's advice) */
-            if (!PQconsumeInput(c->pg))
-                return async_fail(c, pgd_error(c, NULL));
-            *want_write = 1;
-            return SBD_AGAIN;
-        }
-        c->flushing = 0;
-    }
-    if (!PQconsumeInput(c->pg))
-        return async_fail(c, pgd_error(c, NULL));
+    return c->poll(c, info, want_write);
+}
+
+/* Reads the results libpq has complete.  SBD_AGAIN while the oldest
+ * statement's answer is not; then its status as query/execute give it. */
+static int pq_results(sbd_conn *c, struct sbd_result_info *info)
+{
     while (!PQisBusy(c->pg)) {
         PGresult *r = PQgetResult(c->pg);
         if (c->sync_due) {
@@ -184,6 +175,29 @@ int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     return SBD_AGAIN;
 }
 
+/* poll_result for what libpq sent: flushes the rest of the request, then
+ * reads what the socket has. */
+static int pq_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+{
+    pgd_sock_blocking(c, 0);
+    if (c->flushing) {
+        int f = PQflush(c->pg);
+        if (f < 0)
+            return async_fail(c, pgd_error(c, NULL));
+        if (f == 1) {
+            /* wait for write space; reading too (libpq's advice) */
+            if (!PQconsumeInput(c->pg))
+                return async_fail(c, pgd_error(c, NULL));
+            *want_write = 1;
+            return SBD_AGAIN;
+        }
+        c->flushing = 0;
+    }
+    if (!PQconsumeInput(c->pg))
+        return async_fail(c, pgd_error(c, NULL));
+    return pq_results(c, info);
+}
+
 /* Waits until the connection's socket is readable.  0, or -1 on error. */
 static int pqsocket_wait(sbd_conn *c)
 {
@@ -194,8 +208,6 @@ static int pqsocket_wait(sbd_conn *c)
     return r < 0 ? -1 : 0;
 }
 
-/* Enters or leaves libpq's pipeline mode.  Leaving first reads the last
- * Sync result, which may still be due after the last statement's answer. */
 int pgd_pipeline(sbd_conn *c, int on)
 {
     if (on == c->pipeline)
@@ -204,22 +216,24 @@ int pgd_pipeline(sbd_conn *c, int on)
         int rc = async_start(c);
         if (rc != SBD_OK)
             return rc;
-        if (pgd_wire_ready(c))
-            return pgd_wire_pipe_on(c);
-        pgd_sock_blocking(c, 0);
+    } else if (c->in_flight > 0) {
+        return pgd_fail(c, "pipeline: statements are still in flight");
+    }
+    return c->tp->pipeline(c, on);
+}
+
+/* Enters or leaves libpq's pipeline mode.  Leaving first reads the last
+ * Sync result, which may still be due after the last statement's answer. */
+int pgd_pq_pipeline(sbd_conn *c, int on)
+{
+    pgd_sock_blocking(c, 0);
+    if (on) {
         if (!PQenterPipelineMode(c->pg))
             return pgd_error(c, NULL);
         c->pipeline = 1;
         c->sync_due = 0;
         return SBD_OK;
     }
-    if (c->in_flight > 0)
-        return pgd_fail(c, "pipeline: statements are still in flight");
-    if (c->wire_pipe) {
-        pgd_wire_pipe_off(c);
-        return SBD_OK;
-    }
-    pgd_sock_blocking(c, 0);
     while (c->sync_due) {
         /* the Sync's result follows its statement's: it is at most one
          * network read away */
@@ -241,3 +255,12 @@ int pgd_pipeline(sbd_conn *c, int on)
     c->pipeline = 0;
     return SBD_OK;
 }
+
+/* libpq's transport: every statement through libpq. */
+const struct sbc_transport pgd_tp_libpq = {
+    .query = pgd_pq_query,
+    .execute = pgd_pq_execute,
+    .send_query = pgd_pq_send_query,
+    .send_execute = pgd_pq_send_execute,
+    .pipeline = pgd_pq_pipeline,
+};

@@ -42,7 +42,10 @@ int pgd_error(sbd_conn *c, const PGresult *res)
         msg = PQerrorMessage(c->pg);
     if (msg == NULL || *msg == 0)
         msg = "unknown error (no message from libpq)";
-    return pgd_server_error(c, state, msg, PQstatus(c->pg) == CONNECTION_BAD);
+    int bad = PQstatus(c->pg) == CONNECTION_BAD;
+    if (bad)
+        pgd_wire_off(c); /* libpq reports the broken connection from now on */
+    return pgd_server_error(c, state, msg, bad);
 }
 
 int pgd_fail(sbd_conn *c, const char *msg)

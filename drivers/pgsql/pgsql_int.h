@@ -17,6 +17,7 @@
 #include "pgsql_errors.h"
 #include "pgsql_wire.h"
 #include "../common/list.h"
+#include "../common/transport.h"
 
 /* A COPY statement run as a query or execute: the reason sent with
  * CopyFail, and the error reported. */
@@ -41,6 +42,18 @@ struct pgd_settings {
 };
 extern struct pgd_settings pgd_cfg;
 
+/* How a connection's statements travel: through libpq (pgd_tp_libpq:
+ * pgsql_stmt.c, pgsql_async.c) or over the wire fast path (pgd_tp_wire and,
+ * in pipeline mode, pgd_tp_wire_pipe: pgsql_wire.c).  pgd_wire_setup picks
+ * one at connect; entering and leaving a wire pipeline switch between the
+ * two wire ones, and pgd_wire_off puts libpq's in for good when the fast
+ * path gives the connection up.  The driver table's calls check what
+ * every transport needs (no bulk load, nothing in flight, the parameter
+ * count) and call through the connection's, so no call tests which path
+ * to take.  A transport may hand a statement it does not serve to libpq's
+ * (the wire path does so with SET and RESET). */
+extern const struct sbc_transport pgd_tp_libpq, pgd_tp_wire, pgd_tp_wire_pipe;
+
 struct sbd_stmt {
     struct sbd_stmt *next;        /* list of the connection's statements */
     char name[32];                /* server-side name, unique per conn */
@@ -53,6 +66,9 @@ struct sbd_stmt {
 
 struct sbd_conn {
     PGconn *pg;
+    const struct sbc_transport *tp; /* never NULL once connected */
+    /* poll_result of the path that sent what is in flight */
+    int (*poll)(sbd_conn *c, struct sbd_result_info *info, int *want_write);
     struct sbd_error err;
     int64_t counter_reads;        /* server_counters calls on this conn */
     char version[64];             /* "PostgreSQL 15.20" */
@@ -79,9 +95,9 @@ struct sbd_conn {
     int sync_due;                 /* pipeline: the oldest statement is
                                      answered, its Sync result is not */
 
-    /* wire-protocol fast path for execute (pgsql_wire.c): wire_on while
-     * --pgsql-wire=on, the session is unencrypted and the fast path has
-     * not given up on the connection */
+    /* wire-protocol fast path (pgsql_wire.c): wire_on while --pgsql-wire
+     * is on, the session is unencrypted and the fast path has not given
+     * up on the connection (c->tp is one of its transports then) */
     int wire_on;
     long wire_execs;              /* statements it served (logged at debug) */
     int wire_simple;              /* the request is a simple Query */
@@ -159,15 +175,37 @@ void pgd_copy_abort(sbd_conn *c, const char *reason);
  * c->sql NUL-terminated (0, or -1 out of memory); writes the text of
  * params into s->values (SBD_OK or the failure's status). */
 int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info);
+/* Sets info (dummy when info is NULL) to "no result" and returns the one
+ * to fill, for the functions that make a statement's answer the result. */
+static inline struct sbd_result_info *pgd_info_none(struct sbd_result_info *info,
+                                                    struct sbd_result_info *dummy)
+{
+    if (info == NULL)
+        info = dummy;
+    info->affected_rows = 0;
+    info->nrows = 0;
+    info->nfields = 0;
+    return info;
+}
 int pgd_copy_sql(sbd_conn *c, const char *sql, size_t len);
 int pgd_fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
 
-/* pgsql_async.c: the driver table's nonblocking and pipeline calls. */
+/* pgsql_stmt.c: query and execute through libpq (pgd_tp_libpq's). */
+int pgd_pq_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int pgd_pq_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
+                   struct sbd_result_info *info);
+
+/* pgsql_async.c: the driver table's nonblocking and pipeline calls, and
+ * libpq's (pgd_tp_libpq's) sends, poll and pipeline mode. */
 int pgd_socket(sbd_conn *c);
 int pgd_send_query(sbd_conn *c, const char *sql, size_t len);
 int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
 int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int pgd_pipeline(sbd_conn *c, int on);
+int pgd_pq_send_query(sbd_conn *c, const char *sql, size_t len);
+int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                        int nparams);
+int pgd_pq_pipeline(sbd_conn *c, int on);
 
 /* pgsql_types.c: sbd_type of a column of type OID `oid` (int, double or
  * string), as the driver reports it on both paths. */
@@ -182,35 +220,18 @@ int64_t pgd_parse_int(const char *s, size_t len);
  * NUL-terminated text when its type is INT or DOUBLE. */
 void pgd_convert_value(struct sbd_value *v);
 
-/* pgsql_wire.c: the fast path.  pgd_wire_ready says whether it may run
- * now; pgd_wire_execute runs s with params (count already checked) and
- * pgd_wire_query runs a plain query (pgd_wire_query_ok, in pgsql_wire.h,
- * says whether that one may take the fast path), each making its answer the current result;
- * pgd_wire_send sends s (or, with s NULL, the query sql) without waiting
- * and pgd_wire_poll is poll_result for it; pgd_wire_fetch_row is fetch_row
- * for a fast-path result. */
-int pgd_wire_ready(sbd_conn *c);
-int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                     int nparams, struct sbd_result_info *info);
-int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
-int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
-                  const struct sbd_value *params, int nparams);
-int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
-/* pgsql_wire.c: pipeline mode on the fast path (instead of libpq's):
- * pgd_wire_pipe_on when pgd_wire_ready, pgd_wire_pipe_off with nothing in
- * flight; pgd_wire_pipe_send queues a statement (as pgd_wire_send) behind
- * the others, pgd_wire_pipe_poll is poll_result (answers oldest first). */
-int pgd_wire_pipe_on(sbd_conn *c);
-void pgd_wire_pipe_off(sbd_conn *c);
-int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
-                       const struct sbd_value *params, int nparams);
-int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+/* pgsql_wire.c: the fast path.  pgd_wire_setup picks the connection's
+ * transport at connect (pgd_tp_wire when --pgsql-wire allows it and the
+ * session is unencrypted, else pgd_tp_libpq); pgd_wire_off gives the fast
+ * path up for good (libpq's transport from the next statement on, or
+ * when a wire pipeline is left); pgd_wire_fetch_row is fetch_row for a
+ * fast-path result. */
+void pgd_wire_setup(sbd_conn *c, int enabled);
+void pgd_wire_off(sbd_conn *c);
 int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
 /* pgsql_wire.c: makes libpq's socket blocking (1: the blocking fast
  * path) or nonblocking again (0: before libpq does I/O on it). */
 void pgd_sock_blocking(sbd_conn *c, int on);
-/* pgsql_wire.c: decides at connect whether the fast path may serve c. */
-void pgd_wire_setup(sbd_conn *c, int enabled);
 
 /* pgsql_bulk.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */

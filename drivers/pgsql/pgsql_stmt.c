@@ -9,7 +9,9 @@
  * only grow.  libpq itself allocates each PGresult.
  */
 #include "pgsql_int.h"
+#include "../common/buf.h"
 #include "../common/text.h"
+#include "../common/value.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -61,11 +63,7 @@ static int64_t cmd_tuples(PGresult *res)
 int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
 {
     struct sbd_result_info dummy;
-    if (info == NULL)
-        info = &dummy;
-    info->affected_rows = 0;
-    info->nrows = 0;
-    info->nfields = 0;
+    info = pgd_info_none(info, &dummy);
     switch (PQresultStatus(res)) {
     case PGRES_TUPLES_OK: {
         int nf = PQnfields(res);
@@ -118,31 +116,35 @@ int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
  * C strings); the buffer only grows.  0, or -1 when out of memory. */
 int pgd_copy_sql(sbd_conn *c, const char *sql, size_t len)
 {
-    if (len + 1 > c->sql_cap) {
-        size_t cap = c->sql_cap ? c->sql_cap : 256;
-        while (cap < len + 1)
-            cap *= 2;
-        char *p = realloc(c->sql, cap);
-        if (p == NULL)
-            return -1;
-        c->sql = p;
-        c->sql_cap = cap;
-    }
+    char *p = sbc_grow(c->sql, &c->sql_cap, len + 1, 1, 256);
+    if (p == NULL)
+        return -1;
+    c->sql = p;
     memcpy(c->sql, sql, len);
     c->sql[len] = 0;
     return 0;
 }
 
-int pgd_query(sbd_conn *c, const char *sql, size_t len,
-                       struct sbd_result_info *info)
+/* What query and execute check on every transport; SBD_OK or the
+ * failure's status. */
+static int stmt_start(sbd_conn *c)
 {
     pgd_clear_result(c);
     if (c->in_copy)
         return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->wire_flight)
+    if (c->in_flight)
         return pgd_fail(c, "a statement is already in flight on this connection");
-    if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
-        return pgd_wire_query(c, sql, len, info);
+    return SBD_OK;
+}
+
+int pgd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    int rc = stmt_start(c);
+    return rc != SBD_OK ? rc : c->tp->query(c, sql, len, info);
+}
+
+int pgd_pq_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
     pgd_sock_blocking(c, 0);
     if (pgd_copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
@@ -158,19 +160,10 @@ int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
     int r = c->row++;
     for (int i = 0; i < c->nfields; i++) {
         struct sbd_value *v = &row[i];
-        v->type = c->kinds[i];
-        v->i = 0;
-        v->d = 0;
-        if (PQgetisnull(c->res, r, i)) {
-            v->is_null = 1;
-            v->s = NULL;
-            v->len = 0;
-            continue;
-        }
-        v->is_null = 0;
-        v->s = PQgetvalue(c->res, r, i);
-        v->len = (size_t)PQgetlength(c->res, r, i);
-        pgd_convert_value(v);
+        const char *t = PQgetisnull(c->res, r, i) ? NULL : PQgetvalue(c->res, r, i);
+        sbc_value_text(v, c->kinds[i], t, (size_t)PQgetlength(c->res, r, i));
+        if (!v->is_null)
+            pgd_convert_value(v);
     }
     return SBD_OK;
 }
@@ -271,11 +264,9 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                          const int *types, sbd_stmt **out)
 {
     *out = NULL;
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
+    int rc = stmt_start(c);
+    if (rc != SBD_OK)
+        return rc;
     pgd_sock_blocking(c, 0);
     if (nparams < 0 || (nparams > 0 && types == NULL))
         return pgd_fail(c, "prepare: bad parameter list");
@@ -401,25 +392,26 @@ static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
     return last;
 }
 
-int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                         int nparams, struct sbd_result_info *info)
+int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
+                struct sbd_result_info *info)
 {
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
+    int rc = stmt_start(c);
+    if (rc != SBD_OK)
+        return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
-    if (pgd_wire_ready(c))
-        return pgd_wire_execute(c, s, params, nparams, info);
+    return c->tp->execute(c, s, params, nparams, info);
+}
+
+int pgd_pq_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
+                   struct sbd_result_info *info)
+{
     pgd_sock_blocking(c, 0);
     int rc = pgd_fill_params(c, s, params, nparams);
     if (rc != SBD_OK)
         return rc;
     return pgd_take_result(c, exec_prepared(c, s, nparams), info);
 }
-
 
 void pgd_close_stmt(sbd_conn *c, sbd_stmt *s)
 {
@@ -456,11 +448,9 @@ void pgd_close_stmt(sbd_conn *c, sbd_stmt *s)
  * The queries run here count as transactions themselves. */
 int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out)
 {
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
+    int rc = stmt_start(c);
+    if (rc != SBD_OK)
+        return rc;
     pgd_sock_blocking(c, 0);
     PGresult *res;
     int flush = PQserverVersion(c->pg) >= 150000;

@@ -8,7 +8,9 @@
  * buffer past the largest size seen so far.
  */
 #include "pgsql_int.h"
+#include "../common/buf.h"
 #include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,16 +25,10 @@
 /* Grows *buf to at least need bytes (doubling).  0, or -1. */
 static int grow(char **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 8192;
-    while (c < need)
-        c *= 2;
-    char *p = realloc(*buf, c);
+    char *p = sbc_grow(*buf, cap, need, 1, 8192);
     if (p == NULL)
         return -1;
     *buf = p;
-    *cap = c;
     return 0;
 }
 
@@ -510,19 +506,9 @@ void pgd_wire_row(struct pgd_wire *w, int r, struct sbd_value *row)
         struct sbd_value *v = &row[f];
         uint32_t l = get32(p);
         p += 4;
-        v->type = w->kinds[f];
-        v->i = 0;
-        v->d = 0;
-        if (l == 0xffffffffu) {
-            v->is_null = 1;
-            v->s = NULL;
-            v->len = 0;
-            continue;
-        }
-        v->is_null = 0;
-        v->s = (const char *)p;
-        v->len = l;
-        p += l;
+        sbc_value_text(v, w->kinds[f], l == 0xffffffffu ? NULL : (const char *)p, l);
+        if (!v->is_null)
+            p += l;
     }
     for (int f = 0; f < nf; f++)
         if (!row[f].is_null)

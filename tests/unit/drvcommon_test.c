@@ -5,10 +5,12 @@
  * setter (exact messages, one line, masking, cutting without splitting a
  * UTF-8 character).  No server, no driver.
  */
+#include "../../drivers/common/buf.h"
 #include "../../drivers/common/error.h"
 #include "../../drivers/common/list.h"
 #include "../../drivers/common/password.h"
 #include "../../drivers/common/text.h"
+#include "../../drivers/common/value.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -99,6 +101,39 @@ static void test_text(void)
     EXPECT(sbc_text_to_i64("+17", 3, &v) == 0 && v == 17, "+17 gave %" PRId64, v);
     EXPECT(sbc_text_to_i64("-0", 2, &v) == 0 && v == 0, "-0 gave %" PRId64, v);
     EXPECT(sbc_text_to_i64("12345", 3, &v) == 0 && v == 123, "length 3 of 12345 gave %" PRId64, v);
+}
+
+/* ---- buffers and values ------------------------------------------------ */
+
+static void test_buf(void)
+{
+    size_t cap = 0;
+    char *b = sbc_grow(NULL, &cap, 10, 1, 256);
+    EXPECT(b != NULL && cap == 256, "first growth: cap %zu", cap);
+    memset(b, 'a', 256);
+    EXPECT(sbc_grow(b, &cap, 256, 1, 256) == b && cap == 256, "no growth when it fits");
+    b = sbc_grow(b, &cap, 257, 1, 256);
+    EXPECT(b != NULL && cap == 512 && b[255] == 'a', "doubles, keeps contents: %zu", cap);
+    b = sbc_grow(b, &cap, 5000, 1, 256);
+    EXPECT(b != NULL && cap == 8192 && b[0] == 'a', "doubles until it fits: %zu", cap);
+    char *same = sbc_grow(b, &cap, SIZE_MAX, 1, 256);
+    EXPECT(same == NULL && cap == 8192, "an impossible size fails, cap kept: %zu", cap);
+    size_t n = 0;
+    int64_t *arr = sbc_grow(NULL, &n, 3, sizeof *arr, 4);
+    EXPECT(arr != NULL && n == 4, "elements: %zu", n);
+    arr[3] = 7;
+    same = sbc_grow(arr, &n, SIZE_MAX / 4, sizeof *arr, 4);
+    EXPECT(same == NULL && n == 4 && arr[3] == 7, "element size overflow fails");
+    free(arr);
+    free(b);
+
+    struct sbd_value v;
+    memset(&v, 0x55, sizeof v);
+    sbc_value_reset(&v, SBD_TYPE_INT, 0);
+    EXPECT(v.type == SBD_TYPE_INT && !v.is_null && v.i == 0 && v.d == 0 && v.s == NULL &&
+           v.len == 0, "value reset");
+    sbc_value_reset(&v, SBD_TYPE_STRING, 1);
+    EXPECT(v.type == SBD_TYPE_STRING && v.is_null, "NULL value");
 }
 
 /* ---- lists -------------------------------------------------------------- */
@@ -361,6 +396,7 @@ static void test_error(void)
 int main(void)
 {
     test_text();
+    test_buf();
     test_list();
     test_password();
     test_error();
