@@ -16,6 +16,7 @@
  * what --sqlite-begin says, like the driver's own begin().
  */
 #include <sbench/driver.h>
+#include "../common/error.h"
 
 #include <sqlite3.h>
 
@@ -93,14 +94,6 @@ static const struct sbd_option sqlite_options[] = {
 
 /* ---------------------------------------------------------------- errors */
 
-static void copy_message(struct sbd_error *e, const char *msg)
-{
-    size_t i = 0;
-    for (; msg != NULL && msg[i] != 0 && i < sizeof e->message - 1; i++)
-        e->message[i] = (msg[i] == '\n' || msg[i] == '\r') ? ' ' : msg[i];
-    e->message[i] = 0;
-}
-
 static int status_of(int rc)
 {
     int prim = rc & 0xff;
@@ -110,28 +103,18 @@ static int status_of(int rc)
 /* Records error rc of the last SQLite call on c; returns the sbd status. */
 static int sqlite_error(sbd_conn *c, int rc)
 {
-    c->err.status = status_of(rc);
-    c->err.native_code = rc;
-    if ((rc & 0xff) == SQLITE_CONSTRAINT)
-        memcpy(c->err.sqlstate, "23000", 6);
-    else
-        c->err.sqlstate[0] = 0;
     const char *msg = sqlite3_errmsg(c->db);
     /* errmsg can lag behind when the code came from the driver itself */
     if (msg == NULL || strcmp(msg, "not an error") == 0)
         msg = sqlite3_errstr(rc);
-    copy_message(&c->err, msg);
-    return c->err.status;
+    return sbc_error(&c->err, status_of(rc), rc,
+                     (rc & 0xff) == SQLITE_CONSTRAINT ? "23000" : NULL, NULL, "%s", msg);
 }
 
 /* Records an error found by the driver itself (not by SQLite). */
 static int driver_error(sbd_conn *c, const char *msg)
 {
-    c->err.status = SBD_ERROR;
-    c->err.native_code = 0;
-    c->err.sqlstate[0] = 0;
-    copy_message(&c->err, msg);
-    return SBD_ERROR;
+    return sbc_error(&c->err, SBD_ERROR, 0, NULL, NULL, "%s", msg);
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -404,14 +387,8 @@ static void free_conn(sbd_conn *c)
 static int connect_fail(sbd_conn *c, struct sbd_error *err, int rc,
                         const char *what)
 {
-    err->status = status_of(rc);
-    err->native_code = rc;
-    err->sqlstate[0] = 0;
-    snprintf(err->message, sizeof err->message, "SQLite database '%s': %s: %s",
-             db_path, what, c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
-    for (char *p = err->message; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
+    sbc_error(err, status_of(rc), rc, NULL, NULL, "SQLite database '%s': %s: %s",
+              db_path, what, c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
     free_conn(c);
     return err->status;
 }
@@ -428,13 +405,8 @@ static int sqlite_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     (void)thread_id;
     *out = NULL;
     sbd_conn *c = calloc(1, sizeof *c);
-    if (c == NULL) {
-        err->status = SBD_ERROR;
-        err->native_code = SQLITE_NOMEM;
-        err->sqlstate[0] = 0;
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return SBD_ERROR;
-    }
+    if (c == NULL)
+        return sbc_error(err, SBD_ERROR, SQLITE_NOMEM, NULL, NULL, "out of memory");
     int rc = sqlite3_open_v2(db_path, &c->db, SQLITE_OPEN_READWRITE |
                              SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK)
