@@ -7,6 +7,7 @@
  * (db.c).
  */
 #include "db.h"
+#include "../drivers/common/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,7 +212,7 @@ int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value 
         memcpy(o, "NULL", 4);
         *pos += 4;
     } else if (v->type == SBD_TYPE_INT) {
-        *pos += sb_i64_to_text(v->i, o);
+        *pos += sbc_i64_to_text(v->i, o);
     } else if (v->type == SBD_TYPE_DOUBLE) {
         *pos += (size_t)snprintf(o, 40, "%.17g", v->d);
     } else {
