@@ -15,6 +15,14 @@ static int is_blank(unsigned char c)
     return c == ' ' || c < 0x20 || c == 0x7f;
 }
 
+/* A character that continues a word (a name such as sbtest1 or sbtest_pg):
+ * a password is masked only where it is not part of a longer word. */
+static int is_word(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || (unsigned char)c >= 0x80;
+}
+
 void sbc_mask(char *buf, size_t cap, const char *secret)
 {
     size_t sl = secret != NULL ? strlen(secret) : 0;
@@ -25,7 +33,8 @@ void sbc_mask(char *buf, size_t cap, const char *secret)
     if (cap > sizeof out)
         cap = sizeof out;
     for (const char *s = buf; *s != 0 && o + 1 < cap;) {
-        if (strncmp(s, secret, sl) == 0) {
+        if (strncmp(s, secret, sl) == 0 && (s == buf || !is_word(s[-1]) || !is_word(secret[0])) &&
+            (!is_word(s[sl]) || !is_word(secret[sl - 1]))) {
             for (const char *m = "***"; *m != 0 && o + 1 < cap; m++)
                 out[o++] = *m;
             s += sl;
@@ -94,6 +103,16 @@ int sbc_error(struct sbd_error *e, int status, long native_code, const char *sql
     sbc_verror(e, status, native_code, sqlstate, secret, fmt, ap);
     va_end(ap);
     return status;
+}
+
+const char *sbc_secret(const char *password, const char *const *names)
+{
+    if (password == NULL)
+        return "";
+    for (; names && *names; names++)
+        if (strcmp(*names, password) == 0)
+            return "";
+    return password;
 }
 
 void sbc_error_mask(struct sbd_error *e, const char *secret)

@@ -32,9 +32,17 @@ int sbc_verror(struct sbd_error *e, int status, long native_code, const char *sq
 
 /* Replaces every occurrence of `secret` (NULL or "": none) in buf
  * (NUL-terminated, cap bytes of room) with "***", cutting the result at
- * cap - 1 bytes (and at 2047) if it grows; for a driver that builds a message from
- * several parts and knows more than one password. */
+ * cap - 1 bytes (and at 2047) if it grows; for a driver that builds a
+ * message from several parts and knows more than one password.  Only
+ * whole words are masked: an occurrence inside a longer name (password
+ * sbtest in relation "sbtest1" or DSN sbtest_pg) is left as it is. */
 void sbc_mask(char *buf, size_t cap, const char *secret);
+
+/* The secret a driver masks in its messages: its password, or "" when the
+ * password is also one of names (NULL-terminated: the user name, the
+ * database), which the messages must be able to show.  Static result (the
+ * password itself or ""). */
+const char *sbc_secret(const char *password, const char *const *names);
 
 /* Masks every occurrence of `secret` (NULL or "": none) in e->message
  * with "***", for a second password a driver knows of (an environment

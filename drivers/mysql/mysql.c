@@ -14,6 +14,7 @@
  * statement.
  */
 #include "mysql_int.h"
+#include "../common/error.h"
 #include "../common/password.h"
 
 #include <stdio.h>
@@ -118,7 +119,8 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
     if (sbc_password_get(h, "mysql", &cfg->password_given, errbuf, errlen) != 0)
         return -1;
     cfg->password = cfg->password_given != NULL ? cfg->password_given : getenv("MYSQL_PWD");
-    cfg->secret = cfg->password != NULL ? cfg->password : "";
+    const char *names[] = {cfg->user ? cfg->user : "", cfg->db ? cfg->db : "", NULL};
+    cfg->secret = sbc_secret(cfg->password, names);
     return 0;
 }
 

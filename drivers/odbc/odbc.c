@@ -428,7 +428,8 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
         sb_add_kv(&b, "UID", user);
     if (pw) {
         sb_add_kv(&b, "PWD", pw);
-        add_secret(pw);
+        const char *names[] = {user ? user : "", dsn ? dsn : "", NULL};
+        add_secret(sbc_secret(pw, names)); /* not when it is also the user or DSN */
     }
     sbc_password_free(pw);
     if (b.oom || b.p == NULL) {

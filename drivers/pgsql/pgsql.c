@@ -12,6 +12,7 @@
  */
 #include "pgsql_int.h"
 #include "../common/list.h"
+#include "../common/error.h"
 #include "../common/password.h"
 #include "../common/text.h"
 
@@ -120,6 +121,8 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
     }
     if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0)
         return SBD_ERROR;
+    const char *names[] = {cfg->user ? cfg->user : "", cfg->dbname ? cfg->dbname : "", NULL};
+    cfg->secret = sbc_secret(cfg->password, names);
     int ctimeout = h->struct_size > offsetof(struct sbd_host, connect_timeout)
                    ? h->connect_timeout : 0;
     cfg->ctimeout_buf[0] = 0;
@@ -175,6 +178,7 @@ void pgd_done(void)
     sbc_list_free(&pgd_cfg.hosts);
     sbc_password_free(pgd_cfg.password);
     pgd_cfg.password = NULL;
+    pgd_cfg.secret = "";
     if (pgd_cfg.c_locale != (locale_t)0)
         freelocale(pgd_cfg.c_locale);
     pgd_cfg.c_locale = (locale_t)0;

@@ -20,8 +20,10 @@
 static int set_error(struct sbd_error *err, int status, const char *sqlstate,
                      const char *prefix, const char *msg)
 {
-    sbc_error(err, status, 0, sqlstate, pgd_cfg.password, "%s %s", prefix ? prefix : "", msg);
-    sbc_error_mask(err, getenv("PGPASSWORD"));
+    sbc_error(err, status, 0, sqlstate, pgd_cfg.secret, "%s %s", prefix ? prefix : "", msg);
+    const char *names[] = {pgd_cfg.user ? pgd_cfg.user : "", pgd_cfg.dbname ? pgd_cfg.dbname : "",
+                           NULL};
+    sbc_error_mask(err, sbc_secret(getenv("PGPASSWORD"), names));
     return status;
 }
 

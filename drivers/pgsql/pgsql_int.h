@@ -36,6 +36,8 @@ struct pgd_settings {
     const char *port, *user, *dbname, *sslmode, *sslrootcert; /* NULL: libpq's */
     char port_buf[8], ctimeout_buf[16];
     char *password;               /* NULL: leave it to libpq */
+    const char *secret;           /* what messages mask: the password, unless it is
+                                     also the user or database name (sbc_secret) */
     char session_sql[200];        /* run after connecting, "" if nothing */
     int wire;                     /* --pgsql-wire */
     locale_t c_locale;            /* for strtod_l: the user's locale may use ',' */

@@ -342,11 +342,13 @@ static void test_error(void)
     EXPECT(strcmp(e.message, "pw '***' end") == 0, "secret with blanks: '%s'", e.message);
     char longmsg[1200];
     memset(longmsg, 'm', 600);
+    longmsg[599] = ' ';
     memcpy(longmsg + 600, "topsecret", 10);
     sbc_error(&e, SBD_ERROR, 0, NULL, "topsecret", "%s", longmsg);
     EXPECT(strstr(e.message, "tops") == NULL && strlen(e.message) == 511,
            "a password past the cut leaves nothing: %zu", strlen(e.message));
     memset(longmsg, 'm', 508);
+    longmsg[507] = ' ';
     memcpy(longmsg + 508, "topsecret", 10);
     sbc_error(&e, SBD_ERROR, 0, NULL, "topsecret", "%s", longmsg);
     EXPECT(strstr(e.message, "top") == NULL && strlen(e.message) == 511 &&
@@ -355,14 +357,29 @@ static void test_error(void)
     sbc_error_mask(&e, "envpw");
     EXPECT(strcmp(e.message, "PGPASSWORD is *** here") == 0, "second mask: '%s'", e.message);
 
+    /* only whole words: a password that is also a table or DSN prefix
+     * leaves the names it begins alone */
+    sbc_error(&e, SBD_ERROR, 0, NULL, "sbtest", "relation \"sbtest1\" does not exist");
+    EXPECT(strcmp(e.message, "relation \"sbtest1\" does not exist") == 0,
+           "a password inside a longer name: '%s'", e.message);
+    sbc_error(&e, SBD_ERROR, 0, NULL, "sbtest", "DSN sbtest_pg: login of 'sbtest' failed");
+    EXPECT(strcmp(e.message, "DSN sbtest_pg: login of '***' failed") == 0,
+           "DSN kept, the word masked: '%s'", e.message);
+    sbc_error(&e, SBD_ERROR, 0, NULL, "p@ss!", "PWD=p@ss!;x");
+    EXPECT(strcmp(e.message, "PWD=***;x") == 0, "punctuation at the edges: '%s'", e.message);
+    const char *names[] = {"sbtest", "sbtestdb", NULL};
+    EXPECT(strcmp(sbc_secret("sbtest", names), "") == 0, "a password that is the user is not masked");
+    EXPECT(strcmp(sbc_secret("hunter2", names), "hunter2") == 0, "sbc_secret");
+    EXPECT(strcmp(sbc_secret(NULL, names), "") == 0, "sbc_secret(NULL)");
+
     char buf[16] = "ab-ab-ab";
     sbc_mask(buf, sizeof buf, "ab");
     EXPECT(strcmp(buf, "***-***-***") == 0, "sbc_mask: '%s'", buf);
-    snprintf(buf, sizeof buf, "xxab-ab-ab-ab");
+    snprintf(buf, sizeof buf, "x-ab-ab-ab-ab");
     sbc_mask(buf, sizeof buf, "ab");
-    EXPECT(strcmp(buf, "xx***-***-***-*") == 0, "sbc_mask cuts at its room: '%s'", buf);
+    EXPECT(strcmp(buf, "x-***-***-***-*") == 0, "sbc_mask cuts at its room: '%s'", buf);
     sbc_mask(buf, sizeof buf, NULL);
-    EXPECT(strcmp(buf, "xx***-***-***-*") == 0, "sbc_mask without a secret: '%s'", buf);
+    EXPECT(strcmp(buf, "x-***-***-***-*") == 0, "sbc_mask without a secret: '%s'", buf);
 
     /* cut to 511 bytes, never inside a UTF-8 character */
     memset(longmsg, 'x', 1000);
