@@ -27,7 +27,6 @@
 #include <lauxlib.h>
 #include <lua.h>
 
-#include <math.h>
 #include <string.h>
 #include <time.h>
 
