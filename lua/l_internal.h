@@ -114,8 +114,22 @@ void l_open_rand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);
-/* Installs unpack and the minimal ffi module. */
+/* ---- LuaJIT compatibility (l_compat.c, l_bit.c, l_format.c, l_ffi.c) ---- */
+
+/* Installs what scripts written for sysbench's LuaJIT expect: the Lua 5.1
+ * globals, bit, ffi, LuaJIT's string.format and print.  Needs the sbench
+ * table (ffi.C takes sbench.rand's functions). */
 void l_open_compat(lua_State *L);
+void l_open_bit(lua_State *L);
+void l_open_format(lua_State *L);
+void l_open_ffi(lua_State *L);
+/* Argument i for a C integer parameter, as LuaJIT's FFI converts a number:
+ * truncated toward zero; raises luaL_checkinteger's error when it is not
+ * a number or out of range. */
+lua_Integer l_luajit_int(lua_State *L, int i);
+/* Adds a hint line to the error message on top of the stack when it comes
+ * from something LuaJIT has and Lua 5.4 lacks (before its traceback). */
+void l_compat_hint(lua_State *L);
 /* Pushes the sbench.sql.type table. */
 void l_push_sql_types(lua_State *L);
 /* Maps a sbench.sql.type value to enum sbd_type. */

@@ -64,7 +64,7 @@ static inline lua_Integer int_arg(lua_State *L, int i)
 {
     int ok;
     lua_Integer v = lua_tointegerx(L, i, &ok);
-    return ok ? v : luaL_checkinteger(L, i);
+    return ok ? v : l_luajit_int(L, i); /* 7.9 -> 7, as sysbench's FFI */
 }
 
 static int r_uniform(lua_State *L)

@@ -62,6 +62,7 @@ void l_take_error(struct l_thread *t)
         lua_pop(L, 2);
         return;
     }
+    l_compat_hint(L);
     msg = lua_tostring(L, -1);
     snprintf(w->error, sizeof w->error, "%s", msg ? msg : "(non-string error)");
     lua_pop(L, 1);
@@ -111,8 +112,8 @@ int l_state_create(struct sb_worker *w, int with_opts)
     w->script = t;
     w->conn_list = &w->conns;
     luaL_openlibs(L);
-    l_open_compat(L);
     l_open_sbench(L, w);
+    l_open_compat(L);
     if (with_opts)
         l_set_options(w);
     set_package_path(L, w->run);
