@@ -90,8 +90,6 @@ static const char *instead(const char *name)
 {
     static const struct { const char *prefix, *hint; } h[] = {
         {"db_", "use sysbench.sql (sysbench.sql.driver():connect(), con:query(), ...)"},
-        {"sb_event_", "sbench runs the event loop; define event() (and thread_run() where supported)"},
-        {"sb_more_events", "sbench runs the event loop; define event() (and thread_run() where supported)"},
         {"sb_histogram_", "use sysbench.histogram.new()"},
         {"sb_rand_str", "use sysbench.rand.string(template)"},
         {"sb_lua_set_test_args", "set sysbench.cmdline.options"},
@@ -101,7 +99,8 @@ static const char *instead(const char *name)
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
         if (strncmp(name, h[i].prefix, strlen(h[i].prefix)) == 0)
             return h[i].hint;
-    return "ffi.C has only sysbench's sb_counter_inc, sb_rand_* and usleep";
+    return "ffi.C has only sysbench's sb_counter_inc, sb_rand_*, sb_more_events, "
+           "sb_event_start, sb_event_stop and usleep";
 }
 
 /* ffi.C's __index: any name not provided. */
@@ -118,7 +117,7 @@ static int f_missing(lua_State *L)
 {
     return luaL_error(L, "ffi.%s() is not available in sbench (" NO_FFI
                       "; ffi.cdef is accepted and ignored, ffi.C has sysbench's "
-                      "sb_counter_inc, sb_rand_* and usleep)",
+                      "sb_counter_inc, sb_rand_*, the event loop's calls and usleep)",
                       lua_tostring(L, lua_upvalueindex(1)));
 }
 
@@ -128,10 +127,14 @@ static void set_int(lua_State *L, const char *name, lua_Integer v)
     lua_setfield(L, -2, name);
 }
 
-/* ffi.C on top of the stack: sbench.rand's functions under sysbench's C
- * names, and the enum constants of sysbench's cdefs. */
+/* ffi.C on top of the stack: sbench.rand's functions and the event loop's
+ * calls (a script's own thread_run counts its events with them) under
+ * sysbench's C names, and the enum constants of sysbench's cdefs. */
 static void fill_c(lua_State *L)
 {
+    static const char *const loop[][2] = {
+        {"sb_more_events", "more_events"}, {"sb_event_start", "event_start"},
+        {"sb_event_stop", "event_stop"}};
     static const char *const rand[][2] = {
         {"sb_rand_default", "default"}, {"sb_rand_uniform", "uniform"},
         {"sb_rand_gaussian", "gaussian"}, {"sb_rand_special", "special"},
@@ -162,6 +165,10 @@ static void fill_c(lua_State *L)
     set_int(L, "SQL_TYPE_NONE", 0);
 
     lua_getglobal(L, "sbench");
+    for (size_t i = 0; i < sizeof loop / sizeof loop[0]; i++) {
+        lua_getfield(L, -1, loop[i][1]);
+        lua_setfield(L, -3, loop[i][0]);
+    }
     lua_getfield(L, -1, "rand");
     for (size_t i = 0; i < sizeof rand / sizeof rand[0]; i++) {
         if (lua_getfield(L, -1, rand[i][1]) != LUA_TNIL)
