@@ -145,14 +145,28 @@ static sb_histogram **check_hist(lua_State *L)
 }
 
 /* sbench.histogram.new([precision]): values are milliseconds (as
- * sysbench's), kept in ns from 1 us to 1 h. */
+ * sysbench's), kept in ns from 1 us to 1 h; or sysbench's
+ * new(size, range_min, range_max): values from range_min to range_max. */
 static int hist_new(lua_State *L)
 {
-    double precision = luaL_optnumber(L, 1, 0.01);
+    double precision = 0.01;
+    int64_t lowest = 1000, highest = 3600LL * 1000000000LL;
+    if (lua_gettop(L) >= 3) {
+        /* sysbench's form: new(size, range_min, range_max), values in the
+         * caller's unit (kept as if milliseconds, like ours) */
+        double mn = luaL_checknumber(L, 2), mx = luaL_checknumber(L, 3);
+        luaL_argcheck(L, mx > mn && mx * 1e6 < 9e18, 3, "need range_min < range_max");
+        lowest = mn * 1e6 >= 1 ? (int64_t)(mn * 1e6) : 1;
+        highest = (int64_t)(mx * 1e6);
+        if (highest < 2 * lowest)
+            highest = 2 * lowest;
+    } else {
+        precision = luaL_optnumber(L, 1, 0.01);
+    }
     sb_histogram **h = lua_newuserdatauv(L, sizeof *h, 0);
     *h = NULL;
     luaL_setmetatable(L, HIST_MT);
-    *h = sb_histogram_create(1000, 3600LL * 1000000000LL, precision);
+    *h = sb_histogram_create(lowest, highest, precision);
     if (*h == NULL)
         return luaL_error(L, "histogram.new: bad precision or out of memory");
     return 1;
