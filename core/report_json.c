@@ -44,79 +44,44 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
 
 /* One JSON object on one line; type is "interval" or "final"; meta (may
  * be NULL) is a JSON object text written as "run". */
-static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
+static const double kind_pcts[] = {95, 99};
+
+/* Counts, rates and latency statements of one kind (or name) as
+ * {"count":..,"rate":..,"latency_ms":{..}}. */
+static void json_kind(FILE *f, uint64_t count, double s, const sb_histogram *h)
 {
-    static const double kind_pcts[] = {95, 99};
-    const struct sb_snapshot *d = &r->d;
-    double s = r->seconds;
-    fprintf(f, "{\"type\":\"%s\",\"time\":", type);
-    num(f, r->elapsed);
-    fprintf(f, ",\"seconds\":");
-    num(f, s);
-    if (r->last_window)
-        fprintf(f, ",\"last\":true");
-    fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
-            (unsigned long long)d->events);
-    num(f, per_sec(d->events, s));
-    fprintf(f, ",\"queries\":{\"read\":%llu,\"write\":%llu,\"other\":%llu,\"total\":%llu},\"qps\":",
-            (unsigned long long)sb_snap_reads(d), (unsigned long long)sb_snap_writes(d),
-            (unsigned long long)sb_snap_other(d), (unsigned long long)sb_snap_total(d));
-    num(f, per_sec(sb_snap_total(d), s));
-    fprintf(f, ",\"ignored_errors\":%llu,\"reconnects\":%llu,\"retried_transactions\":%llu,"
-               "\"failed_transactions\":%llu,\"late_transactions\":%llu",
-            (unsigned long long)d->ignored_errors, (unsigned long long)d->reconnects,
-            (unsigned long long)d->retried_events, (unsigned long long)d->failed_events,
-            (unsigned long long)d->late_events);
-    double one = r->percentile;
+    fprintf(f, "{\"count\":%llu,\"rate\":", (unsigned long long)count);
+    num(f, per_sec(count, s));
     fprintf(f, ",\"latency_ms\":");
-    if (r->npercentiles > 0) {
-        hist_obj(f, r->latency, r->percentiles, r->npercentiles);
-    } else {
-        hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
-    }
+    hist_obj(f, h, kind_pcts, 2);
+    fputc('}', f);
+}
+
+/* Statements by kind, and by the names the workload gave them. */
+static void json_statements(FILE *f, const struct sb_report *r, double s)
+{
     fprintf(f, ",\"kinds\":{");
-    int first = 1;
     for (int k = 0; k < SB_Q_NKINDS; k++) {
-        fprintf(f, "%s\"%s\":{\"count\":%llu,\"rate\":", first ? "" : ",", sb_qkind_names[k],
-                (unsigned long long)d->queries[k]);
-        first = 0;
-        num(f, per_sec(d->queries[k], s));
-        fprintf(f, ",\"latency_ms\":");
-        hist_obj(f, r->kind[k], kind_pcts, 2);
-        fputc('}', f);
+        fprintf(f, "%s\"%s\":", k ? "," : "", sb_qkind_names[k]);
+        json_kind(f, r->d.queries[k], s, r->kind[k]);
     }
     fprintf(f, "}");
-    if (r->nnamed > 0) {
-        fprintf(f, ",\"named\":{");
-        for (int i = 0; i < r->nnamed; i++) {
-            fprintf(f, "%s\"", i ? "," : "");
-            for (const char *c = r->named_name[i]; *c; c++)
-                fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
-            fprintf(f, "\":{\"count\":%llu,\"rate\":", (unsigned long long)r->named_count[i]);
-            num(f, per_sec(r->named_count[i], s));
-            fprintf(f, ",\"latency_ms\":");
-            hist_obj(f, r->named_latency[i], kind_pcts, 2);
-            fputc('}', f);
-        }
-        fputc('}', f);
+    if (r->nnamed == 0)
+        return;
+    fprintf(f, ",\"named\":{");
+    for (int i = 0; i < r->nnamed; i++) {
+        fprintf(f, "%s\"", i ? "," : "");
+        for (const char *c = r->named_name[i]; *c; c++)
+            fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+        fprintf(f, "\":");
+        json_kind(f, r->named_count[i], s, r->named_latency[i]);
     }
-    fprintf(f, ",\"errors\":[");
-    for (int i = 0; i < d->nerrors; i++)
-        fprintf(f, "%s{\"sqlstate\":\"%s\",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}",
-                i ? "," : "", d->errors[i].sqlstate, d->errors[i].native_code,
-                (unsigned long long)d->errors[i].ignored, (unsigned long long)d->errors[i].fatal);
-    fprintf(f, "]");
-    if (r->connect) {
-        fprintf(f, ",\"connection_time_ms\":");
-        hist_obj(f, r->connect, kind_pcts, 1);
-    }
-    if (r->pipeline > 0)
-        fprintf(f, ",\"pipeline\":{\"depth\":%d,\"pipelined\":%llu}", r->pipeline,
-                (unsigned long long)d->pipelined);
-    if (r->lag) {
-        fprintf(f, ",\"schedule_lag_ms\":");
-        hist_obj(f, r->lag, kind_pcts, 2);
-    }
+    fputc('}', f);
+}
+
+/* Threads and clients fairness (final report). */
+static void json_fairness(FILE *f, const struct sb_report *r)
+{
     if (r->thread_events) {
         double sum = 0, sq = 0;
         for (int i = 0; i < r->threads; i++)
@@ -142,6 +107,30 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
             fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->client_events[i]);
         fprintf(f, "]}");
     }
+}
+
+/* Errors, connections, pipelining, schedule lag, the server's counters. */
+static void json_extras(FILE *f, const struct sb_report *r)
+{
+    const struct sb_snapshot *d = &r->d;
+    fprintf(f, ",\"errors\":[");
+    for (int i = 0; i < d->nerrors; i++)
+        fprintf(f, "%s{\"sqlstate\":\"%s\",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}",
+                i ? "," : "", d->errors[i].sqlstate, d->errors[i].native_code,
+                (unsigned long long)d->errors[i].ignored, (unsigned long long)d->errors[i].fatal);
+    fprintf(f, "]");
+    if (r->connect) {
+        fprintf(f, ",\"connection_time_ms\":");
+        hist_obj(f, r->connect, kind_pcts, 1);
+    }
+    if (r->pipeline > 0)
+        fprintf(f, ",\"pipeline\":{\"depth\":%d,\"pipelined\":%llu}", r->pipeline,
+                (unsigned long long)d->pipelined);
+    if (r->lag) {
+        fprintf(f, ",\"schedule_lag_ms\":");
+        hist_obj(f, r->lag, kind_pcts, 2);
+    }
+    json_fairness(f, r);
     if (r->unfinished)
         fprintf(f, ",\"unfinished_on_forced_shutdown\":%d", r->unfinished);
     if (r->server_counters_valid)
@@ -151,6 +140,38 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
                 (long long)r->server.selects, (long long)r->server.inserts,
                 (long long)r->server.updates, (long long)r->server.deletes,
                 (long long)r->server.statements);
+}
+
+static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
+{
+    const struct sb_snapshot *d = &r->d;
+    double s = r->seconds;
+    fprintf(f, "{\"type\":\"%s\",\"time\":", type);
+    num(f, r->elapsed);
+    fprintf(f, ",\"seconds\":");
+    num(f, s);
+    if (r->last_window)
+        fprintf(f, ",\"last\":true");
+    fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
+            (unsigned long long)d->events);
+    num(f, per_sec(d->events, s));
+    fprintf(f, ",\"queries\":{\"read\":%llu,\"write\":%llu,\"other\":%llu,\"total\":%llu},\"qps\":",
+            (unsigned long long)sb_snap_reads(d), (unsigned long long)sb_snap_writes(d),
+            (unsigned long long)sb_snap_other(d), (unsigned long long)sb_snap_total(d));
+    num(f, per_sec(sb_snap_total(d), s));
+    fprintf(f, ",\"ignored_errors\":%llu,\"reconnects\":%llu,\"retried_transactions\":%llu,"
+               "\"failed_transactions\":%llu,\"late_transactions\":%llu",
+            (unsigned long long)d->ignored_errors, (unsigned long long)d->reconnects,
+            (unsigned long long)d->retried_events, (unsigned long long)d->failed_events,
+            (unsigned long long)d->late_events);
+    double one = r->percentile;
+    fprintf(f, ",\"latency_ms\":");
+    if (r->npercentiles > 0)
+        hist_obj(f, r->latency, r->percentiles, r->npercentiles);
+    else
+        hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
+    json_statements(f, r, s);
+    json_extras(f, r);
     if (meta)
         fprintf(f, ",\"run\":%s", meta);
     fprintf(f, "}\n");
