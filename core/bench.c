@@ -352,7 +352,11 @@ static void end_warmup(struct bench *b, int64_t now)
 }
 
 /* One --report-interval window, from the last report to now. */
-static void report_window(struct bench *b, int64_t now)
+/* Reports the window from the last report to now; `last`: the run's last
+ * window, which ends with the run (written, and marked, even when it is
+ * shorter than --report-interval, so that the windows of every output add
+ * up to the final report). */
+static void report_window(struct bench *b, int64_t now, int last)
 {
     struct sb_run *run = b->run;
     struct sb_report r;
@@ -365,7 +369,10 @@ static void report_window(struct bench *b, int64_t now)
     /* the window really covered: a late reporter (a stopped or starved
      * process) must not inflate the rates */
     r.seconds = (double)(now - b->last_report) / 1e9;
-    r.threads = atomic_load(&run->running);
+    r.threads = last ? b->n : atomic_load(&run->running); /* the last: those it ran with */
+    r.last_window = last;
+    if (last && r.d.events == 0 && r.seconds < 0.001)
+        return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);
     if (b->hdr)
         sb_hdr_log_write(b->hdr, (double)(b->last_report - b->measure_start) / 1e9, r.seconds,
@@ -445,7 +452,7 @@ static void report_loop(struct bench *b)
         if (atomic_load(&run->stop) && !b->stop_at)
             b->stop_at = now;
         if (b->warmed && b->next_report && now >= b->next_report && !atomic_load(&run->stop))
-            report_window(b, now);
+            report_window(b, now, 0);
         if (b->warmed && b->ncp < run->ncheckpoints && !atomic_load(&run->stop))
             checkpoint_report(b, now);
         /* forced shutdown: stop waiting for workers after the grace time */
@@ -528,6 +535,8 @@ static int final_report(struct bench *b)
     else
         run->abandoned = 1;
     int failed = sb_report_thread_errors(run->workers, b->n);
+    if (b->warmed && b->next_report && end > b->last_report)
+        report_window(b, end, 1);
     struct sb_report r;
     sb_tally_take(b->cur, run, b->ts);
     if ((run->warmup > 0 && b->warmed) || b->cp_start)

@@ -29,7 +29,7 @@
 #include "run.h"
 #include "script.h"
 
-enum { C_IDLE, C_WAIT, C_DONE };
+enum { C_IDLE, C_WAIT, C_QUIT, C_DONE }; /* C_QUIT: done, not yet off the active count */
 
 struct client {
     void *script;           /* the binding's client (core/script.h) */
@@ -144,7 +144,8 @@ static int client_run(struct sb_worker *w, struct client *c, int start, int *bus
             /* fall through */
         case SB_EVENT_STOP:   /* not counted */
         case SB_EVENT_FAILED: /* counted as failed */
-            c->state = C_IDLE;
+        case SB_EVENT_QUIT:   /* not counted, and the client is done */
+            c->state = r == SB_EVENT_QUIT ? C_QUIT : C_IDLE;
             (*busy)--;
             atomic_store_explicit(&st->in_event, *busy, memory_order_relaxed);
             return 0;
@@ -190,6 +191,11 @@ int sb_clients_loop(struct sb_clients *cs)
         for (int k = 0; k < n; k++) {
             int i = first + k < n ? first + k : first + k - n;
             struct client *c = &cl[i];
+            if (c->state == C_QUIT) {
+                c->state = C_DONE;
+                active--;
+                continue;
+            }
             if (c->state != C_IDLE)
                 continue;
             if (stopping) {

@@ -209,11 +209,7 @@ int sb_conn_list_reopen(struct sb_conn_list *l, struct sb_conn **failed)
 
 int sb_req_ends_txn(const struct sb_req *r)
 {
-    if (r->verb != SB_TXN_NONE)
-        return r->verb != SB_TXN_BEGIN;
-    if (r->stmt)
-        return r->stmt->ends_txn;
-    return r->kind == SB_Q_TXN && sb_sql_ends_txn(r->sql, r->len);
+    return r->kind == SB_Q_COMMIT || r->kind == SB_Q_ROLLBACK;
 }
 
 int sb_conn_can_queue(const struct sb_conn *c)
@@ -293,7 +289,7 @@ static void complete_oldest(struct sb_conn *c, int rc)
     struct sb_inflight *e = &c->ring[c->head];
     c->head = c->head + 1 == c->depth ? 0 : c->head + 1;
     c->n--;
-    if (c->first_rc != SBD_OK && e->kind == SB_Q_TXN && sb_sql_ends_txn(e->sql, e->sql_len))
+    if (c->first_rc != SBD_OK && (e->kind == SB_Q_COMMIT || e->kind == SB_Q_ROLLBACK))
         c->txn_over = 1; /* a COMMIT/ROLLBACK behind the failure ended it */
     rc = account(c, e, rc);
     if (rc == SBD_OK || c->first_rc != SBD_OK)

@@ -104,6 +104,7 @@ struct sb_conn {
     char *bulk;
     size_t bulk_len, bulk_cap, bulk_prefix_len;
     int bulk_rows;
+    int bulk_active;              /* between bulk_insert_init and _done */
     /* bulk_load_* */
     int bl_active, bl_native, bl_ncols;
     int bl_types[32];
@@ -120,7 +121,6 @@ struct sb_stmt {
     char *sql;                    /* owned copy of the text */
     size_t sql_len;
     int kind;                     /* enum sb_qkind */
-    int ends_txn;                 /* COMMIT, ROLLBACK, END */
     int named;                    /* slot in stats->named, -1 if unnamed */
     int nparams;                  /* placeholders in the text */
     int ncreated;                 /* parameters created by bind_create */
@@ -128,6 +128,9 @@ struct sb_stmt {
     struct sbd_value *vals;       /* values per created parameter */
     char **strbuf;                /* owned string storage per parameter */
     size_t *strcap;
+    size_t *maxlen;               /* a string parameter's longest value (bind_create's
+                                     max_len; 0 = no limit): longer ones are cut, as
+                                     sysbench's CHAR/VARCHAR parameters are */
     int *order;                   /* placeholder i -> created parameter */
     int identity;                 /* order[i] == i for all i */
     struct sbd_value *ordered;    /* gathered values when not identity */
@@ -172,7 +175,9 @@ static inline struct sb_req sb_req_stmt(struct sb_stmt *s)
 }
 static inline struct sb_req sb_req_txn(enum sb_txn verb)
 {
-    struct sb_req r = {NULL, 0, NULL, (int)verb, SB_Q_TXN};
+    struct sb_req r = {NULL, 0, NULL, (int)verb,
+                       verb == SB_TXN_BEGIN ? SB_Q_BEGIN : verb == SB_TXN_COMMIT ? SB_Q_COMMIT
+                                                                                : SB_Q_ROLLBACK};
     return r;
 }
 /* 1 when the request ends a transaction (COMMIT, ROLLBACK, END). */

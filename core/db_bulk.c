@@ -17,6 +17,7 @@ int sb_conn_bulk_insert_init(struct sb_conn *c, const char *prefix, size_t len)
     memcpy(c->bulk, prefix, len);
     c->bulk_prefix_len = c->bulk_len = len;
     c->bulk_rows = 0;
+    c->bulk_active = 1;
     return SBD_OK;
 }
 
@@ -53,6 +54,7 @@ int sb_conn_bulk_insert_next(struct sb_conn *c, const char *values, size_t len)
 
 int sb_conn_bulk_insert_done(struct sb_conn *c)
 {
+    c->bulk_active = 0;
     return bulk_flush(c);
 }
 

@@ -12,6 +12,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Prepares s on the driver now, as sysbench's MySQL driver does, so that a
+ * statement the server cannot prepare (a missing table, a syntax error)
+ * fails at prepare.  The parameter types are not known yet (bind_create
+ * comes later): integers are guessed first, then types left to the server
+ * (strings) when the server refuses integers; a statement whose final
+ * types differ is prepared again at its first execute.  SBD_OK, or the
+ * error (c->err). */
+static int prepare_now(struct sb_stmt *s)
+{
+    if (!sb_stmt_needs_prepare(s))
+        return SBD_OK;
+    int rc = sb_stmt_driver_prepare(s);
+    if (rc == SBD_OK || rc == SBD_CONN_LOST || s->nparams == 0)
+        return rc;
+    for (int i = 0; i < s->nparams; i++)
+        s->types[i] = SBD_TYPE_STRING;
+    return sb_stmt_driver_prepare(s);
+}
+
 struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len)
 {
     struct sb_stmt *s = calloc(1, sizeof *s);
@@ -25,9 +44,11 @@ struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len)
     s->vals = calloc((size_t)n, sizeof *s->vals);
     s->strbuf = calloc((size_t)n, sizeof *s->strbuf);
     s->strcap = calloc((size_t)n, sizeof *s->strcap);
+    s->maxlen = calloc((size_t)n, sizeof *s->maxlen);
     s->order = calloc((size_t)n, sizeof *s->order);
     s->ordered = calloc((size_t)n, sizeof *s->ordered);
-    if (!s->sql || !s->types || !s->vals || !s->strbuf || !s->strcap || !s->order || !s->ordered)
+    if (!s->sql || !s->types || !s->vals || !s->strbuf || !s->strcap || !s->maxlen || !s->order ||
+        !s->ordered)
         goto oom;
     if (c->nstmts == c->stmts_cap) {
         int ncap = c->stmts_cap ? c->stmts_cap * 2 : 16;
@@ -41,7 +62,6 @@ struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len)
     s->sql[len] = 0;
     s->sql_len = len;
     s->kind = sb_classify_sql(sql, len);
-    s->ends_txn = sb_sql_ends_txn(sql, len);
     s->named = -1;
     s->identity = 1;
     for (int i = 0; i < s->nparams; i++) {
@@ -50,14 +70,16 @@ struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len)
         s->vals[i].type = SBD_TYPE_INT;
         s->vals[i].is_null = 1;
     }
-    /* The driver learns the types only at the first bind; statements are
-     * prepared lazily on first execute so the types are known then. */
     c->stmts[c->nstmts++] = s;
+    if (prepare_now(s) != SBD_OK) {
+        sb_stmt_close(s);
+        return NULL;
+    }
     return s;
 oom:
     if (s) {
         free(s->sql); free(s->types); free(s->vals); free(s->strbuf); free(s->strcap);
-        free(s->order); free(s->ordered); free(s);
+        free(s->maxlen); free(s->order); free(s->ordered); free(s);
     }
     memset(&c->err, 0, sizeof c->err);
     c->err.status = SBD_ERROR;
@@ -110,6 +132,8 @@ int sb_stmt_param_create(struct sb_stmt *s, int type, size_t maxlen)
     s->types[k] = type;
     s->vals[k].type = type;
     s->vals[k].is_null = 1;
+    if (type == SBD_TYPE_STRING)
+        s->maxlen[k] = maxlen;
     if (type == SBD_TYPE_STRING || type >= SBD_TYPE_TIME) {
         size_t cap = maxlen > 0 ? maxlen : 64;
         if (sb_db_grow(&s->strbuf[k], &s->strcap[k], cap) != 0)
@@ -161,6 +185,8 @@ void sb_stmt_set_len(struct sb_stmt *s, int slot, size_t len)
 
 int sb_stmt_set_str(struct sb_stmt *s, int slot, const char *v, size_t len)
 {
+    if (s->maxlen[slot] > 0 && len > s->maxlen[slot])
+        len = s->maxlen[slot];
     char *b = sb_stmt_str_buf(s, slot, len);
     if (b == NULL)
         return -1;
@@ -251,6 +277,6 @@ void sb_stmt_close(struct sb_stmt *s)
     for (int i = 0; i < s->nparams; i++)
         free(s->strbuf[i]);
     free(s->sql); free(s->types); free(s->vals); free(s->strbuf); free(s->strcap);
-    free(s->order); free(s->ordered);
+    free(s->maxlen); free(s->order); free(s->ordered);
     free(s);
 }

@@ -28,6 +28,9 @@ enum sb_event_outcome {
     SB_EVENT_RESTART,    /* an ignorable error: run the same event again */
     SB_EVENT_STOP,       /* cut short by a stop request: not recorded */
     SB_EVENT_FAILED,     /* failed after --max-retries: counted as failed */
+    SB_EVENT_QUIT,       /* the script ended its loop (event() returned a
+                            value other than nil or false): not recorded,
+                            and no more events here */
     SB_EVENT_FATAL       /* the run stops; the worker's error says why */
 };
 

@@ -429,10 +429,11 @@ void sb_prom_format(FILE *out, const struct sb_snapshot *s, const sb_histogram *
     static const char *const stmt[SB_Q_NKINDS] = {
         [SB_Q_SELECT] = "stmt=\"select\"", [SB_Q_INSERT] = "stmt=\"insert\"",
         [SB_Q_UPDATE] = "stmt=\"update\"", [SB_Q_DELETE] = "stmt=\"delete\"",
-        [SB_Q_TXN] = "stmt=\"txn\"",       [SB_Q_OTHER] = "stmt=\"other\"",
+        [SB_Q_BEGIN] = "stmt=\"begin\"",   [SB_Q_COMMIT] = "stmt=\"commit\"",
+        [SB_Q_ROLLBACK] = "stmt=\"rollback\"", [SB_Q_OTHER] = "stmt=\"other\"",
     };
     put_meta(out, "sbench_statements_total", "counter",
-             "Statements executed, by statement kind (txn: BEGIN, COMMIT, ROLLBACK).");
+             "Statements executed, by statement kind (begin: BEGIN/START, commit: COMMIT/END).");
     for (int k = 0; k < SB_Q_NKINDS; k++) {
         put_series(out, "sbench_statements_total", &l, stmt[k]);
         fprintf(out, "%llu\n", (unsigned long long)s->queries[k]);

@@ -48,11 +48,11 @@ struct sb_report_stat sb_report_stat_of(const struct sb_report *r)
     };
     if (r->latency && sb_histogram_count(r->latency) > 0) {
         if (r->percentile > 0)
-            s.latency_pct = (double)sb_histogram_percentile(r->latency, r->percentile) / 1e6;
-        s.latency_min = (double)sb_histogram_min(r->latency) / 1e6;
-        s.latency_avg = sb_histogram_mean(r->latency) / 1e6;
-        s.latency_max = (double)sb_histogram_max(r->latency) / 1e6;
-        s.latency_sum = (double)sb_histogram_sum(r->latency) / 1e6;
+            s.latency_pct = (double)sb_histogram_percentile(r->latency, r->percentile) / 1e9;
+        s.latency_min = (double)sb_histogram_min(r->latency) / 1e9;
+        s.latency_avg = sb_histogram_mean(r->latency) / 1e9;
+        s.latency_max = (double)sb_histogram_max(r->latency) / 1e9;
+        s.latency_sum = (double)sb_histogram_sum(r->latency) / 1e9;
     }
     return s;
 }

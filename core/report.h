@@ -37,6 +37,8 @@ struct sb_report {
     const sb_histogram *lag;     /* --rate: schedule lag, NULL if no --rate */
     double latency_limit_ms;     /* 0 = none */
     int pipeline;                /* --pipeline depth in use, 0 = off */
+    int last_window;             /* an interval: the run's last window, which
+                                    ends with the run (it may be shorter) */
     int nnamed;                  /* statements the workload named */
     const char *named_name[SB_MAX_NAMED];
     uint64_t named_count[SB_MAX_NAMED];
@@ -56,7 +58,8 @@ void sb_report_histogram_text(FILE *f, const sb_histogram *h);
 /*
  * sysbench 1.0's stat table, the one its report hooks receive
  * (sbench.hooks.report_intermediate(stat)): counts of the window, its
- * latency in ms, and the percentile latency_pct is at.
+ * latencies in seconds (as sysbench's: its reporters print them * 1000),
+ * and the percentile latency_pct is at.
  */
 struct sb_report_stat {
     double time_interval, time_total, threads_running;
@@ -79,10 +82,13 @@ struct sb_report_format {
     void (*interval)(FILE *f, const struct sb_report *r, int nth);
     /* the whole run; meta is a JSON object describing the run (or NULL) */
     void (*final)(FILE *f, const struct sb_report *r, const char *meta, int nth);
-    /* sysbench 1.0's one-line reporter a Lua report hook may call,
-     * sbench.<hook_name>(stat) (on stdout); NULL hook_line: none */
+    /* sysbench 1.0's reporter a Lua report hook may call,
+     * sbench.<hook_name>(stat) (on stdout; nth: how many it wrote before),
+     * and what ends its output after the last one, at the end of the run
+     * (NULL: nothing); NULL hook_line: no reporter */
     const char *hook_name;
-    void (*hook_line)(FILE *f, const struct sb_report_stat *s);
+    void (*hook_line)(FILE *f, const struct sb_report_stat *s, int nth);
+    void (*hook_end)(FILE *f);
 };
 
 /* Every format, NULL-terminated, in core/report.c; the first is the

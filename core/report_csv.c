@@ -50,13 +50,14 @@ static void csv_final(FILE *f, const struct sb_report *r, const char *meta, int 
 }
 
 /* sysbench 1.0's sysbench.report_csv line: no header, its own columns. */
-static void csv_hook_line(FILE *f, const struct sb_report_stat *st)
+static void csv_hook_line(FILE *f, const struct sb_report_stat *st, int nth)
 {
+    (void)nth;
     double s = st->time_interval;
     fprintf(f, "%.0f,%.0f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f\n", st->time_total,
             st->threads_running, per_sec_d(st->events, s),
             per_sec_d(st->reads + st->writes + st->other, s), per_sec_d(st->reads, s),
-            per_sec_d(st->writes, s), per_sec_d(st->other, s), st->latency_pct,
+            per_sec_d(st->writes, s), per_sec_d(st->other, s), st->latency_pct * 1000,
             per_sec_d(st->errors, s), per_sec_d(st->reconnects, s));
     fflush(f);
 }

@@ -53,6 +53,8 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     num(f, r->elapsed);
     fprintf(f, ",\"seconds\":");
     num(f, s);
+    if (r->last_window)
+        fprintf(f, ",\"last\":true");
     fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
             (unsigned long long)d->events);
     num(f, per_sec(d->events, s));
@@ -167,17 +169,38 @@ static void json_final(FILE *f, const struct sb_report *r, const char *meta, int
     json_report(f, r, "final", meta);
 }
 
-/* sysbench 1.0's sysbench.report_json line (its own shape, not the
- * objects above). */
-static void json_hook_line(FILE *f, const struct sb_report_stat *st)
+/* sysbench 1.0's sysbench.report_json: one JSON array of its own objects
+ * (not the ones above), an element per call, closed at the end of the run
+ * by json_hook_end. */
+static void json_hook_line(FILE *f, const struct sb_report_stat *st, int nth)
 {
     double s = st->time_interval;
-    fprintf(f, "{\"time\":%.0f,\"threads\":%.0f,\"tps\":%.2f,\"qps\":{\"total\":%.2f,\"reads\":%.2f,"
-               "\"writes\":%.2f,\"other\":%.2f},\"latency\":%.2f,\"errors\":%.2f,\"reconnects\":%.2f}\n",
+    fputs(nth == 0 ? "[\n" : ",\n", f);
+    fprintf(f,
+            "  {\n"
+            "    \"time\": %4.0f,\n"
+            "    \"threads\": %.0f,\n"
+            "    \"tps\": %4.2f,\n"
+            "    \"qps\": {\n"
+            "      \"total\": %4.2f,\n"
+            "      \"reads\": %4.2f,\n"
+            "      \"writes\": %4.2f,\n"
+            "      \"other\": %4.2f\n"
+            "    },\n"
+            "    \"latency\": %4.2f,\n"
+            "    \"errors\": %4.2f,\n"
+            "    \"reconnects\": %4.2f\n"
+            "  }",
             st->time_total, st->threads_running, per_sec_d(st->events, s),
             per_sec_d(st->reads + st->writes + st->other, s), per_sec_d(st->reads, s),
-            per_sec_d(st->writes, s), per_sec_d(st->other, s), st->latency_pct,
+            per_sec_d(st->writes, s), per_sec_d(st->other, s), st->latency_pct * 1000,
             per_sec_d(st->errors, s), per_sec_d(st->reconnects, s));
+    fflush(f);
+}
+
+static void json_hook_end(FILE *f)
+{
+    fputs("\n]\n", f);
     fflush(f);
 }
 
@@ -187,4 +210,5 @@ const struct sb_report_format sb_report_json = {
     .final = json_final,
     .hook_name = "report_json",
     .hook_line = json_hook_line,
+    .hook_end = json_hook_end,
 };

@@ -28,7 +28,7 @@ static void text_line(FILE *f, const struct sb_report_stat *st, int with_lat)
             rate(st->reads + st->writes + st->other, s), rate(st->reads, s), rate(st->writes, s),
             rate(st->other, s));
     if (with_lat)
-        fprintf(f, "lat (ms,%g%%): %.2f ", st->percentile, st->latency_pct);
+        fprintf(f, "lat (ms,%g%%): %.2f ", st->percentile, st->latency_pct * 1000);
     fprintf(f, "err/s: %.2f reconn/s: %.2f\n", rate(st->errors, s), rate(st->reconnects, s));
     fflush(f);
 }
@@ -40,8 +40,9 @@ static void text_interval(FILE *f, const struct sb_report *r, int nth)
     text_line(f, &st, r->percentile > 0);
 }
 
-static void text_hook_line(FILE *f, const struct sb_report_stat *st)
+static void text_hook_line(FILE *f, const struct sb_report_stat *st, int nth)
 {
+    (void)nth;
     text_line(f, st, 1);
 }
 

@@ -85,25 +85,24 @@ int sb_classify_sql(const char *sql, size_t len)
         return SB_Q_UPDATE;
     if (IS("DELETE"))
         return SB_Q_DELETE;
-    if (IS("BEGIN") || IS("COMMIT") || IS("ROLLBACK") || IS("START") || IS("END"))
-        return SB_Q_TXN;
+    if (IS("BEGIN") || IS("START"))
+        return SB_Q_BEGIN;
+    if (IS("COMMIT") || IS("END"))
+        return SB_Q_COMMIT;
+    if (IS("ROLLBACK"))
+        return SB_Q_ROLLBACK;
 #undef IS
     return SB_Q_OTHER;
 }
 
 int sb_sql_ends_txn(const char *sql, size_t len)
 {
-    if (sb_classify_sql(sql, len) != SB_Q_TXN)
-        return 0;
-    size_t i = 0;
-    while (i < len && (isspace((unsigned char)sql[i]) || sql[i] == '('))
-        i++;
-    char ch = i < len ? (char)(sql[i] | 0x20) : 0;
-    return ch != 'b' && ch != 's'; /* not BEGIN, START TRANSACTION */
+    int k = sb_classify_sql(sql, len);
+    return k == SB_Q_COMMIT || k == SB_Q_ROLLBACK;
 }
 
 const char *const sb_qkind_names[SB_Q_NKINDS] = {"select", "insert", "update", "delete",
-                                                 "commit", "other"};
+                                                 "begin",  "commit", "rollback", "other"};
 
 void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long native,
                           int status, int fatal)

@@ -20,7 +20,9 @@ enum sb_qkind {
     SB_Q_INSERT,
     SB_Q_UPDATE,
     SB_Q_DELETE,
-    SB_Q_TXN,      /* BEGIN, COMMIT, ROLLBACK */
+    SB_Q_BEGIN,    /* BEGIN, START TRANSACTION */
+    SB_Q_COMMIT,   /* COMMIT, END */
+    SB_Q_ROLLBACK,
     SB_Q_OTHER,
     SB_Q_NKINDS
 };
@@ -135,7 +137,8 @@ static inline uint64_t sb_snap_writes(const struct sb_snapshot *s)
 }
 static inline uint64_t sb_snap_other(const struct sb_snapshot *s)
 {
-    return s->queries[SB_Q_TXN] + s->queries[SB_Q_OTHER];
+    return s->queries[SB_Q_BEGIN] + s->queries[SB_Q_COMMIT] + s->queries[SB_Q_ROLLBACK] +
+           s->queries[SB_Q_OTHER];
 }
 static inline uint64_t sb_snap_total(const struct sb_snapshot *s)
 {

@@ -21,6 +21,9 @@ struct l_client {
     int env_ref;            /* its environment, in the registry */
     int cid;                /* 0..clients-1; sbench.cid in its environment */
     int retries;            /* restarts of the current event */
+    int event_nargs;        /* 1 when its event() takes the thread id */
+    int syncing;            /* its coroutine runs the end-of-event sync */
+    int quit;               /* its event() returned a value: no more events */
 };
 
 
@@ -249,7 +252,9 @@ void *l_client_create(struct sb_worker *w, int cid)
         lua_settop(L, base);
         return NULL;
     }
-    lua_pop(L, 1);
+    lua_Debug ar;
+    lua_getinfo(L, ">u", &ar); /* pops the event function */
+    cl->event_nargs = ar.nparams > 0 || ar.isvararg;
     lua_pushvalue(L, env);
     cl->env_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     cl->co = lua_newthread(L);
@@ -269,7 +274,11 @@ int l_client_call(struct sb_worker *w, void *client, const char *name)
     lua_rawgeti(L, LUA_REGISTRYINDEX, cl->env_ref);
     lua_getfield(L, -1, name);
     lua_remove(L, -2);
-    return l_call_value(t);
+    lua_pushinteger(L, cl->cid); /* thread_init(thread_id), as sysbench passes it */
+    t->cur_env_ref = cl->env_ref;
+    int rc = l_call_value(t, 1);
+    t->cur_env_ref = 0;
+    return rc;
 }
 
 /* Moves the error of dead coroutine co onto w->L with its traceback (as
@@ -294,17 +303,27 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
     struct l_client *cl = client;
     lua_State *L = t->L, *co = cl->co;
     int base = lua_gettop(L);
+    int nargs = 0;
     if (start) {
         lua_settop(co, 0);
         lua_rawgeti(L, LUA_REGISTRYINDEX, cl->env_ref);
         lua_getfield(L, -1, "event");
         lua_remove(L, -2);
         lua_xmove(L, co, 1);
+        if (cl->event_nargs) { /* event(thread_id): the client's id */
+            lua_pushinteger(co, cl->cid);
+            nargs = 1;
+        }
+        cl->syncing = 0;
     }
     int nres = 0;
     t->running_co = co;
-    int st = lua_resume(co, L, 0, &nres);
+    t->cur_env_ref = cl->env_ref;
+    int st = lua_resume(co, L, nargs, &nres);
     t->running_co = NULL;
+    t->cur_env_ref = 0;
+    if (st == LUA_OK && !cl->syncing) /* sysbench's rule: a value other than nil or false stops */
+        cl->quit = nres > 0 && lua_toboolean(co, -nres);
     if (st == LUA_YIELD) {
         void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
         lua_pop(co, nres);
@@ -322,9 +341,12 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
          * runs in the finished coroutine, where it can yield */
         lua_settop(co, 0);
         lua_pushcfunction(co, l_sql_pipe_sync);
+        cl->syncing = 1;
         t->running_co = co;
+        t->cur_env_ref = cl->env_ref;
         st = lua_resume(co, L, 0, &nres);
         t->running_co = NULL;
+        t->cur_env_ref = 0;
         if (st == LUA_YIELD) {
             void *p = nres == 1 && lua_islightuserdata(co, -1) ? lua_touserdata(co, -1) : NULL;
             lua_pop(co, nres);
@@ -332,8 +354,11 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
             return SB_EVENT_WAIT;
         }
     }
+    cl->syncing = 0;
     if (st == LUA_OK) {
         lua_settop(co, 0);
+        if (cl->quit) /* not counted; the client runs no more events */
+            return SB_EVENT_QUIT;
         if (cl->retries > 0)
             SB_ADD(w->stats.retried_events, 1);
         cl->retries = 0;

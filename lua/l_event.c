@@ -22,37 +22,74 @@
 
 #define EVENT_IDX 2
 
+/* Calls the global `name` (thread_init, thread_done, thread_run) with the
+ * worker's thread id, as sysbench passes it.  Returns like l_call_value. */
+static int call_with_tid(struct sb_worker *w, const char *name)
+{
+    struct l_thread *t = w->script;
+    lua_getglobal(t->L, name);
+    lua_pushinteger(t->L, w->id);
+    return l_call_value(t, 1);
+}
+
 int l_worker_init(struct sb_worker *w)
 {
     struct l_thread *t = w->script;
-    if (l_call_global(w, "thread_init") < 0)
+    lua_State *L = t->L;
+    if (call_with_tid(w, "thread_init") < 0)
         return -1;
-    lua_settop(t->L, t->traceback_idx);
-    if (lua_getglobal(t->L, "event") != LUA_TFUNCTION) {
-        lua_pop(t->L, 1);
+    lua_settop(L, t->traceback_idx);
+    /* a script's own thread_run() replaces the event loop, as in sysbench */
+    t->own_loop = lua_getglobal(L, "thread_run") == LUA_TFUNCTION;
+    lua_pop(L, 1);
+    if (lua_getglobal(L, "event") != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        if (t->own_loop) { /* its thread_run may do without one */
+            lua_pushnil(L);
+            return 0;
+        }
         snprintf(w->error, sizeof w->error, "%s defines no event() function", w->run->script);
         return -1;
     }
+    /* event(thread_id), as sysbench calls it; the id is only pushed for a
+     * function that takes it */
+    lua_Debug ar;
+    lua_pushvalue(L, -1);
+    lua_getinfo(L, ">u", &ar);
+    t->event_nargs = ar.nparams > 0 || ar.isvararg;
     return 0;
 }
 
 int l_worker_done(struct sb_worker *w)
 {
-    return l_call_global(w, "thread_done") < 0 ? -1 : 0;
+    return call_with_tid(w, "thread_done") < 0 ? -1 : 0;
 }
 
 /* Runs events until the run is over (returns), or until one raises an
  * error (which unwinds to run_events).  Under lua_pcall, with the event
- * function as its argument. */
+ * function as its argument.  An event() that returns a value other than
+ * nil or false ends this worker's loop, and is not counted (sysbench's
+ * rule). */
 static int batch(lua_State *L)
 {
     struct l_thread *t = l_thread(L);
     struct sb_worker *w = t->w;
+    int nargs = t->event_nargs;
     int64_t now = sb_now_ns();
     t->in_event = 1;
     while (sb_event_next(w, now, &t->ev)) {
         lua_pushvalue(L, 1);
-        lua_call(L, 0, 0);
+        if (nargs)
+            lua_pushinteger(L, w->id);
+        lua_call(L, nargs, LUA_MULTRET);
+        if (lua_gettop(L) > 1) { /* it returned something */
+            int stop = lua_toboolean(L, 2);
+            lua_settop(L, 1);
+            if (stop) {
+                sb_event_abandon(w, &t->ev);
+                return 0;
+            }
+        }
         if (t->npipe_conns > 0 && l_sql_pipe_pending(L))
             l_sql_pipe_sync(L); /* --pipeline: the event ends when every answer is in */
         now = sb_now_ns();
@@ -61,10 +98,78 @@ static int batch(lua_State *L)
     return 0;
 }
 
+/* ---- a script's own loop ---- */
+
+/* A script's own thread_run(thread_id): it runs the events itself and
+ * counts them with sbench.more_events / event_start / event_stop (what
+ * sysbench's default loop calls as ffi.C.sb_more_events, sb_event_start,
+ * sb_event_stop). */
+static int own_loop(struct sb_worker *w)
+{
+    struct l_thread *t = w->script;
+    t->in_event = 1;
+    atomic_store_explicit(&w->stats.in_event, 1, memory_order_relaxed);
+    int rc = call_with_tid(w, "thread_run");
+    atomic_store_explicit(&w->stats.in_event, 0, memory_order_relaxed);
+    t->in_event = 0;
+    return rc < 0 ? -1 : 0;
+}
+
+/* sbench.more_events(): true while the run wants another event (time,
+ * --events, a stop request; under --rate it returns when the next arrival
+ * is due, which becomes the event's start). */
+static int ev_more(lua_State *L)
+{
+    struct l_thread *t = l_thread(L);
+    if (t->w->id < 0)
+        return luaL_error(L, "more_events: only in a worker thread (thread_run)");
+    sb_event_abandon(t->w, &t->ev); /* an event started and never stopped */
+    t->ev_from_more = sb_event_next(t->w, sb_now_ns(), &t->ev);
+    lua_pushboolean(L, t->ev_from_more);
+    return 1;
+}
+
+/* sbench.event_start(): the event starts now (or at its --rate arrival
+ * when more_events granted it). */
+static int ev_start(lua_State *L)
+{
+    struct l_thread *t = l_thread(L);
+    if (t->w->id < 0)
+        return luaL_error(L, "event_start: only in a worker thread (thread_run)");
+    if (!t->ev_from_more || !t->ev.open || !t->w->run->rate) {
+        t->ev.t0 = sb_now_ns();
+        t->ev.open = 1;
+    }
+    t->ev_from_more = 0;
+    return 0;
+}
+
+/* sbench.event_stop(): the event ended: it is recorded (after the answers
+ * of statements still in flight under --pipeline). */
+static int ev_stop(lua_State *L)
+{
+    struct l_thread *t = l_thread(L);
+    if (t->w->id < 0 || !t->ev.open)
+        return luaL_error(L, "event_stop without event_start");
+    if (t->npipe_conns > 0 && l_sql_pipe_pending(L))
+        l_sql_pipe_sync(L);
+    sb_event_close(t->w, &t->ev, sb_now_ns());
+    return 0;
+}
+
+void l_open_event(lua_State *L)
+{
+    static const luaL_Reg f[] = {{"more_events", ev_more}, {"event_start", ev_start},
+                                 {"event_stop", ev_stop}, {NULL, NULL}};
+    luaL_setfuncs(L, f, 0);
+}
+
 int l_run_events(struct sb_worker *w)
 {
     struct l_thread *t = w->script;
     lua_State *L = t->L;
+    if (t->own_loop)
+        return own_loop(w);
     /* a worker inside this loop is inside an event, but for the moment
      * between two (what a forced shutdown counts as unfinished) */
     atomic_store_explicit(&w->stats.in_event, 1, memory_order_relaxed);
@@ -90,24 +195,6 @@ int l_run_events(struct sb_worker *w)
 }
 
 /* ---- restart rules ---- */
-
-/* 1 if the SQL error at idx has a SQLSTATE in the comma list. */
-static int sqlstate_listed(lua_State *L, int idx, const char *list)
-{
-    if (list == NULL || *list == 0)
-        return 0;
-    lua_getfield(L, idx, "sql_state");
-    size_t n;
-    const char *st = lua_tolstring(L, -1, &n);
-    int found = 0;
-    if (st && n == 5) {
-        for (const char *p = list; (p = strstr(p, st)) != NULL; p += 5)
-            if ((p == list || p[-1] == ',') && (p[5] == 0 || p[5] == ','))
-                found = 1;
-    }
-    lua_pop(L, 1);
-    return found;
-}
 
 static void sleep_ms(int ms)
 {
@@ -190,14 +277,9 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
     }
     lua_getfield(L, top, "status");
     int status = (int)lua_tointeger(L, -1);
-    lua_pop(L, 1);
-    int absent = 1;
-    int ignorable = l_call_hook(t, env_ref, "sql_error_ignorable", top, &absent);
-    if (ignorable < 0)
-        return SB_EVENT_FATAL;
-    if (absent)
-        ignorable = status == SBD_RETRY || status == SBD_CONN_LOST ||
-                    sqlstate_listed(L, top, sb_opt_str(run->opts, "db-ignore-sqlstates"));
+    lua_getfield(L, top, "errcode"); /* decided where it was raised (l_sql.c) */
+    int ignorable = lua_touserdata(L, -1) == &l_restart_marker;
+    lua_pop(L, 2);
     if (!ignorable) {
         count_error(t, top, status, 1);
         l_take_error(t);

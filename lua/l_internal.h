@@ -27,8 +27,13 @@ struct l_thread {
     lua_State *L;
     int traceback_idx;              /* stack slot of the message handler */
     lua_State *running_co;          /* client coroutine being resumed, or NULL */
+    int cur_env_ref;                /* the environment of the client whose code
+                                       runs (its hooks), or 0 for the globals */
     int in_event;                   /* the one-client loop is inside event() */
     struct sb_event ev;             /* the one-client loop's event */
+    int event_nargs;                /* 1 when event() takes the thread id */
+    int own_loop;                   /* the script defines thread_run() */
+    int ev_from_more;               /* ev was opened by sbench.more_events() */
     /* --pipeline: connections with statements in flight (l_sql_run.c) */
     struct sb_conn **pipe_conns;
     int npipe_conns, pipe_conns_cap;
@@ -57,9 +62,10 @@ void l_take_error(struct l_thread *t);
 int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen);
 void l_set_options(struct sb_worker *w);
 int l_call_global(struct sb_worker *w, const char *name);
-/* Pops the value on top of t's stack and calls it without arguments when
- * it is a function: 1 when it is not, 0 when it ran, -1 on error. */
-int l_call_value(struct l_thread *t);
+/* Calls the value below the nargs arguments on top of t's stack when it
+ * is a function, and pops them all: 1 when it is not, 0 when it ran, -1 on
+ * error. */
+int l_call_value(struct l_thread *t, int nargs);
 int l_find_command(struct sb_worker *w, const char *cmd);
 int l_call_command(struct sb_worker *w, const char *cmd);
 void l_command_names(struct sb_worker *w, char *buf, size_t len);
@@ -74,6 +80,9 @@ int l_call_hook(struct l_thread *t, int env_ref, const char *name, int idx, int 
 /* ---- l_event.c: the event loop and its restart rules ---- */
 
 int l_worker_init(struct sb_worker *w);
+/* Installs sbench.more_events / event_start / event_stop (for a script's
+ * own thread_run) into the table on top of the stack. */
+void l_open_event(lua_State *L);
 int l_run_events(struct sb_worker *w);
 int l_worker_done(struct sb_worker *w);
 /* The event failed with the error on top of t->L: counts it and, when it

@@ -68,6 +68,10 @@ int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report 
         return 0;
     }
     push_stat(L, r);
+    if (strcmp(hook, "report_cumulative") == 0) { /* as sysbench: the threads are done */
+        lua_pushinteger(L, 0);
+        lua_setfield(L, -2, "threads_running");
+    }
     if (lua_pcall(L, 1, 0, t->traceback_idx) != LUA_OK) {
         const char *m = lua_tostring(L, -1);
         snprintf(w->error, sizeof w->error, "%s", m ? m : "error in a report hook");
@@ -88,11 +92,29 @@ static double field(lua_State *L, const char *k)
     return v;
 }
 
-/* sbench.report_<format>(stat): the format's one line for a stat table
- * (upvalue 1: the format). */
+/* A reporter's state in one Lua state: its format and how many reports it
+ * wrote; when the state closes (the end of the run), what ends the output
+ * (sysbench's report_json closes its array then). */
+struct reporter {
+    const struct sb_report_format *fmt;
+    int n;
+};
+
+static int reporter_gc(lua_State *L)
+{
+    struct reporter *rp = lua_touserdata(L, 1);
+    if (rp->n > 0 && rp->fmt->hook_end)
+        rp->fmt->hook_end(stdout);
+    rp->n = 0;
+    return 0;
+}
+
+/* sbench.report_<format>(stat): the format's report of a stat table
+ * (upvalue 1: its struct reporter). */
 static int report_line(lua_State *L)
 {
-    const struct sb_report_format *fmt = lua_touserdata(L, lua_upvalueindex(1));
+    struct reporter *rp = lua_touserdata(L, lua_upvalueindex(1));
+    const struct sb_report_format *fmt = rp->fmt;
     luaL_checktype(L, 1, LUA_TTABLE);
     struct sb_report_stat st = {
         .time_interval = field(L, "time_interval"),
@@ -111,7 +133,7 @@ static int report_line(lua_State *L)
         .latency_sum = field(L, "latency_sum"),
         .percentile = l_worker(L)->run->percentile,
     };
-    fmt->hook_line(stdout, &st);
+    fmt->hook_line(stdout, &st, rp->n++);
     return 0;
 }
 
@@ -192,7 +214,13 @@ void l_open_report(lua_State *L)
         const struct sb_report_format *fmt = sb_report_formats[i];
         if (fmt->hook_line == NULL)
             continue;
-        lua_pushlightuserdata(L, (void *)fmt);
+        struct reporter *rp = lua_newuserdatauv(L, sizeof *rp, 0);
+        rp->fmt = fmt;
+        rp->n = 0;
+        lua_createtable(L, 0, 1);
+        lua_pushcfunction(L, reporter_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_setmetatable(L, -2);
         lua_pushcclosure(L, report_line, 1);
         lua_setfield(L, -2, fmt->hook_name);
     }

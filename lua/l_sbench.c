@@ -357,6 +357,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     lua_setfield(L, -2, "error");
     lua_pop(L, 1);
     l_open_report(L);
+    l_open_event(L);
 
     /* the globals of sysbench 1.0's compatibility layer */
     static const struct { const char *global, *field; } legacy[] = {

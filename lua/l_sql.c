@@ -12,10 +12,61 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/options.h"
 #include "l_internal.h"
 #include "l_sql_int.h"
 
 /* ---- SQL errors ---- */
+
+/* 1 if the SQL error at idx has a SQLSTATE in the comma list. */
+static int sqlstate_listed(lua_State *L, int idx, const char *list)
+{
+    if (list == NULL || *list == 0)
+        return 0;
+    lua_getfield(L, idx, "sql_state");
+    size_t n;
+    const char *st = lua_tolstring(L, -1, &n);
+    int found = 0;
+    if (st && n == 5) {
+        for (const char *p = list; (p = strstr(p, st)) != NULL; p += 5)
+            if ((p == list || p[-1] == ',') && (p[5] == 0 || p[5] == ','))
+                found = 1;
+    }
+    lua_pop(L, 1);
+    return found;
+}
+
+/* Whether the SQL error table at idx may restart the event, decided where
+ * it is raised (so that a script catching it with pcall sees the same
+ * verdict, as in sysbench): a deadlock or serialization failure, a lost
+ * connection, a SQLSTATE in --db-ignore-sqlstates; otherwise the script's
+ * sbench.hooks.sql_error_ignorable(err), called now, decides. */
+static int ignorable(lua_State *L, int idx, int status)
+{
+    struct l_thread *t = l_thread(L);
+    if (status == SBD_RETRY || status == SBD_CONN_LOST ||
+        sqlstate_listed(L, idx, sb_opt_str(t->w->run->opts, "db-ignore-sqlstates")))
+        return 1;
+    /* the hooks of the code running: a client's own, or the globals' */
+    if (t->cur_env_ref != LUA_NOREF && t->cur_env_ref != 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, t->cur_env_ref);
+        lua_getfield(L, -1, "sbench");
+        lua_remove(L, -2);
+    } else {
+        lua_getglobal(L, "sbench");
+    }
+    int found = lua_istable(L, -1) && lua_getfield(L, -1, "hooks") == LUA_TTABLE &&
+                lua_getfield(L, -1, "sql_error_ignorable") == LUA_TFUNCTION;
+    if (!found) {
+        lua_settop(L, idx);
+        return 0;
+    }
+    lua_pushvalue(L, idx);
+    lua_call(L, 1, 1); /* an error in the hook is the statement's error */
+    int yes = lua_toboolean(L, -1);
+    lua_settop(L, idx);
+    return yes;
+}
 
 int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
 {
@@ -49,6 +100,10 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
         lua_setfield(L, -2, "sb_conn");
     }
     luaL_setmetatable(L, ERR_MT);
+    if (ignorable(L, lua_gettop(L), status)) { /* sysbench's restart mark */
+        lua_pushlightuserdata(L, &l_restart_marker);
+        lua_setfield(L, -2, "errcode");
+    }
     return lua_error(L);
 }
 
@@ -120,15 +175,6 @@ int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c)
     rs->c = c;
     rs->gen = c->result_gen;
     return 1;
-}
-
-int l_sql_push_result(lua_State *L, int ci, struct sb_conn *c)
-{
-    if (!c->has_result) {
-        lua_pushinteger(L, c->info.affected_rows);
-        return 1;
-    }
-    return l_sql_push_rs(L, ci, c);
 }
 
 void l_sql_push_value(lua_State *L, const struct sbd_value *v)

@@ -82,10 +82,10 @@ static inline struct l_stmt *l_sql_check_stmt(lua_State *L, int i)
 int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status);
 
 /* Pushes the connection's result-set object (user value 1 of the
- * connection at ci), now a view of the current result. */
+ * connection at ci), now a view of the current result: what con:query and
+ * stmt:execute return for every statement, as sysbench's (rs.nrows 0 and
+ * rs.affected_rows for one without a result set). */
 int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c);
-/* The result-set object, or the affected rows when there is no result set. */
-int l_sql_push_result(lua_State *L, int ci, struct sb_conn *c);
 /* Pushes one column value. */
 void l_sql_push_value(lua_State *L, const struct sbd_value *v);
 

@@ -152,8 +152,7 @@ static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
     size_t len;
     const char *sql = luaL_checklstring(L, 2, &len);
     struct sb_req r = sb_req_query(sql, len);
-    if (run(L, 1, lc->c, &r, conn_query_k, ctx))
-        return l_sql_push_result(L, 1, lc->c);
+    run(L, 1, lc->c, &r, conn_query_k, ctx);
     return l_sql_push_rs(L, 1, lc->c);
 }
 
@@ -181,13 +180,9 @@ static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
     struct l_stmt *ls = l_sql_check_stmt(L, 1);
     struct sb_conn *c = ls->s->c;
     struct sb_req r = sb_req_stmt(ls->s);
-    if (!run(L, L_CONN_OF_ARG1, c, &r, stmt_execute_k, ctx)) {
-        lua_settop(L, 1);
-        lua_getiuservalue(L, 1, 1);
-        return l_sql_push_rs(L, 2, c);
-    }
-    if (c->has_result && ls->rs != NULL) {
-        /* what push_result does, with the result object at hand */
+    run(L, L_CONN_OF_ARG1, c, &r, stmt_execute_k, ctx);
+    if (ls->rs != NULL) {
+        /* what push_rs does, with the result object at hand */
         lua_getiuservalue(L, 1, 2);
         ls->rs->c = c;
         ls->rs->gen = c->result_gen;
@@ -195,12 +190,10 @@ static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
     }
     lua_settop(L, 1);
     lua_getiuservalue(L, 1, 1);
-    l_sql_push_result(L, 2, c);
-    if (c->has_result) {
-        ls->rs = lua_touserdata(L, -1);
-        lua_pushvalue(L, -1);
-        lua_setiuservalue(L, 1, 2);
-    }
+    l_sql_push_rs(L, 2, c);
+    ls->rs = lua_touserdata(L, -1);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, 1, 2);
     return 1;
 }
 
@@ -216,12 +209,10 @@ static int conn_query_row(lua_State *L)
     int rc = sb_conn_query(c, sql, len);
     if (rc != SBD_OK)
         return l_sql_raise(L, 1, c, rc);
-    if (!c->has_result)
-        return 0;
-    rc = sb_conn_fetch(c);
-    if (rc == SBD_DONE) {
+    if (!c->has_result || (rc = sb_conn_fetch(c)) == SBD_DONE) {
         sb_conn_free_result(c);
-        return 0;
+        lua_pushnil(L); /* no row: nil, as sysbench */
+        return 1;
     }
     if (rc != SBD_OK)
         return l_sql_raise(L, 1, c, rc);
@@ -341,10 +332,13 @@ static int rs_index_k(lua_State *L, int status, lua_KContext ctx)
     struct l_rs *rs = check_rs(L);
     const char *k = luaL_checkstring(L, 2);
     int nrows = strcmp(k, "nrows") == 0, nfields = !nrows && strcmp(k, "nfields") == 0;
-    if (nrows || nfields) {
+    int affected = !nrows && !nfields && strcmp(k, "affected_rows") == 0;
+    if (nrows || nfields || affected) {
         rs_settle(L, rs, rs_index_k, ctx);
+        const struct sbd_result_info *in = &rs->c->info;
         int current = rs->gen == rs->c->result_gen;
-        lua_pushinteger(L, !current ? 0 : nrows ? rs->c->info.nrows : rs->c->info.nfields);
+        lua_pushinteger(L, !current ? 0 : nrows ? (in->nfields ? in->nrows : 0)
+                                      : nfields ? in->nfields : in->affected_rows);
         return 1;
     }
     lua_getfield(L, lua_upvalueindex(2), k);
@@ -369,6 +363,8 @@ static int conn_bulk_insert_init(lua_State *L)
 static int conn_bulk_insert_next(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
+    if (!lc->c->bulk_active)
+        return luaL_error(L, "bulk_insert_next without bulk_insert_init (or after bulk_insert_done)");
     size_t len;
     const char *p = luaL_checklstring(L, 2, &len);
     int rc = sb_conn_bulk_insert_next(lc->c, p, len);

@@ -28,7 +28,7 @@ static int conn_prepare(lua_State *L)
     lua_setiuservalue(L, -2, 1);
     ls->s = sb_stmt_prepare(lc->c, sql, len);
     if (ls->s == NULL)
-        return l_sql_raise(L, 1, lc->c, SBD_ERROR);
+        return l_sql_raise(L, 1, lc->c, lc->c->err.status ? lc->c->err.status : SBD_ERROR);
     if (name && sb_stmt_set_name(ls->s, name) != 0)
         return luaL_error(L, "prepare: too many statement names (at most %d)", SB_MAX_NAMED);
     return 1;
@@ -39,9 +39,12 @@ static int stmt_bind_create(lua_State *L)
     struct l_stmt *ls = l_sql_check_stmt(L, 1);
     int t = l_sql_type_to_sbd((int)luaL_checkinteger(L, 2));
     lua_Integer maxlen = luaL_optinteger(L, 3, 0);
-    int slot = sb_stmt_param_create(ls->s, t, maxlen > 0 ? (size_t)maxlen : 0);
-    if (slot < 0)
-        return luaL_error(L, "bind_create: the statement has only %d placeholders", ls->s->nparams);
+    /* one more parameter than placeholders: sysbench still returns a
+     * parameter; setting it does nothing, binding it is an error */
+    int slot = ls->s->ncreated < ls->s->nparams
+                   ? sb_stmt_param_create(ls->s, t, maxlen > 0 ? (size_t)maxlen : 0) : -1;
+    if (slot < 0 && ls->s->ncreated < ls->s->nparams)
+        return luaL_error(L, "bind_create: out of memory");
     struct l_param *p = lua_newuserdatauv(L, sizeof *p, 1);
     p->ls = ls;
     p->slot = slot;
@@ -62,6 +65,9 @@ static int stmt_bind_param(lua_State *L)
         struct l_param *p = luaL_checkudata(L, i + 2, PARAM_MT);
         if (p->ls != ls)
             return luaL_error(L, "bind_param: parameter %d belongs to another statement", i + 1);
+        if (p->slot < 0)
+            return luaL_error(L, "bind_param: parameter %d has no placeholder (the statement "
+                              "has %d)", i + 1, ls->s->nparams);
         order[i] = p->slot;
     }
     if (sb_stmt_bind(ls->s, order, n) != 0)
@@ -91,6 +97,8 @@ static int param_set(lua_State *L)
 {
     struct l_param *p = check_param(L);
     struct sb_stmt *s = p->ls->s;
+    if (p->slot < 0)
+        return 0; /* a parameter without a placeholder */
     struct sbd_value *v = &s->vals[p->slot];
     if (v->type == SBD_TYPE_INT) { /* the common case first */
         int ok;
@@ -138,6 +146,10 @@ static int param_set_rand_str(lua_State *L)
     size_t len;
     const char *tmpl = luaL_checklstring(L, 2, &len);
     struct sb_stmt *s = p->ls->s;
+    if (p->slot < 0)
+        return 0;
+    if (s->maxlen[p->slot] > 0 && len > s->maxlen[p->slot])
+        len = s->maxlen[p->slot]; /* as sysbench: a CHAR(N) parameter holds N */
     char *buf = sb_stmt_str_buf(s, p->slot, len);
     if (buf == NULL)
         return luaL_error(L, "out of memory");

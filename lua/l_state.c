@@ -302,14 +302,14 @@ out:
     return rc;
 }
 
-int l_call_value(struct l_thread *t)
+int l_call_value(struct l_thread *t, int nargs)
 {
     lua_State *L = t->L;
-    if (lua_type(L, -1) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
+    if (lua_type(L, -1 - nargs) != LUA_TFUNCTION) {
+        lua_pop(L, 1 + nargs);
         return 1;
     }
-    if (lua_pcall(L, 0, 0, t->traceback_idx) != LUA_OK) {
+    if (lua_pcall(L, nargs, 0, t->traceback_idx) != LUA_OK) {
         l_take_error(t);
         return -1;
     }
@@ -320,7 +320,7 @@ int l_call_global(struct sb_worker *w, const char *name)
 {
     struct l_thread *t = w->script;
     lua_getglobal(t->L, name);
-    return l_call_value(t);
+    return l_call_value(t, 0);
 }
 
 static int push_command(lua_State *L, const char *cmd)

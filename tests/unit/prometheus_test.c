@@ -60,7 +60,7 @@ static void fake_collect(void *ctx, FILE *out)
     f->snap.events += 100;
     f->snap.queries[SB_Q_SELECT] += 1000;
     f->snap.queries[SB_Q_UPDATE] += 200;
-    f->snap.queries[SB_Q_TXN] += 200;
+    f->snap.queries[SB_Q_COMMIT] += 200;
     f->snap.ignored_errors += 1;
     f->snap.connects = 4;
     f->snap.busy_ns += 123456789;
