@@ -280,6 +280,77 @@ void l_set_options(struct sb_worker *w)
     lua_pop(L, 2);
 }
 
+/* ---- sysbench's helpers in sbench.cmdline ---- */
+
+/* Pushes sbench.cmdline.commands[name] and returns 1 when it is a
+ * command (a table with a first member); else pushes nothing, returns 0. */
+static int push_command_entry(lua_State *L, int name_idx)
+{
+    lua_getglobal(L, "sbench");
+    if (lua_type(L, -1) != LUA_TTABLE || lua_getfield(L, -1, "cmdline") != LUA_TTABLE ||
+        lua_getfield(L, -1, "commands") != LUA_TTABLE) {
+        lua_settop(L, name_idx);
+        return 0;
+    }
+    lua_pushvalue(L, name_idx);
+    if (lua_gettable(L, -2) != LUA_TTABLE || lua_geti(L, -1, 1) == LUA_TNIL) {
+        lua_settop(L, name_idx);
+        return 0;
+    }
+    lua_pop(L, 1);
+    lua_replace(L, name_idx + 1);
+    lua_settop(L, name_idx + 1);
+    return 1;
+}
+
+static int c_command_defined(lua_State *L)
+{
+    lua_settop(L, 1);
+    lua_pushboolean(L, push_command_entry(L, 1));
+    return 1;
+}
+
+static int c_command_parallel(lua_State *L)
+{
+    lua_settop(L, 1);
+    int parallel = 0;
+    if (push_command_entry(L, 1)) {
+        lua_geti(L, -1, 2);
+        parallel = lua_isboolean(L, -1) && lua_toboolean(L, -1);
+    }
+    lua_pushboolean(L, parallel);
+    return 1;
+}
+
+/* call_command(name): false when there is no such command; else its
+ * function's result, nil counting as true (sysbench's rule). */
+static int c_call_command(lua_State *L)
+{
+    lua_settop(L, 1);
+    if (!push_command_entry(L, 1)) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    lua_geti(L, -1, 1);
+    lua_call(L, 0, 1);
+    lua_pushboolean(L, lua_isnil(L, -1) || lua_toboolean(L, -1));
+    return 1;
+}
+
+static int c_print_test_options(lua_State *L)
+{
+    sb_options_print_help(l_worker(L)->run->opts, SB_SRC_WORKLOAD, stdout);
+    putchar('\n');
+    return 0;
+}
+
+/* sbench reads the declarations itself, before any command */
+static int c_read_cmdline_options(lua_State *L)
+{
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
 /* sbench.cmdline: what was asked (command, script_path, the whole
  * command line as argv[0..n]) and the declarations' vocabulary. */
 static void open_cmdline(lua_State *L, const struct sb_run *run)
@@ -311,6 +382,11 @@ static void open_cmdline(lua_State *L, const struct sb_run *run)
         lua_rawseti(L, -2, i);
     }
     lua_setfield(L, -2, "argv");
+    static const luaL_Reg helpers[] = {
+        {"command_defined", c_command_defined}, {"command_parallel", c_command_parallel},
+        {"call_command", c_call_command}, {"print_test_options", c_print_test_options},
+        {"read_cmdline_options", c_read_cmdline_options}, {NULL, NULL}};
+    luaL_setfuncs(L, helpers, 0);
     lua_setfield(L, -2, "cmdline");
 }
 

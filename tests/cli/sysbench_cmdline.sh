@@ -4,7 +4,8 @@
 # package) run on the same scripts here.  No server: the commands the
 # scripts define touch no database, runs use scripts without SQL (sbench
 # on its null driver), and --mysql-dry-run needs none by definition.
-# Covers: the sysbench table's surface (version_string, cmdline.*,
+# Covers: the sysbench table's surface (version_string, cmdline.* and its
+# helpers,
 # ARG_*, sql.type and sql.error numbers, tid in serial and parallel
 # commands, sb_rnd, sb_rand_uniq's bounds), typed options without a
 # default, scripts that declare no options, another driver's options,
@@ -174,6 +175,26 @@ sb --db-driver=pgsql --mysql-hots=h1 opts.lua show; rb=$rc
 [ "$ra" != 0 ] && [ "$rb" != 0 ] && ok "a misspelt option of the other driver is refused" ||
     bad "--mysql-hots: sysbench $ra, sbench $rb"
 has "and named" "$out" "did you mean --mysql-host?"
+
+# sysbench.cmdline's helpers
+cat > helpers.lua <<'LUA'
+sysbench.cmdline.options = { x = {"an x", 1}, y = {"a y", "s"} }
+sysbench.cmdline.commands = { a = {function() print("A ran") end},
+                              p = {function() return false end, sysbench.cmdline.PARALLEL_COMMAND},
+                              e = {} }
+function show()
+   local c = sysbench.cmdline
+   print(c.command_defined("a"), c.command_defined("p"), c.command_defined("e"), c.command_defined("zz"))
+   print(c.command_parallel("a"), c.command_parallel("p"), c.command_parallel("zz"))
+   print(c.call_command("a"), c.call_command("p"), c.call_command("zz"))
+   c.print_test_options()
+   print(type(c.read_cmdline_options))
+end
+sysbench.cmdline.commands.show = {show}
+LUA
+sy helpers.lua show; a=$(echo "$out" | body)
+sb $N helpers.lua show; b=$(echo "$out" | body)
+same "sysbench.cmdline's command_defined, command_parallel, call_command, print_test_options" "$a" "$b"
 
 # ---- commands ----
 cat > own.lua <<'LUA'
