@@ -130,8 +130,11 @@ static void print_found(const char *name, const char *path, void *ctx)
 static void usage(struct sb_options *o)
 {
     printf("Usage: sbench [options] WORKLOAD COMMAND\n\n");
-    printf("Commands: prepare, run, cleanup, help (the workload's options), and any a workload adds.\n");
-    printf("WORKLOAD is a name found on the workload path or a path to a .lua file.\n\n");
+    printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
+           "workload adds.\n");
+    printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
+           "LUA_PATH. Without COMMAND the workload's script only runs; without WORKLOAD (or with '-')\n"
+           "the script is read from the standard input, as sysbench does.\n\n");
     printf("General options:\n");
     sb_options_print_help(o, SB_SRC_CORE, stdout);
     struct sb_dirs dirs;

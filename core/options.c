@@ -445,6 +445,8 @@ void sb_options_print_help(const struct sb_options *o, int source, void *file)
         if ((int)strlen(left) > width)
             width = (int)strlen(left);
     }
+    if (width > 34) /* a long enumeration runs past the column instead */
+        width = 34;
     for (int i = 0; i < o->nopts; i++) {
         const struct sb_opt *p = &o->opts[i];
         if (p->source != source)

@@ -107,7 +107,7 @@ int sb_parse_size(const char *s, long long *out);
 
 /* Prints "  --name=VALUE  help [default]" lines for one source, in
  * registration order, the help text aligned after the longest name (as
- * sysbench prints them). */
+ * sysbench prints them; at most 34 columns, longer names run past it). */
 void sb_options_print_help(const struct sb_options *o, int source, void *file);
 
 /* Writes the command line with secrets masked into buf (for reports). */
