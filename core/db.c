@@ -521,20 +521,3 @@ int sb_count_placeholders(const char *sql, size_t len)
     }
     return n;
 }
-
-size_t sb_i64_to_text(int64_t v, char *out)
-{
-    char tmp[24];
-    size_t n = 0, len = 0;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        out[len++] = '-';
-    while (n)
-        out[len++] = tmp[--n];
-    out[len] = 0;
-    return len;
-}

@@ -305,7 +305,5 @@ int sb_conn_list_reopen(struct sb_conn_list *l, struct sb_conn **failed);
 
 /* Counts '?' placeholders outside quoted strings. */
 int sb_count_placeholders(const char *sql, size_t len);
-/* Writes v as decimal into out (at least 21 bytes); returns the length. */
-size_t sb_i64_to_text(int64_t v, char *out);
 
 #endif

@@ -7,27 +7,24 @@
  * (db.c).
  */
 #include "db.h"
+#include "../drivers/common/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Prepares s on the driver now, as sysbench's MySQL driver does, so that a
- * statement the server cannot prepare (a missing table, a syntax error)
- * fails at prepare.  The parameter types are not known yet (bind_create
- * comes later): integers are guessed first, then types left to the server
- * (strings) when the server refuses integers; a statement whose final
- * types differ is prepared again at its first execute.  SBD_OK, or the
- * error (c->err). */
+/* A statement without placeholders is prepared on the driver now, so that
+ * one the server cannot prepare (a missing table, a syntax error) fails at
+ * con:prepare, as on sysbench's MySQL driver.  One with placeholders waits
+ * for its first execute, when the parameter types are known (bind_create
+ * comes after prepare): preparing it with guessed types would prepare most
+ * statements twice (the server's counters show each Parse/Close), so its
+ * errors surface at the first execute, with its text, as on sysbench's
+ * PostgreSQL driver.  SBD_OK, or the error (c->err). */
 static int prepare_now(struct sb_stmt *s)
 {
-    if (!sb_stmt_needs_prepare(s))
+    if (s->nparams > 0 || !sb_stmt_needs_prepare(s))
         return SBD_OK;
-    int rc = sb_stmt_driver_prepare(s);
-    if (rc == SBD_OK || rc == SBD_CONN_LOST || s->nparams == 0)
-        return rc;
-    for (int i = 0; i < s->nparams; i++)
-        s->types[i] = SBD_TYPE_STRING;
     return sb_stmt_driver_prepare(s);
 }
 
@@ -215,7 +212,7 @@ int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value 
         memcpy(o, "NULL", 4);
         *pos += 4;
     } else if (v->type == SBD_TYPE_INT) {
-        *pos += sb_i64_to_text(v->i, o);
+        *pos += sbc_i64_to_text(v->i, o);
     } else if (v->type == SBD_TYPE_DOUBLE) {
         *pos += (size_t)snprintf(o, 40, "%.17g", v->d);
     } else {

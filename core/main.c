@@ -615,8 +615,10 @@ int main(int argc, char **argv)
     }
 
     if (default_driver)
-        printf("sbench: no --db-driver given, using the embedded SQLite database '%s'\n",
-               sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db");
+        printf("sbench: no --db-driver given, using the embedded SQLite database '%s' "
+               "(transactions: --sqlite-begin=%s)\n",
+               sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
+               sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
     const struct sbd_host *host = sb_host_create(o, drv->name);
     if (drv->init(host, err, sizeof err) != SBD_OK) {
         fprintf(stderr, "sbench: %s driver: %s\n", drv->name, err);

@@ -8,20 +8,20 @@
 #include <sys/socket.h>
 #include <time.h>
 
-int64_t sbio_now_ms(void)
+int64_t sbc_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int sbio_wait(int fd, short events, int64_t deadline)
+int sbc_wait(int fd, short events, int64_t deadline)
 {
     struct pollfd p = {.fd = fd, .events = events};
     for (;;) {
         int ms = -1;
         if (deadline > 0) {
-            int64_t left = deadline - sbio_now_ms();
+            int64_t left = deadline - sbc_now_ms();
             if (left <= 0) {
                 errno = ETIMEDOUT;
                 return -1;
@@ -36,7 +36,7 @@ int sbio_wait(int fd, short events, int64_t deadline)
     }
 }
 
-int sbio_send_all(int fd, const void *buf, size_t n, int64_t deadline)
+int sbc_send_all(int fd, const void *buf, size_t n, int64_t deadline)
 {
     const char *p = buf;
     while (n > 0) {
@@ -47,7 +47,7 @@ int sbio_send_all(int fd, const void *buf, size_t n, int64_t deadline)
         } else if (k < 0 && errno == EINTR) {
             continue;
         } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (sbio_wait(fd, POLLOUT, deadline) != 0)
+            if (sbc_wait(fd, POLLOUT, deadline) != 0)
                 return -1;
         } else {
             if (k == 0)

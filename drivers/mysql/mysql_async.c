@@ -1,14 +1,14 @@
 /*
  * mysql driver: nonblocking statements (ABI 1.1 socket, send_query,
  * send_execute, poll_result) on MariaDB Connector/C's non-blocking API.
- * Built only when the client library has it (meson defines SBMY_NONBLOCK);
+ * Built only when the client library has it (meson defines MYD_NONBLOCK);
  * Oracle's libmysqlclient lacks it and the driver then stays blocking.
  *
  * A statement runs in two phases, each a foo_start() / foo_cont() pair:
  * the query or execute, then storing its result set (if any) on the client,
  * so poll_result ends a statement in exactly the state the blocking query
- * and execute leave, and shares their final steps (sbmy_query_stored,
- * sbmy_stmt_has_rows, sbmy_stmt_stored) and error classification.  The
+ * and execute leave, and shares their final steps (myd_query_stored,
+ * myd_stmt_has_rows, myd_stmt_stored) and error classification.  The
  * connection is opened with MYSQL_OPT_NONBLOCK; the library then runs the
  * blocking calls (prepare, bulk load, counters) as before.
  *
@@ -39,7 +39,7 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-int sbmy_socket(sbd_conn *c)
+int myd_socket(sbd_conn *c)
 {
     return (int)mysql_get_socket(c->mysql);
 }
@@ -49,17 +49,16 @@ int sbmy_socket(sbd_conn *c)
 static int async_begin(sbd_conn *c)
 {
     if (c->async_phase != ASYNC_IDLE)
-        return sbmy_fail(c, "mysql: a statement is already in flight on this connection");
-    sbmy_result_begin(c, &c->async_info);
+        return myd_fail(c, "mysql: a statement is already in flight on this connection");
+    myd_result_begin(c, &c->async_info);
     c->async_stmt = NULL;
-    c->async_deadline = sbmy_query_timeout > 0
-                            ? now_ns() + (int64_t)sbmy_query_timeout * 1000000000LL
+    c->async_deadline = myd_cfg.query_timeout > 0
+                            ? now_ns() + (int64_t)myd_cfg.query_timeout * 1000000000LL
                             : 0;
     return SBD_OK;
 }
 
-/* The statement is over with status rc; poll_result reports it. */
-static void finish(sbd_conn *c, int rc)
+void myd_async_finish(sbd_conn *c, int rc)
 {
     c->async_phase = ASYNC_DONE;
     c->async_rc = rc;
@@ -84,7 +83,7 @@ static void advance(sbd_conn *c, int start, int events)
             if (w != 0)
                 break;
             if (ir != 0) {
-                finish(c, sbmy_conn_fail(c));
+                myd_async_finish(c, myd_conn_fail(c));
                 return;
             }
             c->async_phase = ASYNC_STORE;
@@ -95,7 +94,7 @@ static void advance(sbd_conn *c, int start, int events)
                       : mysql_store_result_cont(&res, c->mysql, events);
             if (w != 0)
                 break;
-            finish(c, sbmy_query_stored(c, res, &c->async_info));
+            myd_async_finish(c, myd_query_stored(c, res, &c->async_info));
             return;
         case ASYNC_EXECUTE:
             w = start ? mysql_stmt_execute_start(&ir, st)
@@ -103,11 +102,11 @@ static void advance(sbd_conn *c, int start, int events)
             if (w != 0)
                 break;
             if (ir != 0) {
-                finish(c, sbmy_stmt_fail(c, st));
+                myd_async_finish(c, myd_stmt_fail(c, st));
                 return;
             }
-            if (!sbmy_stmt_has_rows(c->async_stmt, &c->async_info)) {
-                finish(c, SBD_OK);
+            if (!myd_stmt_has_rows(c->async_stmt, &c->async_info)) {
+                myd_async_finish(c, SBD_OK);
                 return;
             }
             c->async_phase = ASYNC_STMT_STORE;
@@ -118,7 +117,7 @@ static void advance(sbd_conn *c, int start, int events)
                       : mysql_stmt_store_result_cont(&ir, st, events);
             if (w != 0)
                 break;
-            finish(c, sbmy_stmt_stored(c, c->async_stmt, ir != 0, &c->async_info));
+            myd_async_finish(c, myd_stmt_stored(c, c->async_stmt, ir != 0, &c->async_info));
             return;
         default:
             return;
@@ -128,23 +127,25 @@ static void advance(sbd_conn *c, int start, int events)
     }
 }
 
-int sbmy_send_query(sbd_conn *c, const char *sql, size_t len)
+int myd_send_query(sbd_conn *c, const char *sql, size_t len)
 {
     int rc = async_begin(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (sbmy_wire_query_ok(c, sql, len)) {
-        c->async_phase = ASYNC_WIRE;
-        rc = sbmy_wire_send_query(c, sql, len);
-        if (rc != SBD_OK)
-            finish(c, rc); /* reported by poll_result, as the library's are */
-        return SBD_OK;
-    }
+    return rc != SBD_OK ? rc : c->tp->send_query(c, sql, len);
+}
+
+int myd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams)
+{
+    int rc = async_begin(c);
+    return rc != SBD_OK ? rc : c->tp->send_execute(c, s, params, nparams);
+}
+
+int myd_lib_send_query(sbd_conn *c, const char *sql, size_t len)
+{
     /* the library may still write from the text after _start returns */
     if (len > c->async_sql_cap) {
         char *p = realloc(c->async_sql, len);
         if (p == NULL)
-            return sbmy_fail(c, "mysql: out of memory for query text");
+            return myd_fail(c, "mysql: out of memory for query text");
         c->async_sql = p;
         c->async_sql_cap = len;
     }
@@ -156,22 +157,10 @@ int sbmy_send_query(sbd_conn *c, const char *sql, size_t len)
     return SBD_OK;
 }
 
-int sbmy_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams)
+int myd_lib_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams)
 {
-    int rc = async_begin(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (nparams == s->nparams && s->wire_ok && sbmy_wire_ready(c)) {
-        rc = sbmy_wire_send_execute(c, s, params, nparams);
-        if (rc != SBMY_WIRE_AGAIN) {
-            c->async_phase = ASYNC_WIRE;
-            if (rc != SBD_OK)
-                finish(c, rc); /* reported by poll_result */
-            return SBD_OK;
-        }
-    }
-    rc = sbmy_stmt_bind(c, s, params, nparams, &c->async_info);
+    int rc = myd_stmt_bind(c, s, params, nparams, &c->async_info);
     if (rc != SBD_OK)
         return rc;
     /* the execute packet is built from params in _start: they may go */
@@ -181,16 +170,16 @@ int sbmy_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     return SBD_OK;
 }
 
-int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 {
     *want_write = 0;
     if (c->async_phase == ASYNC_IDLE)
-        return sbmy_fail(c, "mysql: poll_result: no statement in flight");
+        return myd_fail(c, "mysql: poll_result: no statement in flight");
     if (c->async_phase == ASYNC_WIRE) {
-        int rc = sbmy_wire_poll(c, &c->async_info);
+        int rc = myd_wire_poll(c, &c->async_info);
         if (rc == SBD_AGAIN)
             return SBD_AGAIN;
-        finish(c, rc);
+        myd_async_finish(c, rc);
     }
     if (c->async_phase != ASYNC_DONE) {
         /* resume with what the library waited for: if it did not happen
@@ -210,10 +199,10 @@ int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     return c->async_rc;
 }
 
-void sbmy_async_free(sbd_conn *c)
+void myd_async_free(sbd_conn *c)
 {
     if (c->async_phase == ASYNC_WIRE) {
-        sbmy_wire_abandon(c);
+        myd_wire_abandon(c);
     } else if (c->async_phase != ASYNC_IDLE && c->async_phase != ASYNC_DONE) {
         /* closing would first read the rest of the answer: cut it off */
         mariadb_cancel(c->mysql);

@@ -8,6 +8,8 @@
  * written by hand.
  */
 #include "mysql_int.h"
+#include "../common/buf.h"
+#include "../common/text.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -34,16 +36,10 @@ static int plain_ascii(const char *s, size_t n)
 /* Grows the buffer to hold at least `need` bytes; 0 or -1. */
 static int reserve(sbd_conn *c, size_t need)
 {
-    if (need <= c->bulk_cap)
-        return 0;
-    size_t cap = c->bulk_cap > 0 ? c->bulk_cap : 4096;
-    while (cap < need)
-        cap *= 2;
-    char *nb = realloc(c->bulk_buf, cap);
+    char *nb = sbc_grow(c->bulk_buf, &c->bulk_cap, need, 1, 4096);
     if (nb == NULL)
         return -1;
     c->bulk_buf = nb;
-    c->bulk_cap = cap;
     return 0;
 }
 
@@ -104,31 +100,31 @@ static int ld_error(void *ptr, char *msg, unsigned int len)
     return 2000; /* CR_UNKNOWN_ERROR */
 }
 
-void sbmy_bulk_attach(sbd_conn *c)
+void myd_bulk_attach(sbd_conn *c)
 {
     mysql_set_local_infile_handler(c->mysql, ld_init, ld_read, ld_end, ld_error, c);
 }
 
-int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
+int myd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                     const int *types, int ncolumns)
 {
     if (c->bulk_active)
-        return sbmy_fail(c, "mysql: bulk_begin while a bulk load is active");
+        return myd_fail(c, "mysql: bulk_begin while a bulk load is active");
     if (ncolumns <= 0)
-        return sbmy_fail(c, "mysql: bulk_begin needs at least one column");
-    sbmy_release_result(c);
+        return myd_fail(c, "mysql: bulk_begin needs at least one column");
+    myd_release_result(c);
     int infile;
     size_t packet = max_packet(c, &infile);
     if (packet == 0)
-        return sbmy_conn_fail(c);
-    c->bulk_ld = infile && sbmy_load_data;
+        return myd_conn_fail(c);
+    c->bulk_ld = infile && myd_cfg.load_data;
     c->bulk_limit = BULK_TARGET;
     if (packet > 2 * PACKET_SLACK && packet - PACKET_SLACK < c->bulk_limit)
         c->bulk_limit = packet - PACKET_SLACK;
 
     int *nt = realloc(c->bulk_types, (size_t)ncolumns * sizeof *nt);
     if (nt == NULL)
-        return sbmy_fail(c, "mysql: out of memory");
+        return myd_fail(c, "mysql: out of memory");
     c->bulk_types = nt;
     memcpy(nt, types, (size_t)ncolumns * sizeof *nt);
     c->bulk_ncols = ncolumns;
@@ -137,14 +133,14 @@ int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
     for (int i = 0; i < ncolumns; i++)
         plen += strlen(columns[i]) + 1;
     if (reserve(c, plen + c->bulk_limit) != 0)
-        return sbmy_fail(c, "mysql: out of memory for the bulk buffer");
+        return myd_fail(c, "mysql: out of memory for the bulk buffer");
     c->bulk_len = 0;
     if (c->bulk_ld) {
         /* the buffer holds tab-separated rows; the statement stays apart */
         free(c->ld_sql);
         c->ld_sql = malloc(plen + 64);
         if (c->ld_sql == NULL)
-            return sbmy_fail(c, "mysql: out of memory");
+            return myd_fail(c, "mysql: out of memory");
         size_t n = (size_t)sprintf(c->ld_sql, "LOAD DATA LOCAL INFILE 'sbench-bulk' INTO TABLE %s (",
                                    table);
         for (int i = 0; i < ncolumns; i++)
@@ -179,10 +175,10 @@ static int flush(sbd_conn *c)
         c->ld_pos = 0;
         c->ld_active = 1;
         if (mysql_real_query(c->mysql, c->ld_sql, (unsigned long)strlen(c->ld_sql)) != 0)
-            rc = sbmy_conn_fail(c);
+            rc = myd_conn_fail(c);
         c->ld_active = 0;
     } else if (mysql_real_query(c->mysql, c->bulk_buf, (unsigned long)c->bulk_len) != 0) {
-        rc = sbmy_conn_fail(c);
+        rc = myd_conn_fail(c);
     }
     c->bulk_len = c->bulk_prefix_len;
     c->bulk_rows = 0;
@@ -196,7 +192,7 @@ static size_t double_to_text(double d, char *p)
     if (!isfinite(d))
         return 0;
     if (d == floor(d) && fabs(d) < 1e15)
-        return sbmy_i64_to_text((int64_t)d, p);
+        return sbc_i64_to_text((int64_t)d, p);
     int n = snprintf(p, MAX_NUM_TEXT, "%.17g", d);
     return n > 0 ? (size_t)n : 0;
 }
@@ -219,10 +215,10 @@ static char *put_ld_string(const char *s, size_t len, char *p)
     return p;
 }
 
-int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
+int myd_bulk_row(sbd_conn *c, const struct sbd_value *values)
 {
     if (!c->bulk_active)
-        return sbmy_fail(c, "mysql: bulk_row without bulk_begin");
+        return myd_fail(c, "mysql: bulk_row without bulk_begin");
     size_t need = 3;   /* ",(" and ")" */
     for (int i = 0; i < c->bulk_ncols; i++) {
         const struct sbd_value *v = &values[i];
@@ -239,7 +235,7 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
             return rc;
     }
     if (reserve(c, c->bulk_len + need + 1) != 0)
-        return sbmy_fail(c, "mysql: out of memory for the bulk buffer");
+        return myd_fail(c, "mysql: out of memory for the bulk buffer");
     /* Two formats: a VALUES tuple of SQL literals, or a line of LOAD
      * DATA's default text format (tab between fields, \N for NULL). */
     int ld = c->bulk_ld;
@@ -257,11 +253,11 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
             memcpy(p, ld ? "\\N" : "NULL", ld ? 2 : 4);
             p += ld ? 2 : 4;
         } else if (v->type == SBD_TYPE_INT) {
-            p += sbmy_i64_to_text(v->i, p);
+            p += sbc_i64_to_text(v->i, p);
         } else if (v->type == SBD_TYPE_DOUBLE) {
             size_t n = double_to_text(v->d, p);
             if (n == 0)
-                return sbmy_fail(c, "mysql: bulk_row: NaN or infinity cannot be stored");
+                return myd_fail(c, "mysql: bulk_row: NaN or infinity cannot be stored");
             p += n;
         } else if (v->s != NULL && plain_ascii(v->s, v->len)) {
             /* the common case (sbench's own random strings): nothing to
@@ -280,7 +276,7 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
                                                        v->s != NULL ? v->s : "",
                                                        (unsigned long)(v->s != NULL ? v->len : 0));
             if (n == (unsigned long)-1)
-                return sbmy_conn_fail(c);
+                return myd_conn_fail(c);
             p += n;
             *p++ = '\'';
         }
@@ -291,16 +287,16 @@ int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values)
     return SBD_OK;
 }
 
-int sbmy_bulk_end(sbd_conn *c)
+int myd_bulk_end(sbd_conn *c)
 {
     if (!c->bulk_active)
-        return sbmy_fail(c, "mysql: bulk_end without bulk_begin");
+        return myd_fail(c, "mysql: bulk_end without bulk_begin");
     int rc = flush(c);
     c->bulk_active = 0;
     return rc;
 }
 
-void sbmy_bulk_free(sbd_conn *c)
+void myd_bulk_free(sbd_conn *c)
 {
     free(c->bulk_buf);
     free(c->bulk_types);

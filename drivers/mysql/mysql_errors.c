@@ -1,7 +1,6 @@
 /*
- * MySQL driver: maps native error numbers to sbench statuses, parses
- * --mysql-ignore-errors, and turns client/server messages into the one-line,
- * password-free form the ABI demands.  Numbers are spelled out here (same in
+ * MySQL driver: maps native error numbers to sbench statuses and parses
+ * --mysql-ignore-errors.  Numbers are spelled out here (same in
  * MariaDB Connector/C and Oracle's libmysqlclient) so this file needs no
  * client library headers.
  */
@@ -49,7 +48,7 @@ static int is_conn_lost(unsigned code)
     }
 }
 
-int sbmy_classify(unsigned code, const struct sbmy_ignore *ign)
+int myd_classify(unsigned code, const struct myd_ignore *ign)
 {
     if (is_conn_lost(code))
         return SBD_CONN_LOST;
@@ -72,7 +71,7 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int sbmy_parse_ignore(const char *spec, struct sbmy_ignore *out,
+int myd_parse_ignore(const char *spec, struct myd_ignore *out,
                       char *errbuf, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -105,34 +104,12 @@ int sbmy_parse_ignore(const char *spec, struct sbmy_ignore *out,
                      (int)(n > 40 ? 40 : n), start);
             return -1;
         }
-        if (out->n == SBMY_MAX_IGNORED) {
+        if (out->n == MYD_MAX_IGNORED) {
             snprintf(errbuf, errlen, "--mysql-ignore-errors: more than %d codes",
-                     SBMY_MAX_IGNORED);
+                     MYD_MAX_IGNORED);
             return -1;
         }
         out->codes[out->n++] = (unsigned)v;
     }
     return 0;
-}
-
-void sbmy_copy_message(char *dst, size_t dstlen, const char *src,
-                       const char *secret)
-{
-    size_t slen = (secret != NULL) ? strlen(secret) : 0;
-    size_t o = 0;
-    if (src == NULL)
-        src = "";
-    while (*src != 0 && o + 1 < dstlen) {
-        if (slen > 0 && strncmp(src, secret, slen) == 0) {
-            for (const char *m = "***"; *m != 0 && o + 1 < dstlen; m++)
-                dst[o++] = *m;
-            src += slen;
-            continue;
-        }
-        char c = *src++;
-        dst[o++] = (c == '\n' || c == '\r' || c == '\t') ? ' ' : c;
-    }
-    while (o > 0 && dst[o - 1] == ' ')
-        o--;
-    dst[o] = 0;
 }

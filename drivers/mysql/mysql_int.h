@@ -1,8 +1,8 @@
 /*
- * MySQL driver internals shared by mysql.c (options, connections, plain
- * queries, counters), mysql_stmt.c (prepared statements), mysql_bulk.c
- * (bulk load) and mysql_async.c (nonblocking statements, built only with
- * MariaDB Connector/C, which defines SBMY_NONBLOCK).  Not part of the ABI.
+ * mysql driver internals shared by its files (mysql.c lists them): the
+ * settings, the connection and statement structs, and each file's
+ * functions the others call.  Nonblocking statements are built only with
+ * MariaDB Connector/C, which defines MYD_NONBLOCK.  Not part of the ABI.
  */
 #ifndef SBENCH_MYSQL_INT_H
 #define SBENCH_MYSQL_INT_H
@@ -13,17 +13,19 @@
 
 #include "mysql_errors.h"
 #include "mysql_wire.h"
+#include "../common/list.h"
+#include "../common/transport.h"
 
 /* The boolean type of MYSQL_BIND.is_null/.error and of mysql_options flags:
  * my_bool in MariaDB Connector/C and MySQL < 8, bool in libmysqlclient 8. */
 #if defined(MARIADB_PACKAGE_VERSION_ID) || defined(MARIADB_BASE_VERSION)
-#define SBMY_MARIADB_CLIENT 1
-typedef my_bool sbmy_bool;
+#define MYD_MARIADB_CLIENT 1
+typedef my_bool myd_bool;
 #elif MYSQL_VERSION_ID >= 80000
 #include <stdbool.h>
-typedef bool sbmy_bool;
+typedef bool myd_bool;
 #else
-typedef my_bool sbmy_bool;
+typedef my_bool myd_bool;
 #endif
 
 enum { RES_NONE = 0, RES_QUERY, RES_STMT, RES_WIRE };
@@ -32,31 +34,43 @@ enum { RES_NONE = 0, RES_QUERY, RES_STMT, RES_WIRE };
 enum { ASYNC_IDLE = 0, ASYNC_QUERY, ASYNC_STORE, ASYNC_EXECUTE, ASYNC_STMT_STORE,
        ASYNC_DONE, ASYNC_WIRE };
 
+/* How a connection's statements travel: through the client library
+ * (myd_tp_lib: mysql_stmt.c, mysql_async.c) or over the wire fast path
+ * (myd_tp_wire: mysql_wire.c).  myd_wire_setup picks one at connect, and
+ * the fast path puts the library's in for good when it gives the
+ * connection up.  The driver table's calls check what every transport
+ * needs (nothing in flight, the parameter count) and call through the
+ * connection's, so no call tests which path to take.  The wire transport
+ * hands what it does not serve to the library's functions (myd_lib_*).
+ * The sends exist with MYD_NONBLOCK only (NULL otherwise). */
+extern const struct sbc_transport myd_tp_lib, myd_tp_wire;
+
 struct sbd_stmt {
     struct sbd_stmt *prev, *next;   /* the connection's open statements */
     MYSQL_STMT *st;
     int nparams;
     MYSQL_BIND *pbind;              /* nparams each, set up at prepare */
     unsigned long *plen;
-    sbmy_bool *pnull;
+    myd_bool *pnull;
     unsigned ncols;
     MYSQL_BIND *rbind;              /* ncols each */
     int *rtype;                     /* enum sbd_type of each column */
     int64_t *rint;
     double *rdbl;
     unsigned long *rlen;
-    sbmy_bool *rnull, *rerr;
+    myd_bool *rnull, *rerr;
     char **rbuf;                    /* string columns: grown when too small */
     unsigned long *rcap;
     /* wire fast path (mysql_wire.c) */
     int wire_ok;                    /* result columns it decodes exactly */
     int wire_select;                /* a SELECT: may be re-run on Connector/C */
-    struct mw_col *wcols;           /* ncols each: the latest metadata */
-    struct mw_col *pcols;           /* ncols each: as prepared (the bindings) */
+    struct myd_col *wcols;           /* ncols each: the latest metadata */
+    struct myd_col *pcols;           /* ncols each: as prepared (the bindings) */
 };
 
 struct sbd_conn {
     MYSQL *mysql;
+    const struct sbc_transport *tp; /* never NULL once connected */
     struct sbd_error err;
     int64_t counter_reads;          /* server_counters calls on this conn */
     int res_kind;                   /* RES_* */
@@ -86,124 +100,152 @@ struct sbd_conn {
     struct sbd_stmt *async_stmt;    /* ASYNC_EXECUTE, ASYNC_STMT_STORE */
     char *async_sql;                /* copy of the query text, owned */
     size_t async_sql_len, async_sql_cap;
-    /* wire fast path (mysql_wire.c): wire_on while --mysql-wire=on, the
-     * session is unencrypted and uncompressed and the fast path has not
-     * lost the connection */
-    int wire_on;
+    /* wire fast path (mysql_wire.c) */
     long wire_execs;                /* statements it served (logged at debug) */
     int wire_row;                   /* RES_WIRE: next row to fetch */
     struct sbd_stmt *wire_async;    /* ASYNC_WIRE: the statement executed,
                                        NULL for a transaction statement */
-    struct mysql_wire wire;
+    struct myd_wire wire;
 };
 
-/* Password in use (never printed; masked in messages), "" if none. */
-extern const char *sbmy_secret;
-extern struct sbmy_ignore sbmy_ignored;
+enum myd_ssl_mode { MYD_SSL_OFF, MYD_SSL_PREFERRED, MYD_SSL_REQUIRED, MYD_SSL_VERIFY_CA,
+                   MYD_SSL_VERIFY_IDENTITY };
 
-/* Fill c->err from the connection's / statement's last error; return the
+/* Settings read once by init (mysql.c); read-only while threads run. */
+struct myd_settings {
+    const struct sbd_host *host;
+    struct sbc_list hosts, ports;   /* each at least one item */
+    const char *sock_path;          /* NULL: TCP to hosts and ports */
+    const char *user, *db;          /* db NULL: none */
+    char *password_given;           /* --mysql-password(-file), owned */
+    const char *password;           /* in use: that or $MYSQL_PWD; NULL: none */
+    const char *secret;             /* password, "" if none: masked in messages */
+    enum myd_ssl_mode ssl_mode;
+    const char *ssl_ca;
+    struct myd_ignore ignored;      /* --mysql-ignore-errors */
+    int load_data;                  /* --mysql-load-data */
+    int wire;                       /* --mysql-wire */
+    int query_timeout;              /* --db-query-timeout in seconds, 0: none */
+};
+extern struct myd_settings myd_cfg;
+
+/* mysql_conn.c: connections (the driver table's members of the same
+ * names).  On success *out is a new connection owned by the caller (free
+ * with myd_disconnect); on failure *out is NULL and err says why. */
+int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
+void myd_disconnect(sbd_conn *c);
+/* Owned by c, valid until its next call; never NULL. */
+const struct sbd_error *myd_last_error(sbd_conn *c);
+/* Static string. */
+const char *myd_dialect(sbd_conn *c);
+/* Owned by c, set at connect; never NULL. */
+const char *myd_server_version(sbd_conn *c);
+
+/* mysql_conn.c: fill c->err from the connection's / statement's last error; return the
  * status (SBD_RETRY, SBD_CONN_LOST or SBD_ERROR). */
-int sbmy_conn_fail(sbd_conn *c);
-int sbmy_stmt_fail(sbd_conn *c, MYSQL_STMT *st);
+int myd_conn_fail(sbd_conn *c);
+int myd_stmt_fail(sbd_conn *c, MYSQL_STMT *st);
 /* Fill c->err with a driver-side error (no native code) and return
  * SBD_ERROR. */
-int sbmy_fail(sbd_conn *c, const char *msg);
+int myd_fail(sbd_conn *c, const char *msg);
 /* Fill c->err from a server error (ERR packet) or a client-side one with
  * a native code, classified as Connector/C's errors are; the status. */
-int sbmy_server_error(sbd_conn *c, unsigned code, const char *sqlstate,
+int myd_server_error(sbd_conn *c, unsigned code, const char *sqlstate,
                       const char *msg);
+/* mysql_stmt.c: plain queries and results (the driver table's members
+ * of the same names). */
+int myd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int myd_fetch_row(sbd_conn *c, struct sbd_value *row);
+void myd_free_result(sbd_conn *c);
+int myd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
 /* Releases any current result (query or statement). */
-void sbmy_release_result(sbd_conn *c);
+void myd_release_result(sbd_conn *c);
 /* Start of every query and execute: releases the current result and sets
  * info to "no result yet". */
-void sbmy_result_begin(sbd_conn *c, struct sbd_result_info *info);
+void myd_result_begin(sbd_conn *c, struct sbd_result_info *info);
 /* End of a query whose mysql_store_result returned res (NULL: none or
  * failed): makes res the current result and fills info; the status. */
-int sbmy_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info);
-/* enum sbd_type of a column of MySQL type t. */
-int sbmy_column_type(enum enum_field_types t);
-/* Writes v in decimal at p (room for 21 bytes); returns bytes written. */
-size_t sbmy_i64_to_text(int64_t v, char *p);
+int myd_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info);
+/* mysql_stmt.c: query and execute through the library (myd_tp_lib's;
+ * myd_result_begin done, parameter count checked). */
+int myd_lib_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int myd_lib_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                    int nparams, struct sbd_result_info *info);
+/* mysql_types.c: enum sbd_type of a column of MySQL type t. */
+int myd_column_type(enum enum_field_types t);
+/* mysql_types.c: fills v from a text-protocol value s[0..len) (NULL: SQL
+ * NULL) of a column reported as `type`: integers and doubles parsed (a
+ * BIGINT UNSIGNED above INT64_MAX becomes a DOUBLE), strings pointing at
+ * s. */
+void myd_text_value(struct sbd_value *v, int type, const char *s, size_t len);
 
-/* mysql_stmt.c */
-int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
+/* mysql_stmt.c: prepared statements. */
+int myd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                  const int *types, sbd_stmt **out);
-int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+int myd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                  int nparams, struct sbd_result_info *info);
-/* The pieces of sbmy_execute, shared with the nonblocking execute:
- * sbmy_stmt_bind starts the execute (sbmy_result_begin) and binds params;
- * after a successful mysql_stmt_execute, sbmy_stmt_has_rows is 0 (info's
+/* The pieces of myd_execute, shared with the nonblocking execute:
+ * myd_stmt_bind starts the execute (myd_result_begin) and binds params;
+ * after a successful mysql_stmt_execute, myd_stmt_has_rows is 0 (info's
  * affected rows set) when no result set follows, 1 when it must be stored;
- * sbmy_stmt_stored ends the execute once mysql_stmt_store_result returned
+ * myd_stmt_stored ends the execute once mysql_stmt_store_result returned
  * (failed != 0 when it did not succeed).  All return an enum sbd_status
- * except sbmy_stmt_has_rows. */
-int sbmy_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+ * except myd_stmt_has_rows. */
+int myd_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                    int nparams, struct sbd_result_info *info);
-int sbmy_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info);
-int sbmy_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info *info);
-int sbmy_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row);
-void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s);
+int myd_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info);
+int myd_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info *info);
+int myd_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row);
+void myd_close_stmt(sbd_conn *c, sbd_stmt *s);
 
 /* mysql_bulk.c */
-int sbmy_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
+int myd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                     const int *types, int ncolumns);
-int sbmy_bulk_row(sbd_conn *c, const struct sbd_value *values);
-int sbmy_bulk_end(sbd_conn *c);
-void sbmy_bulk_free(sbd_conn *c);
+int myd_bulk_row(sbd_conn *c, const struct sbd_value *values);
+int myd_bulk_end(sbd_conn *c);
+void myd_bulk_free(sbd_conn *c);
 /* Installs the connection's LOAD DATA LOCAL handler, which serves the
  * bulk buffer during sbench's own loads and refuses every other request
  * (a server cannot make sbench read a file). */
-void sbmy_bulk_attach(sbd_conn *c);
-/* --mysql-load-data, read once at init. */
-extern int sbmy_load_data;
+void myd_bulk_attach(sbd_conn *c);
 
-/* mysql_async.c (SBMY_NONBLOCK only): the ABI 1.1 nonblocking calls. */
-int sbmy_socket(sbd_conn *c);
-int sbmy_send_query(sbd_conn *c, const char *sql, size_t len);
-int sbmy_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+/* mysql_async.c (MYD_NONBLOCK only): the ABI 1.1 nonblocking calls. */
+int myd_socket(sbd_conn *c);
+int myd_send_query(sbd_conn *c, const char *sql, size_t len);
+int myd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                       int nparams);
-int sbmy_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 /* Before mysql_close: breaks off a statement still in flight without
  * reading the rest of its answer, and frees the query text copy. */
-void sbmy_async_free(sbd_conn *c);
-/* --db-query-timeout in seconds (0 = none), read at init. */
-extern int sbmy_query_timeout;
+void myd_async_free(sbd_conn *c);
+/* The library's sends (myd_tp_lib's; async_begin done). */
+int myd_lib_send_query(sbd_conn *c, const char *sql, size_t len);
+int myd_lib_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                         int nparams);
+/* The statement in flight is over with status rc (an error already set);
+ * poll_result reports it. */
+void myd_async_finish(sbd_conn *c, int rc);
 
-/* mysql_wire.c: the fast path.  sbmy_wire_setup decides at connect
- * whether it may serve c (--mysql-wire, no TLS, no compression);
- * sbmy_wire_ready says whether it may run now (Connector/C idle);
- * sbmy_wire_query_ok whether plain query sql is a transaction statement
- * it runs; sbmy_wire_stmt_setup at prepare whether statement s may use it
- * (1, 0, -1 when out of memory); sbmy_wire_execute runs s with params
- * (count already checked, sbmy_result_begin done) and makes its answer
- * the current result (RES_WIRE), sbmy_wire_fetch serves its rows;
- * sbmy_wire_query runs a transaction statement. */
-void sbmy_wire_setup(sbd_conn *c, int enabled);
-int sbmy_wire_ready(sbd_conn *c);
-int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len);
-int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
-                         const MYSQL_FIELD *f);
-int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info);
-int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info);
-int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row);
-/* The same for nonblocking statements (mysql_async.c, phase ASYNC_WIRE):
- * sbmy_wire_send_execute / sbmy_wire_send_query send the request (the
- * former may answer SBMY_WIRE_AGAIN: run it on Connector/C); then
- * sbmy_wire_poll reads what has come, SBD_AGAIN until the answer is
- * complete, then its status as the blocking calls give it (a result whose
- * types changed since prepare is an error here: the parameters are gone);
- * sbmy_wire_abandon before closing with a statement in flight. */
-int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                           int nparams);
-int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len);
-int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info);
-void sbmy_wire_abandon(sbd_conn *c);
-/* sbmy_wire_execute's answer when the result cannot be fetched as
+/* mysql_wire.c: the fast path.  myd_wire_setup picks the connection's
+ * transport at connect (myd_tp_wire with --mysql-wire, no TLS, no
+ * compression; else myd_tp_lib); myd_wire_stmt_setup at prepare whether
+ * statement s may use it (1, 0, -1 when out of memory); myd_wire_fetch
+ * serves the rows of its answer (RES_WIRE).  For a nonblocking statement
+ * it sent (phase ASYNC_WIRE), myd_wire_poll reads what has come, SBD_AGAIN
+ * until the answer is complete, then its status as the blocking calls
+ * give it (a result whose types changed since prepare is an error here:
+ * the parameters are gone); myd_wire_abandon before closing with a
+ * statement in flight. */
+void myd_wire_setup(sbd_conn *c, int enabled);
+int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+                        const MYSQL_FIELD *f);
+int myd_wire_fetch(sbd_conn *c, struct sbd_value *row);
+int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info);
+void myd_wire_abandon(sbd_conn *c);
+/* What the fast path answers when the result cannot be fetched as
  * Connector/C would (a column's type changed since prepare into one it
  * does not convert): the statement, a SELECT, is run again on Connector/C,
  * which serves it from then on. */
-#define SBMY_WIRE_AGAIN (-100)
+#define MYD_WIRE_AGAIN (-100)
 
 #endif

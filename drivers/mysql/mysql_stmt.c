@@ -1,17 +1,178 @@
 /*
- * mysql driver: server-side prepared statements (mysql_stmt_* API).
- * Parameter and result MYSQL_BIND arrays are allocated once at prepare;
- * execute only points the parameter binds at the caller's values, and a
- * string column whose value does not fit its buffer grows that buffer once
- * and is refetched with mysql_stmt_fetch_column.  Results are buffered on
- * the client with mysql_stmt_store_result.  While the connection allows
- * it, execute runs over the wire fast path instead (mysql_wire.c), for
- * statements whose result columns it decodes exactly.
+ * mysql driver: statements through the client library.  Plain queries and
+ * their results (mysql_store_result), server-side prepared statements
+ * (mysql_stmt_* API), and the server's own statement counters.  Parameter
+ * and result MYSQL_BIND arrays are allocated once at prepare; execute only
+ * points the parameter binds at the caller's values, and a string column
+ * whose value does not fit its buffer grows that buffer once and is
+ * refetched with mysql_stmt_fetch_column.  Results are buffered on the
+ * client.  While the connection allows it, execute and the transaction
+ * statements run over the wire fast path instead (mysql_wire.c).
  */
 #include "mysql_int.h"
+#include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+
+/* ---- plain queries ----------------------------------------------------- */
+
+/* Discards further results of the last statement (a CALL sends a final
+ * status result), so the next statement is not "out of sync". */
+static void drain_results(sbd_conn *c)
+{
+    while (mysql_more_results(c->mysql)) {
+        if (mysql_next_result(c->mysql) != 0)
+            break;
+        MYSQL_RES *r = mysql_store_result(c->mysql);
+        if (r != NULL)
+            mysql_free_result(r);
+    }
+}
+
+void myd_release_result(sbd_conn *c)
+{
+    if (c->res_kind == RES_QUERY) {
+        mysql_free_result(c->res);
+        c->res = NULL;
+        drain_results(c);
+    } else if (c->res_kind == RES_STMT) {
+        mysql_stmt_free_result(c->cur->st);
+        c->cur = NULL;
+    } else if (c->res_kind == RES_WIRE) {
+        c->cur = NULL;
+    }
+    c->res_kind = RES_NONE;
+}
+
+void myd_result_begin(sbd_conn *c, struct sbd_result_info *info)
+{
+    myd_release_result(c);
+    info->affected_rows = -1;
+    info->nrows = 0;
+    info->nfields = 0;
+}
+
+int myd_query_stored(sbd_conn *c, MYSQL_RES *res, struct sbd_result_info *info)
+{
+    if (res == NULL) {
+        if (mysql_field_count(c->mysql) != 0)
+            return myd_conn_fail(c);
+        info->affected_rows = (int64_t)mysql_affected_rows(c->mysql);
+        drain_results(c);
+        return SBD_OK;
+    }
+    c->res = res;
+    c->res_kind = RES_QUERY;
+    c->nfields = mysql_num_fields(res);
+    c->fields = mysql_fetch_fields(res);
+    info->affected_rows = 0;
+    info->nrows = (int64_t)mysql_num_rows(res);
+    info->nfields = (int)c->nfields;
+    return SBD_OK;
+}
+
+/* What query and execute check on every transport: nothing in flight;
+ * releases the current result.  SBD_OK or the failure's status. */
+static int stmt_start(sbd_conn *c, struct sbd_result_info *info)
+{
+    if (c->async_phase != ASYNC_IDLE)
+        return myd_fail(c, "mysql: a statement is already in flight on this connection");
+    myd_result_begin(c, info);
+    return SBD_OK;
+}
+
+int myd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    int rc = stmt_start(c, info);
+    return rc != SBD_OK ? rc : c->tp->query(c, sql, len, info);
+}
+
+int myd_lib_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
+        return myd_conn_fail(c);
+    return myd_query_stored(c, mysql_store_result(c->mysql), info);
+}
+
+static int fetch_query_row(sbd_conn *c, struct sbd_value *row)
+{
+    MYSQL_ROW r = mysql_fetch_row(c->res);
+    if (r == NULL)
+        return SBD_DONE;
+    unsigned long *lens = mysql_fetch_lengths(c->res);
+    for (unsigned i = 0; i < c->nfields; i++)
+        myd_text_value(&row[i], myd_column_type(c->fields[i].type), r[i], lens[i]);
+    return SBD_OK;
+}
+
+int myd_fetch_row(sbd_conn *c, struct sbd_value *row)
+{
+    if (c->res_kind == RES_QUERY)
+        return fetch_query_row(c, row);
+    if (c->res_kind == RES_STMT)
+        return myd_stmt_fetch(c, c->cur, row);
+    if (c->res_kind == RES_WIRE)
+        return myd_wire_fetch(c, row);
+    return SBD_DONE;
+}
+
+void myd_free_result(sbd_conn *c)
+{
+    myd_release_result(c);
+}
+
+/* ---- server counters --------------------------------------------------- */
+
+int myd_server_counters(sbd_conn *c, struct sbd_server_counters *out)
+{
+    static const char sql[] =
+        "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', "
+        "'Com_rollback', 'Com_select', 'Com_insert', 'Com_update', "
+        "'Com_delete', 'Questions')";
+    static const struct { const char *name; size_t off; } map[] = {
+        {"Com_commit", offsetof(struct sbd_server_counters, commits)},
+        {"Com_rollback", offsetof(struct sbd_server_counters, rollbacks)},
+        {"Com_select", offsetof(struct sbd_server_counters, selects)},
+        {"Com_insert", offsetof(struct sbd_server_counters, inserts)},
+        {"Com_update", offsetof(struct sbd_server_counters, updates)},
+        {"Com_delete", offsetof(struct sbd_server_counters, deletes)},
+        {"Questions", offsetof(struct sbd_server_counters, statements)},
+    };
+    out->commits = out->rollbacks = out->selects = -1;
+    out->inserts = out->updates = out->deletes = out->statements = -1;
+    struct sbd_result_info info;
+    int rc = myd_query(c, sql, sizeof sql - 1, &info);
+    if (rc != SBD_OK)
+        return rc;
+    if (info.nfields != 2) {
+        myd_release_result(c);
+        return myd_fail(c, "mysql: SHOW GLOBAL STATUS returned an unexpected shape");
+    }
+    MYSQL_ROW r;
+    while ((r = mysql_fetch_row(c->res)) != NULL) {
+        if (r[0] == NULL || r[1] == NULL)
+            continue;
+        for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+            int64_t v;
+            if (strcasecmp(r[0], map[i].name) == 0 &&
+                sbc_text_to_i64(r[1], strlen(r[1]), &v) == 0)
+                *(int64_t *)((char *)out + map[i].off) = v;
+        }
+    }
+    myd_release_result(c);
+    /* Questions counts every statement when it starts, these SHOWs too:
+     * leave out this connection's own, so that the difference of two
+     * reads on one connection is exactly what the others sent */
+    c->counter_reads++;
+    if (out->statements >= 0)
+        out->statements -= c->counter_reads;
+    return SBD_OK;
+}
+
+/* ---- prepared statements ------------------------------------------------ */
 
 /* First capacity of a string result buffer. */
 #define MIN_STR_CAP 16
@@ -76,7 +237,7 @@ static int setup_results(sbd_stmt *s, const char *sql, size_t len, int *oom)
     if (meta == NULL) {
         if (mysql_stmt_errno(s->st) != 0)
             return -1;
-        s->wire_ok = sbmy_wire_stmt_setup(s, sql, len, NULL);
+        s->wire_ok = myd_wire_stmt_setup(s, sql, len, NULL);
         return 0;
     }
     s->ncols = mysql_num_fields(meta);
@@ -100,7 +261,7 @@ static int setup_results(sbd_stmt *s, const char *sql, size_t len, int *oom)
     }
     for (unsigned i = 0; i < s->ncols; i++) {
         MYSQL_BIND *b = &s->rbind[i];
-        int t = sbmy_column_type(f[i].type);
+        int t = myd_column_type(f[i].type);
         s->rtype[i] = t;
         b->is_null = &s->rnull[i];
         b->error = &s->rerr[i];
@@ -130,7 +291,7 @@ static int setup_results(sbd_stmt *s, const char *sql, size_t len, int *oom)
             b->buffer_length = cap;
         }
     }
-    int ok = sbmy_wire_stmt_setup(s, sql, len, f);
+    int ok = myd_wire_stmt_setup(s, sql, len, f);
     mysql_free_result(meta);
     if (ok < 0) {
         *oom = 1;
@@ -142,32 +303,32 @@ static int setup_results(sbd_stmt *s, const char *sql, size_t len, int *oom)
     return 0;
 }
 
-/* On success *out is owned by c until sbmy_close_stmt or disconnect; on
+/* On success *out is owned by c until myd_close_stmt or disconnect; on
  * failure *out is NULL and c's error is set. */
-int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
+int myd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                  const int *types, sbd_stmt **out)
 {
     *out = NULL;
     sbd_stmt *s = calloc(1, sizeof *s);
     if (s == NULL)
-        return sbmy_fail(c, "mysql: out of memory");
+        return myd_fail(c, "mysql: out of memory");
     s->st = mysql_stmt_init(c->mysql);
     if (s->st == NULL) {
         free(s);
-        return sbmy_conn_fail(c);
+        return myd_conn_fail(c);
     }
     int rc = SBD_OK, oom = 0;
     if (mysql_stmt_prepare(s->st, sql, (unsigned long)len) != 0) {
-        rc = sbmy_stmt_fail(c, s->st);
+        rc = myd_stmt_fail(c, s->st);
     } else if (mysql_stmt_param_count(s->st) != (unsigned long)(nparams < 0 ? 0 : nparams)) {
-        rc = sbmy_fail(c, "mysql: prepare: the number of '?' placeholders differs "
+        rc = myd_fail(c, "mysql: prepare: the number of '?' placeholders differs "
                           "from the number of parameters declared");
     } else {
         s->nparams = nparams < 0 ? 0 : nparams;
         if (setup_params(s, types) != 0)
-            rc = sbmy_fail(c, "mysql: out of memory");
+            rc = myd_fail(c, "mysql: out of memory");
         else if (setup_results(s, sql, len, &oom) != 0)
-            rc = oom ? sbmy_fail(c, "mysql: out of memory") : sbmy_stmt_fail(c, s->st);
+            rc = oom ? myd_fail(c, "mysql: out of memory") : myd_stmt_fail(c, s->st);
     }
     if (rc != SBD_OK) {
         mysql_stmt_close(s->st);
@@ -182,12 +343,12 @@ int sbmy_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     return SBD_OK;
 }
 
-int sbmy_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+int myd_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                    int nparams, struct sbd_result_info *info)
 {
-    sbmy_result_begin(c, info);
+    myd_result_begin(c, info);
     if (nparams != s->nparams)
-        return sbmy_fail(c, "mysql: execute: wrong number of parameters");
+        return myd_fail(c, "mysql: execute: wrong number of parameters");
     for (int i = 0; i < nparams; i++) {
         const struct sbd_value *v = &params[i];
         MYSQL_BIND *b = &s->pbind[i];
@@ -215,11 +376,11 @@ int sbmy_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         }
     }
     if (nparams > 0 && mysql_stmt_bind_param(s->st, s->pbind) != 0)
-        return sbmy_stmt_fail(c, s->st);
+        return myd_stmt_fail(c, s->st);
     return SBD_OK;
 }
 
-int sbmy_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info)
+int myd_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info)
 {
     if (s->ncols == 0 || mysql_stmt_field_count(s->st) == 0) {
         info->affected_rows = (int64_t)mysql_stmt_affected_rows(s->st);
@@ -228,10 +389,10 @@ int sbmy_stmt_has_rows(sbd_stmt *s, struct sbd_result_info *info)
     return 1;
 }
 
-int sbmy_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info *info)
+int myd_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_info *info)
 {
     if (failed) {
-        int rc = sbmy_stmt_fail(c, s->st);
+        int rc = myd_stmt_fail(c, s->st);
         mysql_stmt_free_result(s->st);
         return rc;
     }
@@ -243,26 +404,28 @@ int sbmy_stmt_stored(sbd_conn *c, sbd_stmt *s, int failed, struct sbd_result_inf
     return SBD_OK;
 }
 
-int sbmy_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                 int nparams, struct sbd_result_info *info)
+int myd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                int nparams, struct sbd_result_info *info)
 {
-    sbmy_result_begin(c, info);
+    int rc = stmt_start(c, info);
+    if (rc != SBD_OK)
+        return rc;
     if (nparams != s->nparams)
-        return sbmy_fail(c, "mysql: execute: wrong number of parameters");
-    if (s->wire_ok && sbmy_wire_ready(c)) {
-        int rc = sbmy_wire_execute(c, s, params, nparams, info);
-        if (rc != SBMY_WIRE_AGAIN)
-            return rc;
-        sbmy_result_begin(c, info); /* s->wire_ok is 0 now */
-    }
-    int rc = sbmy_stmt_bind(c, s, params, nparams, info);
+        return myd_fail(c, "mysql: execute: wrong number of parameters");
+    return c->tp->execute(c, s, params, nparams, info);
+}
+
+int myd_lib_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                    int nparams, struct sbd_result_info *info)
+{
+    int rc = myd_stmt_bind(c, s, params, nparams, info);
     if (rc != SBD_OK)
         return rc;
     if (mysql_stmt_execute(s->st) != 0)
-        return sbmy_stmt_fail(c, s->st);
-    if (!sbmy_stmt_has_rows(s, info))
+        return myd_stmt_fail(c, s->st);
+    if (!myd_stmt_has_rows(s, info))
         return SBD_OK;
-    return sbmy_stmt_stored(c, s, mysql_stmt_store_result(s->st) != 0, info);
+    return myd_stmt_stored(c, s, mysql_stmt_store_result(s->st) != 0, info);
 }
 
 /* The current row had string columns longer than their buffers: grows those
@@ -280,37 +443,32 @@ static int refetch_truncated(sbd_conn *c, sbd_stmt *s)
             want = 2 * s->rcap[i];
         char *nb = realloc(s->rbuf[i], want);
         if (nb == NULL)
-            return sbmy_fail(c, "mysql: out of memory for a result column");
+            return myd_fail(c, "mysql: out of memory for a result column");
         s->rbuf[i] = nb;
         s->rcap[i] = want;
         b->buffer = nb;
         b->buffer_length = want;
         rebind = 1;
         if (mysql_stmt_fetch_column(s->st, b, i, 0) != 0)
-            return sbmy_stmt_fail(c, s->st);
+            return myd_stmt_fail(c, s->st);
     }
     if (rebind && mysql_stmt_bind_result(s->st, s->rbind) != 0)
-        return sbmy_stmt_fail(c, s->st);
+        return myd_stmt_fail(c, s->st);
     return SBD_OK;
 }
 
-int sbmy_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row)
+int myd_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row)
 {
     int rc = mysql_stmt_fetch(s->st);
     if (rc == MYSQL_NO_DATA)
         return SBD_DONE;
     if (rc == 1)
-        return sbmy_stmt_fail(c, s->st);
+        return myd_stmt_fail(c, s->st);
     if (rc == MYSQL_DATA_TRUNCATED && (rc = refetch_truncated(c, s)) != SBD_OK)
         return rc;
     for (unsigned i = 0; i < s->ncols; i++) {
         struct sbd_value *v = &row[i];
-        v->type = s->rtype[i];
-        v->is_null = s->rnull[i] != 0;
-        v->i = 0;
-        v->d = 0;
-        v->s = NULL;
-        v->len = 0;
+        sbc_value_reset(v, s->rtype[i], s->rnull[i] != 0);
         if (v->is_null)
             continue;
         switch (s->rtype[i]) {
@@ -337,16 +495,16 @@ int sbmy_stmt_fetch(sbd_conn *c, sbd_stmt *s, struct sbd_value *row)
     return SBD_OK;
 }
 
-void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s)
+void myd_close_stmt(sbd_conn *c, sbd_stmt *s)
 {
     if (s == NULL)
         return;
     if ((c->res_kind == RES_STMT || c->res_kind == RES_WIRE) && c->cur == s)
-        sbmy_release_result(c);
+        myd_release_result(c);
     if (c->wire_async == s) {
         /* closed with its nonblocking execute still in flight on the wire
          * fast path: nothing can read that answer any more */
-        sbmy_wire_abandon(c);
+        myd_wire_abandon(c);
     }
     if (s->prev != NULL)
         s->prev->next = s->next;
@@ -357,3 +515,13 @@ void sbmy_close_stmt(sbd_conn *c, sbd_stmt *s)
     mysql_stmt_close(s->st);
     free_stmt(s);
 }
+
+/* The client library's transport: every statement through it. */
+const struct sbc_transport myd_tp_lib = {
+    .query = myd_lib_query,
+    .execute = myd_lib_execute,
+#ifdef MYD_NONBLOCK
+    .send_query = myd_lib_send_query,
+    .send_execute = myd_lib_send_execute,
+#endif
+};

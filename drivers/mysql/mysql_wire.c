@@ -38,51 +38,44 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#define SBMY_CLIENT_DEPRECATE_EOF (1UL << 24)
-#define SBMY_CLIENT_ZSTD_COMPRESSION (1UL << 26)
-#define SBMY_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
-#define SBMY_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
-#define SBMY_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
+#define MYD_CLIENT_DEPRECATE_EOF (1UL << 24)
+#define MYD_CLIENT_ZSTD_COMPRESSION (1UL << 26)
+#define MYD_CLIENT_QUERY_ATTRIBUTES (1UL << 27)
+#define MYD_CR_SERVER_GONE 2006    /* as Connector/C reports a failed send */
+#define MYD_CR_SERVER_LOST 2013    /* ... and a failed or timed-out read */
 
-#ifdef SBMY_MARIADB_CLIENT
+#ifdef MYD_MARIADB_CLIENT
 
-void sbmy_wire_setup(sbd_conn *c, int enabled)
+/* The fast path serves a connection from connect on when --mysql-wire
+ * allows it and the session is neither encrypted nor compressed.  It may
+ * then take every statement of myd_tp_wire's: between the driver's calls
+ * Connector/C is idle (the driver table's calls refuse a statement while
+ * one is in flight and first release the current result, which reads it
+ * to its end; LOAD DATA runs inside bulk_end only), so the socket is at a
+ * packet boundary with nothing unread. */
+void myd_wire_setup(sbd_conn *c, int enabled)
 {
     MYSQL *m = c->mysql;
     unsigned long flags = m->client_flag & m->server_capabilities;
     memset(&c->wire, 0, sizeof c->wire);
-    c->wire.deprecate_eof = (flags & SBMY_CLIENT_DEPRECATE_EOF) != 0;
+    c->wire.deprecate_eof = (flags & MYD_CLIENT_DEPRECATE_EOF) != 0;
     /* TLS: the socket carries ciphertext only Connector/C can make and
      * read; compression frames packets differently; query attributes
      * (MySQL 8) change COM_QUERY. */
-    c->wire_on = enabled && mysql_get_ssl_cipher(m) == NULL &&
-                 (m->client_flag & CLIENT_COMPRESS) == 0 &&
-                 (flags & SBMY_CLIENT_ZSTD_COMPRESSION) == 0 &&
-                 (flags & SBMY_CLIENT_QUERY_ATTRIBUTES) == 0;
-}
-
-/* Connector/C is idle: none of its own results or statements pending, so
- * the socket is at a packet boundary with nothing unread. */
-int sbmy_wire_ready(sbd_conn *c)
-{
-    if (!c->wire_on || c->ld_active || c->res_kind != RES_NONE)
-        return 0;
-#ifdef SBMY_NONBLOCK
-    if (c->async_phase != ASYNC_IDLE)
-        return 0;
-#endif
-    return c->mysql->status == MYSQL_STATUS_READY;
+    int on = enabled && mysql_get_ssl_cipher(m) == NULL &&
+             (m->client_flag & CLIENT_COMPRESS) == 0 &&
+             (flags & MYD_CLIENT_ZSTD_COMPRESSION) == 0 &&
+             (flags & MYD_CLIENT_QUERY_ATTRIBUTES) == 0;
+    c->tp = on ? &myd_tp_wire : &myd_tp_lib;
 }
 
 /* Leading keyword of sql is one of the transaction statements, whose
  * answer is an OK or ERR packet. */
-int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
+static int is_txn_statement(const char *sql, size_t len)
 {
     static const struct { const char *w; size_t n; } words[] = {
         {"BEGIN", 5}, {"COMMIT", 6}, {"ROLLBACK", 8}, {"START", 5},
     };
-    if (!sbmy_wire_ready(c))
-        return 0;
     size_t i = 0;
     while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' || sql[i] == '\r'))
         i++;
@@ -101,7 +94,7 @@ int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
  * further results Connector/C handles in its own way).  Also keeps the
  * columns for answers that leave the metadata out.  0 or 1; -1 when out
  * of memory. */
-int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
                          const MYSQL_FIELD *f)
 {
     size_t i = 0;
@@ -118,8 +111,8 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
         s->pcols = s->wcols + s->ncols;
     }
     for (unsigned k = 0; k < s->ncols; k++) {
-        if (!mw_type_handled((int)f[k].type) ||
-            mw_type_kind((int)f[k].type) != sbmy_column_type(f[k].type))
+        if (!myd_wire_type_handled((int)f[k].type) ||
+            myd_wire_type_kind((int)f[k].type) != myd_column_type(f[k].type))
             return 0;
         s->wcols[k].type = (unsigned char)f[k].type;
         s->wcols[k].flags = (unsigned short)f[k].flags;
@@ -133,40 +126,21 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
 /* Appends what the socket has to w->in (nothing follows an answer, so
  * whatever comes belongs to it).  1 when bytes came, 0 at end of stream,
  * -1 with errno; with `nonblock`, -2 when nothing is there yet. */
-static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
+static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
 {
     size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
-    if (mw_reserve(w, want) != 0) {
+    if (myd_wire_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;
     }
-    int wait = deadline > 0 && !nonblock;
-    for (;;) {
-        if (wait && sbio_wait(fd, POLLIN, deadline) != 0)
-            return -1;
-        /* keep the byte mw_reserve adds for the last string terminator */
-        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len,
-                         nonblock ? MSG_DONTWAIT : 0);
-        if (k > 0) {
-            w->in_len += (size_t)k;
-            return 1;
-        }
-        if (k == 0)
-            return 0;
-        if (errno == EINTR)
-            wait = deadline > 0 && !nonblock;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (nonblock) {
-                if (deadline > 0 && sbio_now_ms() >= deadline) {
-                    errno = ETIMEDOUT;
-                    return -1;
-                }
-                return -2;
-            }
-            wait = 1;
-        } else
-            return -1;
+    /* keep the byte myd_wire_reserve adds for the last string terminator */
+    long k = sbc_recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len, !nonblock,
+                      deadline > 0 && !nonblock, deadline);
+    if (k > 0) {
+        w->in_len += (size_t)k;
+        return 1;
     }
+    return (int)k;
 }
 
 /* The connection is unusable: the stream is broken or out of step.  Shut
@@ -177,32 +151,32 @@ static int fill(int fd, struct mysql_wire *w, int64_t deadline, int nonblock)
 static int lost_code(sbd_conn *c, unsigned code, const char *what, int err)
 {
     char msg[300];
-    const char *head = code == SBMY_CR_SERVER_GONE ? "Server has gone away"
+    const char *head = code == MYD_CR_SERVER_GONE ? "Server has gone away"
                                                    : "Lost connection to server during query";
-    c->wire_on = 0;
+    c->tp = &myd_tp_lib;
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
     if (err != 0)
         snprintf(msg, sizeof msg, "%s (%s: %s)", head, what, strerror(err));
     else
         snprintf(msg, sizeof msg, "%s (%s)", head, what);
-    return sbmy_server_error(c, code, "HY000", msg);
+    return myd_server_error(c, code, "HY000", msg);
 }
 
 static int lost(sbd_conn *c, const char *what, int err)
 {
-    return lost_code(c, SBMY_CR_SERVER_LOST, what, err);
+    return lost_code(c, MYD_CR_SERVER_LOST, what, err);
 }
 
 /* Sends w->out, the answer to be parsed as `binary` (execute) or not.
  * SBD_OK, or the lost connection's status. */
-static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nknown,
+static int wire_send(sbd_conn *c, int binary, const struct myd_col *known, int nknown,
                      int64_t deadline)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     c->wire_execs++;
-    mw_begin(w, binary, known, nknown);
-    if (sbio_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
-        return lost_code(c, SBMY_CR_SERVER_GONE, "sending the statement", errno);
+    myd_wire_begin(w, binary, known, nknown);
+    if (sbc_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
+        return lost_code(c, MYD_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
 }
 
@@ -211,13 +185,13 @@ static int wire_send(sbd_conn *c, int binary, const struct mw_col *known, int nk
  * or the lost connection's status. */
 static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     int fd = (int)mysql_get_socket(c->mysql);
     for (;;) {
-        int step = mw_parse(w);
-        if (step == MW_DONE)
+        int step = myd_wire_parse(w);
+        if (step == MYD_WIRE_DONE)
             break;
-        if (step == MW_BAD)
+        if (step == MYD_WIRE_BAD)
             return lost(c, w->bad, 0);
         int got = fill(fd, w, deadline, nonblock);
         if (got == -2)
@@ -233,7 +207,7 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
     MYSQL *m = c->mysql;
     m->server_status = w->status;
     m->warning_count = w->warnings;
-    if (w->kind == MW_RES_OK) {
+    if (w->kind == MYD_WIRE_RES_OK) {
         m->affected_rows = w->affected_rows;
         m->insert_id = w->insert_id;
     }
@@ -242,17 +216,17 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
 
 static int64_t query_deadline(void)
 {
-    return sbmy_query_timeout > 0 ? sbio_now_ms() + (int64_t)sbmy_query_timeout * 1000 : 0;
+    return myd_cfg.query_timeout > 0 ? sbc_now_ms() + (int64_t)myd_cfg.query_timeout * 1000 : 0;
 }
 
 static int server_error(sbd_conn *c)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     char msg[MYSQL_ERRMSG_SIZE];
     size_t n = w->err_msg_len < sizeof msg - 1 ? w->err_msg_len : sizeof msg - 1;
     memcpy(msg, w->in + w->err_msg, n);
     msg[n] = 0;
-    return sbmy_server_error(c, w->err_code, w->err_state, msg);
+    return myd_server_error(c, w->err_code, w->err_state, msg);
 }
 
 /* ---- execute and query ---------------------------------------------------- */
@@ -260,16 +234,16 @@ static int server_error(sbd_conn *c)
 /* Builds the execute of s and the columns an answer without metadata
  * has: those Connector/C knows for the statement (the server sends them
  * again only when they change, to whichever path executes it then).
- * SBD_OK, SBMY_WIRE_AGAIN (Connector/C's view is not usable: let it run
+ * SBD_OK, MYD_WIRE_AGAIN (Connector/C's view is not usable: let it run
  * the statement) or an error status. */
 static int execute_build(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                          int nparams)
 {
     MYSQL_STMT *st = s->st;
     if (s->ncols > 0 && (st->fields == NULL || st->field_count != s->ncols))
-        return SBMY_WIRE_AGAIN;
-    if (mw_build_execute(&c->wire, (uint32_t)st->stmt_id, params, nparams) != 0)
-        return sbmy_fail(c, "mysql: execute: out of memory for parameters, or over "
+        return MYD_WIRE_AGAIN;
+    if (myd_wire_build_execute(&c->wire, (uint32_t)st->stmt_id, params, nparams) != 0)
+        return myd_fail(c, "mysql: execute: out of memory for parameters, or over "
                             "1 GB");
     for (unsigned i = 0; i < s->ncols; i++) {
         s->wcols[i].type = (unsigned char)st->fields[i].type;
@@ -279,21 +253,21 @@ static int execute_build(sbd_conn *c, sbd_stmt *s, const struct sbd_value *param
 }
 
 /* Turns the complete answer to an execute of s into the connection's
- * result and info, as sbmy_stmt_has_rows / sbmy_stmt_stored do for
+ * result and info, as myd_stmt_has_rows / myd_stmt_stored do for
  * Connector/C's.  `rerun`: a SELECT whose values cannot be fetched as
- * Connector/C would may be run again there (SBMY_WIRE_AGAIN). */
+ * Connector/C would may be run again there (MYD_WIRE_AGAIN). */
 static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info,
                           int rerun)
 {
-    struct mysql_wire *w = &c->wire;
+    struct myd_wire *w = &c->wire;
     MYSQL_STMT *st = s->st;
     switch (w->kind) {
-    case MW_RES_ERR:
+    case MYD_WIRE_RES_ERR:
         return server_error(c);
-    case MW_RES_OK:
+    case MYD_WIRE_RES_OK:
         info->affected_rows = (int64_t)w->affected_rows;
         return SBD_OK;
-    case MW_RES_ROWS: {
+    case MYD_WIRE_RES_ROWS: {
         int same = (unsigned)w->ncols == s->ncols;
         if (same && w->meta_sent)
             for (int i = 0; i < w->ncols; i++) {
@@ -308,18 +282,18 @@ static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info
                 f->length = w->cols[i].length;
             }
         for (int i = 0; same && i < w->ncols; i++)
-            same = mw_convertible(w->cols[i].type, &s->pcols[i]);
+            same = myd_wire_convertible(w->cols[i].type, &s->pcols[i]);
         if (!same) {
             /* Connector/C would convert these values in ways the fast
              * path does not repeat: it serves this statement from now on */
             s->wire_ok = 0;
             if (rerun && s->wire_select)
-                return SBMY_WIRE_AGAIN;
-            return sbmy_fail(c, "mysql: execute: the result columns changed their "
+                return MYD_WIRE_AGAIN;
+            return myd_fail(c, "mysql: execute: the result columns changed their "
                                 "types since prepare; run with --mysql-wire=off");
         }
-        if (mw_conv_reserve(w) != 0)
-            return sbmy_fail(c, "mysql: out of memory for a result");
+        if (myd_wire_conv_reserve(w) != 0)
+            return myd_fail(c, "mysql: out of memory for a result");
         c->res_kind = RES_WIRE;
         c->cur = s;
         c->wire_row = 0;
@@ -336,20 +310,22 @@ static int execute_answer(sbd_conn *c, sbd_stmt *s, struct sbd_result_info *info
 /* The answer to a transaction statement. */
 static int query_answer(sbd_conn *c, struct sbd_result_info *info)
 {
-    struct mysql_wire *w = &c->wire;
-    if (w->kind == MW_RES_ERR)
+    struct myd_wire *w = &c->wire;
+    if (w->kind == MYD_WIRE_RES_ERR)
         return server_error(c);
-    if (w->kind == MW_RES_OK) {
+    if (w->kind == MYD_WIRE_RES_OK) {
         info->affected_rows = (int64_t)w->affected_rows;
         return SBD_OK;
     }
     /* a transaction statement never returns rows; the answer was read
      * whole, so the connection stays usable */
-    return sbmy_fail(c, "mysql: a transaction statement returned a result set");
+    return myd_fail(c, "mysql: a transaction statement returned a result set");
 }
 
-int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info)
+/* The blocking execute of s; MYD_WIRE_AGAIN when Connector/C must run it
+ * (execute_build, execute_answer say when). */
+static int run_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                       int nparams, struct sbd_result_info *info)
 {
     int rc = execute_build(c, s, params, nparams);
     if (rc != SBD_OK)
@@ -361,11 +337,25 @@ int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     return rc != SBD_OK ? rc : execute_answer(c, s, info, 1);
 }
 
-int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info)
+static int wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                        int nparams, struct sbd_result_info *info)
 {
-    if (mw_build_query(&c->wire, sql, len) != 0)
-        return sbmy_fail(c, "mysql: query: out of memory");
+    if (s->wire_ok) {
+        int rc = run_execute(c, s, params, nparams, info);
+        if (rc != MYD_WIRE_AGAIN)
+            return rc;
+        myd_result_begin(c, info); /* s->wire_ok is 0 now */
+    }
+    return myd_lib_execute(c, s, params, nparams, info);
+}
+
+/* Transaction statements over the wire; the others on Connector/C. */
+static int wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    if (!is_txn_statement(sql, len))
+        return myd_lib_query(c, sql, len, info);
+    if (myd_wire_build_query(&c->wire, sql, len) != 0)
+        return myd_fail(c, "mysql: query: out of memory");
     int64_t deadline = query_deadline();
     int rc = wire_send(c, 0, NULL, 0, deadline);
     if (rc == SBD_OK)
@@ -375,25 +365,44 @@ int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
 
 /* ---- nonblocking statements (mysql_async.c) ------------------------------- */
 
-int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                           int nparams)
+#ifdef MYD_NONBLOCK
+/* The sends start phase ASYNC_WIRE: myd_wire_poll reads the answer, and
+ * a failure to send is reported by poll_result, as the library's are. */
+static int wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                             int nparams)
 {
-    int rc = execute_build(c, s, params, nparams);
-    if (rc != SBD_OK)
-        return rc;
-    c->wire_async = s;
-    return wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+    if (nparams == s->nparams && s->wire_ok) {
+        int rc = execute_build(c, s, params, nparams);
+        if (rc != MYD_WIRE_AGAIN) {
+            c->async_phase = ASYNC_WIRE;
+            if (rc == SBD_OK) {
+                c->wire_async = s;
+                rc = wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+            }
+            if (rc != SBD_OK)
+                myd_async_finish(c, rc);
+            return SBD_OK;
+        }
+    }
+    return myd_lib_send_execute(c, s, params, nparams);
 }
 
-int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
+static int wire_send_query(sbd_conn *c, const char *sql, size_t len)
 {
-    if (mw_build_query(&c->wire, sql, len) != 0)
-        return sbmy_fail(c, "mysql: query: out of memory");
+    if (!is_txn_statement(sql, len))
+        return myd_lib_send_query(c, sql, len);
+    c->async_phase = ASYNC_WIRE;
     c->wire_async = NULL;
-    return wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+    int rc = myd_wire_build_query(&c->wire, sql, len) != 0
+             ? myd_fail(c, "mysql: query: out of memory")
+             : wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+    if (rc != SBD_OK)
+        myd_async_finish(c, rc);
+    return SBD_OK;
 }
+#endif
 
-int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
+int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 {
     int rc = wire_recv(c, c->async_deadline / 1000000, 1);
     if (rc != SBD_OK)
@@ -403,52 +412,49 @@ int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
     return s != NULL ? execute_answer(c, s, info, 0) : query_answer(c, info);
 }
 
-void sbmy_wire_abandon(sbd_conn *c)
+void myd_wire_abandon(sbd_conn *c)
 {
     /* the rest of the answer is never read: nothing may use the stream */
-    c->wire_on = 0;
+    c->tp = &myd_tp_lib;
     c->wire_async = NULL;
     shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
 }
 
-int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
+int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
     if (c->wire_row >= c->wire.nrows)
         return SBD_DONE;
-    int rc = mw_row(&c->wire, c->wire_row++, c->cur->pcols, row);
-    if (rc == MW_ROW_BAD)
-        return sbmy_fail(c, "mysql: protocol violation: a result row does not hold "
+    int rc = myd_wire_row(&c->wire, c->wire_row++, c->cur->pcols, row);
+    if (rc == MYD_WIRE_ROW_BAD)
+        return myd_fail(c, "mysql: protocol violation: a result row does not hold "
                             "exactly its values");
     if (rc != 0)
-        return sbmy_fail(c, "mysql: a result value of a type the fast path does not "
+        return myd_fail(c, "mysql: a result value of a type the fast path does not "
                             "decode");
     return SBD_OK;
 }
 
+/* The fast path: executes of statements whose results it decodes, and
+ * the transaction statements; everything else on Connector/C. */
+const struct sbc_transport myd_tp_wire = {
+    .query = wire_query,
+    .execute = wire_execute,
+#ifdef MYD_NONBLOCK
+    .send_query = wire_send_query,
+    .send_execute = wire_send_execute,
+#endif
+};
+
 #else /* libmysqlclient: its handle's layout differs; no fast path */
 
-void sbmy_wire_setup(sbd_conn *c, int enabled)
+void myd_wire_setup(sbd_conn *c, int enabled)
 {
     (void)enabled;
-    c->wire_on = 0;
+    c->tp = &myd_tp_lib;
 }
 
-int sbmy_wire_ready(sbd_conn *c)
-{
-    (void)c;
-    return 0;
-}
-
-int sbmy_wire_query_ok(sbd_conn *c, const char *sql, size_t len)
-{
-    (void)c;
-    (void)sql;
-    (void)len;
-    return 0;
-}
-
-int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
-                         const MYSQL_FIELD *f)
+int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
+                        const MYSQL_FIELD *f)
 {
     (void)s;
     (void)sql;
@@ -457,55 +463,14 @@ int sbmy_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
     return 0;
 }
 
-int sbmy_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                      int nparams, struct sbd_result_info *info)
+/* Never called: nothing is sent over the fast path. */
+int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
 {
-    (void)s;
-    (void)params;
-    (void)nparams;
-    (void)info;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int sbmy_wire_query(sbd_conn *c, const char *sql, size_t len,
-                    struct sbd_result_info *info)
-{
-    (void)sql;
-    (void)len;
-    (void)info;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int sbmy_wire_fetch(sbd_conn *c, struct sbd_value *row)
-{
-    (void)c;
     (void)row;
-    return SBD_DONE;
+    return myd_fail(c, "mysql: no wire fast path with this client library");
 }
 
-int sbmy_wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                           int nparams)
-{
-    (void)s;
-    (void)params;
-    (void)nparams;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int sbmy_wire_send_query(sbd_conn *c, const char *sql, size_t len)
-{
-    (void)sql;
-    (void)len;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
-}
-
-int sbmy_wire_poll(sbd_conn *c, struct sbd_result_info *info)
-{
-    (void)info;
-    return sbmy_fail(c, "mysql: no wire fast path with this client library");
-}
-
-void sbmy_wire_abandon(sbd_conn *c)
+void myd_wire_abandon(sbd_conn *c)
 {
     (void)c;
 }

@@ -4,9 +4,13 @@
  * allocation once the buffers have grown to the largest request and
  * answer seen.  Written from the MySQL/MariaDB client/server protocol
  * description (packets, OK/ERR/EOF, COM_QUERY, COM_STMT_EXECUTE, column
- * definitions, binary and text rows).
+ * definitions, binary and text rows).  The values of binary rows are
+ * decoded in mysql_wire_row.c.
  */
 #include "mysql_wire.h"
+#include "../common/buf.h"
+#include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,33 +24,16 @@ enum { ST_FIRST = 0, ST_COLDEF, ST_COLEOF, ST_ROWS, ST_DONE };
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static uint32_t u16le(const unsigned char *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
-static uint32_t u24le(const unsigned char *p) { return u16le(p) | (uint32_t)p[2] << 16; }
-static uint32_t u32le(const unsigned char *p) { return u24le(p) | (uint32_t)p[3] << 24; }
-static uint64_t u64le(const unsigned char *p)
-{
-    return (uint64_t)u32le(p) | (uint64_t)u32le(p + 4) << 32;
-}
-
 static int grow(unsigned char **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap < 1024 ? 1024 : *cap;
-    while (n < need)
-        n *= 2;
-    unsigned char *p = realloc(*buf, n);
+    unsigned char *p = sbc_grow(*buf, cap, need, 1, 1024);
     if (p == NULL)
         return -1;
     *buf = p;
-    *cap = n;
     return 0;
 }
 
-/* Reads a length-encoded integer at p[0..n): its byte count (1, 3, 4 or
- * 9), or 0 when it does not fit or starts with a byte that is no integer
- * (0xfb NULL, 0xff). */
-static size_t lenenc(const unsigned char *p, size_t n, uint64_t *v)
+size_t myd_wire_lenenc(const unsigned char *p, size_t n, uint64_t *v)
 {
     if (n < 1)
         return 0;
@@ -55,105 +42,33 @@ static size_t lenenc(const unsigned char *p, size_t n, uint64_t *v)
         return 1;
     }
     if (p[0] == 0xfc && n >= 3) {
-        *v = u16le(p + 1);
+        *v = myd_u16le(p + 1);
         return 3;
     }
     if (p[0] == 0xfd && n >= 4) {
-        *v = u24le(p + 1);
+        *v = myd_u24le(p + 1);
         return 4;
     }
     if (p[0] == 0xfe && n >= 9) {
-        *v = u64le(p + 1);
+        *v = myd_u64le(p + 1);
         return 9;
     }
     return 0;
 }
 
-/* Skips a length-encoded string at p[0..n): bytes it takes, or 0 when it
- * does not fit. */
-static size_t skip_lenstr(const unsigned char *p, size_t n)
+size_t myd_wire_skip_lenstr(const unsigned char *p, size_t n)
 {
     uint64_t len;
-    size_t k = lenenc(p, n, &len);
+    size_t k = myd_wire_lenenc(p, n, &len);
     if (k == 0 || len > n - k)
         return 0;
     return k + (size_t)len;
 }
 
-static int bad(struct mysql_wire *w, const char *what)
+static int bad(struct myd_wire *w, const char *what)
 {
     snprintf(w->bad, sizeof w->bad, "protocol violation: %s", what);
-    return MW_BAD;
-}
-
-/* ---- types -------------------------------------------------------------- */
-
-int mw_type_kind(int t)
-{
-    switch (t) {
-    case MW_T_TINY: case MW_T_SHORT: case MW_T_INT24: case MW_T_LONG:
-    case MW_T_LONGLONG: case MW_T_YEAR:
-        return SBD_TYPE_INT;
-    case MW_T_FLOAT: case MW_T_DOUBLE: case MW_T_DECIMAL: case MW_T_NEWDECIMAL:
-        return SBD_TYPE_DOUBLE;
-    case MW_T_DATE: case MW_T_NEWDATE:
-        return SBD_TYPE_DATE;
-    case MW_T_TIME:
-        return SBD_TYPE_TIME;
-    case MW_T_DATETIME: case MW_T_TIMESTAMP:
-        return SBD_TYPE_DATETIME;
-    case MW_T_NULL:
-        return SBD_TYPE_NULL;
-    default:
-        return SBD_TYPE_STRING;
-    }
-}
-
-static int is_string_type(int t)
-{
-    switch (t) {
-    case MW_T_VARCHAR: case MW_T_JSON: case MW_T_ENUM: case MW_T_SET:
-    case MW_T_TINY_BLOB: case MW_T_MEDIUM_BLOB: case MW_T_LONG_BLOB:
-    case MW_T_BLOB: case MW_T_VAR_STRING: case MW_T_STRING:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-int mw_type_handled(int t)
-{
-    switch (t) {
-    case MW_T_TINY: case MW_T_SHORT: case MW_T_INT24: case MW_T_LONG:
-    case MW_T_LONGLONG: case MW_T_YEAR: case MW_T_DOUBLE: case MW_T_DECIMAL:
-    case MW_T_NEWDECIMAL: case MW_T_NULL:
-        return 1;
-    default:
-        return is_string_type(t);
-    }
-}
-
-/* Bytes a non-NULL binary value of type t takes at p[0..n), or 0 when it
- * does not fit. */
-static size_t binary_size(int t, const unsigned char *p, size_t n)
-{
-    size_t k;
-    switch (t) {
-    case MW_T_NULL: return (size_t)-1; /* never has a value: caller checks */
-    case MW_T_TINY: k = 1; break;
-    case MW_T_SHORT: case MW_T_YEAR: k = 2; break;
-    case MW_T_INT24: case MW_T_LONG: case MW_T_FLOAT: k = 4; break;
-    case MW_T_LONGLONG: case MW_T_DOUBLE: k = 8; break;
-    case MW_T_DATE: case MW_T_NEWDATE: case MW_T_DATETIME: case MW_T_TIMESTAMP:
-    case MW_T_TIME:
-        if (n < 1)
-            return 0;
-        k = 1 + (size_t)p[0];
-        break;
-    default:
-        return skip_lenstr(p, n);
-    }
-    return k <= n ? k : 0;
+    return MYD_WIRE_BAD;
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -161,7 +76,7 @@ static size_t binary_size(int t, const unsigned char *p, size_t n)
 /* Frames payload out[4..4+len) into packets: the first header is already
  * reserved; longer payloads get a header every 0xffffff bytes, and one
  * empty packet after a payload that is an exact multiple.  0 or -1. */
-static int frame(struct mysql_wire *w, size_t len)
+static int frame(struct myd_wire *w, size_t len)
 {
     size_t npk = len / MAX_PACKET + 1;
     size_t total = len + 4 * npk;
@@ -216,7 +131,7 @@ static int param_null(const struct sbd_value *v)
     return v->is_null || v->type == SBD_TYPE_NULL;
 }
 
-int mw_build_execute(struct mysql_wire *w, uint32_t stmt_id,
+int myd_wire_build_execute(struct myd_wire *w, uint32_t stmt_id,
                      const struct sbd_value *params, int n)
 {
     /* size: command 10, bitmap, flag, types, values */
@@ -249,9 +164,9 @@ int mw_build_execute(struct mysql_wire *w, uint32_t stmt_id,
         *p++ = 1; /* new params bound: types follow */
         for (int i = 0; i < n; i++) {
             const struct sbd_value *v = &params[i];
-            int t = v->type == SBD_TYPE_INT ? MW_T_LONGLONG
-                  : v->type == SBD_TYPE_DOUBLE ? MW_T_DOUBLE
-                  : v->type == SBD_TYPE_NULL ? MW_T_NULL : MW_T_STRING;
+            int t = v->type == SBD_TYPE_INT ? MYD_T_LONGLONG
+                  : v->type == SBD_TYPE_DOUBLE ? MYD_T_DOUBLE
+                  : v->type == SBD_TYPE_NULL ? MYD_T_NULL : MYD_T_STRING;
             *p++ = (unsigned char)t;
             *p++ = 0; /* signed */
             if (param_null(v))
@@ -279,7 +194,7 @@ int mw_build_execute(struct mysql_wire *w, uint32_t stmt_id,
     return frame(w, (size_t)(p - (w->out + 4)));
 }
 
-int mw_build_query(struct mysql_wire *w, const char *sql, size_t len)
+int myd_wire_build_query(struct myd_wire *w, const char *sql, size_t len)
 {
     if (len + 1 > MAX_MESSAGE || grow(&w->out, &w->out_cap, len + 5) != 0)
         return -1;
@@ -290,7 +205,7 @@ int mw_build_query(struct mysql_wire *w, const char *sql, size_t len)
 
 /* ---- answers ------------------------------------------------------------- */
 
-void mw_begin(struct mysql_wire *w, int binary, const struct mw_col *known,
+void myd_wire_begin(struct myd_wire *w, int binary, const struct myd_col *known,
               int nknown)
 {
     w->in_len = 0;
@@ -303,7 +218,7 @@ void mw_begin(struct mysql_wire *w, int binary, const struct mw_col *known,
     w->col = 0;
     w->known = known;
     w->nknown = nknown;
-    w->kind = MW_RES_NONE;
+    w->kind = MYD_WIRE_RES_NONE;
     w->affected_rows = w->insert_id = 0;
     w->status = 0;
     w->warnings = 0;
@@ -316,22 +231,22 @@ void mw_begin(struct mysql_wire *w, int binary, const struct mw_col *known,
     w->bad[0] = 0;
 }
 
-int mw_reserve(struct mysql_wire *w, size_t need)
+int myd_wire_reserve(struct myd_wire *w, size_t need)
 {
     return grow(&w->in, &w->in_cap, need + 1);
 }
 
 /* Makes the logical packet at w->pos whole.  1 with its payload at
  * in[*off..*off+*len) and pos past it; 0 when more bytes are needed
- * (w->need set); MW_BAD-as-negative (-1) on a sequence or size error. */
-static int next_packet(struct mysql_wire *w, size_t *off, size_t *len)
+ * (w->need set); MYD_WIRE_BAD-as-negative (-1) on a sequence or size error. */
+static int next_packet(struct myd_wire *w, size_t *off, size_t *len)
 {
     size_t p = w->pos;
     if (w->in_len - p < 4) {
         w->need = p + 4;
         return 0;
     }
-    size_t n = u24le(w->in + p);
+    size_t n = myd_u24le(w->in + p);
     if (w->in[p + 3] != w->seq) {
         snprintf(w->bad, sizeof w->bad,
                  "protocol violation: packet sequence id %u where %u was expected",
@@ -358,7 +273,7 @@ static int next_packet(struct mysql_wire *w, size_t *off, size_t *len)
             w->need = q + 4;
             return 0;
         }
-        size_t k = u24le(w->in + q);
+        size_t k = myd_u24le(w->in + q);
         if (w->in[q + 3] != s) {
             snprintf(w->bad, sizeof w->bad,
                      "protocol violation: continuation packet sequence id %u where %u "
@@ -383,7 +298,7 @@ static int next_packet(struct mysql_wire *w, size_t *off, size_t *len)
     /* cut the continuation headers out: the pieces, then what follows */
     size_t dst = p + 4 + n, src = p + 4 + n;
     for (int i = 0; i < pieces; i++) {
-        size_t k = u24le(w->in + src);
+        size_t k = myd_u24le(w->in + src);
         memmove(w->in + dst, w->in + src + 4, k);
         dst += k;
         src += 4 + k;
@@ -398,51 +313,51 @@ static int next_packet(struct mysql_wire *w, size_t *off, size_t *len)
 }
 
 /* OK packet (header 0x00, or 0xfe ending rows under DEPRECATE_EOF). */
-static int parse_ok(struct mysql_wire *w, const unsigned char *p, size_t n)
+static int parse_ok(struct myd_wire *w, const unsigned char *p, size_t n)
 {
     uint64_t aff, id;
-    size_t k1 = lenenc(p + 1, n - 1, &aff);
+    size_t k1 = myd_wire_lenenc(p + 1, n - 1, &aff);
     if (k1 == 0)
         return bad(w, "OK packet too short");
-    size_t k2 = lenenc(p + 1 + k1, n - 1 - k1, &id);
+    size_t k2 = myd_wire_lenenc(p + 1 + k1, n - 1 - k1, &id);
     if (k2 == 0 || n - 1 - k1 - k2 < 4)
         return bad(w, "OK packet too short");
     const unsigned char *q = p + 1 + k1 + k2;
-    w->status = u16le(q);
+    w->status = myd_u16le(q);
     if (!w->skip) {
-        if (w->kind == MW_RES_NONE) {
-            w->kind = MW_RES_OK;
+        if (w->kind == MYD_WIRE_RES_NONE) {
+            w->kind = MYD_WIRE_RES_OK;
             w->affected_rows = aff;
             w->insert_id = id;
         }
-        w->warnings = u16le(q + 2);
+        w->warnings = myd_u16le(q + 2);
     }
-    return MW_DONE;
+    return MYD_WIRE_DONE;
 }
 
 /* EOF packet: 0xfe, warnings, status. */
-static int parse_eof(struct mysql_wire *w, const unsigned char *p, size_t n)
+static int parse_eof(struct myd_wire *w, const unsigned char *p, size_t n)
 {
     if (n < 5)
         return bad(w, "EOF packet too short");
     if (!w->skip)
-        w->warnings = u16le(p + 1);
-    w->status = u16le(p + 3);
-    return MW_DONE;
+        w->warnings = myd_u16le(p + 1);
+    w->status = myd_u16le(p + 3);
+    return MYD_WIRE_DONE;
 }
 
 /* ERR packet: 0xff, code, ['#', SQLSTATE], message.  Ends the answer. */
-static int parse_err(struct mysql_wire *w, size_t off, size_t n)
+static int parse_err(struct myd_wire *w, size_t off, size_t n)
 {
     const unsigned char *p = w->in + off;
     if (n < 3)
         return bad(w, "ERR packet too short");
     if (w->skip) {
         w->state = ST_DONE;
-        return MW_DONE;
+        return MYD_WIRE_DONE;
     }
-    w->kind = MW_RES_ERR;
-    w->err_code = u16le(p + 1);
+    w->kind = MYD_WIRE_RES_ERR;
+    w->err_code = myd_u16le(p + 1);
     size_t m = 3;
     if (n >= 9 && p[3] == '#') {
         memcpy(w->err_state, p + 4, 5);
@@ -454,14 +369,14 @@ static int parse_err(struct mysql_wire *w, size_t off, size_t n)
     w->err_msg = off + m;
     w->err_msg_len = n - m;
     w->state = ST_DONE;
-    return MW_DONE;
+    return MYD_WIRE_DONE;
 }
 
-static int add_col(struct mysql_wire *w, const struct mw_col *col)
+static int add_col(struct myd_wire *w, const struct myd_col *col)
 {
     if (w->ncols >= w->cols_cap) {
         int cap = w->cols_cap < 8 ? 8 : 2 * w->cols_cap;
-        struct mw_col *c = realloc(w->cols, (size_t)cap * sizeof *c);
+        struct myd_col *c = realloc(w->cols, (size_t)cap * sizeof *c);
         if (c == NULL)
             return -1;
         w->cols = c;
@@ -474,17 +389,17 @@ static int add_col(struct mysql_wire *w, const struct mw_col *col)
 /* Column definition (protocol 4.1): six length-encoded strings, MariaDB's
  * extended metadata string when negotiated (told apart by the size left),
  * then the fixed fields behind their length 0x0c. */
-static int parse_coldef(struct mysql_wire *w, const unsigned char *p, size_t n)
+static int parse_coldef(struct myd_wire *w, const unsigned char *p, size_t n)
 {
     size_t at = 0;
     for (int i = 0; i < 6; i++) {
-        size_t k = skip_lenstr(p + at, n - at);
+        size_t k = myd_wire_skip_lenstr(p + at, n - at);
         if (k == 0)
             return bad(w, "column definition too short");
         at += k;
     }
     if (n - at != 13) {
-        size_t k = skip_lenstr(p + at, n - at);
+        size_t k = myd_wire_skip_lenstr(p + at, n - at);
         if (k == 0 || n - at - k < 13)
             return bad(w, "column definition too short");
         at += k;
@@ -492,17 +407,17 @@ static int parse_coldef(struct mysql_wire *w, const unsigned char *p, size_t n)
     if (n - at < 13 || p[at] != 0x0c)
         return bad(w, "column definition without its fixed fields");
     const unsigned char *f = p + at + 1;
-    struct mw_col col = {
-        .charset = (unsigned short)u16le(f), .length = u32le(f + 2), .type = f[6],
-        .flags = (unsigned short)u16le(f + 7), .decimals = f[9],
+    struct myd_col col = {
+        .charset = (unsigned short)myd_u16le(f), .length = myd_u32le(f + 2), .type = f[6],
+        .flags = (unsigned short)myd_u16le(f + 7), .decimals = f[9],
     };
     if (!w->skip && add_col(w, &col) != 0)
         return bad(w, "out of memory for the result columns");
-    return MW_MORE;
+    return MYD_WIRE_MORE;
 }
 
 /* Records a row: offset and length of its payload. */
-static int add_row(struct mysql_wire *w, size_t off, size_t n)
+static int add_row(struct myd_wire *w, size_t off, size_t n)
 {
     if (w->nrows >= w->rows_cap) {
         int cap = w->rows_cap < 16 ? 16 : 2 * w->rows_cap;
@@ -519,28 +434,28 @@ static int add_row(struct mysql_wire *w, size_t off, size_t n)
 }
 
 /* The first packet of a result: OK, ERR, or a result set's column count. */
-static int parse_first(struct mysql_wire *w, size_t off, size_t n)
+static int parse_first(struct myd_wire *w, size_t off, size_t n)
 {
     const unsigned char *p = w->in + off;
     if (n == 0)
         return bad(w, "empty packet where a result was expected");
     if (p[0] == 0x00) {
         int rc = parse_ok(w, p, n);
-        if (rc != MW_DONE)
+        if (rc != MYD_WIRE_DONE)
             return rc;
-        w->state = (w->status & MW_STATUS_MORE_RESULTS) ? ST_FIRST : ST_DONE;
+        w->state = (w->status & MYD_WIRE_STATUS_MORE_RESULTS) ? ST_FIRST : ST_DONE;
         w->skip = 1;
-        return w->state == ST_DONE ? MW_DONE : MW_MORE;
+        return w->state == ST_DONE ? MYD_WIRE_DONE : MYD_WIRE_MORE;
     }
     if (p[0] == 0xff) {
-        if (n >= 3 && u16le(p + 1) == 0xffff)
-            return MW_MORE; /* a progress report: the answer follows */
+        if (n >= 3 && myd_u16le(p + 1) == 0xffff)
+            return MYD_WIRE_MORE; /* a progress report: the answer follows */
         return parse_err(w, off, n);
     }
     if (p[0] == 0xfb)
         return bad(w, "LOAD DATA LOCAL request on the fast path");
     uint64_t count;
-    size_t k = lenenc(p, n, &count);
+    size_t k = myd_wire_lenenc(p, n, &count);
     if (k == 0 || count == 0 || count > 4096)
         return bad(w, "invalid result set column count");
     int meta = 1;
@@ -553,7 +468,7 @@ static int parse_first(struct mysql_wire *w, size_t off, size_t n)
         return bad(w, "result set column count packet too long");
     }
     if (!w->skip) {
-        w->kind = MW_RES_ROWS;
+        w->kind = MYD_WIRE_RES_ROWS;
         w->meta_sent = meta;
         w->ncols = 0;
     }
@@ -568,18 +483,18 @@ static int parse_first(struct mysql_wire *w, size_t off, size_t n)
                 return bad(w, "out of memory for the result columns");
         /* the EOF packet still comes without DEPRECATE_EOF */
         w->state = w->deprecate_eof ? ST_ROWS : ST_COLEOF;
-        return MW_MORE;
+        return MYD_WIRE_MORE;
     }
     w->col = (int)count;    /* definitions still to come */
     w->state = ST_COLDEF;
-    return MW_MORE;
+    return MYD_WIRE_MORE;
 }
 
 /* The bulk of a result set: consecutive whole binary rows, each in one
  * packet, recorded in a tight loop.  Stops at the first packet that is
- * anything else or not all there (the general loop of mw_parse takes it
+ * anything else or not all there (the general loop of myd_wire_parse takes it
  * from there: end of rows, errors, continuation packets, violations). */
-static void binary_rows(struct mysql_wire *w)
+static void binary_rows(struct myd_wire *w)
 {
     const unsigned char *in = w->in;
     size_t pos = w->pos, end = w->in_len;
@@ -609,21 +524,21 @@ static void binary_rows(struct mysql_wire *w)
     w->seq = seq;
 }
 
-int mw_parse(struct mysql_wire *w)
+int myd_wire_parse(struct myd_wire *w)
 {
     if (w->state == ST_DONE)
-        return w->pos == w->in_len ? MW_DONE : bad(w, "bytes after the end of the answer");
+        return w->pos == w->in_len ? MYD_WIRE_DONE : bad(w, "bytes after the end of the answer");
     for (;;) {
         size_t off, n;
         if (w->state == ST_ROWS && w->binary && !w->skip)
             binary_rows(w);
         int got = next_packet(w, &off, &n);
         if (got < 0)
-            return MW_BAD;
+            return MYD_WIRE_BAD;
         if (got == 0)
-            return MW_MORE;
+            return MYD_WIRE_MORE;
         const unsigned char *p = w->in + off;
-        int rc = MW_MORE;
+        int rc = MYD_WIRE_MORE;
         switch (w->state) {
         case ST_FIRST:
             rc = parse_first(w, off, n);
@@ -632,7 +547,7 @@ int mw_parse(struct mysql_wire *w)
             if (n > 0 && p[0] == 0xff && !w->skip)
                 return bad(w, "ERR packet among the column definitions");
             rc = parse_coldef(w, p, n);
-            if (rc == MW_MORE && --w->col == 0)
+            if (rc == MYD_WIRE_MORE && --w->col == 0)
                 w->state = w->deprecate_eof ? ST_ROWS : ST_COLEOF;
             break;
         case ST_COLEOF:
@@ -648,12 +563,12 @@ int mw_parse(struct mysql_wire *w)
             if (n > 0 && p[0] == 0xfe && n < MAX_PACKET &&
                 (w->binary || n < 9 || w->deprecate_eof)) {
                 rc = w->deprecate_eof ? parse_ok(w, p, n) : parse_eof(w, p, n);
-                if (rc != MW_DONE)
+                if (rc != MYD_WIRE_DONE)
                     return rc;
-                if (w->status & MW_STATUS_MORE_RESULTS) {
+                if (w->status & MYD_WIRE_STATUS_MORE_RESULTS) {
                     w->skip = 1;
                     w->state = ST_FIRST;
-                    rc = MW_MORE;
+                    rc = MYD_WIRE_MORE;
                 } else {
                     w->state = ST_DONE;
                 }
@@ -663,7 +578,7 @@ int mw_parse(struct mysql_wire *w)
                 return bad(w, "empty row packet");
             if (w->skip)
                 break;  /* a further result's row: its columns are not kept */
-            /* the values are checked when the row is fetched (mw_row):
+            /* the values are checked when the row is fetched (myd_wire_row):
              * rows nobody reads cost only their framing, as in
              * Connector/C's store */
             if (w->binary && (p[0] != 0x00 || n < 1 + ((size_t)w->ncols + 9) / 8))
@@ -675,211 +590,15 @@ int mw_parse(struct mysql_wire *w)
         default:
             return bad(w, "parser in an unknown state");
         }
-        if (rc == MW_BAD)
-            return MW_BAD;
+        if (rc == MYD_WIRE_BAD)
+            return MYD_WIRE_BAD;
         if (w->state == ST_DONE)
-            return w->pos == w->in_len ? MW_DONE
+            return w->pos == w->in_len ? MYD_WIRE_DONE
                                        : bad(w, "bytes after the end of the answer");
     }
 }
 
-/* ---- rows ----------------------------------------------------------------- */
-
-/* Connector/C turns a DECIMAL or string value into a number with strtod /
- * strtoll of its first 254 bytes. */
-#define NUM_TEXT_MAX 254
-
-static double text_to_double(const unsigned char *s, size_t len)
-{
-    char buf[NUM_TEXT_MAX + 1];
-    if (len > NUM_TEXT_MAX)
-        len = NUM_TEXT_MAX;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    return strtod(buf, NULL);
-}
-
-static int64_t text_to_i64(const unsigned char *s, size_t len)
-{
-    char buf[NUM_TEXT_MAX + 1];
-    if (len > NUM_TEXT_MAX)
-        len = NUM_TEXT_MAX;
-    memcpy(buf, s, len);
-    buf[len] = 0;
-    return (int64_t)strtoll(buf, NULL, 10);
-}
-
-static int is_int_type(int t)
-{
-    return t == MW_T_TINY || t == MW_T_SHORT || t == MW_T_YEAR || t == MW_T_INT24 ||
-           t == MW_T_LONG || t == MW_T_LONGLONG;
-}
-
-/* The kind a prepared column binds as: INT (a long long), DOUBLE, or a
- * string buffer for everything else (a NULL-typed column too). */
-static int bind_kind(const struct mw_col *b)
-{
-    int k = mw_type_kind(b->type);
-    return k == SBD_TYPE_INT || k == SBD_TYPE_DOUBLE ? k : SBD_TYPE_STRING;
-}
-
-int mw_convertible(int t, const struct mw_col *bind)
-{
-    if (t == MW_T_NULL)
-        return 1;
-    int k = bind_kind(bind);
-    if (is_int_type(t) || is_string_type(t) || t == MW_T_DECIMAL || t == MW_T_NEWDECIMAL)
-        return 1;
-    if (t == MW_T_DOUBLE)
-        return k != SBD_TYPE_STRING; /* Connector/C's own float formatting */
-    return 0;
-}
-
-int mw_conv_reserve(struct mysql_wire *w)
-{
-    size_t need = (size_t)w->ncols * 24 + 1;
-    return grow((unsigned char **)&w->conv, &w->conv_cap, need);
-}
-
-/* Decimal text of v (unsigned when uns) at p: its length. */
-static size_t int_text(int64_t v, int uns, char *p)
-{
-    char tmp[24];
-    size_t n = 0, o = 0;
-    uint64_t u = uns || v >= 0 ? (uint64_t)v : (uint64_t)0 - (uint64_t)v;
-    do {
-        tmp[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u != 0);
-    if (!uns && v < 0)
-        p[o++] = '-';
-    while (n > 0)
-        p[o++] = tmp[--n];
-    return o;
-}
-
-int mw_row(struct mysql_wire *w, int r, const struct mw_col *bind, struct sbd_value *row)
-{
-    unsigned char *p = w->in + w->rows[2 * r];
-    size_t n = w->rows[2 * r + 1];
-    size_t at = 1 + ((size_t)w->ncols + 9) / 8;
-    size_t conv_at = 0;
-    int terminate = 0;
-    for (int i = 0; i < w->ncols; i++) {
-        struct sbd_value *v = &row[i];
-        int t = w->cols[i].type;
-        int k = bind_kind(&bind[i]);
-        int kind = mw_type_kind(bind[i].type);
-        unsigned bit = (unsigned)i + 2;
-        v->type = kind == SBD_TYPE_NULL ? SBD_TYPE_NULL : k;
-        v->is_null = (p[1 + bit / 8] & (1u << (bit % 8))) != 0;
-        v->i = 0;
-        v->d = 0;
-        v->s = NULL;
-        v->len = 0;
-        if (v->is_null)
-            continue;
-        if (t == MW_T_NULL)
-            return MW_ROW_BAD; /* a value in a NULL-typed column */
-        /* the value must lie inside the row */
-        if (binary_size(t, p + at, n - at) == 0)
-            return MW_ROW_BAD;
-        if (!mw_convertible(t, &bind[i]))
-            return MW_ROW_TYPE;
-        if (v->type == SBD_TYPE_NULL)
-            v->type = SBD_TYPE_STRING;
-        const unsigned char *q = p + at;
-        int uns = (w->cols[i].flags & MW_UNSIGNED_FLAG) != 0;
-        int is_int = 0, is_dbl = 0;
-        int64_t iv = 0;
-        double dv = 0;
-        const unsigned char *s = NULL;
-        size_t sl = 0;
-        switch (t) {
-        case MW_T_TINY:
-            iv = uns ? (int64_t)q[0] : (int64_t)(signed char)q[0];
-            at += 1;
-            is_int = 1;
-            break;
-        case MW_T_SHORT: case MW_T_YEAR:
-            iv = uns ? (int64_t)u16le(q) : (int64_t)(int16_t)u16le(q);
-            at += 2;
-            is_int = 1;
-            break;
-        case MW_T_INT24: case MW_T_LONG:
-            iv = uns ? (int64_t)u32le(q) : (int64_t)(int32_t)u32le(q);
-            at += 4;
-            is_int = 1;
-            break;
-        case MW_T_LONGLONG:
-            iv = (int64_t)u64le(q);
-            at += 8;
-            is_int = 1;
-            break;
-        case MW_T_DOUBLE: {
-            uint64_t u = u64le(q);
-            memcpy(&dv, &u, 8);
-            at += 8;
-            is_dbl = 1;
-            break;
-        }
-        default: { /* DECIMAL and strings: length-encoded */
-            uint64_t len;
-            size_t n = lenenc(q, (size_t)-1 / 2, &len);
-            s = q + n;
-            sl = (size_t)len;
-            at += n + sl;
-            break;
-        }
-        }
-        if (k == SBD_TYPE_INT) {
-            int64_t x;
-            if (is_int)
-                x = iv;
-            else if (is_dbl)
-                x = (bind[i].flags & MW_UNSIGNED_FLAG) ? (int64_t)(uint64_t)dv : (int64_t)dv;
-            else
-                x = text_to_i64(s, sl);
-            if ((bind[i].flags & MW_UNSIGNED_FLAG) && x < 0) {
-                v->type = SBD_TYPE_DOUBLE; /* BIGINT UNSIGNED above INT64_MAX */
-                v->d = (double)(uint64_t)x;
-            } else {
-                v->i = x;
-            }
-        } else if (k == SBD_TYPE_DOUBLE) {
-            if (is_int)
-                v->d = uns ? (double)(uint64_t)iv : (double)iv;
-            else if (is_dbl)
-                v->d = dv;
-            else
-                v->d = text_to_double(s, sl);
-        } else if (is_int) {
-            /* kept in w->conv (mw_conv_reserve made room), terminated */
-            char *o = w->conv + conv_at;
-            size_t n = int_text(iv, uns, o);
-            o[n] = 0;
-            v->s = o;
-            v->len = n;
-            conv_at += n + 1;
-        } else {
-            v->s = (const char *)s;
-            v->len = sl;
-            terminate = 1;
-        }
-    }
-    if (at != n)
-        return MW_ROW_BAD; /* bytes after the last value */
-    /* every value is decoded: terminate the strings in place (each
-     * terminator lands on a byte already decoded) */
-    if (terminate)
-        for (int i = 0; i < w->ncols; i++)
-            if (row[i].s != NULL && (uintptr_t)row[i].s >= (uintptr_t)w->in &&
-                (uintptr_t)row[i].s < (uintptr_t)(w->in + w->in_cap))
-                w->in[(size_t)((uintptr_t)row[i].s - (uintptr_t)w->in) + row[i].len] = 0;
-    return 0;
-}
-
-void mw_free(struct mysql_wire *w)
+void myd_wire_free(struct myd_wire *w)
 {
     free(w->out);
     free(w->in);

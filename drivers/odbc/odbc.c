@@ -11,6 +11,8 @@
  * SQLEndTran, never through BEGIN/COMMIT text.
  */
 #include <sbench/driver.h>
+#include "../common/error.h"
+#include "../common/password.h"
 
 #include <sql.h>
 #include <sqlext.h>
@@ -214,49 +216,17 @@ static void mask_pwd(const char *in, char *out, size_t outlen)
     out[o] = 0;
 }
 
-/* Makes msg (NUL-terminated, cap bytes) one line without passwords:
- * control characters become blanks, runs of blanks collapse, PWD= values
- * and every known password are replaced by ***. */
+/* Masks msg (NUL-terminated, cap bytes) in place: PWD= values and every
+ * known password become ***. */
 static void scrub(char *msg, size_t cap)
 {
     char tmp[1024];
     if (cap > sizeof tmp)
         cap = sizeof tmp;
     mask_pwd(msg, tmp, cap);
-    for (int k = 0; k < nsecrets; k++) {
-        size_t sl = strlen(secrets[k]);
-        if (sl == 0 || strstr(tmp, secrets[k]) == NULL)
-            continue;
-        char rep[1024];
-        size_t o = 0;
-        for (const char *s = tmp; *s && o + 1 < cap;) {
-            if (strncmp(s, secrets[k], sl) == 0) {
-                for (const char *m = "***"; *m && o + 1 < cap; m++)
-                    rep[o++] = *m;
-                s += sl;
-            } else
-                rep[o++] = *s++;
-        }
-        rep[o] = 0;
-        memcpy(tmp, rep, o + 1);
-    }
-    size_t o = 0;
-    int blank = 0;
-    for (const char *s = tmp; *s && o + 1 < cap; s++) {
-        char ch = *s;
-        if ((unsigned char)ch < 32 || ch == 127)
-            ch = ' ';
-        if (ch == ' ') {
-            if (blank || o == 0)
-                continue;
-            blank = 1;
-        } else
-            blank = 0;
-        msg[o++] = ch;
-    }
-    while (o > 0 && msg[o - 1] == ' ')
-        o--;
-    msg[o] = 0;
+    for (int k = 0; k < nsecrets; k++)
+        sbc_mask(tmp, cap, secrets[k]);
+    memcpy(msg, tmp, strlen(tmp) + 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -301,7 +271,8 @@ static int classify(const char *state, long native, const char *dialect)
 }
 
 /* Fills e from the first diagnostic record of handle h (after a call that
- * returned rc); `what` (may be NULL) prefixes the message. */
+ * returned rc); `what` (may be NULL) prefixes the message, which is made
+ * one line with every password masked. */
 static void diag(struct sbd_error *e, SQLSMALLINT htype, SQLHANDLE h,
                  SQLRETURN rc, const char *dialect, const char *what)
 {
@@ -310,35 +281,27 @@ static void diag(struct sbd_error *e, SQLSMALLINT htype, SQLHANDLE h,
     SQLCHAR msg[1024] = "";
     SQLSMALLINT mlen = 0;
     SQLRETURN r = SQL_ERROR;
+    char text[1024];
 
     if (h != SQL_NULL_HANDLE && rc != SQL_INVALID_HANDLE)
         r = SQLGetDiagRec(htype, h, 1, state, &native, msg, sizeof msg, &mlen);
     if (SQL_SUCCEEDED(r)) {
-        memcpy(e->sqlstate, state, 5);
-        e->sqlstate[5] = 0;
-        e->native_code = native;
-        if (what)
-            snprintf(e->message, sizeof e->message, "%s: %s", what, (char *)msg);
-        else
-            snprintf(e->message, sizeof e->message, "%s", (char *)msg);
+        snprintf(text, sizeof text, "%s%s%s", what ? what : "", what ? ": " : "",
+                 (char *)msg);
     } else {
-        e->sqlstate[0] = 0;
-        e->native_code = 0;
-        snprintf(e->message, sizeof e->message,
-                 "%s: ODBC call failed with return code %d (no diagnostics)",
+        state[0] = 0;
+        native = 0;
+        snprintf(text, sizeof text, "%s: ODBC call failed with return code %d (no diagnostics)",
                  what ? what : "odbc", (int)rc);
     }
-    scrub(e->message, sizeof e->message);
-    e->status = classify(e->sqlstate, e->native_code, dialect);
+    scrub(text, sizeof text);
+    sbc_error(e, classify((char *)state, native, dialect), native, (char *)state, NULL,
+              "%s", text);
 }
 
 static int set_error(struct sbd_error *e, int status, const char *msg)
 {
-    e->status = status;
-    e->native_code = 0;
-    e->sqlstate[0] = 0;
-    snprintf(e->message, sizeof e->message, "%s", msg);
-    return status;
+    return sbc_error(e, status, 0, NULL, NULL, "%s", msg);
 }
 
 static int conn_diag(sbd_conn *c, SQLSMALLINT htype, SQLHANDLE h, SQLRETURN rc,
@@ -357,33 +320,6 @@ static const char *opt(const char *name)
 {
     const char *v = host->opt_str(name);
     return v && *v ? v : NULL;
-}
-
-/* Reads the first line of path into a new string (caller frees), or
- * returns NULL with errno set. */
-static char *read_first_line(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return NULL;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, f);
-    int failed = n < 0 && ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (failed) {
-        free(line);
-        errno = saved;
-        return NULL;
-    }
-    if (n < 0) { /* empty file: empty password */
-        free(line);
-        return strdup("");
-    }
-    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-        line[--n] = 0;
-    return line;
 }
 
 static void add_secret(const char *s)
@@ -465,9 +401,7 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     const char *dsn = opt("odbc-dsn");
     const char *cs = opt("odbc-connstr");
     const char *user = opt("odbc-user");
-    const char *pw = host->opt_str("odbc-password");
-    const char *pwfile = opt("odbc-password-file");
-    char *filepw = NULL;
+    char *pw = NULL;                /* --odbc-password(-file), owned */
 
     if (dsn == NULL && cs == NULL) {
         snprintf(errbuf, errlen, "one of --odbc-dsn or --odbc-connstr is required");
@@ -477,21 +411,8 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
         snprintf(errbuf, errlen, "give only one of --odbc-dsn and --odbc-connstr");
         return SBD_ERROR;
     }
-    if (pwfile != NULL) {
-        filepw = read_first_line(pwfile);
-        if (filepw == NULL) {
-            snprintf(errbuf, errlen, "cannot read --odbc-password-file %s: %s",
-                     pwfile, strerror(errno));
-            return SBD_ERROR;
-        }
-        if (pw != NULL && *pw && strcmp(pw, filepw) != 0) {
-            free(filepw);
-            snprintf(errbuf, errlen,
-                     "give only one of --odbc-password and --odbc-password-file");
-            return SBD_ERROR;
-        }
-        pw = filepw;
-    }
+    if (sbc_password_get(h, "odbc", &pw, errbuf, errlen) != 0)
+        return SBD_ERROR;
 
     odbc_done(); /* a second init starts from scratch */
     struct sbuf b = {0};
@@ -507,12 +428,10 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
         sb_add_kv(&b, "UID", user);
     if (pw) {
         sb_add_kv(&b, "PWD", pw);
-        add_secret(pw);
+        const char *names[] = {user ? user : "", dsn ? dsn : "", NULL};
+        add_secret(sbc_secret(pw, names)); /* not when it is also the user or DSN */
     }
-    if (filepw) {
-        memset(filepw, 0, strlen(filepw));
-        free(filepw);
-    }
+    sbc_password_free(pw);
     if (b.oom || b.p == NULL) {
         free(b.p);
         snprintf(errbuf, errlen, "out of memory");
@@ -1120,13 +1039,9 @@ static int odbc_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params
         info->affected_rows = -1;
         info->nrows = 0;
         info->nfields = 0;
-        c->err.status = SBD_ERROR;
-        c->err.native_code = 0;
-        c->err.sqlstate[0] = 0;
-        snprintf(c->err.message, sizeof c->err.message,
-                 "execute: %d parameters given, the statement has %d",
-                 nparams, s->nparams);
-        return SBD_ERROR;
+        return sbc_error(&c->err, SBD_ERROR, 0, NULL, NULL,
+                         "execute: %d parameters given, the statement has %d",
+                         nparams, s->nparams);
     }
     for (int i = 0; i < nparams; i++) {
         int st = set_param(c, s, i, &params[i]);

@@ -1,736 +1,204 @@
 /*
- * pgsql driver: PostgreSQL through libpq.  Plain queries and result
- * fetching, server-side prepared statements, the server's own transaction
- * counters, and the driver table.  Options, connections and errors are in
- * pgsql_conn.c, bulk load (COPY) in pgsql_copy.c, number formatting in
- * pgsql_text.c, the wire-protocol fast path of execute in pgsql_wire.c.
- *
- * Hot path (query, execute, fetch_row): no allocation by this file and no
- * printf-style formatting; buffers live on the connection or statement and
- * only grow.  libpq itself allocates each PGresult.
+ * pgsql driver: PostgreSQL through libpq, with a wire-protocol fast path.
+ * This file holds the driver table, the options and process setup
+ * (init/done): init reads the user's options once into pgd_cfg, leaving
+ * unset ones to libpq's environment variables ($PGHOST, $PGPASSWORD, ...).
+ * The other files: pgsql_conn.c connections and errors, pgsql_stmt.c
+ * queries, prepared statements and results, pgsql_async.c nonblocking
+ * statements and pipelines, pgsql_bulk.c bulk load (COPY), pgsql_types.c
+ * column types and number text, pgsql_errors.c SQLSTATE classification,
+ * pgsql_wire.c and pgsql_wire_proto.c the fast path, pgsql_int.h what they
+ * share.
  */
 #include "pgsql_int.h"
+#include "../common/list.h"
+#include "../common/error.h"
+#include "../common/password.h"
+#include "../common/text.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* int8's type OID, from PostgreSQL's pg_type.dat. */
-enum { OID_INT8 = 20 };
+static const struct sbd_option options[] = {
+    {"pgsql-host", SBD_OPT_LIST, "localhost",
+     "server host, IP address or unix socket directory; a list a,b spreads "
+     "connections round-robin by thread (unset: $PGHOST, else localhost)"},
+    {"pgsql-port", SBD_OPT_INT, "5432", "server port (unset: $PGPORT, else 5432)"},
+    {"pgsql-user", SBD_OPT_STRING, "sbtest", "user name (unset: $PGUSER, else sbtest)"},
+    {"pgsql-password", SBD_OPT_SECRET, NULL,
+     "password (unset: $PGPASSWORD or ~/.pgpass)"},
+    {"pgsql-password-file", SBD_OPT_STRING, NULL,
+     "file whose first line is the password"},
+    {"pgsql-db", SBD_OPT_STRING, "sbtest", "database (unset: $PGDATABASE, else sbtest)"},
+    {"pgsql-sslmode", SBD_OPT_STRING, "prefer",
+     "disable, allow, prefer, require, verify-ca or verify-full "
+     "(unset: $PGSSLMODE, else prefer)"},
+    {"pgsql-sslrootcert", SBD_OPT_STRING, NULL,
+     "file of CA certificates to verify the server with"},
+    {"pgsql-isolation", SBD_OPT_STRING, NULL,
+     "read-committed, repeatable-read or serializable: isolation level of "
+     "every transaction (unset: the server's default)"},
+    {"pgsql-wire", SBD_OPT_BOOL, "on",
+     "run statements over the wire protocol directly instead of through "
+     "libpq's result objects: the same messages, no allocation per query, "
+     "fewer client instructions; off on TLS/GSS-encrypted sessions"},
+    {NULL, 0, NULL, NULL}
+};
 
-/* ---- results ----------------------------------------------------------- */
+struct pgd_settings pgd_cfg;
+static char client_version_buf[32];
 
-void pgd_clear_result(sbd_conn *c)
+/* ---- init -------------------------------------------------------------- */
+
+/* The option's value (owned by the host, valid for the run) when the user
+ * gave it, or when libpq's environment variable env is unset (then our
+ * default); NULL to let libpq decide, or when there is no value at all. */
+static const char *setting(const char *opt, const char *env)
 {
-    if (c->res != NULL) {
-        PQclear(c->res);
-        c->res = NULL;
-    }
-    c->wire_res = 0;
-    c->nrows = c->nfields = c->row = 0;
-}
-
-void pgd_copy_abort(sbd_conn *c, const char *reason)
-{
-    /* While in COPY state, PQgetResult reports that state again. */
-    PGresult *r = PQgetResult(c->pg);
-    ExecStatusType st = PQresultStatus(r);
-    PQclear(r);
-    if (st == PGRES_COPY_OUT) {
-        char *buf;
-        while (PQgetCopyData(c->pg, &buf, 0) > 0)
-            PQfreemem(buf);
-    } else if (st == PGRES_COPY_IN || st == PGRES_COPY_BOTH) {
-        PQputCopyEnd(c->pg, reason);
-    }
-    while ((r = PQgetResult(c->pg)) != NULL)
-        PQclear(r);
-    c->in_copy = 0;
-}
-
-static int64_t cmd_tuples(PGresult *res)
-{
-    const char *t = PQcmdTuples(res);
-    return pgd_parse_int(t, strlen(t));
-}
-
-/* Takes ownership of res (from PQexec/PQexecPrepared) and fills info. */
-static int take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
-{
-    struct sbd_result_info dummy;
-    if (info == NULL)
-        info = &dummy;
-    info->affected_rows = 0;
-    info->nrows = 0;
-    info->nfields = 0;
-    switch (PQresultStatus(res)) {
-    case PGRES_TUPLES_OK: {
-        int nf = PQnfields(res);
-        if (nf > c->kinds_cap) {
-            unsigned char *k = realloc(c->kinds, (size_t)nf);
-            if (k == NULL) {
-                PQclear(res);
-                return pgd_fail(c, "out of memory for result columns");
-            }
-            c->kinds = k;
-            c->kinds_cap = nf;
-        }
-        for (int i = 0; i < nf; i++)
-            c->kinds[i] = (unsigned char)pgd_type_kind(PQftype(res, i));
-        c->res = res;
-        c->nrows = PQntuples(res);
-        c->nfields = nf;
-        c->row = 0;
-        /* A statement that returns rows changes (RETURNING) as many as it
-         * returns: its command tag's count (SELECT n, INSERT 0 n, FETCH n,
-         * ...) is the number of rows.  Taken from there, not parsed out of
-         * PQcmdTuples (a third of this function's cost per statement). */
-        info->affected_rows = c->nrows;
-        info->nrows = c->nrows;
-        info->nfields = nf;
-        return SBD_OK;
-    }
-    case PGRES_COMMAND_OK:
-        info->affected_rows = cmd_tuples(res);
-        PQclear(res);
-        return SBD_OK;
-    case PGRES_EMPTY_QUERY:
-        PQclear(res);
-        return SBD_OK;
-    case PGRES_COPY_IN:
-    case PGRES_COPY_OUT:
-    case PGRES_COPY_BOTH:
-        PQclear(res);
-        pgd_copy_abort(c, PGD_COPY_REASON);
-        return pgd_fail(c, PGD_COPY_MSG);
-    default: {
-        int st = pgd_error(c, res);
-        PQclear(res);
-        return st;
-    }
-    }
-}
-
-/* Copies the len bytes of sql, NUL-terminated, into c->sql (libpq wants
- * C strings); the buffer only grows.  0, or -1 when out of memory. */
-static int copy_sql(sbd_conn *c, const char *sql, size_t len)
-{
-    if (len + 1 > c->sql_cap) {
-        size_t cap = c->sql_cap ? c->sql_cap : 256;
-        while (cap < len + 1)
-            cap *= 2;
-        char *p = realloc(c->sql, cap);
-        if (p == NULL)
-            return -1;
-        c->sql = p;
-        c->sql_cap = cap;
-    }
-    memcpy(c->sql, sql, len);
-    c->sql[len] = 0;
-    return 0;
-}
-
-static int pgsql_query(sbd_conn *c, const char *sql, size_t len,
-                       struct sbd_result_info *info)
-{
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
-    if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
-        return pgd_wire_query(c, sql, len, info);
-    pgd_sock_blocking(c, 0);
-    if (copy_sql(c, sql, len) != 0)
-        return pgd_fail(c, "out of memory for query text");
-    return take_result(c, PQexec(c->pg, c->sql), info);
-}
-
-static int pgsql_fetch_row(sbd_conn *c, struct sbd_value *row)
-{
-    if (c->wire_res)
-        return pgd_wire_fetch_row(c, row);
-    if (c->res == NULL || c->row >= c->nrows)
-        return SBD_DONE;
-    int r = c->row++;
-    for (int i = 0; i < c->nfields; i++) {
-        struct sbd_value *v = &row[i];
-        v->type = c->kinds[i];
-        v->i = 0;
-        v->d = 0;
-        if (PQgetisnull(c->res, r, i)) {
-            v->is_null = 1;
-            v->s = NULL;
-            v->len = 0;
-            continue;
-        }
-        v->is_null = 0;
-        v->s = PQgetvalue(c->res, r, i);
-        v->len = (size_t)PQgetlength(c->res, r, i);
-        pgd_convert_value(v);
-    }
-    return SBD_OK;
-}
-
-static void pgsql_free_result(sbd_conn *c) { pgd_clear_result(c); }
-
-/* ---- prepared statements ----------------------------------------------- */
-
-/* Copies sql to dst (when not NULL) with every '?' outside string
- * literals, quoted identifiers, dollar quotes and comments replaced by $1,
- * $2, ...  Returns the number of placeholders; *outlen gets the length. */
-static int translate(const char *sql, size_t len, char *dst, size_t *outlen)
-{
-    size_t i = 0, o = 0;
-    int nph = 0;
-#define PUT(x) do { char put_ = (x); if (dst) dst[o] = put_; o++; } while (0)
-    while (i < len) {
-        char ch = sql[i];
-        int ident_before = i > 0 && (isalnum((unsigned char)sql[i - 1]) ||
-                                     sql[i - 1] == '_' || sql[i - 1] == '$');
-        if (ch == '\'') {
-            /* E'..' strings take backslash escapes */
-            int esc = i > 0 && (sql[i - 1] == 'E' || sql[i - 1] == 'e') &&
-                      !(i > 1 && (isalnum((unsigned char)sql[i - 2]) || sql[i - 2] == '_'));
-            PUT(sql[i++]);
-            while (i < len && sql[i] != '\'') {
-                if (esc && sql[i] == '\\' && i + 1 < len)
-                    PUT(sql[i++]);
-                PUT(sql[i++]);
-            }
-            if (i < len)
-                PUT(sql[i++]);
-        } else if (ch == '"') {
-            PUT(sql[i++]);
-            while (i < len && sql[i] != '"')
-                PUT(sql[i++]);
-            if (i < len)
-                PUT(sql[i++]);
-        } else if (ch == '-' && i + 1 < len && sql[i + 1] == '-') {
-            while (i < len && sql[i] != '\n')
-                PUT(sql[i++]);
-        } else if (ch == '/' && i + 1 < len && sql[i + 1] == '*') {
-            int depth = 0;
-            do {
-                if (sql[i] == '/' && i + 1 < len && sql[i + 1] == '*') {
-                    depth++;
-                    PUT(sql[i++]);
-                } else if (sql[i] == '*' && i + 1 < len && sql[i + 1] == '/') {
-                    depth--;
-                    PUT(sql[i++]);
-                }
-                PUT(sql[i++]);
-            } while (i < len && depth > 0);
-        } else if (ch == '$' && !ident_before) {
-            /* $tag$ ... $tag$ (tag may be empty); $1 is left alone */
-            size_t t = i + 1;
-            while (t < len && (isalnum((unsigned char)sql[t]) || sql[t] == '_') &&
-                   !(t == i + 1 && isdigit((unsigned char)sql[t])))
-                t++;
-            if (t < len && sql[t] == '$') {
-                size_t taglen = t + 1 - i, end = t + 1;
-                while (end + taglen <= len && memcmp(sql + end, sql + i, taglen) != 0)
-                    end++;
-                end = end + taglen <= len ? end + taglen : len;
-                while (i < end)
-                    PUT(sql[i++]);
-            } else {
-                PUT(sql[i++]);
-            }
-        } else if (ch == '?') {
-            char num[12];
-            size_t nn = pgd_fmt_int(num, ++nph);
-            PUT('$');
-            for (size_t k = 0; k < nn; k++)
-                PUT(num[k]);
-            i++;
-        } else {
-            PUT(sql[i++]);
-        }
-    }
-#undef PUT
-    *outlen = o;
-    return nph;
-}
-
-/* Parameter type OIDs for PQprepare.  INT is declared int8 so that `? + 1`
- * and `SELECT ?` have a type, and `int4col = $1::int8` still uses the
- * index (int4/int8 share a btree operator family).  Everything else is
- * left to the server to infer from context (0): declaring text or float8
- * would turn `charcol = $1` or `numericcol = $1` into a cast of the column
- * and lose its index. */
-static Oid param_oid(int type)
-{
-    return type == SBD_TYPE_INT ? OID_INT8 : 0;
-}
-
-static int pgsql_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
-                         const int *types, sbd_stmt **out)
-{
-    *out = NULL;
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
-    pgd_sock_blocking(c, 0);
-    if (nparams < 0 || (nparams > 0 && types == NULL))
-        return pgd_fail(c, "prepare: bad parameter list");
-    size_t tlen;
-    int nph = translate(sql, len, NULL, &tlen);
-    if (nph != nparams) {
-        char msg[120];
-        snprintf(msg, sizeof msg, "prepare: the statement has %d '?' placeholders "
-                 "but %d parameter types were given", nph, nparams);
-        return pgd_fail(c, msg);
-    }
-    struct sbd_stmt *s = calloc(1, sizeof *s);
-    char *text = malloc(tlen + 1);
-    Oid *oids = malloc(sizeof *oids * (size_t)(nparams + 1));
-    if (s != NULL) {
-        s->nparams = nparams;
-        s->types = malloc(sizeof *s->types * (size_t)(nparams + 1));
-        s->values = calloc((size_t)nparams + 1, sizeof *s->values);
-        s->bufcap = (size_t)nparams * (PGD_NUM_MAX + 1) + 256;
-        s->buf = malloc(s->bufcap);
-    }
-    if (s == NULL || text == NULL || oids == NULL || s->types == NULL ||
-        s->values == NULL || s->buf == NULL) {
-        pgd_free_stmt(s);
-        free(text);
-        free(oids);
-        return pgd_fail(c, "out of memory for a prepared statement");
-    }
-    translate(sql, len, text, &tlen);
-    text[tlen] = 0;
-    for (int i = 0; i < nparams; i++) {
-        s->types[i] = types[i];
-        oids[i] = param_oid(types[i]);
-    }
-    memcpy(s->name, "sbench_", 7);
-    s->name[7 + pgd_fmt_int(s->name + 7, (int64_t)++c->next_stmt_id)] = 0;
-
-    PGresult *res = PQprepare(c->pg, s->name, text, nparams, oids);
-    free(text);
-    free(oids);
-    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-        int st = pgd_error(c, res);
-        PQclear(res);
-        pgd_free_stmt(s);
-        return st;
-    }
-    PQclear(res);
-    s->next = c->stmts;
-    c->stmts = s;
-    *out = s;
-    return SBD_OK;
-}
-
-/* Writes the text form of params into s->values (NULL for SQL NULL). */
-static int fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                       int nparams)
-{
-    if (nparams != s->nparams)
-        return pgd_fail(c, "execute: parameter count differs from prepare");
-    size_t need = 0;
-    for (int i = 0; i < nparams; i++) {
-        const struct sbd_value *v = &params[i];
-        if (v->is_null || v->type == SBD_TYPE_NULL)
-            continue;
-        need += (v->type == SBD_TYPE_INT || v->type == SBD_TYPE_DOUBLE)
-                ? PGD_NUM_MAX + 1 : v->len + 1;
-    }
-    if (need > s->bufcap) {
-        size_t cap = s->bufcap * 2 > need ? s->bufcap * 2 : need;
-        char *b = realloc(s->buf, cap);
-        if (b == NULL)
-            return pgd_fail(c, "out of memory for parameters");
-        s->buf = b;
-        s->bufcap = cap;
-    }
-    /* Text-format parameters are NUL-terminated (libpq ignores lengths for
-     * them), so every value is copied into the statement's buffer. */
-    char *p = s->buf;
-    for (int i = 0; i < nparams; i++) {
-        const struct sbd_value *v = &params[i];
-        if (v->is_null || v->type == SBD_TYPE_NULL) {
-            s->values[i] = NULL;
-            continue;
-        }
-        s->values[i] = p;
-        if (v->type == SBD_TYPE_INT) {
-            p += pgd_fmt_int(p, v->i);
-        } else if (v->type == SBD_TYPE_DOUBLE) {
-            p += pgd_fmt_double(p, v->d);
-        } else if (v->len > 0) {
-            memcpy(p, v->s, v->len);
-            p += v->len;
-        }
-        *p++ = 0;
-    }
-    return SBD_OK;
-}
-
-/* PQexecPrepared less its PQexecStart, which discards results an
- * application left unread (this driver reads every result to the end):
- * sends, then reads the results to the end and returns the last, as
- * PQexecFinish does.  NULL when the send failed.  In pipeline mode, where
- * a send adds no Sync and a blocking read would wait forever, it is
- * PQexecPrepared itself, which refuses with a message. */
-static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
-{
-#ifdef LIBPQ_HAS_PIPELINING
-    if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
-        return PQexecPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0);
-#endif
-    if (!PQsendQueryPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0))
+    const struct sbd_host *h = pgd_cfg.host;
+    int given = h->opt_is_set ? h->opt_is_set(opt) : 1;
+    if (!given && env != NULL && getenv(env) != NULL)
         return NULL;
-    PGresult *last = NULL, *r;
-    while ((r = PQgetResult(c->pg)) != NULL) {
-        if (last != NULL)
-            PQclear(last);
-        last = r;
-        ExecStatusType st = PQresultStatus(r);
-        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH ||
-            PQstatus(c->pg) == CONNECTION_BAD)
-            break;
-    }
-    return last;
+    return h->opt_str(opt);
 }
 
-static int pgsql_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                         int nparams, struct sbd_result_info *info)
+/* Maps --pgsql-isolation to SQL (a static string); NULL if not a level we
+ * know. */
+static const char *isolation_sql(const char *v)
 {
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (nparams != s->nparams)
-        return pgd_fail(c, "execute: parameter count differs from prepare");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
-    if (pgd_wire_ready(c))
-        return pgd_wire_execute(c, s, params, nparams, info);
-    pgd_sock_blocking(c, 0);
-    int rc = fill_params(c, s, params, nparams);
-    if (rc != SBD_OK)
-        return rc;
-    return take_result(c, exec_prepared(c, s, nparams), info);
+    char norm[32];
+    size_t n = strlen(v);
+    if (n >= sizeof norm)
+        return NULL;
+    for (size_t i = 0; i <= n; i++)
+        norm[i] = (v[i] == '_' || v[i] == ' ') ? '-' : (char)tolower((unsigned char)v[i]);
+    if (strcmp(norm, "read-committed") == 0)
+        return "READ COMMITTED";
+    if (strcmp(norm, "repeatable-read") == 0)
+        return "REPEATABLE READ";
+    if (strcmp(norm, "serializable") == 0)
+        return "SERIALIZABLE";
+    return NULL;
 }
 
-/* ---- nonblocking statements -------------------------------------------- */
-
-static int pgsql_socket(sbd_conn *c) { return PQsocket(c->pg); }
-
-/* Checks that a statement can be sent and puts the connection in
- * nonblocking mode (PQexec and friends ignore it and still block). */
-static int async_start(sbd_conn *c)
+/* The connection settings (libpq keywords) into pgd_cfg.  SBD_OK, or
+ * SBD_ERROR with one line in errbuf. */
+static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
-    if (!c->pipeline || c->in_flight == 0)
-        pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->in_flight && !c->pipeline)
-        return pgd_fail(c, "a statement is already in flight on this connection");
-    if (!c->nonblocking) {
-        if (PQsetnonblocking(c->pg, 1) != 0)
-            return pgd_error(c, NULL);
-        c->nonblocking = 1;
+    struct pgd_settings *cfg = &pgd_cfg;
+    const char *hl = setting("pgsql-host", "PGHOST");
+    if (hl != NULL &&
+        sbc_list_parse(&cfg->hosts, hl, "--pgsql-host", "host name", errbuf, errlen) != 0)
+        return SBD_ERROR;
+    cfg->port = NULL;
+    if (setting("pgsql-port", "PGPORT") != NULL) {
+        long long p = h->opt_int("pgsql-port");
+        if (p < 1 || p > 65535) {
+            snprintf(errbuf, errlen, "--pgsql-port must be 1..65535, not %lld", p);
+            return SBD_ERROR;
+        }
+        sbc_i64_to_text(p, cfg->port_buf);
+        cfg->port = cfg->port_buf;
     }
+    cfg->user = setting("pgsql-user", "PGUSER");
+    cfg->dbname = setting("pgsql-db", "PGDATABASE");
+    cfg->sslmode = setting("pgsql-sslmode", "PGSSLMODE");
+    cfg->sslrootcert = setting("pgsql-sslrootcert", "PGSSLROOTCERT");
+    static const char *const modes[] = {"disable", "allow", "prefer", "require",
+                                        "verify-ca", "verify-full"};
+    if (cfg->sslmode != NULL) {
+        size_t i = 0;
+        while (i < sizeof modes / sizeof modes[0] && strcmp(cfg->sslmode, modes[i]) != 0)
+            i++;
+        if (i == sizeof modes / sizeof modes[0]) {
+            snprintf(errbuf, errlen, "--pgsql-sslmode: '%s' is not one of disable, "
+                     "allow, prefer, require, verify-ca, verify-full", cfg->sslmode);
+            return SBD_ERROR;
+        }
+    }
+    if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0)
+        return SBD_ERROR;
+    const char *names[] = {cfg->user ? cfg->user : "", cfg->dbname ? cfg->dbname : "", NULL};
+    cfg->secret = sbc_secret(cfg->password, names);
+    int ctimeout = h->struct_size > offsetof(struct sbd_host, connect_timeout)
+                   ? h->connect_timeout : 0;
+    cfg->ctimeout_buf[0] = 0;
+    if (ctimeout > 0)
+        sbc_i64_to_text(ctimeout, cfg->ctimeout_buf);
     return SBD_OK;
 }
 
-/* After PQsend*: in pipeline mode every statement gets its own Sync, so
- * the server runs it as it would without pipelining (PQexecPrepared also
- * ends each statement with a Sync); PQpipelineSync flushes too. */
-static int async_sent(sbd_conn *c, int ok)
+/* The SQL every session runs first (isolation level, statement timeout)
+ * into pgd_cfg.session_sql.  SBD_OK, or SBD_ERROR with one line in
+ * errbuf. */
+static int read_session(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
-    if (ok && c->pipeline)
-        ok = PQpipelineSync(c->pg);
-    if (!ok)
-        return pgd_error(c, NULL);
-    c->in_flight++;
-    c->flushing = 1;
+    char *sql = pgd_cfg.session_sql;
+    size_t cap = sizeof pgd_cfg.session_sql;
+    int qtimeout = h->struct_size > offsetof(struct sbd_host, query_timeout)
+                   ? h->query_timeout : 0;
+    sql[0] = 0;
+    const char *iso = h->opt_str("pgsql-isolation");
+    const char *level = NULL;
+    if (iso != NULL && (level = isolation_sql(iso)) == NULL) {
+        snprintf(errbuf, errlen, "--pgsql-isolation: '%s' is not one of "
+                 "read-committed, repeatable-read, serializable", iso);
+        return SBD_ERROR;
+    }
+    size_t n = 0;
+    if (level != NULL)
+        n += (size_t)snprintf(sql, cap, "SET SESSION CHARACTERISTICS AS TRANSACTION "
+                              "ISOLATION LEVEL %s; ", level);
+    if (qtimeout > 0)
+        snprintf(sql + n, cap - n, "SET statement_timeout = %lld", (long long)qtimeout * 1000);
     return SBD_OK;
 }
 
-static int pgsql_send_query(sbd_conn *c, const char *sql, size_t len)
+int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
-    int rc = async_start(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (c->wire_pipe)
-        return pgd_wire_pipe_send(c, NULL, sql, len, NULL, 0);
-    if (pgd_wire_ready(c) && pgd_wire_query_ok(sql, len))
-        return pgd_wire_send(c, NULL, sql, len, NULL, 0);
-    pgd_sock_blocking(c, 0);
-    if (copy_sql(c, sql, len) != 0)
-        return pgd_fail(c, "out of memory for query text");
-    /* pipeline mode allows only the extended protocol: one statement */
-    if (c->pipeline)
-        return async_sent(c, PQsendQueryParams(c->pg, c->sql, 0, NULL, NULL, NULL, NULL, 0));
-    return async_sent(c, PQsendQuery(c->pg, c->sql));
-}
-
-static int pgsql_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                              int nparams)
-{
-    int rc = async_start(c);
-    if (rc != SBD_OK)
-        return rc;
-    if (nparams != s->nparams)
-        return pgd_fail(c, "execute: parameter count differs from prepare");
-    if (c->wire_pipe)
-        return pgd_wire_pipe_send(c, s, NULL, 0, params, nparams);
-    if (pgd_wire_ready(c))
-        return pgd_wire_send(c, s, NULL, 0, params, nparams);
-    pgd_sock_blocking(c, 0);
-    rc = fill_params(c, s, params, nparams);
-    if (rc != SBD_OK)
-        return rc;
-    return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
-                                             NULL, NULL, 0));
-}
-
-/* Ends the statement in flight with status st (an error already set).  In
- * pipeline mode a broken connection ends them all. */
-static int async_fail(sbd_conn *c, int st)
-{
-    if (c->async_res != NULL) {
-        PQclear(c->async_res);
-        c->async_res = NULL;
+    pgd_done(); /* forget a previous init */
+    pgd_cfg.host = h;
+    pgd_client_version(); /* fill its buffer before threads start */
+    pgd_cfg.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (pgd_cfg.c_locale == (locale_t)0) {
+        snprintf(errbuf, errlen, "cannot create the C locale: %s", strerror(errno));
+        return SBD_ERROR;
     }
-    if (c->pipeline && PQstatus(c->pg) == CONNECTION_OK && c->in_flight > 0) {
-        c->in_flight--;
-        c->sync_due = 1;
-    } else {
-        c->in_flight = 0;
-        c->sync_due = 0;
-    }
-    c->flushing = 0;
-    return st;
-}
-
-/* The oldest statement's answer is complete: its last result (the first
- * error, if one came) becomes the current result. */
-static int async_done(sbd_conn *c, struct sbd_result_info *info)
-{
-    PGresult *last = c->async_res;
-    c->async_res = NULL;
-    if (c->pipeline) {
-        c->sync_due = 1; /* its Sync's result comes next */
-    } else {
-        c->in_flight = 0;
-    }
-    if (last == NULL) {
-        if (c->pipeline)
-            c->in_flight--;
-        return pgd_fail(c, "the server sent no result");
-    }
-    if (c->pipeline) {
-        c->in_flight--;
-        pgd_clear_result(c);
-    }
-    return take_result(c, last, info);
-}
-
-static int pgsql_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
-{
-    *want_write = 0;
-    if (!c->in_flight)
-        return pgd_fail(c, "poll_result: no statement in flight");
-    if (c->wire_pipe)
-        return pgd_wire_pipe_poll(c, info, want_write);
-    if (c->wire_flight)
-        return pgd_wire_poll(c, info, want_write);
-    pgd_sock_blocking(c, 0);
-    if (c->flushing) {
-        int f = PQflush(c->pg);
-        if (f < 0)
-            return async_fail(c, pgd_error(c, NULL));
-        if (f == 1) {
-            /* wait for write space; reading too (libpq's advice) */
-            if (!PQconsumeInput(c->pg))
-                return async_fail(c, pgd_error(c, NULL));
-            *want_write = 1;
-            return SBD_AGAIN;
-        }
-        c->flushing = 0;
-    }
-    if (!PQconsumeInput(c->pg))
-        return async_fail(c, pgd_error(c, NULL));
-    while (!PQisBusy(c->pg)) {
-        PGresult *r = PQgetResult(c->pg);
-        if (c->sync_due) {
-            /* pipeline: the Sync after the previous statement */
-            if (r == NULL)
-                break; /* not there yet */
-            ExecStatusType st = PQresultStatus(r);
-            PQclear(r);
-            if (st == PGRES_PIPELINE_SYNC)
-                c->sync_due = 0;
-            continue;
-        }
-        if (r == NULL)
-            return async_done(c, info);
-        ExecStatusType st = PQresultStatus(r);
-        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
-            /* take_result aborts the COPY (blocking) and fails */
-            if (c->async_res != NULL)
-                PQclear(c->async_res);
-            c->async_res = NULL;
-            c->in_flight = 0;
-            return take_result(c, r, info);
-        }
-        int keep_old = c->async_res != NULL &&
-                       PQresultStatus(c->async_res) == PGRES_FATAL_ERROR;
-        if (keep_old) {
-            PQclear(r);
-        } else {
-            if (c->async_res != NULL)
-                PQclear(c->async_res);
-            c->async_res = r;
-        }
-    }
-    return SBD_AGAIN;
-}
-
-/* Waits until the connection's socket is readable.  0, or -1 on error. */
-static int pqsocket_wait(sbd_conn *c)
-{
-    struct pollfd pfd = {.fd = PQsocket(c->pg), .events = POLLIN};
-    int r;
-    while ((r = poll(&pfd, 1, -1)) < 0 && errno == EINTR)
-        ;
-    return r < 0 ? -1 : 0;
-}
-
-/* Enters or leaves libpq's pipeline mode.  Leaving first reads the last
- * Sync result, which may still be due after the last statement's answer. */
-static int pgsql_pipeline(sbd_conn *c, int on)
-{
-    if (on == c->pipeline)
-        return SBD_OK;
-    if (on) {
-        int rc = async_start(c);
-        if (rc != SBD_OK)
-            return rc;
-        if (pgd_wire_ready(c))
-            return pgd_wire_pipe_on(c);
-        pgd_sock_blocking(c, 0);
-        if (!PQenterPipelineMode(c->pg))
-            return pgd_error(c, NULL);
-        c->pipeline = 1;
-        c->sync_due = 0;
-        return SBD_OK;
-    }
-    if (c->in_flight > 0)
-        return pgd_fail(c, "pipeline: statements are still in flight");
-    if (c->wire_pipe) {
-        pgd_wire_pipe_off(c);
-        return SBD_OK;
-    }
-    pgd_sock_blocking(c, 0);
-    while (c->sync_due) {
-        /* the Sync's result follows its statement's: it is at most one
-         * network read away */
-        if (PQisBusy(c->pg)) {
-            if (pqsocket_wait(c) != 0 || !PQconsumeInput(c->pg))
-                return pgd_error(c, NULL);
-            continue;
-        }
-        PGresult *r = PQgetResult(c->pg);
-        if (r == NULL)
-            continue;
-        ExecStatusType st = PQresultStatus(r);
-        PQclear(r);
-        if (st == PGRES_PIPELINE_SYNC)
-            c->sync_due = 0;
-    }
-    if (!PQexitPipelineMode(c->pg))
-        return pgd_error(c, NULL);
-    c->pipeline = 0;
+    if (read_connection(h, errbuf, errlen) != SBD_OK || read_session(h, errbuf, errlen) != SBD_OK)
+        return SBD_ERROR;
+    pgd_cfg.wire = h->opt_bool("pgsql-wire");
     return SBD_OK;
 }
 
-static void pgsql_close_stmt(sbd_conn *c, sbd_stmt *s)
+void pgd_done(void)
 {
-    if (s == NULL)
-        return;
-    for (struct sbd_stmt **pp = &c->stmts; *pp != NULL; pp = &(*pp)->next) {
-        if (*pp == s) {
-            *pp = s->next;
-            break;
-        }
-    }
-    /* Free the server side too.  In a failed transaction DEALLOCATE fails
-     * and the statement lingers until disconnect: harmless. */
-    if (!c->in_copy && !c->wire_flight && PQstatus(c->pg) == CONNECTION_OK) {
-        char sql[48];
-        pgd_sock_blocking(c, 0);
-        memcpy(sql, "DEALLOCATE ", 11);
-        memcpy(sql + 11, s->name, strlen(s->name) + 1);
-        PQclear(PQexec(c->pg, sql));
-    }
-    pgd_free_stmt(s);
+    sbc_list_free(&pgd_cfg.hosts);
+    sbc_password_free(pgd_cfg.password);
+    pgd_cfg.password = NULL;
+    pgd_cfg.secret = "";
+    if (pgd_cfg.c_locale != (locale_t)0)
+        freelocale(pgd_cfg.c_locale);
+    pgd_cfg.c_locale = (locale_t)0;
 }
 
-/* ---- server counters --------------------------------------------------- */
-
-/* Transactions committed and rolled back in the current database, from
- * pg_stat_database.  Since PostgreSQL 15 each backend keeps its counts in
- * local memory and flushes them to shared memory when it goes idle, at most
- * once a second (and within ~10 s when it stays idle), so other sessions'
- * latest transactions may be missing for about a second: read the counters
- * after the workers have stopped and a short pause.  This session's own
- * counts are flushed first with pg_stat_force_next_flush() (PG 15+), and
- * pg_stat_clear_snapshot() makes sure a cached snapshot is not reused.
- * The queries run here count as transactions themselves. */
-static int pgsql_server_counters(sbd_conn *c, struct sbd_server_counters *out)
+/* Static "libpq 15.20"; never fails. */
+const char *pgd_client_version(void)
 {
-    pgd_clear_result(c);
-    if (c->in_copy)
-        return pgd_fail(c, "a bulk load is in progress on this connection");
-    if (c->wire_flight)
-        return pgd_fail(c, "a statement is already in flight on this connection");
-    pgd_sock_blocking(c, 0);
-    PGresult *res;
-    int flush = PQserverVersion(c->pg) >= 150000;
-    if (flush && c->counter_reads == 0) {
-        /* flush this session's start-up transactions before the first
-         * read, so that every read sees them */
-        res = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
-        PQclear(res);
+    if (client_version_buf[0] == 0) {
+        int v = PQlibVersion();
+        char tmp[32];
+        size_t n = 0;
+        memcpy(tmp, "libpq ", 6);
+        n = 6;
+        n += sbc_i64_to_text(v / 10000, tmp + n);
+        tmp[n++] = '.';
+        n += sbc_i64_to_text(v % 10000, tmp + n);
+        memcpy(client_version_buf, tmp, n + 1);
     }
-    /* one simple-protocol message: one transaction per read, flushed
-     * (forced) as it ends */
-    res = PQexec(c->pg, flush ? "SELECT pg_stat_force_next_flush(); SELECT pg_stat_clear_snapshot(); "
-                                "SELECT xact_commit, xact_rollback FROM pg_stat_database "
-                                "WHERE datname = current_database()"
-                              : "SELECT pg_stat_clear_snapshot(); "
-                                "SELECT xact_commit, xact_rollback FROM pg_stat_database "
-                                "WHERE datname = current_database()");
-    if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
-        PQnfields(res) != 2) {
-        int st = PQresultStatus(res) == PGRES_TUPLES_OK
-                 ? pgd_fail(c, "pg_stat_database has no row for this database")
-                 : pgd_error(c, res);
-        PQclear(res);
-        return st;
-    }
-    /* each earlier read on this connection is one committed transaction
-     * that the server counted: leave them out, so the difference of two
-     * reads on one connection is exactly the other sessions' work */
-    out->commits = pgd_parse_int(PQgetvalue(res, 0, 0), (size_t)PQgetlength(res, 0, 0)) -
-                   c->counter_reads;
-    out->rollbacks = pgd_parse_int(PQgetvalue(res, 0, 1), (size_t)PQgetlength(res, 0, 1));
-    c->counter_reads++;
-    out->selects = out->inserts = out->updates = out->deletes = -1;
-    out->statements = -1;
-    PQclear(res);
-    return SBD_OK;
+    return client_version_buf;
 }
 
 /* ---- the driver -------------------------------------------------------- */
@@ -743,7 +211,7 @@ static const struct sbd_driver pgsql_driver = {
     .description = "PostgreSQL through libpq",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_SERVER_COUNTERS |
             SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE,
-    .options = pgd_options,
+    .options = options,
     .init = pgd_init,
     .done = pgd_done,
     .client_version = pgd_client_version,
@@ -752,21 +220,21 @@ static const struct sbd_driver pgsql_driver = {
     .last_error = pgd_last_error,
     .dialect = pgd_dialect,
     .server_version = pgd_server_version,
-    .query = pgsql_query,
-    .fetch_row = pgsql_fetch_row,
-    .free_result = pgsql_free_result,
-    .prepare = pgsql_prepare,
-    .execute = pgsql_execute,
-    .close_stmt = pgsql_close_stmt,
+    .query = pgd_query,
+    .fetch_row = pgd_fetch_row,
+    .free_result = pgd_free_result,
+    .prepare = pgd_prepare,
+    .execute = pgd_execute,
+    .close_stmt = pgd_close_stmt,
     .bulk_begin = pgd_bulk_begin,
     .bulk_row = pgd_bulk_row,
     .bulk_end = pgd_bulk_end,
-    .server_counters = pgsql_server_counters,
-    .socket = pgsql_socket,
-    .send_query = pgsql_send_query,
-    .send_execute = pgsql_send_execute,
-    .poll_result = pgsql_poll_result,
-    .pipeline = pgsql_pipeline,
+    .server_counters = pgd_server_counters,
+    .socket = pgd_socket,
+    .send_query = pgd_send_query,
+    .send_execute = pgd_send_execute,
+    .poll_result = pgd_poll_result,
+    .pipeline = pgd_pipeline,
 };
 
 /* The driver table: static, never NULL, never fails. */

@@ -1,9 +1,8 @@
 /*
- * pgsql driver internals shared by its files: the connection and statement
- * structs, error helpers, number formatting (pgsql_text.c), bulk load
- * (pgsql_copy.c) and the wire-protocol fast path for execute
- * (pgsql_wire.c, pgsql_wire_proto.c).  Not part of the ABI; only the
- * driver's files include it.
+ * pgsql driver internals shared by its files (pgsql.c lists them): the
+ * settings, the connection and statement structs, and each file's
+ * functions the others call.  Not part of the ABI; only the driver's
+ * files include it.
  */
 #ifndef SBENCH_PGSQL_INT_H
 #define SBENCH_PGSQL_INT_H
@@ -15,7 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pgsql_errors.h"
 #include "pgsql_wire.h"
+#include "../common/list.h"
+#include "../common/transport.h"
 
 /* A COPY statement run as a query or execute: the reason sent with
  * CopyFail, and the error reported. */
@@ -23,12 +25,40 @@
 #define PGD_COPY_MSG "COPY FROM STDIN / TO STDOUT cannot run as a plain query; " \
                      "use the bulk load calls"
 
-/* Room for any integer or double that pgd_fmt_* writes. */
+/* Room for any integer or double that pgd_fmt_double and sbc_i64_to_text
+ * write. */
 #define PGD_NUM_MAX 32
+
+/* Settings read once by pgd_init (pgsql.c); read-only while threads run. */
+struct pgd_settings {
+    const struct sbd_host *host;
+    struct sbc_list hosts;        /* empty: leave the host to libpq ($PGHOST) */
+    const char *port, *user, *dbname, *sslmode, *sslrootcert; /* NULL: libpq's */
+    char port_buf[8], ctimeout_buf[16];
+    char *password;               /* NULL: leave it to libpq */
+    const char *secret;           /* what messages mask: the password, unless it is
+                                     also the user or database name (sbc_secret) */
+    char session_sql[200];        /* run after connecting, "" if nothing */
+    int wire;                     /* --pgsql-wire */
+    locale_t c_locale;            /* for strtod_l: the user's locale may use ',' */
+};
+extern struct pgd_settings pgd_cfg;
+
+/* How a connection's statements travel: through libpq (pgd_tp_libpq:
+ * pgsql_stmt.c, pgsql_async.c) or over the wire fast path (pgd_tp_wire and,
+ * in pipeline mode, pgd_tp_wire_pipe: pgsql_wire.c).  pgd_wire_setup picks
+ * one at connect; entering and leaving a wire pipeline switch between the
+ * two wire ones, and pgd_wire_off puts libpq's in for good when the fast
+ * path gives the connection up.  The driver table's calls check what
+ * every transport needs (no bulk load, nothing in flight, the parameter
+ * count) and call through the connection's, so no call tests which path
+ * to take.  A transport may hand a statement it does not serve to libpq's
+ * (the wire path does so with SET and RESET). */
+extern const struct sbc_transport pgd_tp_libpq, pgd_tp_wire, pgd_tp_wire_pipe;
 
 struct sbd_stmt {
     struct sbd_stmt *next;        /* list of the connection's statements */
-    char name[24];                /* server-side name, unique per conn */
+    char name[32];                /* server-side name, unique per conn */
     int nparams;
     int *types;                   /* enum sbd_type of each parameter */
     const char **values;          /* PQexecPrepared's paramValues */
@@ -38,6 +68,9 @@ struct sbd_stmt {
 
 struct sbd_conn {
     PGconn *pg;
+    const struct sbc_transport *tp; /* never NULL once connected */
+    /* poll_result of the path that sent what is in flight */
+    int (*poll)(sbd_conn *c, struct sbd_result_info *info, int *want_write);
     struct sbd_error err;
     int64_t counter_reads;        /* server_counters calls on this conn */
     char version[64];             /* "PostgreSQL 15.20" */
@@ -55,7 +88,7 @@ struct sbd_conn {
     struct sbd_stmt *stmts;
     unsigned long next_stmt_id;
 
-    /* nonblocking statements (pgsql.c: send_query, poll_result) */
+    /* nonblocking statements (pgsql_async.c) */
     int nonblocking;              /* PQsetnonblocking done */
     int in_flight;                /* statements sent, not yet answered */
     int flushing;                 /* PQflush has more to send */
@@ -64,9 +97,9 @@ struct sbd_conn {
     int sync_due;                 /* pipeline: the oldest statement is
                                      answered, its Sync result is not */
 
-    /* wire-protocol fast path for execute (pgsql_wire.c): wire_on while
-     * --pgsql-wire=on, the session is unencrypted and the fast path has
-     * not given up on the connection */
+    /* wire-protocol fast path (pgsql_wire.c): wire_on while --pgsql-wire
+     * is on, the session is unencrypted and the fast path has not given
+     * up on the connection (c->tp is one of its transports then) */
     int wire_on;
     long wire_execs;              /* statements it served (logged at debug) */
     int wire_simple;              /* the request is a simple Query */
@@ -83,22 +116,22 @@ struct sbd_conn {
     size_t pipe_out_len, pipe_out_cap;
     struct pgd_wire wire;
 
-    /* bulk load (pgsql_copy.c) */
+    /* bulk load (pgsql_bulk.c) */
     int in_copy;
     int copy_ncols;
     char *copy_buf;
     size_t copy_len, copy_cap;
 };
 
-/* pgsql_conn.c: options, process setup and connections (the driver table's
- * members of the same names). */
-extern const struct sbd_option pgd_options[];
+/* pgsql.c: process setup (the driver table's members of the same names). */
 int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen);
 void pgd_done(void);
 /* Static "libpq 15.20"; never fails. */
 const char *pgd_client_version(void);
-/* On success *out is a new connection owned by the caller (free with
- * pgd_disconnect); on failure *out is NULL and err says why. */
+
+/* pgsql_conn.c: connections.  On success *out is a new connection owned
+ * by the caller (free with pgd_disconnect); on failure *out is NULL and
+ * err says why. */
 int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
 void pgd_disconnect(sbd_conn *c);
 /* Owned by c, valid until its next call. */
@@ -108,8 +141,6 @@ const char *pgd_dialect(sbd_conn *c);
 /* Owned by c, valid until disconnect. */
 const char *pgd_server_version(sbd_conn *c);
 void pgd_free_stmt(struct sbd_stmt *s);
-/* The "C" locale, for strtod_l on result text; set by pgd_init. */
-extern locale_t pgd_c_locale;
 
 /* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
  * connection's message) and returns the status it classified. */
@@ -125,54 +156,86 @@ int pgd_lost(sbd_conn *c, const char *msg);
 /* pgsql_conn.c: logs a server notice at debug level, as libpq's notice
  * receiver does for this driver. */
 void pgd_notice(const char *severity, const char *msg);
-/* pgsql.c: releases the current result, if any. */
+/* pgsql_stmt.c: the driver table's statement calls. */
+int pgd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int pgd_fetch_row(sbd_conn *c, struct sbd_value *row);
+void pgd_free_result(sbd_conn *c);
+/* On success *out is owned by c until pgd_close_stmt or disconnect. */
+int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
+                const int *param_types, sbd_stmt **out);
+int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                int nparams, struct sbd_result_info *info);
+void pgd_close_stmt(sbd_conn *c, sbd_stmt *s);
+int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
+/* pgsql_stmt.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
-/* pgsql.c: takes the connection out of COPY IN/OUT state, discarding what
- * was sent; used after a failure and for a COPY run through query. */
+/* pgsql_stmt.c: takes the connection out of COPY IN/OUT state, discarding
+ * what was sent; used after a failure and for a COPY run through query. */
 void pgd_copy_abort(sbd_conn *c, const char *reason);
+/* pgsql_stmt.c, for pgsql_async.c: takes ownership of res (NULL: the send
+ * failed) and makes it the current result, as query does; copies sql into
+ * c->sql NUL-terminated (0, or -1 out of memory); writes the text of
+ * params into s->values (SBD_OK or the failure's status). */
+int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info);
+/* Sets info (dummy when info is NULL) to "no result" and returns the one
+ * to fill, for the functions that make a statement's answer the result. */
+static inline struct sbd_result_info *pgd_info_none(struct sbd_result_info *info,
+                                                    struct sbd_result_info *dummy)
+{
+    if (info == NULL)
+        info = dummy;
+    info->affected_rows = 0;
+    info->nrows = 0;
+    info->nfields = 0;
+    return info;
+}
+int pgd_copy_sql(sbd_conn *c, const char *sql, size_t len);
+int pgd_fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
 
-/* pgsql_text.c: write v / d as PostgreSQL text (at most PGD_NUM_MAX bytes,
- * not NUL-terminated) and return the length. */
-size_t pgd_fmt_int(char *dst, int64_t v);
+/* pgsql_stmt.c: query and execute through libpq (pgd_tp_libpq's). */
+int pgd_pq_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+int pgd_pq_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
+                   struct sbd_result_info *info);
+
+/* pgsql_async.c: the driver table's nonblocking and pipeline calls, and
+ * libpq's (pgd_tp_libpq's) sends, poll and pipeline mode. */
+int pgd_socket(sbd_conn *c);
+int pgd_send_query(sbd_conn *c, const char *sql, size_t len);
+int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
+int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+int pgd_pipeline(sbd_conn *c, int on);
+int pgd_pq_send_query(sbd_conn *c, const char *sql, size_t len);
+int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                        int nparams);
+int pgd_pq_pipeline(sbd_conn *c, int on);
+
+/* pgsql_types.c: sbd_type of a column of type OID `oid` (int, double or
+ * string), as the driver reports it on both paths. */
+int pgd_type_kind(unsigned oid);
+/* pgsql_types.c: writes d as PostgreSQL text (at most PGD_NUM_MAX bytes,
+ * not NUL-terminated) and returns the length. */
 size_t pgd_fmt_double(char *dst, double d);
-/* pgsql_text.c: parses an integer column's text (no validation: the server
- * produced it). */
+/* pgsql_types.c: an integer column's text as a number (0 if it is not
+ * one: the server produced it). */
 int64_t pgd_parse_int(const char *s, size_t len);
-/* pgsql_text.c: sets v->i and v->d of a non-NULL result value from its
+/* pgsql_types.c: sets v->i and v->d of a non-NULL result value from its
  * NUL-terminated text when its type is INT or DOUBLE. */
 void pgd_convert_value(struct sbd_value *v);
 
-/* pgsql_wire.c: the fast path.  pgd_wire_ready says whether it may run
- * now; pgd_wire_execute runs s with params (count already checked) and
- * pgd_wire_query runs a plain query (pgd_wire_query_ok, in pgsql_wire.h,
- * says whether that one may take the fast path), each making its answer the current result;
- * pgd_wire_send sends s (or, with s NULL, the query sql) without waiting
- * and pgd_wire_poll is poll_result for it; pgd_wire_fetch_row is fetch_row
- * for a fast-path result. */
-int pgd_wire_ready(sbd_conn *c);
-int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                     int nparams, struct sbd_result_info *info);
-int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
-int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
-                  const struct sbd_value *params, int nparams);
-int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
-/* pgsql_wire.c: pipeline mode on the fast path (instead of libpq's):
- * pgd_wire_pipe_on when pgd_wire_ready, pgd_wire_pipe_off with nothing in
- * flight; pgd_wire_pipe_send queues a statement (as pgd_wire_send) behind
- * the others, pgd_wire_pipe_poll is poll_result (answers oldest first). */
-int pgd_wire_pipe_on(sbd_conn *c);
-void pgd_wire_pipe_off(sbd_conn *c);
-int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
-                       const struct sbd_value *params, int nparams);
-int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+/* pgsql_wire.c: the fast path.  pgd_wire_setup picks the connection's
+ * transport at connect (pgd_tp_wire when --pgsql-wire allows it and the
+ * session is unencrypted, else pgd_tp_libpq); pgd_wire_off gives the fast
+ * path up for good (libpq's transport from the next statement on, or
+ * when a wire pipeline is left); pgd_wire_fetch_row is fetch_row for a
+ * fast-path result. */
+void pgd_wire_setup(sbd_conn *c, int enabled);
+void pgd_wire_off(sbd_conn *c);
 int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
 /* pgsql_wire.c: makes libpq's socket blocking (1: the blocking fast
  * path) or nonblocking again (0: before libpq does I/O on it). */
 void pgd_sock_blocking(sbd_conn *c, int on);
-/* pgsql_wire.c: decides at connect whether the fast path may serve c. */
-void pgd_wire_setup(sbd_conn *c, int enabled);
 
-/* pgsql_copy.c: bulk load through COPY ... FROM STDIN; free with
+/* pgsql_bulk.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */
 int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                    const int *types, int ncolumns);

@@ -1,18 +1,19 @@
 /*
- * pgsql driver: the wire-protocol fast path for the blocking execute.
- * Sends the very messages PQsendQueryPrepared would (pgsql_wire_proto.c
- * builds them) with one send() on libpq's own socket, reads the answer
- * with recv() up to ReadyForQuery into the connection's buffer and serves
- * the result rows from there, without libpq's PGresult (a malloc'ed
- * object with per-column descriptors and per-value copies): about half of
- * the client's instructions per point select.  Used only while libpq is
- * idle and the session is unencrypted; everything else (several
- * statements in one query, SET, pipelines, COPY) stays on libpq, and libpq
- * finds the connection exactly where it left it.
+ * pgsql driver: the wire-protocol fast path, as two transports (pgd_tp_wire,
+ * and pgd_tp_wire_pipe in pipeline mode; see struct sbc_transport).  Sends
+ * the very messages PQsendQueryPrepared and PQexec would
+ * (pgsql_wire_proto.c builds them) with one send() on libpq's own socket,
+ * reads the answer with recv() up to ReadyForQuery into the connection's
+ * buffer and serves the result rows from there, without libpq's PGresult
+ * (a malloc'ed object with per-column descriptors and per-value copies):
+ * about half of the client's instructions per point select.  Chosen at
+ * connect for unencrypted sessions (pgd_wire_setup says why that is
+ * safe); SET and RESET, COPY (bulk load) and everything but statements
+ * stay on libpq, which finds the connection exactly where it left it.
  *
- * Plain queries that are one statement take it too (a simple-protocol
- * Query, as PQexec sends), and so do nonblocking statements outside a
- * pipeline (pgd_wire_send, pgd_wire_poll: --clients).
+ * Executes and plain queries (a simple-protocol Query, as PQexec sends)
+ * take it blocking, nonblocking (send_one, wire_poll: --clients) and
+ * pipelined (pipe_send, pipe_poll: --pipeline).
  *
  * Hot path: no allocation (buffers on the connection only grow), no
  * locks, no printf-style formatting; two system calls per statement (send,
@@ -21,6 +22,7 @@
  * host's one poll covers all its connections).
  */
 #include "pgsql_int.h"
+#include "../common/buf.h"
 #include "../common/sock_io.h"
 
 #include <errno.h>
@@ -37,37 +39,42 @@ static void on_notice(void *arg, const char *severity, const char *msg)
     pgd_notice(severity, msg);
 }
 
+/* The fast path serves a connection from connect on when --pgsql-wire
+ * allows it and the session is unencrypted: under TLS or GSS encryption
+ * the socket carries ciphertext that only libpq can produce and read.
+ *
+ * Why it may then take every statement of pgd_tp_wire's: libpq is idle
+ * between the driver's calls, and its buffers hold nothing of ours.  Every
+ * libpq call of this driver that waits for an answer reads it through
+ * ReadyForQuery (PQexec, the PQgetResult loop of pgsql_stmt.c, poll_result
+ * until in_flight is 0), and libpq reads from the socket only while it
+ * waits for one, so the socket is at a message boundary with nothing
+ * unsent; the driver table's calls refuse a statement while one is in
+ * flight or a bulk load (COPY) runs, and a pipeline on this path is the
+ * fast path's own (pgd_tp_wire_pipe).  The server sends an idle session
+ * nothing unasked except a NotificationResponse (after LISTEN: the fast
+ * path then hands the connection to libpq for good, see pump) and a FATAL
+ * error just before it closes the connection (read at the start of the
+ * next answer: the connection is lost, as libpq would report it).  When
+ * libpq finds the connection broken, pgd_error hands it to libpq too, so
+ * that libpq's own message reports it. */
 void pgd_wire_setup(sbd_conn *c, int enabled)
 {
     c->wire.notice = on_notice;
     c->wire.notice_arg = NULL;
-    /* Under TLS or GSS encryption the socket carries ciphertext that only
-     * libpq can produce and read. */
     int encrypted = PQsslInUse(c->pg) != 0;
 #ifdef HAVE_PQGSSENCINUSE
     encrypted = encrypted || PQgssEncInUse(c->pg) != 0;
 #endif
     c->wire_on = enabled && !encrypted;
+    c->tp = c->wire_on ? &pgd_tp_wire : &pgd_tp_libpq;
 }
 
-/* The fast path may run when libpq is idle: no statement of its own in
- * flight (PQtransactionStatus is ACTIVE while one is, UNKNOWN on a broken
- * connection), no pipeline, no COPY.  Idle also means libpq's buffers hold
- * nothing of ours: every libpq call of this driver that waits for an
- * answer reads it through ReadyForQuery (PQexec, the PQgetResult loop of
- * pgsql.c, poll_result until in_flight is 0), and libpq reads from the
- * socket only while it waits for one, so the socket is at a message
- * boundary with nothing unsent.  The server sends an idle session nothing
- * unasked except a NotificationResponse (after LISTEN: the fast path then
- * hands the connection back to libpq for good, see pgd_wire_execute) and a
- * FATAL error just before it closes the connection (read at the start of
- * the next answer: the connection is lost, as libpq would report it). */
-int pgd_wire_ready(sbd_conn *c)
+void pgd_wire_off(sbd_conn *c)
 {
-    if (!c->wire_on || c->pipeline || c->in_flight || c->in_copy)
-        return 0;
-    PGTransactionStatusType t = PQtransactionStatus(c->pg);
-    return t == PQTRANS_IDLE || t == PQTRANS_INTRANS || t == PQTRANS_INERROR;
+    c->wire_on = 0;
+    if (!c->wire_pipe) /* else when the pipeline is left */
+        c->tp = &pgd_tp_libpq;
 }
 
 /* ---- socket ------------------------------------------------------------ */
@@ -76,7 +83,7 @@ int pgd_wire_ready(sbd_conn *c)
  * read: three system calls per statement.  The blocking fast path turns
  * the socket blocking instead, so that recv waits by itself (two: send,
  * recv; each costs a few microseconds on a virtual machine), and turns it
- * back before libpq does I/O on it again (pgsql.c calls this with 0 before
+ * back before libpq does I/O on it again (its other files call this with 0 before
  * every libpq call that reads or writes).  The nonblocking paths pass
  * MSG_DONTWAIT and work in either mode.  Only a change costs an fcntl. */
 void pgd_sock_blocking(sbd_conn *c, int on)
@@ -102,25 +109,12 @@ static int fill(int fd, struct pgd_wire *w, int wait, int block)
         errno = ENOMEM;
         return -1;
     }
-    for (;;) {
-        if (wait && sbio_wait(fd, POLLIN, 0) != 0)
-            return -1;
-        ssize_t k = recv(fd, w->in + w->in_len, w->in_cap - w->in_len, block ? 0 : MSG_DONTWAIT);
-        if (k > 0) {
-            w->in_len += (size_t)k;
-            return 1;
-        }
-        if (k == 0)
-            return 0;
-        if (errno == EINTR)
-            wait = 0;
-        else if (errno == EAGAIN || errno == EWOULDBLOCK) {
-            if (!block)
-                return -2;
-            wait = 1;
-        } else
-            return -1;
+    long k = sbc_recv(fd, w->in + w->in_len, w->in_cap - w->in_len, block, wait, 0);
+    if (k > 0) {
+        w->in_len += (size_t)k;
+        return 1;
     }
+    return (int)k;
 }
 
 /* The connection is unusable: the stream is broken or out of step.  Shut
@@ -130,7 +124,7 @@ static int fill(int fd, struct pgd_wire *w, int wait, int block)
 static int lost(sbd_conn *c, const char *what, int err)
 {
     char msg[200];
-    c->wire_on = 0;
+    pgd_wire_off(c);
     c->wire_flight = 0;
     shutdown(PQsocket(c->pg), SHUT_RDWR);
     if (err != 0)
@@ -149,11 +143,7 @@ static int answer(sbd_conn *c, struct sbd_result_info *info)
 {
     struct pgd_wire *w = &c->wire;
     struct sbd_result_info dummy;
-    if (info == NULL)
-        info = &dummy;
-    info->affected_rows = 0;
-    info->nrows = 0;
-    info->nfields = 0;
+    info = pgd_info_none(info, &dummy);
     if (w->copy)
         return pgd_fail(c, PGD_COPY_MSG);
     if (w->has_error)
@@ -211,7 +201,7 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
              * blocking even on the nonblocking path) */
             if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !w->simple) != 0)
                 return lost(c, "out of memory leaving COPY", 0);
-            if (sbio_send_all(fd, w->out, w->out_len, 0) != 0)
+            if (sbc_send_all(fd, w->out, w->out_len, 0) != 0)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
@@ -241,7 +231,7 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
      * libpq, too, finds the end of the stream and reports the connection
      * lost at the next statement. */
     if (w->notified || w->closing)
-        c->wire_on = 0;
+        pgd_wire_off(c);
     return answer(c, info);
 }
 
@@ -270,19 +260,22 @@ static int run_blocking(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
         return rc;
     c->wire.simple = s == NULL;
     pgd_sock_blocking(c, 1);
-    if (sbio_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
+    if (sbc_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
 }
 
-int pgd_wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                     int nparams, struct sbd_result_info *info)
+static int wire_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                        int nparams, struct sbd_result_info *info)
 {
     return run_blocking(c, s, NULL, 0, params, nparams, info);
 }
 
-int pgd_wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+/* SET and RESET go to libpq (pgd_wire_query_ok says why). */
+static int wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
 {
+    if (!pgd_wire_query_ok(sql, len))
+        return pgd_pq_query(c, sql, len, info);
     return run_blocking(c, NULL, sql, len, NULL, 0, info);
 }
 
@@ -311,8 +304,12 @@ static int send_some(sbd_conn *c, const char *buf, size_t len)
     return 0;
 }
 
-int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
-                  const struct sbd_value *params, int nparams)
+static int wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+
+/* Sends s's execute with params (or, with s NULL, the simple Query sql)
+ * without waiting for the answer. */
+static int send_one(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                    const struct sbd_value *params, int nparams)
 {
     begin(c);
     int rc = build(c, s, sql, len, params, nparams);
@@ -325,10 +322,25 @@ int pgd_wire_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
         return lost(c, "sending the statement", errno);
     c->wire_flight = 1;
     c->in_flight = 1;
+    c->poll = wire_poll;
     return SBD_OK;
 }
 
-int pgd_wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+static int wire_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    if (!pgd_wire_query_ok(sql, len))
+        return pgd_pq_send_query(c, sql, len);
+    return send_one(c, NULL, sql, len, NULL, 0);
+}
+
+static int wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                             int nparams)
+{
+    return send_one(c, s, NULL, 0, params, nparams);
+}
+
+/* poll_result for what send_one sent. */
+static int wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 {
     if (c->wire_sent < c->wire.out_len) {
         int r = send_some(c, c->wire.out, c->wire.out_len);
@@ -367,8 +379,11 @@ int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row)
 
 /* ---- pipelined (--pipeline) -------------------------------------------- */
 
-int pgd_wire_pipe_on(sbd_conn *c)
+/* Enters pipeline mode on the fast path (instead of libpq's): the
+ * connection's transport becomes pgd_tp_wire_pipe. */
+static int pipe_on(sbd_conn *c)
 {
+    c->tp = &pgd_tp_wire_pipe;
     c->wire_pipe = 1;
     c->pipeline = 1;
     c->pipe_out_len = c->wire_sent = 0;
@@ -381,8 +396,11 @@ int pgd_wire_pipe_on(sbd_conn *c)
     return SBD_OK;
 }
 
-void pgd_wire_pipe_off(sbd_conn *c)
+/* Leaves it, with nothing in flight: back to pgd_tp_wire, or to libpq's
+ * transport when the fast path gave the connection up meanwhile. */
+static void pipe_off(sbd_conn *c)
 {
+    c->tp = c->wire_on ? &pgd_tp_wire : &pgd_tp_libpq;
     c->wire_pipe = 0;
     c->pipeline = 0;
     c->wire.pipelined = 0;
@@ -390,8 +408,12 @@ void pgd_wire_pipe_off(sbd_conn *c)
     c->pipe_out_len = c->wire_sent = 0;
 }
 
-int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
-                       const struct sbd_value *params, int nparams)
+static int pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write);
+
+/* Queues s's execute (or, with s NULL, the Query sql) behind the
+ * statements not sent yet and sends what the socket takes. */
+static int pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
+                     const struct sbd_value *params, int nparams)
 {
     struct pgd_wire *w = &c->wire;
     if (c->wire_sent == c->pipe_out_len)
@@ -401,21 +423,16 @@ int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     if (rc != SBD_OK)
         return rc;
     /* queue it behind what is not sent yet; the queue only grows */
-    if (c->pipe_out_len + w->out_len > c->pipe_out_cap) {
-        size_t cap = c->pipe_out_cap ? c->pipe_out_cap : 4096;
-        while (cap < c->pipe_out_len + w->out_len)
-            cap *= 2;
-        char *p = realloc(c->pipe_out, cap);
-        if (p == NULL)
-            return pgd_fail(c, "out of memory for the statement");
-        c->pipe_out = p;
-        c->pipe_out_cap = cap;
-    }
+    char *q = sbc_grow(c->pipe_out, &c->pipe_out_cap, c->pipe_out_len + w->out_len, 1, 4096);
+    if (q == NULL)
+        return pgd_fail(c, "out of memory for the statement");
+    c->pipe_out = q;
     memcpy(c->pipe_out + c->pipe_out_len, w->out, w->out_len);
     c->pipe_out_len += w->out_len;
     c->wire_execs++;
     c->in_flight++;
     c->wire_flight = 1;
+    c->poll = pipe_poll;
     if (send_some(c, c->pipe_out, c->pipe_out_len) < 0) {
         c->in_flight = 0;
         return lost(c, "sending the statement", errno);
@@ -423,7 +440,8 @@ int pgd_wire_pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     return SBD_OK;
 }
 
-int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
+/* poll_result in a wire pipeline: answers oldest first. */
+static int pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 {
     if (c->wire_sent < c->pipe_out_len) {
         int r = send_some(c, c->pipe_out, c->pipe_out_len);
@@ -455,3 +473,50 @@ int pgd_wire_pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_writ
     c->wire_answered = 1;
     return rc;
 }
+
+static int pipe_send_query(sbd_conn *c, const char *sql, size_t len)
+{
+    return pipe_send(c, NULL, sql, len, NULL, 0);
+}
+
+static int pipe_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
+                             int nparams)
+{
+    return pipe_send(c, s, NULL, 0, params, nparams);
+}
+
+/* ---- the transports ---------------------------------------------------- */
+
+/* pgd_tp_wire is never in pipeline mode: it only enters it. */
+static int wire_pipeline(sbd_conn *c, int on)
+{
+    return on ? pipe_on(c) : SBD_OK;
+}
+
+/* pgd_tp_wire_pipe is always in it: it only leaves it. */
+static int pipe_pipeline(sbd_conn *c, int on)
+{
+    if (!on)
+        pipe_off(c);
+    return SBD_OK;
+}
+
+/* The fast path: every statement over the wire except SET and RESET. */
+const struct sbc_transport pgd_tp_wire = {
+    .query = wire_query,
+    .execute = wire_execute,
+    .send_query = wire_send_query,
+    .send_execute = wire_send_execute,
+    .pipeline = wire_pipeline,
+};
+
+/* In a wire pipeline: what is sent is queued behind the statements in
+ * flight.  A blocking statement (which the host sends only with nothing in
+ * flight) goes through libpq, which is not in pipeline mode. */
+const struct sbc_transport pgd_tp_wire_pipe = {
+    .query = pgd_pq_query,
+    .execute = pgd_pq_execute,
+    .send_query = pipe_send_query,
+    .send_execute = pipe_send_execute,
+    .pipeline = pipe_pipeline,
+};

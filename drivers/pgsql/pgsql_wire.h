@@ -69,10 +69,6 @@ struct pgd_wire {
     void *notice_arg;
 };
 
-/* sbd_type of a column of type OID `oid` (int, double or string), as the
- * driver reports it on both paths. */
-int pgd_type_kind(unsigned oid);
-
 /* Writes Bind (unnamed portal, statement stmt, all parameters in text,
  * NULL as length -1, text results), Describe portal, Execute (no row
  * limit) and Sync into w->out, exactly as libpq's PQsendQueryPrepared with

@@ -8,48 +8,27 @@
  * buffer past the largest size seen so far.
  */
 #include "pgsql_int.h"
+#include "../common/buf.h"
+#include "../common/text.h"
+#include "../common/value.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Type OIDs from PostgreSQL's pg_type.dat (stable across versions). */
-enum {
-    OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
-    OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
-};
-
 /* The protocol's message size limit (PqRecvLength's 1 GB for requests;
  * answers may be a little larger: a 1 GB value plus its framing). */
 #define MSG_MAX 0x40000000u
-
-int pgd_type_kind(unsigned oid)
-{
-    switch (oid) {
-    case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID:
-        return SBD_TYPE_INT;
-    case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
-        return SBD_TYPE_DOUBLE;
-    default:
-        return SBD_TYPE_STRING;
-    }
-}
 
 /* ---- buffers ----------------------------------------------------------- */
 
 /* Grows *buf to at least need bytes (doubling).  0, or -1. */
 static int grow(char **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 8192;
-    while (c < need)
-        c *= 2;
-    char *p = realloc(*buf, c);
+    char *p = sbc_grow(*buf, cap, need, 1, 8192);
     if (p == NULL)
         return -1;
     *buf = p;
-    *cap = c;
     return 0;
 }
 
@@ -170,7 +149,7 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
         p += 4;
         size_t n;
         if (v->type == SBD_TYPE_INT) {
-            n = pgd_fmt_int(p, v->i);
+            n = sbc_i64_to_text(v->i, p);
         } else if (v->type == SBD_TYPE_DOUBLE) {
             n = pgd_fmt_double(p, v->d);
         } else {
@@ -527,19 +506,9 @@ void pgd_wire_row(struct pgd_wire *w, int r, struct sbd_value *row)
         struct sbd_value *v = &row[f];
         uint32_t l = get32(p);
         p += 4;
-        v->type = w->kinds[f];
-        v->i = 0;
-        v->d = 0;
-        if (l == 0xffffffffu) {
-            v->is_null = 1;
-            v->s = NULL;
-            v->len = 0;
-            continue;
-        }
-        v->is_null = 0;
-        v->s = (const char *)p;
-        v->len = l;
-        p += l;
+        sbc_value_text(v, w->kinds[f], l == 0xffffffffu ? NULL : (const char *)p, l);
+        if (!v->is_null)
+            p += l;
     }
     for (int f = 0; f < nf; f++)
         if (!row[f].is_null)

@@ -13,6 +13,7 @@
  * the next NUL.  Build and run: tests/fuzz/fuzz.sh. */
 #include "db.h"
 #include "stats.h"
+#include "../../drivers/common/text.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -129,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 0; i < n; i++) {
         int t = p < end ? (unsigned char)*p++ % 4 : 0;
         type[i] = t == 0 ? SBD_TYPE_NULL : t == 1 ? SBD_TYPE_INT : t == 2 ? SBD_TYPE_DOUBLE : SBD_TYPE_STRING;
-        int k = sb_stmt_param_create(s, type[i] == SBD_TYPE_NULL ? SBD_TYPE_INT : type[i], 8);
+        int k = sb_stmt_param_create(s, type[i] == SBD_TYPE_NULL ? SBD_TYPE_INT : type[i], 0);
         if (k != i)
             abort();
         if (type[i] == SBD_TYPE_STRING) {
@@ -198,7 +199,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (type[pi] == SBD_TYPE_NULL)
                     wl = (size_t)snprintf(want, sizeof want, "NULL");
                 else if (type[pi] == SBD_TYPE_INT)
-                    wl = sb_i64_to_text(s->vals[pi].i, want);
+                    wl = (int)sbc_i64_to_text(s->vals[pi].i, want);
                 else
                     wl = (size_t)snprintf(want, sizeof want, "%.17g", s->vals[pi].d);
                 if (o + wl > sent_len || memcmp(sent + o, want, wl) != 0)

@@ -7,7 +7,7 @@
  * DECIMAL, strings, a row over 16 MB in continuation packets, further
  * results after MORE_RESULTS, text result sets) parsed whole, split in two
  * at every byte and fed one byte at a time, plus protocol violations,
- * which must give MW_BAD with a message and never a crash; and values
+ * which must give MYD_WIRE_BAD with a message and never a crash; and values
  * whose wire type differs from the prepared one, converted as Connector/C
  * does.  No server.
  */
@@ -159,9 +159,9 @@ static void coldef(struct buf *b, const char *name, int type, unsigned flags, in
 }
 
 /* The test's result set: five columns, two rows. */
-static const struct mw_col cols5[5] = {
-    COL(MW_T_LONG, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_NEWDECIMAL, 0),
-    COL(MW_T_LONGLONG, MW_UNSIGNED_FLAG), COL(MW_T_TINY, 0),
+static const struct myd_col cols5[5] = {
+    COL(MYD_T_LONG, 0), COL(MYD_T_VAR_STRING, 0), COL(MYD_T_NEWDECIMAL, 0),
+    COL(MYD_T_LONGLONG, MYD_WIRE_UNSIGNED_FLAG), COL(MYD_T_TINY, 0),
 };
 #define kinds5 cols5   /* bound as prepared */
 
@@ -186,14 +186,14 @@ static void binary_rows5(struct buf *b)
     end(b);
 }
 
-static void check_rows5(struct mysql_wire *w, const char *what)
+static void check_rows5(struct myd_wire *w, const char *what)
 {
     struct sbd_value row[5];
-    EXPECT(w->kind == MW_RES_ROWS, "%s: kind %d", what, w->kind);
+    EXPECT(w->kind == MYD_WIRE_RES_ROWS, "%s: kind %d", what, w->kind);
     EXPECT(w->ncols == 5 && w->nrows == 2, "%s: %d cols %d rows", what, w->ncols, w->nrows);
     if (w->ncols != 5 || w->nrows != 2)
         return;
-    EXPECT(mw_row(w, 0, kinds5, row) == 0, "%s: row 0", what);
+    EXPECT(myd_wire_row(w, 0, kinds5, row) == 0, "%s: row 0", what);
     EXPECT(row[0].type == SBD_TYPE_INT && !row[0].is_null && row[0].i == -5,
            "%s: r0c0 %lld", what, (long long)row[0].i);
     EXPECT(row[1].type == SBD_TYPE_STRING && row[1].len == 3 && row[1].s != NULL &&
@@ -203,7 +203,7 @@ static void check_rows5(struct mysql_wire *w, const char *what)
            "%s: r0c3 unsigned above INT64_MAX: type %d", what, row[3].type);
     EXPECT(row[4].type == SBD_TYPE_INT && row[4].i == -1, "%s: r0c4 %lld", what,
            (long long)row[4].i);
-    EXPECT(mw_row(w, 1, kinds5, row) == 0, "%s: row 1", what);
+    EXPECT(myd_wire_row(w, 1, kinds5, row) == 0, "%s: row 1", what);
     EXPECT(row[0].is_null && row[0].type == SBD_TYPE_INT, "%s: r1c0 NULL", what);
     EXPECT(!row[1].is_null && row[1].len == 0 && row[1].s != NULL && row[1].s[0] == 0,
            "%s: r1c1 empty string", what);
@@ -214,25 +214,25 @@ static void check_rows5(struct mysql_wire *w, const char *what)
 
 /* ---- feeding answers ------------------------------------------------------- */
 
-typedef void (*checker)(struct mysql_wire *w, const char *what);
+typedef void (*checker)(struct myd_wire *w, const char *what);
 
 struct setup {
     int binary, deprecate_eof;
-    const struct mw_col *known;
+    const struct myd_col *known;
     int nknown;
 };
 
-static void begin(struct mysql_wire *w, const struct setup *s)
+static void begin(struct myd_wire *w, const struct setup *s)
 {
     w->deprecate_eof = s->deprecate_eof;
     w->next_seq = 1;
-    mw_begin(w, s->binary, s->known, s->nknown);
+    myd_wire_begin(w, s->binary, s->known, s->nknown);
 }
 
-static void append(struct mysql_wire *w, const unsigned char *p, size_t n)
+static void append(struct myd_wire *w, const unsigned char *p, size_t n)
 {
-    if (mw_reserve(w, w->in_len + n) != 0) {
-        perror("mw_reserve");
+    if (myd_wire_reserve(w, w->in_len + n) != 0) {
+        perror("myd_wire_reserve");
         exit(2);
     }
     memcpy(w->in + w->in_len, p, n);
@@ -245,63 +245,63 @@ static void append(struct mysql_wire *w, const unsigned char *p, size_t n)
 static void feed(const char *what, const struct buf *a, const struct setup *s,
                  checker check, int every)
 {
-    static struct mysql_wire w;
+    static struct myd_wire w;
     char label[160];
     size_t step = every ? 1 : (a->n / 7 + 1);
     for (size_t split = 0; split <= a->n; split += step) {
         begin(&w, s);
         append(&w, a->b, split);
-        int rc = mw_parse(&w);
+        int rc = myd_wire_parse(&w);
         if (split < a->n) {
-            EXPECT(rc == MW_MORE, "%s: split %zu: %d (%s)", what, split, rc, w.bad);
+            EXPECT(rc == MYD_WIRE_MORE, "%s: split %zu: %d (%s)", what, split, rc, w.bad);
             EXPECT(w.need > w.in_len, "%s: split %zu: need %zu of %zu", what, split,
                    w.need, w.in_len);
             append(&w, a->b + split, a->n - split);
-            rc = mw_parse(&w);
+            rc = myd_wire_parse(&w);
         }
         snprintf(label, sizeof label, "%s (split %zu)", what, split);
-        EXPECT(rc == MW_DONE, "%s: %d (%s)", label, rc, w.bad);
-        if (rc == MW_DONE)
+        EXPECT(rc == MYD_WIRE_DONE, "%s: %d (%s)", label, rc, w.bad);
+        if (rc == MYD_WIRE_DONE)
             check(&w, label);
         if (!every && split + step > a->n && split != a->n)
             split = a->n - step; /* last round: the whole answer */
     }
     if (a->n < 4096) {
         begin(&w, s);
-        int rc = MW_MORE;
+        int rc = MYD_WIRE_MORE;
         for (size_t i = 0; i < a->n; i++) {
             append(&w, a->b + i, 1);
-            rc = mw_parse(&w);
+            rc = myd_wire_parse(&w);
             if (i + 1 < a->n)
-                EXPECT(rc == MW_MORE, "%s: byte by byte at %zu: %d (%s)", what, i, rc, w.bad);
+                EXPECT(rc == MYD_WIRE_MORE, "%s: byte by byte at %zu: %d (%s)", what, i, rc, w.bad);
         }
         snprintf(label, sizeof label, "%s (byte by byte)", what);
-        EXPECT(rc == MW_DONE, "%s: %d (%s)", label, rc, w.bad);
-        if (rc == MW_DONE)
+        EXPECT(rc == MYD_WIRE_DONE, "%s: %d (%s)", label, rc, w.bad);
+        if (rc == MYD_WIRE_DONE)
             check(&w, label);
     }
 }
 
-/* Feeds a broken answer whole: MW_BAD with a message; and (unless the
+/* Feeds a broken answer whole: MYD_WIRE_BAD with a message; and (unless the
  * break is a byte after a complete answer) every prefix of it. */
 static void feed_bad2(const char *what, const struct buf *a, const struct setup *s,
                       const char *msg_part, int prefixes)
 {
-    struct mysql_wire w = {0};
+    struct myd_wire w = {0};
     begin(&w, s);
     append(&w, a->b, a->n);
-    int rc = mw_parse(&w);
-    EXPECT(rc == MW_BAD, "%s: %d, expected MW_BAD", what, rc);
+    int rc = myd_wire_parse(&w);
+    EXPECT(rc == MYD_WIRE_BAD, "%s: %d, expected MYD_WIRE_BAD", what, rc);
     EXPECT(strstr(w.bad, msg_part) != NULL, "%s: message '%s' lacks '%s'", what, w.bad,
            msg_part);
     /* also every prefix: MORE or BAD, never DONE, never a crash */
     for (size_t n = 0; prefixes && n < a->n; n++) {
         begin(&w, s);
         append(&w, a->b, n);
-        rc = mw_parse(&w);
-        EXPECT(rc != MW_DONE, "%s: prefix %zu parsed as complete", what, n);
+        rc = myd_wire_parse(&w);
+        EXPECT(rc != MYD_WIRE_DONE, "%s: prefix %zu parsed as complete", what, n);
     }
-    mw_free(&w);
+    myd_wire_free(&w);
 }
 
 static void feed_bad(const char *what, const struct buf *a, const struct setup *s,
@@ -312,65 +312,65 @@ static void feed_bad(const char *what, const struct buf *a, const struct setup *
 
 /* ---- checks ----------------------------------------------------------------- */
 
-static void check_ok(struct mysql_wire *w, const char *what)
+static void check_ok(struct myd_wire *w, const char *what)
 {
-    EXPECT(w->kind == MW_RES_OK, "%s: kind %d", what, w->kind);
+    EXPECT(w->kind == MYD_WIRE_RES_OK, "%s: kind %d", what, w->kind);
     EXPECT(w->affected_rows == 300 && w->insert_id == 70000, "%s: %llu %llu", what,
            (unsigned long long)w->affected_rows, (unsigned long long)w->insert_id);
     EXPECT(w->status == 3 && w->warnings == 1, "%s: status %u warnings %u", what,
            w->status, w->warnings);
 }
 
-static void check_err(struct mysql_wire *w, const char *what)
+static void check_err(struct myd_wire *w, const char *what)
 {
-    EXPECT(w->kind == MW_RES_ERR, "%s: kind %d", what, w->kind);
+    EXPECT(w->kind == MYD_WIRE_RES_ERR, "%s: kind %d", what, w->kind);
     EXPECT(w->err_code == 1213 && strcmp(w->err_state, "40001") == 0, "%s: %u %s", what,
            w->err_code, w->err_state);
     EXPECT(w->err_msg_len == 14 && memcmp(w->in + w->err_msg, "Deadlock found", 14) == 0,
            "%s: message", what);
 }
 
-static void check_err_nostate(struct mysql_wire *w, const char *what)
+static void check_err_nostate(struct myd_wire *w, const char *what)
 {
-    EXPECT(w->kind == MW_RES_ERR && w->err_code == 1062 &&
+    EXPECT(w->kind == MYD_WIRE_RES_ERR && w->err_code == 1062 &&
            strcmp(w->err_state, "HY000") == 0, "%s: %u %s", what, w->err_code, w->err_state);
 }
 
-static void check_rows_status(struct mysql_wire *w, const char *what)
+static void check_rows_status(struct myd_wire *w, const char *what)
 {
     check_rows5(w, what);
     EXPECT(w->status == 0x22, "%s: final status %#x", what, w->status);
 }
 
-static void check_more(struct mysql_wire *w, const char *what)
+static void check_more(struct myd_wire *w, const char *what)
 {
     /* the first result is kept; the last status is the final one */
     check_rows5(w, what);
     EXPECT(w->status == 0x02, "%s: final status %#x", what, w->status);
 }
 
-static void check_text(struct mysql_wire *w, const char *what)
+static void check_text(struct myd_wire *w, const char *what)
 {
-    EXPECT(w->kind == MW_RES_ROWS && w->ncols == 2 && w->nrows == 2, "%s: %d %d %d", what,
+    EXPECT(w->kind == MYD_WIRE_RES_ROWS && w->ncols == 2 && w->nrows == 2, "%s: %d %d %d", what,
            w->kind, w->ncols, w->nrows);
 }
 
 #define BIG (0xffffff + 10)
 
-static void check_big(struct mysql_wire *w, const char *what)
+static void check_big(struct myd_wire *w, const char *what)
 {
-    static const struct mw_col kinds[2] = {COL(MW_T_LONG, 0), COL(MW_T_BLOB, 0)};
+    static const struct myd_col kinds[2] = {COL(MYD_T_LONG, 0), COL(MYD_T_BLOB, 0)};
     struct sbd_value row[2];
-    EXPECT(w->kind == MW_RES_ROWS && w->ncols == 2 && w->nrows == 2, "%s: %d %d %d", what,
+    EXPECT(w->kind == MYD_WIRE_RES_ROWS && w->ncols == 2 && w->nrows == 2, "%s: %d %d %d", what,
            w->kind, w->ncols, w->nrows);
     if (w->nrows != 2)
         return;
-    EXPECT(mw_row(w, 0, kinds, row) == 0, "%s: row 0", what);
+    EXPECT(myd_wire_row(w, 0, kinds, row) == 0, "%s: row 0", what);
     int good = row[1].len == BIG;
     for (size_t i = 0; good && i < BIG; i++)
         good = (unsigned char)row[1].s[i] == (unsigned char)('a' + i % 26);
     EXPECT(row[0].i == 1 && good && row[1].s[BIG] == 0, "%s: big value", what);
-    EXPECT(mw_row(w, 1, kinds, row) == 0 && row[0].i == 2 && row[1].len == 1 &&
+    EXPECT(myd_wire_row(w, 1, kinds, row) == 0 && row[0].i == 2 && row[1].len == 1 &&
            row[1].s[0] == 'z', "%s: row after the big one", what);
 }
 
@@ -378,14 +378,14 @@ static void check_big(struct mysql_wire *w, const char *what)
 
 static void test_requests(void)
 {
-    struct mysql_wire w = {0};
+    struct myd_wire w = {0};
     struct sbd_value p[4] = {
         {.type = SBD_TYPE_INT, .i = -2},
         {.type = SBD_TYPE_DOUBLE, .d = 1.5},
         {.type = SBD_TYPE_STRING, .s = "ab", .len = 2},
         {.type = SBD_TYPE_INT, .is_null = 1},
     };
-    EXPECT(mw_build_execute(&w, 0x01020304, p, 4) == 0, "build execute");
+    EXPECT(myd_wire_build_execute(&w, 0x01020304, p, 4) == 0, "build execute");
     static const unsigned char want[] = {
         39, 0, 0, 0,                           /* header: 39 bytes, seq 0 */
         0x17, 4, 3, 2, 1, 0, 1, 0, 0, 0,       /* command, id, flags, iterations */
@@ -400,10 +400,10 @@ static void test_requests(void)
            "execute bytes (%zu)", w.out_len);
     EXPECT(w.next_seq == 1, "execute: answer seq %u", w.next_seq);
 
-    EXPECT(mw_build_execute(&w, 7, NULL, 0) == 0 && w.out_len == 14 && w.out[0] == 10,
+    EXPECT(myd_wire_build_execute(&w, 7, NULL, 0) == 0 && w.out_len == 14 && w.out[0] == 10,
            "execute without parameters");
 
-    EXPECT(mw_build_query(&w, "BEGIN", 5) == 0, "build query");
+    EXPECT(myd_wire_build_query(&w, "BEGIN", 5) == 0, "build query");
     EXPECT(w.out_len == 10 && memcmp(w.out, "\x06\x00\x00\x00\x03" "BEGIN", 10) == 0,
            "query bytes");
 
@@ -412,7 +412,7 @@ static void test_requests(void)
     char *s = malloc(big);
     memset(s, 'x', big);
     struct sbd_value q = {.type = SBD_TYPE_STRING, .s = s, .len = big};
-    EXPECT(mw_build_execute(&w, 1, &q, 1) == 0, "build big execute");
+    EXPECT(myd_wire_build_execute(&w, 1, &q, 1) == 0, "build big execute");
     size_t payload = 10 + 1 + 1 + 2 + 9 + big;
     EXPECT(w.out_len == payload + 8, "big execute: %zu bytes", w.out_len);
     EXPECT(w.out[0] == 0xff && w.out[1] == 0xff && w.out[2] == 0xff && w.out[3] == 0,
@@ -424,7 +424,7 @@ static void test_requests(void)
            w.out[w.out_len - 1] == 'x', "big execute: payload");
     EXPECT(w.next_seq == 2, "big execute: answer seq %u", w.next_seq);
     free(s);
-    mw_free(&w);
+    myd_wire_free(&w);
 }
 
 static void test_answers(void)
@@ -512,7 +512,7 @@ static void test_answers(void)
     eof_packet(&a, 0x0a);
     ok_packet(&a, 0, 1, 0, 0x0a, 0);
     start(&a); byte(&a, 1); end(&a);
-    coldef(&a, "x", MW_T_LONG, 0, 0);
+    coldef(&a, "x", MYD_T_LONG, 0, 0);
     eof_packet(&a, 0x0a);
     start(&a); byte(&a, 0); byte(&a, 0); le(&a, 9, 4); end(&a);
     eof_packet(&a, 0x02);
@@ -521,8 +521,8 @@ static void test_answers(void)
     /* text result set: NULL (0xfb) and strings */
     a.n = 0; a.seq = 1;
     start(&a); byte(&a, 2); end(&a);
-    coldef(&a, "a", MW_T_LONGLONG, 0, 0);
-    coldef(&a, "b", MW_T_VAR_STRING, 0, 0);
+    coldef(&a, "a", MYD_T_LONGLONG, 0, 0);
+    coldef(&a, "b", MYD_T_VAR_STRING, 0, 0);
     eof_packet(&a, 2);
     start(&a); lstr(&a, "12"); byte(&a, 0xfb); end(&a);
     start(&a); byte(&a, 0xfb); lstr(&a, "x"); end(&a);
@@ -532,8 +532,8 @@ static void test_answers(void)
     /* a row over 16 MB: continuation packets; split at chosen bytes */
     a.n = 0; a.seq = 1;
     start(&a); byte(&a, 2); end(&a);
-    coldef(&a, "id", MW_T_LONG, 0, 0);
-    coldef(&a, "v", MW_T_BLOB, 0, 0);
+    coldef(&a, "id", MYD_T_LONG, 0, 0);
+    coldef(&a, "v", MYD_T_BLOB, 0, 0);
     eof_packet(&a, 2);
     start(&a);
     byte(&a, 0); byte(&a, 0); le(&a, 1, 4);
@@ -613,7 +613,7 @@ static void test_violations(void)
     free(a.b);
 
     /* rows whose values do not fill them exactly: framed correctly, so
-     * the answer parses; mw_row finds it */
+     * the answer parses; myd_wire_row finds it */
     static const struct {
         const char *what;
         unsigned char row[12];
@@ -625,7 +625,7 @@ static void test_violations(void)
         {"bytes after the last value", {0, 0x3c, 1, 0, 0, 0, 0xff, 9}, 8},
     };
     for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        struct mysql_wire rw = {0};
+        struct myd_wire rw = {0};
         struct buf rb = {0};
         rb.seq = 1;
         start(&rb); byte(&rb, 5); byte(&rb, 0); end(&rb);
@@ -633,56 +633,56 @@ static void test_violations(void)
         start(&rb); bytes(&rb, rows[k].row, rows[k].n); end(&rb);
         eof_packet(&rb, 2);
         rw.next_seq = 1;
-        mw_begin(&rw, 1, cols5, 5);
+        myd_wire_begin(&rw, 1, cols5, 5);
         append(&rw, rb.b, rb.n);
         struct sbd_value rv[5];
-        EXPECT(mw_parse(&rw) == MW_DONE && rw.nrows == 1 && mw_conv_reserve(&rw) == 0,
+        EXPECT(myd_wire_parse(&rw) == MYD_WIRE_DONE && rw.nrows == 1 && myd_wire_conv_reserve(&rw) == 0,
                "row %s: parses (%s)", rows[k].what, rw.bad);
-        EXPECT(rw.nrows == 1 && mw_row(&rw, 0, cols5, rv) == MW_ROW_BAD,
-               "row %s: mw_row says MW_ROW_BAD", rows[k].what);
-        mw_free(&rw);
+        EXPECT(rw.nrows == 1 && myd_wire_row(&rw, 0, cols5, rv) == MYD_WIRE_ROW_BAD,
+               "row %s: myd_wire_row says MYD_WIRE_ROW_BAD", rows[k].what);
+        myd_wire_free(&rw);
         free(rb.b);
     }
     {
         /* a value in a NULL-typed column */
-        static const struct mw_col nullcol[1] = {COL(MW_T_NULL, 0)};
-        struct mysql_wire rw = {0};
+        static const struct myd_col nullcol[1] = {COL(MYD_T_NULL, 0)};
+        struct myd_wire rw = {0};
         struct buf rb = {0};
         rb.seq = 1;
         start(&rb); byte(&rb, 1); end(&rb);
-        coldef(&rb, "n", MW_T_NULL, 0, 0);
+        coldef(&rb, "n", MYD_T_NULL, 0, 0);
         eof_packet(&rb, 2);
         start(&rb); byte(&rb, 0); byte(&rb, 0); byte(&rb, 1); byte(&rb, 'x'); end(&rb);
         eof_packet(&rb, 2);
         rw.next_seq = 1;
-        mw_begin(&rw, 1, NULL, 0);
+        myd_wire_begin(&rw, 1, NULL, 0);
         append(&rw, rb.b, rb.n);
         struct sbd_value rv[1];
-        EXPECT(mw_parse(&rw) == MW_DONE && rw.nrows == 1 &&
-               mw_row(&rw, 0, nullcol, rv) == MW_ROW_BAD, "value in a NULL-typed column");
-        mw_free(&rw);
+        EXPECT(myd_wire_parse(&rw) == MYD_WIRE_DONE && rw.nrows == 1 &&
+               myd_wire_row(&rw, 0, nullcol, rv) == MYD_WIRE_ROW_BAD, "value in a NULL-typed column");
+        myd_wire_free(&rw);
         free(rb.b);
     }
 
-    /* a value whose wire type does not match the prepared kind: mw_row
+    /* a value whose wire type does not match the prepared kind: myd_wire_row
      * says so instead of decoding it */
-    struct mysql_wire w = {0};
+    struct myd_wire w = {0};
     struct buf b = {0};
     b.seq = 1;
     start(&b); byte(&b, 1); end(&b);
-    coldef(&b, "d", MW_T_DATETIME, 0, 0);
+    coldef(&b, "d", MYD_T_DATETIME, 0, 0);
     eof_packet(&b, 2);
     start(&b); byte(&b, 0); byte(&b, 0); byte(&b, 4); le(&b, 2024, 2); byte(&b, 1); byte(&b, 2); end(&b);
     eof_packet(&b, 2);
     w.next_seq = 1;
-    mw_begin(&w, 1, NULL, 0);
+    myd_wire_begin(&w, 1, NULL, 0);
     append(&w, b.b, b.n);
-    EXPECT(mw_parse(&w) == MW_DONE, "datetime answer parses (%s)", w.bad);
-    struct mw_col kinds[1] = {COL(MW_T_DATETIME, 0)};
+    EXPECT(myd_wire_parse(&w) == MYD_WIRE_DONE, "datetime answer parses (%s)", w.bad);
+    struct myd_col kinds[1] = {COL(MYD_T_DATETIME, 0)};
     struct sbd_value v[1];
-    EXPECT(w.nrows == 1 && mw_row(&w, 0, kinds, v) == MW_ROW_TYPE, "datetime is not decoded");
-    EXPECT(!mw_convertible(MW_T_DATETIME, &kinds[0]), "datetime is not convertible");
-    mw_free(&w);
+    EXPECT(w.nrows == 1 && myd_wire_row(&w, 0, kinds, v) == MYD_WIRE_ROW_TYPE, "datetime is not decoded");
+    EXPECT(!myd_wire_convertible(MYD_T_DATETIME, &kinds[0]), "datetime is not convertible");
+    myd_wire_free(&w);
     free(b.b);
 }
 
@@ -693,21 +693,21 @@ static void test_conversions(void)
 {
     /* wire: LONGLONG -7, INT UNSIGNED 4294967295, NEWDECIMAL "-12.75",
      * DOUBLE 2.9, VAR_STRING "42abc", LONGLONG 2^64-1 (unsigned) */
-    static const struct mw_col wire[6] = {
-        COL(MW_T_LONGLONG, 0), COL(MW_T_LONG, MW_UNSIGNED_FLAG), COL(MW_T_NEWDECIMAL, 0),
-        COL(MW_T_DOUBLE, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_LONGLONG, MW_UNSIGNED_FLAG),
+    static const struct myd_col wire[6] = {
+        COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONG, MYD_WIRE_UNSIGNED_FLAG), COL(MYD_T_NEWDECIMAL, 0),
+        COL(MYD_T_DOUBLE, 0), COL(MYD_T_VAR_STRING, 0), COL(MYD_T_LONGLONG, MYD_WIRE_UNSIGNED_FLAG),
     };
-    static const struct mw_col as_double[6] = {
-        COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0),
-        COL(MW_T_DOUBLE, 0), COL(MW_T_DOUBLE, 0),
+    static const struct myd_col as_double[6] = {
+        COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0),
+        COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0),
     };
-    static const struct mw_col as_int[6] = {
-        COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, 0),
-        COL(MW_T_LONGLONG, 0), COL(MW_T_LONGLONG, MW_UNSIGNED_FLAG),
+    static const struct myd_col as_int[6] = {
+        COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONGLONG, 0),
+        COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONGLONG, MYD_WIRE_UNSIGNED_FLAG),
     };
-    static const struct mw_col as_string[6] = {
-        COL(MW_T_VAR_STRING, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_VAR_STRING, 0),
-        COL(MW_T_VAR_STRING, 0), COL(MW_T_VAR_STRING, 0), COL(MW_T_NULL, 0),
+    static const struct myd_col as_string[6] = {
+        COL(MYD_T_VAR_STRING, 0), COL(MYD_T_VAR_STRING, 0), COL(MYD_T_VAR_STRING, 0),
+        COL(MYD_T_VAR_STRING, 0), COL(MYD_T_VAR_STRING, 0), COL(MYD_T_NULL, 0),
     };
     struct buf b = {0};
     b.seq = 1;
@@ -730,60 +730,60 @@ static void test_conversions(void)
         end(&b);
     }
     eof_packet(&b, 2);
-    struct mysql_wire w = {0};
+    struct myd_wire w = {0};
     w.next_seq = 1;
-    mw_begin(&w, 1, NULL, 0);
+    myd_wire_begin(&w, 1, NULL, 0);
     append(&w, b.b, b.n);
-    EXPECT(mw_parse(&w) == MW_DONE && w.nrows == 3, "conversions parse (%s)", w.bad);
-    EXPECT(mw_conv_reserve(&w) == 0, "conv reserve");
+    EXPECT(myd_wire_parse(&w) == MYD_WIRE_DONE && w.nrows == 3, "conversions parse (%s)", w.bad);
+    EXPECT(myd_wire_conv_reserve(&w) == 0, "conv reserve");
     struct sbd_value v[6];
-    EXPECT(mw_row(&w, 0, as_double, v) == 0, "as double");
+    EXPECT(myd_wire_row(&w, 0, as_double, v) == 0, "as double");
     EXPECT(v[0].type == SBD_TYPE_DOUBLE && v[0].d == -7.0 && v[1].d == 4294967295.0 &&
            v[2].d == -12.75 && v[3].d == 2.9 && v[4].d == 42.0 &&
            v[5].d == 18446744073709551615.0, "as double: values");
-    EXPECT(mw_row(&w, 1, as_int, v) == 0, "as int");
+    EXPECT(myd_wire_row(&w, 1, as_int, v) == 0, "as int");
     EXPECT(v[0].type == SBD_TYPE_INT && v[0].i == -7 && v[1].i == 4294967295 &&
            v[2].i == -12 && v[3].i == 2 && v[4].i == 42, "as int: values %lld %lld %lld %lld %lld",
            (long long)v[0].i, (long long)v[1].i, (long long)v[2].i, (long long)v[3].i,
            (long long)v[4].i);
     EXPECT(v[5].type == SBD_TYPE_DOUBLE && v[5].d == 18446744073709551615.0,
            "as unsigned int above INT64_MAX: a double");
-    EXPECT(mw_row(&w, 2, as_string, v) == MW_ROW_TYPE,
+    EXPECT(myd_wire_row(&w, 2, as_string, v) == MYD_WIRE_ROW_TYPE,
            "DOUBLE into a string binding: not converted");
-    EXPECT(!mw_convertible(MW_T_DOUBLE, &as_string[0]) &&
-           mw_convertible(MW_T_LONGLONG, &as_string[0]) &&
-           !mw_convertible(MW_T_FLOAT, &as_double[0]) &&
-           !mw_convertible(MW_T_DATE, &as_string[0]), "convertible");
+    EXPECT(!myd_wire_convertible(MYD_T_DOUBLE, &as_string[0]) &&
+           myd_wire_convertible(MYD_T_LONGLONG, &as_string[0]) &&
+           !myd_wire_convertible(MYD_T_FLOAT, &as_double[0]) &&
+           !myd_wire_convertible(MYD_T_DATE, &as_string[0]), "convertible");
     /* integers into string bindings: their decimal text */
-    static const struct mw_col two[2] = {COL(MW_T_VAR_STRING, 0), COL(MW_T_NULL, 0)};
+    static const struct myd_col two[2] = {COL(MYD_T_VAR_STRING, 0), COL(MYD_T_NULL, 0)};
     b.n = 0; b.seq = 1;
     start(&b); byte(&b, 2); end(&b);
-    coldef(&b, "a", MW_T_LONGLONG, 0, 0);
-    coldef(&b, "b", MW_T_LONG, MW_UNSIGNED_FLAG, 0);
+    coldef(&b, "a", MYD_T_LONGLONG, 0, 0);
+    coldef(&b, "b", MYD_T_LONG, MYD_WIRE_UNSIGNED_FLAG, 0);
     eof_packet(&b, 2);
     start(&b); byte(&b, 0); byte(&b, 0); le(&b, (uint64_t)INT64_MIN, 8); le(&b, 4294967295u, 4); end(&b);
     eof_packet(&b, 2);
-    mw_begin(&w, 1, NULL, 0);
+    myd_wire_begin(&w, 1, NULL, 0);
     append(&w, b.b, b.n);
-    EXPECT(mw_parse(&w) == MW_DONE && mw_conv_reserve(&w) == 0, "int text parse");
-    EXPECT(mw_row(&w, 0, two, v) == 0 && v[0].type == SBD_TYPE_STRING &&
+    EXPECT(myd_wire_parse(&w) == MYD_WIRE_DONE && myd_wire_conv_reserve(&w) == 0, "int text parse");
+    EXPECT(myd_wire_row(&w, 0, two, v) == 0 && v[0].type == SBD_TYPE_STRING &&
            strcmp(v[0].s, "-9223372036854775808") == 0 && v[0].len == 20 &&
            v[1].type == SBD_TYPE_STRING && strcmp(v[1].s, "4294967295") == 0,
            "integers as text");
-    mw_free(&w);
+    myd_wire_free(&w);
     free(b.b);
 }
 
 static void test_types(void)
 {
-    EXPECT(mw_type_kind(MW_T_YEAR) == SBD_TYPE_INT && mw_type_kind(MW_T_FLOAT) == SBD_TYPE_DOUBLE &&
-           mw_type_kind(MW_T_NEWDECIMAL) == SBD_TYPE_DOUBLE &&
-           mw_type_kind(MW_T_TIMESTAMP) == SBD_TYPE_DATETIME &&
-           mw_type_kind(MW_T_BLOB) == SBD_TYPE_STRING && mw_type_kind(MW_T_NULL) == SBD_TYPE_NULL,
+    EXPECT(myd_wire_type_kind(MYD_T_YEAR) == SBD_TYPE_INT && myd_wire_type_kind(MYD_T_FLOAT) == SBD_TYPE_DOUBLE &&
+           myd_wire_type_kind(MYD_T_NEWDECIMAL) == SBD_TYPE_DOUBLE &&
+           myd_wire_type_kind(MYD_T_TIMESTAMP) == SBD_TYPE_DATETIME &&
+           myd_wire_type_kind(MYD_T_BLOB) == SBD_TYPE_STRING && myd_wire_type_kind(MYD_T_NULL) == SBD_TYPE_NULL,
            "kinds");
-    EXPECT(mw_type_handled(MW_T_LONGLONG) && mw_type_handled(MW_T_VAR_STRING) &&
-           !mw_type_handled(MW_T_FLOAT) && !mw_type_handled(MW_T_DATE) &&
-           !mw_type_handled(MW_T_BIT) && !mw_type_handled(MW_T_GEOMETRY), "handled");
+    EXPECT(myd_wire_type_handled(MYD_T_LONGLONG) && myd_wire_type_handled(MYD_T_VAR_STRING) &&
+           !myd_wire_type_handled(MYD_T_FLOAT) && !myd_wire_type_handled(MYD_T_DATE) &&
+           !myd_wire_type_handled(MYD_T_BIT) && !myd_wire_type_handled(MYD_T_GEOMETRY), "handled");
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-locale_t pgd_c_locale; /* pgsql_conn.c's, for pgd_convert_value */
+struct pgd_settings pgd_cfg; /* pgsql.c's: its c_locale, for pgd_convert_value */
 
 static int failures, checks;
 
@@ -571,7 +571,7 @@ static void check_pipelined(void)
 
 int main(void)
 {
-    pgd_c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    pgd_cfg.c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     check_request();
     check_select();
     check_command("INSERT 0 5", 5);

@@ -11,7 +11,8 @@
  * nothing lost, nothing counted twice (log's key rejects a second insert).
  * Rounds vary --sqlite-begin and --sqlite-busy-timeout (0 forces retries);
  * one round reads before writing in a deferred transaction, which SQLite
- * answers with SQLITE_BUSY_SNAPSHOT.  Also checks option validation and the
+ * answers with SQLITE_BUSY_SNAPSHOT; with auto (the default) the same
+ * retries at most once per connection.  Also checks option validation and the
  * error for a database in a missing directory.  Exits 0 on success.
  */
 #include <sbench/driver.h>
@@ -246,7 +247,7 @@ static void check_errors(const char *dir)
         drv->done();
 }
 
-static void round_(const char *dir, int no, const char *begin, const char *busy,
+static long round_(const char *dir, int no, const char *begin, const char *busy,
                    int read_first)
 {
     char path[512], errbuf[512] = "";
@@ -292,6 +293,7 @@ static void round_(const char *dir, int no, const char *begin, const char *busy,
     if (drv->done)
         drv->done();
     remove_db(path);
+    return retries;
 }
 
 int main(int argc, char **argv)
@@ -321,6 +323,15 @@ int main(int argc, char **argv)
     round_(dir, 3, "deferred", "0", 0);
     round_(dir, 4, "deferred", "10000", 1);
     round_(dir, 5, "immediate", "10000", 1);
+    /* auto (the default): a connection's first transaction is deferred,
+     * the ones after a write immediate, so read-then-write transactions
+     * retry at most once per connection instead of all the time */
+    long deferred = round_(dir, 6, "deferred", "10000", 1);
+    long autom = round_(dir, 7, "auto", "10000", 1);
+    if (autom > NTHREADS)
+        die(NULL, "--sqlite-begin=auto retried more than once per connection");
+    printf("sqlite_concurrency_test: read-first retries: deferred %ld, auto %ld\n", deferred,
+           autom);
     rmdir(dir);
     printf("sqlite_concurrency_test: passed\n");
     return 0;

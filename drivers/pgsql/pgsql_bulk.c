@@ -6,6 +6,7 @@
  * reports the server's verdict (constraint errors surface there).
  */
 #include "pgsql_int.h"
+#include "../common/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ int pgd_bulk_row(sbd_conn *c, const struct sbd_value *values)
             *p++ = '\\';
             *p++ = 'N';
         } else if (v->type == SBD_TYPE_INT) {
-            p += pgd_fmt_int(p, v->i);
+            p += sbc_i64_to_text(v->i, p);
         } else if (v->type == SBD_TYPE_DOUBLE) {
             p += pgd_fmt_double(p, v->d);
         } else {

@@ -1,7 +1,7 @@
 /*
- * pgsql driver: numbers to and from PostgreSQL's text format, without
- * printf-style formatting or allocation, for the hot path (parameters,
- * result columns, COPY rows).
+ * pgsql driver: column types and numbers to and from PostgreSQL's text
+ * format, without printf-style formatting or allocation, for the hot path
+ * (parameters, result columns, COPY rows).
  *
  * Doubles are written so that float8in and numeric_in read back exactly the
  * same double: a short decimal when one is provably exact (the Clinger fast
@@ -10,56 +10,36 @@
  * and correctly rounded to 17 significant digits, which always round-trips.
  */
 #include "pgsql_int.h"
+#include "../common/text.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* "00" "01" ... "99": two digits per division */
-static const char digit_pairs[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+/* Type OIDs from PostgreSQL's pg_type.dat (stable across versions). */
+enum {
+    OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
+    OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
+};
 
-size_t pgd_fmt_int(char *dst, int64_t v)
+int pgd_type_kind(unsigned oid)
 {
-    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    size_t len = 0;
-    if (v < 0)
-        dst[len++] = '-';
-    /* count the digits first, then write them from the end, two at a
-     * time: |v| <= 2^63 has at most 19, so p never overflows */
-    size_t n = 1;
-    for (uint64_t p = 10; n < 19 && u >= p; p *= 10)
-        n++;
-    len += n;
-    char *o = dst + len;
-    while (u >= 100) {
-        const char *d = digit_pairs + (u % 100) * 2;
-        u /= 100;
-        *--o = d[1];
-        *--o = d[0];
+    switch (oid) {
+    case OID_INT2: case OID_INT4: case OID_INT8: case OID_OID:
+        return SBD_TYPE_INT;
+    case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
+        return SBD_TYPE_DOUBLE;
+    default:
+        return SBD_TYPE_STRING;
     }
-    if (u >= 10) {
-        *--o = digit_pairs[u * 2 + 1];
-        *--o = digit_pairs[u * 2];
-    } else {
-        *--o = (char)('0' + u);
-    }
-    return len;
 }
 
 int64_t pgd_parse_int(const char *s, size_t len)
 {
-    size_t i = 0;
-    int neg = 0;
-    uint64_t u = 0;
-    if (i < len && (s[i] == '-' || s[i] == '+'))
-        neg = s[i++] == '-';
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-        u = u * 10 + (uint64_t)(s[i] - '0');
-    return neg ? (int64_t)(0 - u) : (int64_t)u;
+    int64_t v = 0;
+    sbc_text_to_i64(s, len, &v);
+    return v;
 }
 
 void pgd_convert_value(struct sbd_value *v)
@@ -68,7 +48,7 @@ void pgd_convert_value(struct sbd_value *v)
         v->i = pgd_parse_int(v->s, v->len);
         v->d = (double)v->i;
     } else if (v->type == SBD_TYPE_DOUBLE) {
-        v->d = strtod_l(v->s, NULL, pgd_c_locale);
+        v->d = strtod_l(v->s, NULL, pgd_cfg.c_locale);
     }
 }
 
@@ -82,7 +62,7 @@ static const double pow10_exact[23] = {
 /* Writes digits of u (no sign) and returns their count. */
 static size_t put_uint(char *dst, uint64_t u)
 {
-    return pgd_fmt_int(dst, (int64_t)u); /* u < 2^53 here: positive */
+    return sbc_u64_to_text(u, dst);
 }
 
 /* Writes exponent "e+N"/"e-N". */
@@ -91,7 +71,7 @@ static size_t put_exp(char *dst, int e)
     size_t len = 0;
     dst[len++] = 'e';
     dst[len++] = e < 0 ? '-' : '+';
-    return len + pgd_fmt_int(dst + len, e < 0 ? -e : e);
+    return len + sbc_i64_to_text(e < 0 ? -e : e, dst + len);
 }
 
 /* Fast path for a positive finite d: 1 and the text when d equals a
