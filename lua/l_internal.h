@@ -68,6 +68,7 @@ int l_call_global(struct sb_worker *w, const char *name);
 int l_call_value(struct l_thread *t, int nargs);
 int l_find_command(struct sb_worker *w, const char *cmd);
 int l_call_command(struct sb_worker *w, const char *cmd);
+void l_command_names(struct sb_worker *w, char *buf, size_t len);
 int l_has_hook(struct sb_worker *w, const char *name);
 void l_interrupt(struct sb_worker *w);
 /* Calls sbench.hooks[name](the value at idx) from the globals' sbench
@@ -102,6 +103,11 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
 int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r);
 
 /* ---- the sbench API ---- */
+
+/* sbench.cmdline.ARG_*: option types a declaration may give as its third
+ * member, with sysbench 1.0's numbers. */
+enum { L_ARG_NULL, L_ARG_BOOL, L_ARG_INT, L_ARG_SIZE, L_ARG_DOUBLE, L_ARG_STRING, L_ARG_LIST,
+       L_ARG_FILE, L_ARG_MAX };
 
 /* Its address is sbench.error.RESTART_EVENT. */
 extern int l_restart_marker;

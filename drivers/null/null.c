@@ -31,6 +31,9 @@ static const struct sbd_option null_options[] = {
      "connection is gone, 08006)"},
     {"null-fail-connect", SBD_OPT_BOOL, "off",
      "refuse every connection (for testing error paths)"},
+    {"null-dialect", SBD_OPT_STRING, "ansi",
+     "SQL dialect the connections report, so workloads write that dialect's SQL (--mysql-dry-run "
+     "sets mysql)"},
     {NULL, 0, NULL, NULL}
 };
 
@@ -78,7 +81,12 @@ static void null_disconnect(sbd_conn *c)
 
 static const struct sbd_error *null_last_error(sbd_conn *c) { return &c->err; }
 
-static const char *null_dialect(sbd_conn *c) { (void)c; return "ansi"; }
+static const char *null_dialect(sbd_conn *c)
+{
+    (void)c;
+    const char *d = null_cfg.host->opt_str("null-dialect");
+    return d && *d ? d : "ansi";
+}
 
 static const char *null_server_version(sbd_conn *c) { (void)c; return "null"; }
 

@@ -39,6 +39,8 @@ end
 function event() end
 LUA
 echo 'function thread_init() end' > no_event.lua
+printf 'sysbench.cmdline.options = {size = {"bytes", nil, sysbench.cmdline.ARG_SIZE}}\nfunction event() end\n' > typed.lua
+printf 'sysbench.cmdline.options = {x = {"bad type", nil, 42}}\nfunction event() end\n' > typed_bad.lua
 long=$(head -c 5000 /dev/zero | tr '\0' a)
 abi_ok=0
 if command -v cc >/dev/null 2>&1; then
@@ -53,21 +55,22 @@ C
 fi
 
 pass=0 fail=0
-# check STATUS FRAGMENT [--stdout=TEXT] [--absent=TEXT] -- ARGS...
+# check STATUS FRAGMENT [--stdout=TEXT] [--absent=TEXT] [--stdin=FILE] -- ARGS...
 check() {
     local want=$1 frag=$2; shift 2
-    local out_frag="" absent=""
+    local out_frag="" absent="" input=/dev/null
     while [ "$1" != "--" ]; do
         case $1 in
             --stdout=*) out_frag=${1#--stdout=} ;;
             --absent=*) absent=${1#--absent=} ;;
+            --stdin=*) input=${1#--stdin=} ;;
         esac
         shift
     done
     shift
     local label
     label=$(printf '%s ' "$@" | cut -c1-90)
-    timeout 20 "$S" "$@" >out 2>err </dev/null
+    timeout 20 "$S" "$@" >out 2>err <"$input"
     local rc=$? why=""
     local first
     first=$(head -n 1 err)
@@ -91,11 +94,13 @@ check() {
 W=oltp_point_select
 N=--db-driver=null
 
-# command line shape
-check 2 "missing workload and command" -- 
-check 2 "missing workload and command" -- --threads=2
-check 2 "missing command for workload '$W'" -- $W
-check 2 "unknown command 'frob'" -- $W frob
+# command line shape (no workload reads the script from stdin, no command
+# only runs the script: tests/cli/sysbench_cmdline.sh compares those with
+# sysbench)
+check 2 "unknown command 'frob' (commands: prepare, run, cleanup, help)" -- $W frob
+check 2 "unrecognized command line argument 'extra'" -- $W run extra
+check 1 "stdin:2:" --stdin=syntax.lua --
+check 1 "stdin:2:" --stdin=syntax.lua -- - run
 check 2 "workloads found: " -- nosuch run
 check 2 "oltp_read_write" -- nosuch_workload run
 check 2 "does not exist" -- /nonexistent/dir/w.lua run
@@ -103,11 +108,11 @@ check 2 "does not exist" -- missing.lua run
 check 2 "does not exist" -- /tmp run
 check 2 "invalid option '-x'" -- -x $W run
 check 2 "invalid option '--=...'" -- --=5 $W run
-check 2 "unknown workload '-'" -- - run
 # unknown options, with suggestions
 check 2 "did you mean --threads?" -- --thread=2 $W run
 check 2 "did you mean --table-size?" -- --tables-size=5 $W run
 check 2 "did you mean --sqlite-db?" -- --sqlite-dbb=x $W run
+check 2 "did you mean --mysql-host?" -- $N --mysql-hots=x $W run
 check 2 "unknown option --completely-unrelated-thing" -- --completely-unrelated-thing=1 $W run
 check 2 "invalid value '-1' for --pipeline" -- --pipeline=-1 $W run
 check 2 "for --pipeline" -- --pipeline=deep $W run
@@ -139,6 +144,11 @@ check 2 "invalid value 'nan' for --percentile" -- --percentile=nan $W run
 check 2 "invalid value '101' for --percentile" -- --percentile=101 $W run
 check 2 "invalid value 'inf' for --report-interval" -- --report-interval=inf $W run
 check 2 "invalid value '9' for --verbosity" -- --verbosity=9 $W run
+check 2 "invalid --report-checkpoints list '5,abc'" -- $N --report-checkpoints=5,abc $W run
+check 2 "invalid --report-checkpoints list '-1'" -- $N --report-checkpoints=-1 $W run
+check 2 "at most 256 checkpoints" -- $N --report-checkpoints=$(seq -s, 1 257) $W run
+check 2 "invalid value '10Q' for --size: expected a size" -- $N ./typed.lua run --size=10Q
+check 1 "typed_bad.lua: option 'x' has an unknown type '42'" -- $N ./typed_bad.lua run
 check 2 "invalid value 'abc' for --null-rows" -- $N --null-rows=abc $W run
 # enumerations and booleans
 check 2 "invalid value 'foo' for --rand-type" -- --rand-type=foo $W run
