@@ -18,6 +18,7 @@
 
 #include "db.h"
 #include "driver_loader.h"
+#include "info.h"
 #include "options.h"
 #include "paths.h"
 #include "prometheus.h"
@@ -122,7 +123,8 @@ static void print_found(const char *name, const char *path, void *ctx)
 
 static void usage(struct sb_options *o)
 {
-    printf("Usage: sbench [options] WORKLOAD COMMAND\n\n");
+    printf("Usage: sbench [options] WORKLOAD COMMAND\n");
+    printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's options), and any a workload adds.\n");
     printf("WORKLOAD is a name found on the workload path or a path to a .lua file.\n\n");
     printf("General options:\n");
@@ -293,6 +295,10 @@ int main(int argc, char **argv)
                run.script_ops->language);
         return 0;
     }
+
+    if (nwords == 1 && strcmp(words[0], "info") == 0) /* no driver, no workload */
+        return sb_info_command(o, run.script_ops->language,
+                               strcmp(sb_opt_str(o, "report-format"), "json") == 0);
 
     /* the driver: its options are needed before the workload's */
     const char *drv_name = sb_opt_str(o, "db-driver");
