@@ -124,7 +124,8 @@ static void print_found(const char *name, const char *path, void *ctx)
 static void usage(struct sb_options *o)
 {
     printf("Usage: sbench [options] WORKLOAD COMMAND\n");
-    printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n\n");
+    printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n");
+    printf("       sbench [driver options] params          the server's version and settings (diag params)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's options), and any a workload adds.\n");
     printf("WORKLOAD is a name found on the workload path or a path to a .lua file.\n\n");
     printf("General options:\n");
@@ -299,6 +300,12 @@ int main(int argc, char **argv)
     if (nwords == 1 && strcmp(words[0], "info") == 0) /* no driver, no workload */
         return sb_info_command(o, run.script_ops->language,
                                strcmp(sb_opt_str(o, "report-format"), "json") == 0);
+
+    static const char *const params_words[] = {"diag", "params"};
+    if (nwords == 1 && strcmp(words[0], "params") == 0) { /* sbench params = sbench diag params */
+        words = (const char **)params_words;
+        nwords = 2;
+    }
 
     /* the driver: its options are needed before the workload's */
     const char *drv_name = sb_opt_str(o, "db-driver");

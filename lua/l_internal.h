@@ -114,6 +114,8 @@ void l_open_rand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);
+/* Installs sbench.diag (l_diag.c) into the table on top of the stack. */
+void l_open_diag(lua_State *L);
 /* Installs unpack and the minimal ffi module. */
 void l_open_compat(lua_State *L);
 /* Pushes the sbench.sql.type table. */
