@@ -12,6 +12,9 @@ static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
 static double ms(int64_t ns) { return (double)ns / 1e6; }
 
+/* Most --percentiles entries a statement kind's latency lists. */
+#define SB_MAX_PERCENTILES_JSON 32
+
 /* Writes a JSON number; NaN/inf become 0 (JSON has neither). */
 static void num(FILE *f, double v)
 {
@@ -74,6 +77,14 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     } else {
         hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
     }
+    /* kinds: p95 and p99, and the --percentiles list */
+    double kpcts[2 + SB_MAX_PERCENTILES_JSON];
+    int nk = 0;
+    kpcts[nk++] = 95;
+    kpcts[nk++] = 99;
+    for (int i = 0; i < r->npercentiles && i < SB_MAX_PERCENTILES_JSON; i++)
+        if (r->percentiles[i] != 95 && r->percentiles[i] != 99)
+            kpcts[nk++] = r->percentiles[i];
     fprintf(f, ",\"kinds\":{");
     int first = 1;
     for (int k = 0; k < SB_Q_NKINDS; k++) {
@@ -82,7 +93,7 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
         first = 0;
         num(f, per_sec(d->queries[k], s));
         fprintf(f, ",\"latency_ms\":");
-        hist_obj(f, r->kind[k], kind_pcts, 2);
+        hist_obj(f, r->kind[k], kpcts, nk);
         fputc('}', f);
     }
     fprintf(f, "}");

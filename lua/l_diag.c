@@ -13,6 +13,8 @@
  *   f:write(offset)  -> bytes written (one block; raises on an error)
  *   f:read(offset)   -> bytes read (one block, fewer at the end; raises on an error)
  *   f:fsync(), f:size() -> bytes, f:close()   (closing twice is fine; __gc and __close close)
+ *   f:drop_cache()   asks the kernel to drop the file's clean cached pages
+ *                    (posix_fadvise DONTNEED), so a read test reads the disk
  *   sbench.diag.unlink(path)             -> true, or nil, message
  *
  * Failures that the user can fix (a directory that does not exist, O_DIRECT
@@ -186,6 +188,15 @@ static int f_size(lua_State *L)
     return 1;
 }
 
+static int f_drop_cache(lua_State *L)
+{
+    struct dfile *f = check_file(L);
+    int e = posix_fadvise(f->fd, 0, 0, POSIX_FADV_DONTNEED);
+    if (e != 0)
+        return luaL_error(L, "posix_fadvise: %s", strerror(e));
+    return 0;
+}
+
 static int d_unlink(lua_State *L)
 {
     const char *path = luaL_checkstring(L, 1);
@@ -201,7 +212,8 @@ static int d_unlink(lua_State *L)
 void l_open_diag(lua_State *L)
 {
     static const luaL_Reg fm[] = {{"write", f_write}, {"read", f_read}, {"fsync", f_fsync},
-                                  {"size", f_size}, {"close", f_close}, {NULL, NULL}};
+                                  {"size", f_size}, {"close", f_close},
+                                  {"drop_cache", f_drop_cache}, {NULL, NULL}};
     luaL_newmetatable(L, FILE_MT);
     luaL_newlib(L, fm);
     lua_setfield(L, -2, "__index");
