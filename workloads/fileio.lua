@@ -27,6 +27,7 @@ sbench.cmdline.options = {
    file_fsync_freq = { "fsync after this many writes (0: only at the end)", 0 },
    file_fsync_end = { "fsync at the end of each writing mode", true },
    file_rnd_time = { "Seconds of each random mode (it also stops after --file-total-size bytes)", 5 },
+   file_keep = { "Keep the test file after a run that completes (it is removed after an error or Ctrl-C)", false },
 }
 
 local function parse_size(what, v)
@@ -173,8 +174,13 @@ local function fileio_run()
          end
       end
    end)
-   -- whatever happened: close and remove the file
+   -- whatever happened: close and remove the file (kept on request after a
+   -- complete run)
    if ctx.file then ctx.file:close() end
+   if ok and sbench.opt.file_keep then
+      if not json_out then print("Test file kept: " .. path) end
+      return
+   end
    local removed, uerr = sbench.diag.unlink(path)
    if not json_out and removed then print("Test file removed: " .. path) end
    if not removed then io.stderr:write("sbench: fileio: cannot remove " .. uerr .. "\n") end
