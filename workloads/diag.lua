@@ -19,6 +19,7 @@
 
 local dsql = require("diag_sql")
 local json = require("diag_json")
+local lat = require("diag_stats")
 local now = sbench.diag.now
 
 sbench.cmdline.options = {
@@ -66,24 +67,6 @@ local function flush_output()
 end
 
 local function fmt_ms(v) return string.format("%.3f ms", v) end
-
--- Latencies in ms: exact count, min, max and sum, percentiles from an
--- sbench histogram (<= 1% relative error).
-local function lat_new()
-   return { n = 0, sum = 0, min = math.huge, max = 0, h = sbench.histogram.new() }
-end
-local function lat_add(l, ms)
-   l.n = l.n + 1
-   l.sum = l.sum + ms
-   if ms < l.min then l.min = ms end
-   if ms > l.max then l.max = ms end
-   l.h:update(ms)
-end
-local function lat_summary(l)
-   if l.n == 0 then return { count = 0, min = 0, avg = 0, max = 0, p50 = 0, p95 = 0, p99 = 0 } end
-   return { count = l.n, min = l.min, avg = l.sum / l.n, max = l.max,
-            p50 = l.h:percentile(50), p95 = l.h:percentile(95), p99 = l.h:percentile(99) }
-end
 
 -- ---- connections and SQL ----
 
@@ -198,14 +181,14 @@ local tests = {}
 -- Connection open latency: N connects, each closed at once (pgbench -C's
 -- "average connection time").
 function tests.connect()
-   local l = lat_new()
+   local l = lat.new()
    for _ = 1, sbench.opt.connects do
       local t0 = now()
       local c = sbench.sql.driver():connect()
-      lat_add(l, (now() - t0) * 1000)
+      lat.add(l, (now() - t0) * 1000)
       c:disconnect()
    end
-   local s = lat_summary(l)
+   local s = lat.summary(l)
    emit({ test = "connect", connects = s.count, connect_ms = s }, {
       "Connection open latency:",
       string.format("    connections:     %d", s.count),
@@ -225,7 +208,7 @@ function tests.select()
    local st = con:prepare(q.select_one)
    local res, summary = {}, {}
    for _, fetch in ipairs({ true, false }) do
-      local l = lat_new()
+      local l = lat.new()
       local t_end = now() + sbench.opt.diag_time
       local t0 = now()
       local t = t0
@@ -237,10 +220,10 @@ function tests.select()
          end
          rs:free()
          local t1 = now()
-         lat_add(l, (t1 - t) * 1000)
+         lat.add(l, (t1 - t) * 1000)
          t = t1
       until t >= t_end
-      local s = lat_summary(l)
+      local s = lat.summary(l)
       local name = fetch and "with_fetch" or "no_fetch"
       res[name] = { queries = s.count, seconds = t - t0, qps = s.count / (t - t0), latency_ms = s }
       summary[#summary + 1] = string.format("%-26s %.0f qps, avg %s, p95 %s, min %s",
@@ -334,25 +317,31 @@ end
 function tests.scan()
    local con, q = connect()
    local batch = sbench.opt.scan_fetch
-   local rows, first, last, fetches = 0, nil, nil, 0
+   local rows, first, last, fetches, last_id = 0, nil, nil, 0, 0
    local t0
+   -- reads one batch's rows: counts them, notes the first row's time and
+   -- the last key; returns how many came
+   local function drain(rs)
+      fetches = fetches + 1
+      local got = 0
+      local row = rs:fetch_row()
+      while row do
+         got = got + 1
+         if not first then first = now() - t0 end
+         last_id = tonumber(row[1])
+         row = rs:fetch_row()
+      end
+      rs:free()
+      rows = rows + got
+      return got
+   end
    if q.scan_cursor then
       con:begin()
       t0 = now()
       con:query(q.scan_declare)
       local fetch = q.scan_fetch(batch)
       while true do
-         local rs = con:query(fetch)
-         fetches = fetches + 1
-         local got = 0
-         local row = rs:fetch_row()
-         while row do
-            got = got + 1
-            if not first then first = now() - t0 end
-            row = rs:fetch_row()
-         end
-         rs:free()
-         rows = rows + got
+         local got = drain(con:query(fetch))
          if got < batch then break end
       end
       last = now() - t0
@@ -362,22 +351,10 @@ function tests.scan()
       local st = con:prepare(q.scan_page(batch))
       local p = st:bind_create(sbench.sql.type.INT)
       st:bind_param(p)
-      local last_id = 0
       t0 = now()
       while true do
          p:set(last_id)
-         local rs = st:execute()
-         fetches = fetches + 1
-         local got = 0
-         local row = rs:fetch_row()
-         while row do
-            got = got + 1
-            if not first then first = now() - t0 end
-            last_id = tonumber(row[1])
-            row = rs:fetch_row()
-         end
-         rs:free()
-         rows = rows + got
+         local got = drain(st:execute())
          if got < batch then break end
       end
       last = now() - t0

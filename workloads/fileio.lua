@@ -16,6 +16,7 @@
 -- Ctrl-C too.
 
 local json = require("diag_json")
+local lat = require("diag_stats")
 local now = sbench.diag.now
 
 sbench.cmdline.options = {
@@ -39,20 +40,11 @@ local function parse_size(what, v)
    return math.tointeger(tonumber(n) * mult)
 end
 
-local function lat_new() return { n = 0, sum = 0, min = math.huge, max = 0, h = sbench.histogram.new() } end
-local function lat_add(l, ms)
-   l.n = l.n + 1
-   l.sum = l.sum + ms
-   if ms < l.min then l.min = ms end
-   if ms > l.max then l.max = ms end
-   l.h:update(ms)
-end
-
 local PCTS = { 50, 95, 99, 99.9 }
 
 local function run_mode(mode, ctx)
    local bs, size, blocks = ctx.bs, ctx.size, ctx.size // ctx.bs
-   local l = lat_new()
+   local l = lat.new()
    local bytes, fsyncs, fsync_s = 0, 0, 0
    local writing = mode == "seqwr" or mode == "rndwr"
    local f
@@ -79,7 +71,7 @@ local function run_mode(mode, ctx)
          local t = now()
          local n = writing and f:write(i * bs) or f:read(i * bs)
          if freq > 0 and writing and (i + 1) % freq == 0 then sync() end
-         lat_add(l, (now() - t) * 1000)
+         lat.add(l, (now() - t) * 1000)
          bytes = bytes + n
       end
    else
@@ -92,7 +84,7 @@ local function run_mode(mode, ctx)
          ops = ops + 1
          if freq > 0 and writing and ops % freq == 0 then sync() end
          local t1 = now()
-         lat_add(l, (t1 - t) * 1000)
+         lat.add(l, (t1 - t) * 1000)
          bytes = bytes + n
       until t1 >= t_end or bytes >= size
    end
@@ -109,7 +101,7 @@ local function run_mode(mode, ctx)
    end
    local pct = {}
    for _, p in ipairs(PCTS) do pct[tostring(p)] = l.h:percentile(p) end
-   return { test = "fileio", mode = mode, bytes = bytes, file_size = file_size, seconds = secs,
+   return { type = "diag", test = "fileio", mode = mode, bytes = bytes, file_size = file_size, seconds = secs,
             ops = l.n, mb_s = bytes / 1048576 / secs, iops = l.n / secs, fsyncs = fsyncs,
             fsync_seconds = fsync_s,
             latency_ms = { min = l.n > 0 and l.min or 0, avg = l.n > 0 and l.sum / l.n or 0,
