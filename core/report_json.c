@@ -77,14 +77,24 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     } else {
         hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
     }
-    /* kinds: p95 and p99, and the --percentiles list */
+    /* kinds: p95, p99 and the --percentiles list, ascending, each once */
     double kpcts[2 + SB_MAX_PERCENTILES_JSON];
     int nk = 0;
     kpcts[nk++] = 95;
     kpcts[nk++] = 99;
-    for (int i = 0; i < r->npercentiles && i < SB_MAX_PERCENTILES_JSON; i++)
-        if (r->percentiles[i] != 95 && r->percentiles[i] != 99)
+    for (int i = 0; i < r->npercentiles && i < SB_MAX_PERCENTILES_JSON; i++) {
+        int seen = 0;
+        for (int j = 0; j < nk; j++)
+            seen |= kpcts[j] == r->percentiles[i];
+        if (!seen)
             kpcts[nk++] = r->percentiles[i];
+    }
+    for (int i = 1; i < nk; i++) /* insertion sort: a few entries */
+        for (int j = i; j > 0 && kpcts[j - 1] > kpcts[j]; j--) {
+            double t = kpcts[j];
+            kpcts[j] = kpcts[j - 1];
+            kpcts[j - 1] = t;
+        }
     fprintf(f, ",\"kinds\":{");
     int first = 1;
     for (int k = 0; k < SB_Q_NKINDS; k++) {
