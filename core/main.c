@@ -19,6 +19,7 @@
 
 #include "db.h"
 #include "driver_loader.h"
+#include "info.h"
 #include "options.h"
 #include "paths.h"
 #include "prometheus.h"
@@ -129,7 +130,9 @@ static void print_found(const char *name, const char *path, void *ctx)
 
 static void usage(struct sb_options *o)
 {
-    printf("Usage: sbench [options] WORKLOAD COMMAND\n\n");
+    printf("Usage: sbench [options] WORKLOAD COMMAND\n");
+    printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n");
+    printf("       sbench [driver options] params          the server's version and settings (diag params)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
@@ -508,6 +511,16 @@ int main(int argc, char **argv)
                run.script_ops->language);
         return 0;
     }
+    if (nwords == 1 && strcmp(words[0], "info") == 0) /* no driver, no workload */
+        return sb_info_command(o, run.script_ops->language,
+                               strcmp(sb_opt_str(o, "report-format"), "json") == 0);
+
+    static const char *const params_words[] = {"diag", "params"};
+    if (nwords == 1 && strcmp(words[0], "params") == 0) { /* sbench params = sbench diag params */
+        words = (const char **)params_words;
+        nwords = 2;
+    }
+
     if (nwords > 2) {
         fprintf(stderr, "sbench: unrecognized command line argument '%.200s' (usage: sbench "
                 "[options] WORKLOAD COMMAND)\n", words[2]);

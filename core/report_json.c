@@ -12,6 +12,9 @@ static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
 static double ms(int64_t ns) { return (double)ns / 1e6; }
 
+/* Most --percentiles entries a statement kind's latency lists. */
+#define SB_MAX_PERCENTILES_JSON 32
+
 /* Writes a JSON number; NaN/inf become 0 (JSON has neither). */
 static void num(FILE *f, double v)
 {
@@ -42,28 +45,52 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
-/* One JSON object on one line; type is "interval" or "final"; meta (may
- * be NULL) is a JSON object text written as "run". */
 static const double kind_pcts[] = {95, 99};
 
 /* Counts, rates and latency statements of one kind (or name) as
  * {"count":..,"rate":..,"latency_ms":{..}}. */
-static void json_kind(FILE *f, uint64_t count, double s, const sb_histogram *h)
+static void json_kind(FILE *f, uint64_t count, double s, const sb_histogram *h,
+                      const double *pcts, int npcts)
 {
     fprintf(f, "{\"count\":%llu,\"rate\":", (unsigned long long)count);
     num(f, per_sec(count, s));
     fprintf(f, ",\"latency_ms\":");
-    hist_obj(f, h, kind_pcts, 2);
+    hist_obj(f, h, pcts, npcts);
     fputc('}', f);
+}
+
+/* Into kpcts (2 + SB_MAX_PERCENTILES_JSON long): p95, p99 and the
+ * --percentiles list, ascending, each once.  Returns how many. */
+static int kind_percentiles(const struct sb_report *r, double *kpcts)
+{
+    int nk = 0;
+    kpcts[nk++] = 95;
+    kpcts[nk++] = 99;
+    for (int i = 0; i < r->npercentiles && i < SB_MAX_PERCENTILES_JSON; i++) {
+        int seen = 0;
+        for (int j = 0; j < nk; j++)
+            seen |= kpcts[j] == r->percentiles[i];
+        if (!seen)
+            kpcts[nk++] = r->percentiles[i];
+    }
+    for (int i = 1; i < nk; i++) /* insertion sort: a few entries */
+        for (int j = i; j > 0 && kpcts[j - 1] > kpcts[j]; j--) {
+            double t = kpcts[j];
+            kpcts[j] = kpcts[j - 1];
+            kpcts[j - 1] = t;
+        }
+    return nk;
 }
 
 /* Statements by kind, and by the names the workload gave them. */
 static void json_statements(FILE *f, const struct sb_report *r, double s)
 {
+    double kpcts[2 + SB_MAX_PERCENTILES_JSON];
+    int nk = kind_percentiles(r, kpcts);
     fprintf(f, ",\"kinds\":{");
     for (int k = 0; k < SB_Q_NKINDS; k++) {
         fprintf(f, "%s\"%s\":", k ? "," : "", sb_qkind_names[k]);
-        json_kind(f, r->d.queries[k], s, r->kind[k]);
+        json_kind(f, r->d.queries[k], s, r->kind[k], kpcts, nk);
     }
     fprintf(f, "}");
     if (r->nnamed == 0)
@@ -74,7 +101,7 @@ static void json_statements(FILE *f, const struct sb_report *r, double s)
         for (const char *c = r->named_name[i]; *c; c++)
             fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
         fprintf(f, "\":");
-        json_kind(f, r->named_count[i], s, r->named_latency[i]);
+        json_kind(f, r->named_count[i], s, r->named_latency[i], kind_pcts, 2);
     }
     fputc('}', f);
 }
@@ -142,6 +169,8 @@ static void json_extras(FILE *f, const struct sb_report *r)
                 (long long)r->server.statements);
 }
 
+/* One JSON object on one line; type is "interval" or "final"; meta (may
+ * be NULL) is a JSON object text written as "run". */
 static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
 {
     const struct sb_snapshot *d = &r->d;

@@ -337,7 +337,10 @@ static int run_other_command(struct sb_run *run)
 
 int sb_run_command(struct sb_run *run)
 {
-    if (strcmp(run->command, "run") == 0)
+    /* a workload that declares its own "run" command (diag, fileio) runs
+     * it instead of the benchmark */
+    if (strcmp(run->command, "run") == 0 &&
+        run->script_ops->find_command(run->control, "run") == 0)
         return sb_run_benchmark(run);
     return run_other_command(run);
 }

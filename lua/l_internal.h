@@ -120,6 +120,8 @@ void l_open_rand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);
+/* Installs sbench.diag (l_diag.c) into the table on top of the stack. */
+void l_open_diag(lua_State *L);
 /* ---- LuaJIT compatibility (l_compat.c, l_bit.c, l_format.c, l_ffi.c) ---- */
 
 /* Installs what scripts written for sysbench's LuaJIT expect: the Lua 5.1

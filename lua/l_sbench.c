@@ -434,6 +434,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     lua_pop(L, 1);
     l_open_report(L);
     l_open_event(L);
+    l_open_diag(L);
 
     /* the globals of sysbench 1.0's compatibility layer */
     static const struct { const char *global, *field; } legacy[] = {

@@ -1,7 +1,8 @@
 #!/bin/sh
 # clients.sh: --clients=64 on --threads=2, on PostgreSQL and MariaDB.
 #
-# Every workload in workloads/ (prepare, run --time=2, for bulk_insert
+# Every workload in workloads/ but the diagnostic ones (diag*, fileio, sbk:
+# tests/integration/diag.sh) (prepare, run --time=2, for bulk_insert
 # --rate=3200 --time=2; cleanup), on each server:
 #   - sbench exits 0 and its header shows threads and clients (on a driver
 #     that cannot multiplex, sbench runs one thread per client: threads 64);
@@ -32,7 +33,7 @@ command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
 TABLES=2 SIZE=10000 THREADS=2 CLIENTS=64
 COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS"
 WORKLOADS=${SBT_WORKLOADS:-$(cd "$WL_HERE/../../workloads" && ls *.lua | sed 's/\.lua$//' |
-    grep -v -e '^oltp_common$' -e '^oltp_sql$')}
+    grep -v -e '^oltp_common$' -e '^oltp_sql$' -e '^diag' -e '^fileio$' -e '^sbk$')}
 
 # sessions, watch_sessions: in wl-lib.sh.
 
