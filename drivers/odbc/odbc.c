@@ -1,0 +1,202 @@
+/*
+ * odbc driver (sbench-odbc.so): benchmarks any database reachable through an
+ * ODBC driver manager (unixODBC), first of all IBM DB2 through its CLI/ODBC
+ * driver, but also PostgreSQL (psqlODBC), MariaDB/MySQL (MariaDB
+ * Connector/ODBC) and SQLite (sqliteodbc).  Uses only ODBC 3 core and
+ * level-1 calls that DB2 CLI provides as well.
+ *
+ * Hot path: query/execute/fetch_row allocate nothing once the connection's
+ * and statement's buffers are large enough, and format nothing except on
+ * errors.  Transactions are driven through SQL_ATTR_AUTOCOMMIT and
+ * SQLEndTran, never through BEGIN/COMMIT text.
+ *
+ * This file holds the driver table, the options and process setup
+ * (init/done): init builds the connection string once into odbc_cfg and
+ * allocates the ODBC environment.  The other files: odbc_conn.c
+ * connection strings, password masking and connections, odbc_errors.c
+ * diagnostics and their classification, odbc_stmt.c queries, prepared
+ * statements and results, odbc_types.c type mapping, odbc_txn.c
+ * transactions, odbc_bulk.c bulk load through parameter arrays,
+ * odbc_int.h what they share.
+ */
+#include "odbc_int.h"
+#include "../common/error.h"
+#include "../common/password.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SBD_ODBC_DM_BUILD_VERSION
+#define SBD_ODBC_DM_BUILD_VERSION "2"
+#endif
+
+struct odbc_settings odbc_cfg = {
+    .warned_unknown = ATOMIC_FLAG_INIT,
+    .warned_timeout = ATOMIC_FLAG_INIT,
+};
+static char client_ver[128];
+
+static const struct sbd_option odbc_options[] = {
+    {"odbc-dsn", SBD_OPT_STRING, NULL,
+     "ODBC data source name (odbc.ini section); this or --odbc-connstr"},
+    {"odbc-connstr", SBD_OPT_STRING, NULL,
+     "full ODBC connection string, e.g. 'Driver=X;Server=h;Database=d;'"},
+    {"odbc-user", SBD_OPT_STRING, NULL, "user name, appended as UID="},
+    {"odbc-password", SBD_OPT_SECRET, NULL, "password, appended as PWD="},
+    {"odbc-password-file", SBD_OPT_STRING, NULL,
+     "file whose first line is the password"},
+    {NULL, 0, NULL, NULL}
+};
+
+/* Value of a driver option, NULL when unset or empty; owned by the host
+ * for the whole run. */
+static const char *opt(const char *name)
+{
+    const char *v = odbc_cfg.host->opt_str(name);
+    return v && *v ? v : NULL;
+}
+
+static void odbc_done(void)
+{
+    if (odbc_cfg.env != SQL_NULL_HENV)
+        SQLFreeHandle(SQL_HANDLE_ENV, odbc_cfg.env);
+    odbc_cfg.env = SQL_NULL_HENV;
+    if (odbc_cfg.conn_str)
+        memset(odbc_cfg.conn_str, 0, strlen(odbc_cfg.conn_str));
+    free(odbc_cfg.conn_str);
+    free(odbc_cfg.conn_str_masked);
+    odbc_cfg.conn_str = odbc_cfg.conn_str_masked = NULL;
+    odbc_forget_secrets();
+}
+
+static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
+{
+    odbc_cfg.host = h;
+    atomic_flag_clear(&odbc_cfg.warned_unknown);
+    atomic_flag_clear(&odbc_cfg.warned_timeout);
+
+    const char *dsn = opt("odbc-dsn");
+    const char *cs = opt("odbc-connstr");
+    const char *user = opt("odbc-user");
+    char *pw = NULL;                /* --odbc-password(-file), owned */
+
+    if (dsn == NULL && cs == NULL) {
+        snprintf(errbuf, errlen, "one of --odbc-dsn or --odbc-connstr is required");
+        return SBD_ERROR;
+    }
+    if (dsn != NULL && cs != NULL) {
+        snprintf(errbuf, errlen, "give only one of --odbc-dsn and --odbc-connstr");
+        return SBD_ERROR;
+    }
+    if (sbc_password_get(h, "odbc", &pw, errbuf, errlen) != 0)
+        return SBD_ERROR;
+
+    odbc_done(); /* a second init starts from scratch */
+    struct odbc_sbuf b = {0};
+    if (dsn != NULL) {
+        odbc_sb_add_kv(&b, "DSN", dsn);
+    } else {
+        odbc_sb_add(&b, cs);
+        if (b.len > 0 && b.p[b.len - 1] != ';' && (user || pw))
+            odbc_sb_add(&b, ";");
+        odbc_collect_connstr_secrets(cs);
+    }
+    if (user)
+        odbc_sb_add_kv(&b, "UID", user);
+    if (pw) {
+        odbc_sb_add_kv(&b, "PWD", pw);
+        const char *names[] = {user ? user : "", dsn ? dsn : "", NULL};
+        odbc_add_secret(sbc_secret(pw, names)); /* not when it is also the user or DSN */
+    }
+    sbc_password_free(pw);
+    if (b.oom || b.p == NULL) {
+        free(b.p);
+        snprintf(errbuf, errlen, "out of memory");
+        return SBD_ERROR;
+    }
+    odbc_cfg.conn_str = b.p;
+    size_t mcap = b.len + 16;
+    odbc_cfg.conn_str_masked = malloc(mcap);
+    if (odbc_cfg.conn_str_masked == NULL) {
+        snprintf(errbuf, errlen, "out of memory");
+        return SBD_ERROR;
+    }
+    odbc_mask_pwd(odbc_cfg.conn_str, odbc_cfg.conn_str_masked, mcap);
+    /* end with ';' so that text after it in a message is never taken for
+     * part of a masked value when messages are scrubbed again */
+    size_t ml = strlen(odbc_cfg.conn_str_masked);
+    if (ml > 0 && odbc_cfg.conn_str_masked[ml - 1] != ';' && ml + 2 <= mcap)
+        memcpy(odbc_cfg.conn_str_masked + ml, ";", 2);
+
+    SQLRETURN rc = SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &odbc_cfg.env);
+    if (!SQL_SUCCEEDED(rc)) {
+        snprintf(errbuf, errlen, "cannot allocate an ODBC environment handle");
+        return SBD_ERROR;
+    }
+    rc = SQLSetEnvAttr(odbc_cfg.env, SQL_ATTR_ODBC_VERSION, (SQLPOINTER)(uintptr_t)SQL_OV_ODBC3, 0);
+    if (!SQL_SUCCEEDED(rc)) {
+        struct sbd_error e;
+        odbc_diag(&e, SQL_HANDLE_ENV, odbc_cfg.env, rc, NULL, "cannot select ODBC 3");
+        snprintf(errbuf, errlen, "%s", e.message);
+        return SBD_ERROR;
+    }
+
+    /* Driver manager version: asked of an unconnected connection handle. */
+    snprintf(client_ver, sizeof client_ver, "unixODBC %s", SBD_ODBC_DM_BUILD_VERSION);
+    SQLHDBC dbc;
+    if (SQL_SUCCEEDED(SQLAllocHandle(SQL_HANDLE_DBC, odbc_cfg.env, &dbc))) {
+        char ver[64] = "";
+        SQLSMALLINT len = 0;
+        if (SQL_SUCCEEDED(SQLGetInfo(dbc, SQL_DM_VER, ver, sizeof ver, &len)) && ver[0])
+            snprintf(client_ver, sizeof client_ver, "unixODBC %s (DM %s)",
+                     SBD_ODBC_DM_BUILD_VERSION, ver);
+        SQLFreeHandle(SQL_HANDLE_DBC, dbc);
+    }
+    odbc_cfg.host->log(SBD_LOG_DEBUG, "connection string: %s", odbc_cfg.conn_str_masked);
+    return SBD_OK;
+}
+
+/* "unixODBC VERSION (DM x.y)": static storage, never NULL. */
+static const char *odbc_client_version(void)
+{
+    return client_ver[0] ? client_ver : "unixODBC " SBD_ODBC_DM_BUILD_VERSION;
+}
+
+/* ------------------------------------------------------------------ */
+
+static const struct sbd_driver odbc_driver = {
+    .struct_size = sizeof(struct sbd_driver),
+    .abi_major = SBD_ABI_MAJOR,
+    .abi_minor = SBD_ABI_MINOR,
+    .name = "odbc",
+    .description = "any ODBC data source through unixODBC (DB2 CLI, PostgreSQL, MariaDB, SQLite)",
+    .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD,
+    .options = odbc_options,
+    .init = odbc_init,
+    .done = odbc_done,
+    .client_version = odbc_client_version,
+    .connect = odbc_connect,
+    .disconnect = odbc_disconnect,
+    .last_error = odbc_last_error,
+    .dialect = odbc_dialect,
+    .server_version = odbc_server_version,
+    .query = odbc_query,
+    .fetch_row = odbc_fetch_row,
+    .free_result = odbc_free_result,
+    .prepare = odbc_prepare,
+    .execute = odbc_execute,
+    .close_stmt = odbc_close_stmt,
+    .begin = odbc_begin,
+    .commit = odbc_commit,
+    .rollback = odbc_rollback,
+    .bulk_begin = odbc_bulk_begin,
+    .bulk_row = odbc_bulk_row,
+    .bulk_end = odbc_bulk_end,
+};
+
+/* The driver's vtable: static, never NULL. */
+SBD_EXPORT const struct sbd_driver *SBD_ENTRY(void)
+{
+    return &odbc_driver;
+}
