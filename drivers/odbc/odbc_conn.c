@@ -233,11 +233,8 @@ void odbc_disconnect(sbd_conn *c)
     if (c->cur)
         SQLFreeStmt(c->cur, SQL_CLOSE);
     odbc_bulk_free(c);
-    while (c->stmts) {
-        sbd_stmt *s = c->stmts;
-        c->stmts = s->next;
-        odbc_stmt_free(s);
-    }
+    for (struct sbc_link *l; (l = sbc_link_pop(&c->stmts)) != NULL;)
+        odbc_stmt_free((sbd_stmt *)l);
     if (c->qh != SQL_NULL_HSTMT)
         SQLFreeHandle(SQL_HANDLE_STMT, c->qh);
     if (c->dbc != SQL_NULL_HDBC) {

@@ -9,6 +9,8 @@
 
 #include <sbench/driver.h>
 
+#include "../common/link.h"
+
 #include <sql.h>
 #include <sqlext.h>
 
@@ -50,13 +52,15 @@ struct odbc_param {
 };
 
 struct sbd_stmt {
-    struct sbd_stmt *prev, *next; /* the connection's open statements */
+    struct sbc_link link;   /* first: in the connection's open statements */
     SQLHSTMT h;
     int nparams;
     struct odbc_param *params;
     int ncols;              /* -1 until the first execute described them */
     int *ctypes;            /* enum sbd_type per result column */
 };
+/* the connection's list holds links: a link is its statement */
+_Static_assert(offsetof(struct sbd_stmt, link) == 0, "link must come first");
 
 /* State of a bulk load between bulk_begin and bulk_end (odbc_bulk.c). */
 struct odbc_bulk;
@@ -73,7 +77,7 @@ struct sbd_conn {
     int in_txn;             /* begin() switched autocommit off */
     const char *dialect;
     char server_version[192];
-    struct sbd_stmt *stmts;
+    struct sbc_link *stmts; /* open statements (sbd_stmt's link) */
     struct odbc_bulk *bulk;
     struct sbd_error err;
 };

@@ -294,10 +294,7 @@ int odbc_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
             return st;
         }
     }
-    s->next = c->stmts;
-    if (c->stmts)
-        c->stmts->prev = s;
-    c->stmts = s;
+    sbc_link_add(&c->stmts, &s->link);
     *out = s;
     return SBD_OK;
 }
@@ -369,12 +366,7 @@ void odbc_close_stmt(sbd_conn *c, sbd_stmt *s)
         return;
     if (c->cur == s->h)
         odbc_close_cursor(c);
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->stmts = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    sbc_link_remove(&c->stmts, &s->link);
     odbc_stmt_free(s);
 }
 

@@ -20,13 +20,8 @@ static void free_conn(sbd_conn *c)
     sqlite_finish_current(c);
     if (c->bulk)
         sqlite3_finalize(c->bulk);
-    while (c->stmts) {
-        struct sbd_stmt *s = c->stmts;
-        c->stmts = s->next;
-        sqlite3_finalize(s->st);
-        free(s->strbuf);
-        free(s);
-    }
+    for (struct sbc_link *l; (l = sbc_link_pop(&c->stmts)) != NULL;)
+        sqlite_stmt_free((sbd_stmt *)l);
     for (int i = 0; i < SQLITE_DRV_CACHE_SIZE; i++) {
         if (c->cache[i].last_used != 0)
             sqlite3_finalize(c->cache[i].st);

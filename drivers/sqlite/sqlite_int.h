@@ -9,6 +9,8 @@
 
 #include <sbench/driver.h>
 
+#include "../common/link.h"
+
 #include <sqlite3.h>
 
 #include <stddef.h>
@@ -32,13 +34,15 @@ struct sqlite_settings {
 extern struct sqlite_settings sqlite_cfg;
 
 struct sbd_stmt {
+    struct sbc_link link;  /* first: in the connection's open statements */
     sqlite3_stmt *st;
     int nparams;
     int is_begin;          /* a bare BEGIN: runs what begin_stmt chooses */
     char *strbuf;          /* copies of string parameters, bound STATIC */
     size_t strcap;
-    struct sbd_stmt *prev, *next;
 };
+/* the connection's list holds links: a link is its statement */
+_Static_assert(offsetof(struct sbd_stmt, link) == 0, "link must come first");
 
 struct sqlite_cache_entry {
     uint64_t hash;
@@ -67,7 +71,8 @@ struct sbd_conn {
     sqlite3_stmt *st_begin_immediate;   /* --sqlite-begin=auto, once it wrote */
     sqlite3_int64 changes_at_begin;     /* sqlite3_total_changes64 at the last BEGIN */
     int lock_lost;                      /* a statement since then was refused a lock */
-    struct sbd_stmt *stmts;   /* prepared by the host, freed at disconnect */
+    struct sbc_link *stmts;   /* prepared by the host (sbd_stmt's link), freed at
+                                 disconnect */
 
     /* bulk load */
     sqlite3_stmt *bulk;
@@ -124,6 +129,8 @@ int sqlite_bind_values(sbd_conn *c, sqlite3_stmt *st, const struct sbd_value *v,
 
 /* Ends the current result, if any. */
 void sqlite_finish_current(sbd_conn *c);
+/* Finalizes and frees s; s must be off the connection's list. */
+void sqlite_stmt_free(sbd_stmt *s);
 int sqlite_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int sqlite_fetch_row(sbd_conn *c, struct sbd_value *row);
 void sqlite_free_result(sbd_conn *c);

@@ -284,10 +284,7 @@ int sqlite_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     s->st = st;
     s->nparams = nparams;
     s->is_begin = ilen < 0;
-    s->next = c->stmts;
-    if (c->stmts)
-        c->stmts->prev = s;
-    c->stmts = s;
+    sbc_link_add(&c->stmts, &s->link);
     *out = s;
     return SBD_OK;
 }
@@ -327,12 +324,12 @@ void sqlite_close_stmt(sbd_conn *c, sbd_stmt *s)
         return;
     if (c->cur == s->st)
         sqlite_finish_current(c);
-    if (s->prev)
-        s->prev->next = s->next;
-    else
-        c->stmts = s->next;
-    if (s->next)
-        s->next->prev = s->prev;
+    sbc_link_remove(&c->stmts, &s->link);
+    sqlite_stmt_free(s);
+}
+
+void sqlite_stmt_free(sbd_stmt *s)
+{
     sqlite3_finalize(s->st);
     free(s->strbuf);
     free(s);
