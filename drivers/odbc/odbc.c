@@ -11,8 +11,9 @@
  * SQLEndTran, never through BEGIN/COMMIT text.
  *
  * This file holds the driver table, the options and process setup
- * (init/done): init builds the connection string once into odbc_cfg and
- * allocates the ODBC environment.  The other files: odbc_conn.c
+ * (init/done): init checks the options, has the connection string built
+ * once into odbc_cfg (odbc_connstr_build) and allocates the ODBC
+ * environment.  The other files: odbc_conn.c
  * connection strings, password masking and connections, odbc_errors.c
  * diagnostics and their classification, odbc_stmt.c queries, prepared
  * statements and results, odbc_types.c type mapping, odbc_txn.c
@@ -20,12 +21,10 @@
  * odbc_int.h what they share.
  */
 #include "odbc_int.h"
-#include "../common/error.h"
 #include "../common/password.h"
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #ifndef SBD_ODBC_DM_BUILD_VERSION
 #define SBD_ODBC_DM_BUILD_VERSION "2"
@@ -62,9 +61,7 @@ static void odbc_done(void)
     if (odbc_cfg.env != SQL_NULL_HENV)
         SQLFreeHandle(SQL_HANDLE_ENV, odbc_cfg.env);
     odbc_cfg.env = SQL_NULL_HENV;
-    if (odbc_cfg.conn_str)
-        memset(odbc_cfg.conn_str, 0, strlen(odbc_cfg.conn_str));
-    free(odbc_cfg.conn_str);
+    sbc_password_free(odbc_cfg.conn_str); /* holds the password: wiped */
     free(odbc_cfg.conn_str_masked);
     odbc_cfg.conn_str = odbc_cfg.conn_str_masked = NULL;
     odbc_forget_secrets();
@@ -93,41 +90,10 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
         return SBD_ERROR;
 
     odbc_done(); /* a second init starts from scratch */
-    struct odbc_sbuf b = {0};
-    if (dsn != NULL) {
-        odbc_sb_add_kv(&b, "DSN", dsn);
-    } else {
-        odbc_sb_add(&b, cs);
-        if (b.len > 0 && b.p[b.len - 1] != ';' && (user || pw))
-            odbc_sb_add(&b, ";");
-        odbc_collect_connstr_secrets(cs);
-    }
-    if (user)
-        odbc_sb_add_kv(&b, "UID", user);
-    if (pw) {
-        odbc_sb_add_kv(&b, "PWD", pw);
-        const char *names[] = {user ? user : "", dsn ? dsn : "", NULL};
-        odbc_add_secret(sbc_secret(pw, names)); /* not when it is also the user or DSN */
-    }
+    int st = odbc_connstr_build(dsn, cs, user, pw, errbuf, errlen);
     sbc_password_free(pw);
-    if (b.oom || b.p == NULL) {
-        free(b.p);
-        snprintf(errbuf, errlen, "out of memory");
-        return SBD_ERROR;
-    }
-    odbc_cfg.conn_str = b.p;
-    size_t mcap = b.len + 16;
-    odbc_cfg.conn_str_masked = malloc(mcap);
-    if (odbc_cfg.conn_str_masked == NULL) {
-        snprintf(errbuf, errlen, "out of memory");
-        return SBD_ERROR;
-    }
-    odbc_mask_pwd(odbc_cfg.conn_str, odbc_cfg.conn_str_masked, mcap);
-    /* end with ';' so that text after it in a message is never taken for
-     * part of a masked value when messages are scrubbed again */
-    size_t ml = strlen(odbc_cfg.conn_str_masked);
-    if (ml > 0 && odbc_cfg.conn_str_masked[ml - 1] != ';' && ml + 2 <= mcap)
-        memcpy(odbc_cfg.conn_str_masked + ml, ";", 2);
+    if (st != SBD_OK)
+        return st;
 
     SQLRETURN rc = SQLAllocHandle(SQL_HANDLE_ENV, SQL_NULL_HANDLE, &odbc_cfg.env);
     if (!SQL_SUCCEEDED(rc)) {

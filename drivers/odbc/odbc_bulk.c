@@ -7,6 +7,7 @@
  */
 #include "odbc_int.h"
 #include "../common/error.h"
+#include "../common/insert.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -196,24 +197,13 @@ int odbc_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
     c->bulk = b;
     b->h = SQL_NULL_HSTMT;
 
-    struct odbc_sbuf q = {0};
-    odbc_sb_add(&q, "INSERT INTO ");
-    odbc_sb_add(&q, table);
-    odbc_sb_add(&q, " (");
-    for (int i = 0; i < ncolumns; i++) {
-        odbc_sb_add(&q, i ? ", " : "");
-        odbc_sb_add(&q, columns[i]);
-    }
-    odbc_sb_add(&q, ") VALUES (");
-    for (int i = 0; i < ncolumns; i++)
-        odbc_sb_add(&q, i ? ", ?" : "?");
-    odbc_sb_add(&q, ")");
+    char *sql = sbc_insert_sql(table, columns, ncolumns);
     b->types = malloc((size_t)ncolumns * sizeof *b->types);
     b->data = calloc((size_t)ncolumns, sizeof *b->data);
     b->ind = calloc((size_t)ncolumns, sizeof *b->ind);
     b->width = calloc((size_t)ncolumns, sizeof *b->width);
-    if (q.oom || b->types == NULL || b->data == NULL || b->ind == NULL || b->width == NULL) {
-        free(q.p);
+    if (sql == NULL || b->types == NULL || b->data == NULL || b->ind == NULL || b->width == NULL) {
+        free(sql);
         odbc_bulk_free(c);
         return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
     }
@@ -222,11 +212,11 @@ int odbc_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
 
     int st = odbc_alloc_stmt(c, &b->h);
     if (st == SBD_OK) {
-        SQLRETURN rc = SQLPrepare(b->h, (SQLCHAR *)q.p, SQL_NTS);
+        SQLRETURN rc = SQLPrepare(b->h, (SQLCHAR *)sql, SQL_NTS);
         if (!SQL_SUCCEEDED(rc))
             st = odbc_conn_diag(c, SQL_HANDLE_STMT, b->h, rc, "bulk: prepare");
     }
-    free(q.p);
+    free(sql);
     if (st != SBD_OK) {
         odbc_bulk_free(c);
         return st;

@@ -1,14 +1,15 @@
 /*
  * odbc driver: connection strings, password masking and connections.
- * init (odbc.c) builds the connection string with the string builder here
- * and records every password it knows of; messages are scrubbed of PWD=
- * values and of those passwords before anyone sees them.  connect opens a
+ * odbc_connstr_build (called once by init, odbc.c) builds the connection
+ * string and records every password it knows of; messages are scrubbed of
+ * PWD= values and of those passwords before anyone sees them.  connect opens a
  * connection with the string, names its dialect from the DBMS name and
  * allocates its statement handle for plain queries; disconnect frees
  * everything the connection owns.
  */
 #include "odbc_int.h"
 #include "../common/error.h"
+#include "../common/password.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -24,7 +25,16 @@ static int nsecrets;
 /* ------------------------------------------------------------------ */
 /* Small string builder, used only outside the hot path.               */
 
-void odbc_sb_addn(struct odbc_sbuf *b, const char *s, size_t n)
+/* Zero-initialised is empty; after a failed allocation oom is set and adds
+ * do nothing.  p (NULL until something was added) is owned by the caller
+ * (free). */
+struct sbuf {
+    char *p;
+    size_t len, cap;
+    int oom;
+};
+
+static void sb_addn(struct sbuf *b, const char *s, size_t n)
 {
     if (b->oom)
         return;
@@ -45,27 +55,27 @@ void odbc_sb_addn(struct odbc_sbuf *b, const char *s, size_t n)
     b->p[b->len] = 0;
 }
 
-void odbc_sb_add(struct odbc_sbuf *b, const char *s) { odbc_sb_addn(b, s, strlen(s)); }
+static void sb_add(struct sbuf *b, const char *s) { sb_addn(b, s, strlen(s)); }
 
 /* Appends KEY=VALUE; to a connection string, in braces when the value
  * would otherwise be misread (';', braces, surrounding blanks). */
-void odbc_sb_add_kv(struct odbc_sbuf *b, const char *key, const char *val)
+static void sb_add_kv(struct sbuf *b, const char *key, const char *val)
 {
     size_t n = strlen(val);
     int brace = strpbrk(val, ";{}") != NULL ||
                 (n > 0 && (isspace((unsigned char)val[0]) ||
                            isspace((unsigned char)val[n - 1])));
-    odbc_sb_add(b, key);
-    odbc_sb_add(b, "=");
+    sb_add(b, key);
+    sb_add(b, "=");
     if (!brace) {
-        odbc_sb_add(b, val);
+        sb_add(b, val);
     } else {
-        odbc_sb_add(b, "{");
+        sb_add(b, "{");
         for (const char *s = val; *s; s++)
-            odbc_sb_add(b, *s == '}' ? "}}" : (char[2]){*s, 0});
-        odbc_sb_add(b, "}");
+            sb_add(b, *s == '}' ? "}}" : (char[2]){*s, 0});
+        sb_add(b, "}");
     }
-    odbc_sb_add(b, ";");
+    sb_add(b, ";");
 }
 
 /* ------------------------------------------------------------------ */
@@ -73,7 +83,7 @@ void odbc_sb_add_kv(struct odbc_sbuf *b, const char *key, const char *val)
 
 /* Writes `in` to out (outlen bytes, always terminated) with the value of
  * every PWD= / PASSWORD= keyword replaced by ***. */
-void odbc_mask_pwd(const char *in, char *out, size_t outlen)
+static void mask_pwd(const char *in, char *out, size_t outlen)
 {
     size_t o = 0;
     if (outlen == 0)
@@ -118,7 +128,7 @@ void odbc_scrub(char *msg, size_t cap)
     char tmp[1024];
     if (cap > sizeof tmp)
         cap = sizeof tmp;
-    odbc_mask_pwd(msg, tmp, cap);
+    mask_pwd(msg, tmp, cap);
     for (int k = 0; k < nsecrets; k++)
         sbc_mask(tmp, cap, secrets[k]);
     memcpy(msg, tmp, strlen(tmp) + 1);
@@ -127,7 +137,7 @@ void odbc_scrub(char *msg, size_t cap)
 /* Passwords: add_secret for the ones init knows, the connection string's
  * own, forgotten (wiped) by done. */
 
-void odbc_add_secret(const char *s)
+static void add_secret(const char *s)
 {
     if (s && *s && nsecrets < (int)(sizeof secrets / sizeof secrets[0]))
         secrets[nsecrets++] = strdup(s);
@@ -135,7 +145,7 @@ void odbc_add_secret(const char *s)
 
 /* Records the values of PWD=/PASSWORD= found in a user's connection
  * string, so that they are scrubbed from messages too. */
-void odbc_collect_connstr_secrets(const char *cs)
+static void collect_connstr_secrets(const char *cs)
 {
     const char *p = cs;
     while (*p) {
@@ -152,18 +162,18 @@ void odbc_collect_connstr_secrets(const char *cs)
         int is_pwd = (klen == 3 && strncasecmp(key, "pwd", 3) == 0) ||
                      (klen == 8 && strncasecmp(key, "password", 8) == 0);
         p++;
-        struct odbc_sbuf v = {0};
+        struct sbuf v = {0};
         if (*p == '{') {
             p++;
             while (*p) {
                 if (*p == '}' && p[1] == '}') {
-                    odbc_sb_addn(&v, p, 1);
+                    sb_addn(&v, p, 1);
                     p += 2;
                 } else if (*p == '}') {
                     p++;
                     break;
                 } else
-                    odbc_sb_addn(&v, p++, 1);
+                    sb_addn(&v, p++, 1);
             }
             while (*p && *p != ';')
                 p++;
@@ -171,10 +181,10 @@ void odbc_collect_connstr_secrets(const char *cs)
             const char *s = p;
             while (*p && *p != ';')
                 p++;
-            odbc_sb_addn(&v, s, (size_t)(p - s));
+            sb_addn(&v, s, (size_t)(p - s));
         }
         if (is_pwd && v.p)
-            odbc_add_secret(v.p);
+            add_secret(v.p);
         free(v.p);
     }
 }
@@ -182,11 +192,53 @@ void odbc_collect_connstr_secrets(const char *cs)
 void odbc_forget_secrets(void)
 {
     for (int k = 0; k < nsecrets; k++) {
-        memset(secrets[k], 0, strlen(secrets[k]));
-        free(secrets[k]);
+        sbc_password_free(secrets[k]);
         secrets[k] = NULL;
     }
     nsecrets = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The connection string.                                              */
+
+int odbc_connstr_build(const char *dsn, const char *cs, const char *user, const char *pw,
+                       char *errbuf, size_t errlen)
+{
+    struct sbuf b = {0};
+    if (dsn != NULL) {
+        sb_add_kv(&b, "DSN", dsn);
+    } else {
+        sb_add(&b, cs);
+        if (b.len > 0 && b.p[b.len - 1] != ';' && (user || pw))
+            sb_add(&b, ";");
+        collect_connstr_secrets(cs);
+    }
+    if (user)
+        sb_add_kv(&b, "UID", user);
+    if (pw) {
+        sb_add_kv(&b, "PWD", pw);
+        const char *names[] = {user ? user : "", dsn ? dsn : "", NULL};
+        add_secret(sbc_secret(pw, names)); /* not when it is also the user or DSN */
+    }
+    if (b.oom || b.p == NULL) {
+        free(b.p);
+        snprintf(errbuf, errlen, "out of memory");
+        return SBD_ERROR;
+    }
+    odbc_cfg.conn_str = b.p;
+    size_t mcap = b.len + 16;
+    odbc_cfg.conn_str_masked = malloc(mcap);
+    if (odbc_cfg.conn_str_masked == NULL) {
+        snprintf(errbuf, errlen, "out of memory");
+        return SBD_ERROR;
+    }
+    mask_pwd(odbc_cfg.conn_str, odbc_cfg.conn_str_masked, mcap);
+    /* end with ';' so that text after it in a message is never taken for
+     * part of a masked value when messages are scrubbed again */
+    size_t ml = strlen(odbc_cfg.conn_str_masked);
+    if (ml > 0 && odbc_cfg.conn_str_masked[ml - 1] != ';' && ml + 2 <= mcap)
+        memcpy(odbc_cfg.conn_str_masked + ml, ";", 2);
+    return SBD_OK;
 }
 
 /* ------------------------------------------------------------------ */

@@ -84,33 +84,17 @@ struct sbd_conn {
 
 /* --- odbc_conn.c: connection strings, passwords, connections --- */
 
-/* Small string builder, used only outside the hot path.  Zero-initialised
- * is empty; after a failed allocation oom is set and adds do nothing.  p
- * (NULL until something was added) is owned by the caller (free). */
-struct odbc_sbuf {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-void odbc_sb_addn(struct odbc_sbuf *b, const char *s, size_t n);
-void odbc_sb_add(struct odbc_sbuf *b, const char *s);
-/* Appends KEY=VALUE; to a connection string, in braces when the value
- * would otherwise be misread (';', braces, surrounding blanks). */
-void odbc_sb_add_kv(struct odbc_sbuf *b, const char *key, const char *val);
-
-/* Writes `in` to out (outlen bytes, always terminated) with the value of
- * every PWD= / PASSWORD= keyword replaced by ***. */
-void odbc_mask_pwd(const char *in, char *out, size_t outlen);
+/* Builds odbc_cfg.conn_str and odbc_cfg.conn_str_masked (PWD=***) from
+ * --odbc-dsn or --odbc-connstr (one of dsn and cs is NULL), user and pw
+ * (NULL: not given), and records every password they hold for
+ * odbc_scrub.  SBD_OK, or SBD_ERROR with "out of memory" in errbuf (what
+ * was built is freed by odbc_done). */
+int odbc_connstr_build(const char *dsn, const char *cs, const char *user, const char *pw,
+                       char *errbuf, size_t errlen);
 /* Masks msg (NUL-terminated, cap bytes) in place: PWD= values and every
  * known password become ***. */
 void odbc_scrub(char *msg, size_t cap);
-/* Adds s (NULL or "": nothing) to the passwords odbc_scrub masks; a copy
- * is kept until odbc_forget_secrets. */
-void odbc_add_secret(const char *s);
-/* Records the values of PWD=/PASSWORD= found in a user's connection
- * string, so that they are scrubbed from messages too. */
-void odbc_collect_connstr_secrets(const char *cs);
-/* Wipes and frees the passwords odbc_add_secret kept. */
+/* Wipes and frees the passwords odbc_connstr_build recorded. */
 void odbc_forget_secrets(void);
 
 /* Allocates a statement handle on c with the query timeout applied:

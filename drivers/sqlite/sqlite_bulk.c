@@ -4,14 +4,11 @@
  * its own (BEGIN IMMEDIATE), committed every BULK_COMMIT_ROWS rows.
  */
 #include "sqlite_int.h"
+#include "../common/insert.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #define BULK_COMMIT_ROWS 50000
-
-/* -------------------------------------------------------------- bulk load */
 
 int sqlite_bulk_begin(sbd_conn *c, const char *table,
                       const char *const *columns, const int *types,
@@ -23,20 +20,9 @@ int sqlite_bulk_begin(sbd_conn *c, const char *table,
         return sqlite_driver_error(c, "bulk load already in progress");
     if (ncolumns <= 0)
         return sqlite_driver_error(c, "bulk load needs at least one column");
-    size_t len = strlen("INSERT INTO () VALUES()") + strlen(table) + 1;
-    for (int i = 0; i < ncolumns; i++)
-        len += strlen(columns[i]) + 3;
-    char *sql = malloc(len);
+    char *sql = sbc_insert_sql(table, columns, ncolumns);
     if (sql == NULL)
         return sqlite_driver_error(c, "out of memory");
-    char *p = sql;
-    p += sprintf(p, "INSERT INTO %s(", table);
-    for (int i = 0; i < ncolumns; i++)
-        p += sprintf(p, "%s%s", i ? "," : "", columns[i]);
-    p += sprintf(p, ") VALUES(");
-    for (int i = 0; i < ncolumns; i++)
-        p += sprintf(p, "%s?", i ? "," : "");
-    sprintf(p, ")");
 
     int rc = sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
                                 &c->bulk, NULL);
