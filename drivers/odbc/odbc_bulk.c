@@ -6,6 +6,7 @@
  * BULK_COMMIT_ROWS rows; a failure rolls it back at once.
  */
 #include "odbc_int.h"
+#include "../common/buf.h"
 #include "../common/error.h"
 #include "../common/insert.h"
 
@@ -256,14 +257,12 @@ int odbc_bulk_row(sbd_conn *c, const struct sbd_value *values)
         int st = bulk_flush(c, b);
         if (st != SBD_OK)
             return st;
-        size_t w = b->width[i];
-        while (w < v->len + 1)
-            w *= 2;
-        char *nd = realloc(b->data[i], b->rows_max * w);
+        /* the width doubles; the array holds rows_max values of it (the
+         * rows were sent: nothing to keep) */
+        char *nd = sbc_grow(b->data[i], &b->width[i], v->len + 1, b->rows_max, 0);
         if (nd == NULL)
             return bulk_fail(c, b, odbc_set_error(&c->err, SBD_ERROR, "out of memory"));
         b->data[i] = nd;
-        b->width[i] = w;
         if ((st = bulk_bind(c, b, i)) != SBD_OK)
             return bulk_fail(c, b, st);
     }

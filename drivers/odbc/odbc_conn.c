@@ -8,6 +8,7 @@
  * everything the connection owns.
  */
 #include "odbc_int.h"
+#include "../common/buf.h"
 #include "../common/error.h"
 #include "../common/password.h"
 
@@ -38,18 +39,12 @@ static void sb_addn(struct sbuf *b, const char *s, size_t n)
 {
     if (b->oom)
         return;
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 128;
-        while (b->len + n + 1 > cap)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (p == NULL) {
-            b->oom = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+    char *p = sbc_grow(b->p, &b->cap, b->len + n + 1, 1, 128);
+    if (p == NULL) {
+        b->oom = 1;
+        return;
     }
+    b->p = p;
     memcpy(b->p + b->len, s, n);
     b->len += n;
     b->p[b->len] = 0;

@@ -10,7 +10,9 @@
  * except on errors.
  */
 #include "odbc_int.h"
+#include "../common/buf.h"
 #include "../common/error.h"
+#include "../common/value.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,19 +27,17 @@ static int ensure_cols(sbd_conn *c, int ncols)
 {
     if (ncols <= c->cols_cap)
         return SBD_OK;
-    int cap = c->cols_cap ? c->cols_cap : 8;
-    while (cap < ncols)
-        cap *= 2;
-    int *t = realloc(c->qtypes, (size_t)cap * sizeof *t);
+    size_t tcap = (size_t)c->cols_cap, bcap = tcap; /* both grow alike */
+    int *t = sbc_grow(c->qtypes, &tcap, (size_t)ncols, sizeof *t, 8);
     if (t == NULL)
         return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
     c->qtypes = t;
-    struct odbc_colbuf *b = realloc(c->cols, (size_t)cap * sizeof *b);
+    struct odbc_colbuf *b = sbc_grow(c->cols, &bcap, (size_t)ncols, sizeof *b, 8);
     if (b == NULL)
         return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
-    memset(b + c->cols_cap, 0, (size_t)(cap - c->cols_cap) * sizeof *b);
+    memset(b + c->cols_cap, 0, (bcap - (size_t)c->cols_cap) * sizeof *b);
     c->cols = b;
-    c->cols_cap = cap;
+    c->cols_cap = (int)bcap;
     return SBD_OK;
 }
 
@@ -125,12 +125,10 @@ int odbc_query(sbd_conn *c, const char *sql, size_t len,
 static int get_string(sbd_conn *c, int i, struct sbd_value *v)
 {
     struct odbc_colbuf *b = &c->cols[i];
-    if (b->cap == 0) {
-        b->buf = malloc(ODBC_STR_INIT);
-        if (b->buf == NULL)
-            return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
-        b->cap = ODBC_STR_INIT;
-    }
+    char *p = sbc_grow(b->buf, &b->cap, ODBC_STR_INIT, 1, ODBC_STR_INIT);
+    if (p == NULL)
+        return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
+    b->buf = p;
     size_t got = 0;
     for (;;) {
         SQLLEN ind = 0;
@@ -153,14 +151,11 @@ static int get_string(sbd_conn *c, int i, struct sbd_value *v)
         }
         /* truncated: keep what came, grow, fetch the rest */
         got += room;
-        size_t need = ind == SQL_NO_TOTAL ? b->cap * 2 : got + ((size_t)ind - room) + 1;
-        if (need < b->cap * 2)
-            need = b->cap * 2;
-        char *p = realloc(b->buf, need);
+        size_t need = ind == SQL_NO_TOTAL ? b->cap + 1 : got + ((size_t)ind - room) + 1;
+        p = sbc_grow(b->buf, &b->cap, need, 1, 0); /* at least doubles */
         if (p == NULL)
             return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
         b->buf = p;
-        b->cap = need;
     }
     v->is_null = 0;
     v->s = b->buf;
@@ -180,12 +175,7 @@ int odbc_fetch_row(sbd_conn *c, struct sbd_value *row)
     for (int i = 0; i < c->ncols; i++) {
         struct sbd_value *v = &row[i];
         SQLLEN ind = 0;
-        v->type = c->ctypes[i];
-        v->is_null = 0;
-        v->i = 0;
-        v->d = 0;
-        v->s = NULL;
-        v->len = 0;
+        sbc_value_reset(v, c->ctypes[i], 0);
         if (v->type == SBD_TYPE_INT) {
             SQLBIGINT x = 0;
             rc = SQLGetData(c->cur, (SQLUSMALLINT)(i + 1), SQL_C_SBIGINT, &x, 0, &ind);
@@ -320,14 +310,10 @@ static int set_param(sbd_conn *c, sbd_stmt *s, int i, const struct sbd_value *v)
     }
     size_t len = v->s ? v->len : 0;
     if (len + 1 > p->cap) {
-        size_t cap = p->cap ? p->cap : ODBC_STR_INIT;
-        while (cap < len + 1)
-            cap *= 2;
-        char *nb = realloc(p->buf, cap);
+        char *nb = sbc_grow(p->buf, &p->cap, len + 1, 1, ODBC_STR_INIT);
         if (nb == NULL)
             return odbc_set_error(&c->err, SBD_ERROR, "out of memory");
         p->buf = nb;
-        p->cap = cap;
         int st = bind_param(c, s, i);
         if (st != SBD_OK)
             return st;

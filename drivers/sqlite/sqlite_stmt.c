@@ -9,6 +9,7 @@
  * string buffer is large enough; column values point into SQLite's row.
  */
 #include "sqlite_int.h"
+#include "../common/buf.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -303,14 +304,10 @@ int sqlite_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         if (!params[i].is_null && sqlite_is_text_type(params[i].type) && params[i].s)
             need += params[i].len;
     if (need > s->strcap) {
-        size_t cap = s->strcap ? s->strcap : 64;
-        while (cap < need)
-            cap *= 2;
-        char *p = realloc(s->strbuf, cap);
+        char *p = sbc_grow(s->strbuf, &s->strcap, need, 1, 64);
         if (p == NULL)
             return sqlite_driver_error(c, "out of memory");
         s->strbuf = p;
-        s->strcap = cap;
     }
     int status = sqlite_bind_values(c, s->st, params, nparams, s->strbuf);
     if (status != SBD_OK)
