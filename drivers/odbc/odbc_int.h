@@ -102,6 +102,8 @@ void odbc_forget_secrets(void);
  * error status with *out SQL_NULL_HSTMT and c->err filled. */
 int odbc_alloc_stmt(sbd_conn *c, SQLHSTMT *out);
 
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int odbc_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
 void odbc_disconnect(sbd_conn *c);
 const struct sbd_error *odbc_last_error(sbd_conn *c);
@@ -136,6 +138,8 @@ void odbc_param_types(int type, SQLSMALLINT *ctype, SQLSMALLINT *sqltype,
 void odbc_close_cursor(sbd_conn *c);
 /* Frees s and its handle; s must be off the connection's list. */
 void odbc_stmt_free(sbd_stmt *s);
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int odbc_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int odbc_fetch_row(sbd_conn *c, struct sbd_value *row);
 void odbc_free_result(sbd_conn *c);
@@ -148,6 +152,8 @@ void odbc_close_stmt(sbd_conn *c, sbd_stmt *s);
 /* --- odbc_txn.c: transactions through autocommit and SQLEndTran --- */
 
 int odbc_set_autocommit(sbd_conn *c, int on);
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int odbc_begin(sbd_conn *c);
 int odbc_commit(sbd_conn *c);
 int odbc_rollback(sbd_conn *c);
@@ -157,6 +163,8 @@ int odbc_rollback(sbd_conn *c);
 /* Ends a bulk load that is still running (rolling back what it owns);
  * no-op without one. */
 void odbc_bulk_free(sbd_conn *c);
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int odbc_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                     const int *types, int ncolumns);
 int odbc_bulk_row(sbd_conn *c, const struct sbd_value *values);

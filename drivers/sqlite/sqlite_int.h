@@ -95,6 +95,8 @@ int sqlite_driver_error(sbd_conn *c, const char *msg);
 
 /* --- sqlite_conn.c --- */
 
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int sqlite_connect(int thread_id, sbd_conn **out, struct sbd_error *err);
 void sqlite_disconnect(sbd_conn *c);
 const struct sbd_error *sqlite_last_error(sbd_conn *c);
@@ -131,6 +133,8 @@ int sqlite_bind_values(sbd_conn *c, sqlite3_stmt *st, const struct sbd_value *v,
 void sqlite_finish_current(sbd_conn *c);
 /* Finalizes and frees s; s must be off the connection's list. */
 void sqlite_stmt_free(sbd_stmt *s);
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int sqlite_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int sqlite_fetch_row(sbd_conn *c, struct sbd_value *row);
 void sqlite_free_result(sbd_conn *c);
@@ -145,6 +149,8 @@ int sqlite_rollback(sbd_conn *c);
 
 /* --- sqlite_bulk.c --- */
 
+/* The driver table's calls (ownership and failure as include/sbench/driver.h
+ * says). */
 int sqlite_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                       const int *types, int ncolumns);
 int sqlite_bulk_row(sbd_conn *c, const struct sbd_value *values);
