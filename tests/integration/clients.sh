@@ -62,7 +62,16 @@ EOF
     expect_eq "$w: JSON per-client counts" "$5" "$n"
     expect_eq "$w: JSON per-client events add up to the transactions" "$6" "$8"
     expect_eq "$w: JSON transactions = text report" "$8" "$tx"
-    expect_range "$w: fewest events of one client" "$7" 1 1000000000
+    # even a perfectly fair scheduler leaves some client without an event
+    # with probability about n*exp(-tx/n): only ask for one event each
+    # when that is below 1/2500 (tx >= 12 n); a write workload held up by
+    # deadlock waits (deadlock_timeout 1 s) on a loaded machine may not
+    # get there in 2 s
+    if [ "$8" -ge $((12 * n)) ] 2>/dev/null; then
+        expect_range "$w: fewest events of one client" "$7" 1 1000000000
+    else
+        expect_range "$w: fewest events of one client ($8 transactions, too few to ask for one each)" "$7" 0 1000000000
+    fi
 }
 
 run_workload() {
