@@ -94,7 +94,13 @@ void sb_run_meta_json(const struct sb_run *run, const char *server_version, cons
         int secret = p->kind == SB_OPT_SECRET || strstr(p->name, "password") != NULL;
         json_str(b, len, &u, secret ? "***" : v);
     }
-    LIT("}}");
+    LIT("}");
+    if (run->shard.given) { /* core/shard.c */
+        LIT(",\"shard\":");
+        if (u < len)
+            u += sb_shard_meta_json(&run->shard, b + u, len - u);
+    }
+    LIT("}");
 #undef LIT
     if (u >= len) /* truncated: keep it valid */
         snprintf(b, len, "{\"truncated\":true}");

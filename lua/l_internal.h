@@ -116,6 +116,8 @@ void l_open_rand(lua_State *L);
 void l_open_report(lua_State *L);
 /* Installs unpack and the minimal ffi module. */
 void l_open_compat(lua_State *L);
+/* sbench.shard (l_shard.c), into the table on top of the stack */
+void l_open_shard(lua_State *L);
 /* Pushes the sbench.sql.type table. */
 void l_push_sql_types(lua_State *L);
 /* Maps a sbench.sql.type value to enum sbd_type. */
