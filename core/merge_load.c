@@ -531,7 +531,7 @@ static int load_hlog(struct mg_shard *s, char *err, size_t errlen)
     }
     c.line = 0;
     if (got < 0) {
-        snprintf(c.err, c.errlen, "%s:%s", s->hlog_path, msg + 4); /* "line N: ..." -> "path:N: ..." */
+        snprintf(c.err, c.errlen, "%s:%s", s->hlog_path, msg + 5); /* "line N: ..." -> "path:N: ..." */
         goto out;
     }
     if (n != want) {
