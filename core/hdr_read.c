@@ -106,9 +106,10 @@ static int fail(char *err, size_t errlen, const char *msg)
     return -1;
 }
 
-/* The counts of the V2 payload raw[40 .. n-1] into counts[0 .. len-1]. */
-static int decode_counts(const unsigned char *raw, size_t n, uint64_t *counts, int32_t len,
-                         char *err, size_t errlen)
+/* Walks the counts of the V2 payload raw[40 .. n-1] (len buckets): checks
+ * them (h == NULL), or adds them to h (after a check that passed). */
+static int walk_counts(const unsigned char *raw, size_t n, int32_t len, sb_histogram *h, char *err,
+                       size_t errlen)
 {
     size_t pos = V2_HEADER_LEN;
     int64_t idx = 0;
@@ -124,7 +125,9 @@ static int decode_counts(const unsigned char *raw, size_t n, uint64_t *counts, i
         }
         if (idx >= len)
             return fail(err, errlen, "more counts than the histogram has buckets");
-        counts[idx++] = (uint64_t)w;
+        if (h && w > 0)
+            sb_histogram_add_to_bucket(h, (int)idx, (uint64_t)w);
+        idx++;
     }
     return 0;
 }
@@ -138,10 +141,9 @@ int sb_hdr_decode_add(const char *text, size_t len, sb_histogram *h, char *err, 
     size_t raw_cap = V2_HEADER_LEN + (size_t)prm.counts_len * 9 + 1;
     unsigned char *bin = malloc(len / 4 * 3 + 3);
     unsigned char *raw = malloc(raw_cap);
-    uint64_t *counts = calloc((size_t)prm.counts_len, sizeof *counts);
     int rc = -1;
     long bl;
-    if (!bin || !raw || !counts) {
+    if (!bin || !raw) {
         fail(err, errlen, "out of memory");
         goto out;
     }
@@ -185,16 +187,13 @@ int sb_hdr_decode_add(const char *text, size_t len, sb_histogram *h, char *err, 
                      (long long)prm.highest_trackable_value, prm.significant_figures);
         goto out;
     }
-    if (decode_counts(raw, rawlen, counts, prm.counts_len, err, errlen) != 0)
+    if (walk_counts(raw, rawlen, prm.counts_len, NULL, err, errlen) != 0)
         goto out;
-    for (int32_t i = 0; i < prm.counts_len; i++)
-        if (counts[i])
-            sb_histogram_add_to_bucket(h, i, counts[i]);
+    walk_counts(raw, rawlen, prm.counts_len, h, NULL, 0);
     rc = 0;
 out:
     free(bin);
     free(raw);
-    free(counts);
     return rc;
 }
 

@@ -351,13 +351,14 @@ static int assemble(struct mg_run *m, const struct inputs *in, int allow_missing
         goto fail;
     }
     for (int i = 0; i < count; i++) {
-        if (!by_index[i])
-            continue;
-        m->sh[m->nsh++] = by_index[i];
+        if (by_index[i])
+            m->sh[m->nsh++] = by_index[i];
         by_index[i] = NULL;
-        if (mg_shard_load_hlog(m->sh[m->nsh - 1], logs[i]->path, err, errlen) != 0)
-            goto fail;
     }
+    mg_begin(m);
+    for (int s = 0; s < m->nsh; s++)
+        if (mg_shard_load_hlog(m->sh[s], logs[m->sh[s]->index]->path, m, err, errlen) != 0)
+            goto fail;
     free(by_index);
     free(logs);
     return 0;

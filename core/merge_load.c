@@ -476,8 +476,10 @@ int mg_hlog_identity(const char *path, int *index, int *count, char *run_id, siz
     return 0;
 }
 
-/* The log: its tag against the JSON's, one interval per window. */
-static int load_hlog(struct mg_shard *s, char *err, size_t errlen)
+/* The log: its tag against the JSON's, one interval per window, each
+ * added into its slot of m (a run without windows: into a scratch
+ * histogram, only to be counted). */
+static int load_hlog(struct mg_shard *s, struct mg_run *m, char *err, size_t errlen)
 {
     struct ctx c = {s->hlog_path, 0, err, errlen};
     char *buf;
@@ -490,6 +492,11 @@ static int load_hlog(struct mg_shard *s, char *err, size_t errlen)
     int rc = -1, n = 0, got;
     char msg[300];
     int want = s->report_interval > 0 ? s->nw : 1;
+    sb_histogram *scratch = mg_hist_new(s->precision);
+    if (!scratch) {
+        bad(&c, "out of memory");
+        goto out;
+    }
     while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1) {
         c.line = iv.line;
         int idx, cnt;
@@ -509,24 +516,23 @@ static int load_hlog(struct mg_shard *s, char *err, size_t errlen)
             bad(&c, "more intervals than %s has windows (%d)", s->json_path, want);
             goto out;
         }
-        sb_histogram *h = mg_hist_new(s->precision);
-        if (!h) {
-            bad(&c, "out of memory");
-            goto out;
+        sb_histogram *h = scratch;
+        if (s->report_interval > 0) {
+            struct mg_window *w = &s->w[n];
+            w->start = r.base_time + iv.start;
+            w->end = w->start + w->seconds;
+            if ((w->slot = mg_slot(m, w->start, msg, sizeof msg)) < 0) {
+                bad(&c, "%s", msg);
+                goto out;
+            }
+            h = m->w[w->slot].lat;
         }
+        uint64_t before = sb_histogram_count(h);
         if (sb_hdr_decode_add(iv.hist, iv.hist_len, h, msg, sizeof msg) != 0) {
-            sb_histogram_destroy(h);
             bad(&c, "%s", msg);
             goto out;
         }
-        s->log_count += sb_histogram_count(h);
-        if (s->report_interval > 0) {
-            s->w[n].lat = h;
-            s->w[n].start = r.base_time + iv.start;
-            s->w[n].end = s->w[n].start + s->w[n].seconds;
-        } else {
-            sb_histogram_destroy(h);
-        }
+        s->log_count += sb_histogram_count(h) - before;
         n++;
     }
     c.line = 0;
@@ -546,6 +552,7 @@ static int load_hlog(struct mg_shard *s, char *err, size_t errlen)
     }
     rc = 0;
 out:
+    sb_histogram_destroy(scratch);
     free(buf);
     return rc;
 }
@@ -560,13 +567,14 @@ int mg_shard_load_json(struct mg_shard *s, const char *path, char *err, size_t e
     return load_json(s, err, errlen);
 }
 
-int mg_shard_load_hlog(struct mg_shard *s, const char *path, char *err, size_t errlen)
+int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, char *err,
+                       size_t errlen)
 {
     if ((s->hlog_path = strdup(path)) == NULL) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return load_hlog(s, err, errlen);
+    return load_hlog(s, m, err, errlen);
 }
 
 void mg_shard_free(struct mg_shard *s)
@@ -586,8 +594,6 @@ void mg_shard_free(struct mg_shard *s)
     free(s->thread_events);
     free(s->thread_busy_ns);
     free(s->client_events);
-    for (int i = 0; i < s->nw; i++)
-        sb_histogram_destroy(s->w[i].lat);
     free(s->w);
     memset(s, 0, sizeof *s);
 }

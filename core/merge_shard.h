@@ -26,7 +26,9 @@ struct mg_window {
     int threads;
     struct sb_snapshot d;     /* counts in the window (the JSON interval line) */
     int64_t lat_sum_ns;       /* the window's exact latency sum */
-    sb_histogram *lat;        /* the window's latencies (the log), owned */
+    sb_histogram *lat;        /* merged: the window's latencies, owned; NULL in a
+                                 shard's window, whose log goes straight into its slot */
+    int slot;                 /* a shard's window: its slot in the merged run */
     int shards;               /* merged: how many shards' windows are in it */
 };
 
@@ -72,7 +74,7 @@ struct mg_run {
     double interval;                   /* --report-interval */
     double misaligned;                 /* largest distance of a window from its slot, s */
     struct mg_window *w;               /* merged windows [nw], owned */
-    int nw;
+    int nw, wcap;
     /* the final report's parts, owned */
     struct mg_shard total;             /* only the fields of the final line */
     double end;                        /* the last shard's end of measuring */
@@ -87,15 +89,19 @@ sb_histogram *mg_hist_new(double precision);
 json_object *mg_json_get(json_object *o, const char *key);
 const char *mg_json_str(json_object *o, const char *key);
 
+struct mg_run;
+
 /*
  * Reads a shard's final JSON report (mg_shard_load_json: s is zeroed
  * first) and then its HdrHistogram log (mg_shard_load_hlog), checked
- * against the report.  Free s with mg_shard_free, also after a failure.
- * Each returns 0, or -1 with one line in err that names the file and,
- * where it helps, the line.
+ * against the report; each window of the log is added straight into its
+ * slot of m (mg_slot), so no shard's windows are held.  Free s with
+ * mg_shard_free, also after a failure.  Each returns 0, or -1 with one
+ * line in err that names the file and, where it helps, the line.
  */
 int mg_shard_load_json(struct mg_shard *s, const char *path, char *err, size_t errlen);
-int mg_shard_load_hlog(struct mg_shard *s, const char *path, char *err, size_t errlen);
+int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, char *err,
+                       size_t errlen);
 void mg_shard_free(struct mg_shard *s);
 
 /* The identity of a log (its "#[sbench shard ...]" comment) without
@@ -103,8 +109,15 @@ void mg_shard_free(struct mg_shard *s);
 int mg_hlog_identity(const char *path, int *index, int *count, char *run_id, size_t run_id_len,
                      char *settings, size_t settings_len, char *err, size_t errlen);
 
-/* Adds up the shards (sorted by index) into m.  Returns 0, or -1 with a
- * message in err (out of memory). */
+/* Once the shards' reports are in m->sh (sorted by index), before their
+ * logs: the run's start, end and reporting grid. */
+void mg_begin(struct mg_run *m);
+/* The slot of the grid nearest to wall-clock time start (created, with
+ * its histogram, as needed): its index, or -1 with err set (out of
+ * memory, or a window too far from the run's start). */
+int mg_slot(struct mg_run *m, double start, char *err, size_t errlen);
+/* Adds up the shards into m (after mg_begin and their logs).  Returns 0,
+ * or -1 with a message in err (out of memory). */
 int mg_sum(struct mg_run *m, char *err, size_t errlen);
 void mg_run_free(struct mg_run *m);
 

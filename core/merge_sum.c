@@ -60,42 +60,50 @@ static int hist_add(sb_histogram **dst, const sb_histogram *src, double p)
     return sb_histogram_add(*dst, src);
 }
 
-static int sum_windows(struct mg_run *m, char *err, size_t errlen)
+int mg_slot(struct mg_run *m, double start, char *err, size_t errlen)
 {
-    double p = m->sh[0]->precision;
-    long nslots = 0;
-    for (int s = 0; s < m->nsh; s++)
-        for (int i = 0; i < m->sh[s]->nw; i++) {
-            double k = floor((m->sh[s]->w[i].start - m->t0) / m->interval + 0.5);
-            if (!(k >= -1 && k < MAX_SLOTS)) {
-                snprintf(err, errlen, "%s: a window starts %.0f s away from the run's start",
-                         m->sh[s]->hlog_path, m->sh[s]->w[i].start - m->t0);
-                return -1;
-            }
-            if (k + 1 > nslots)
-                nslots = (long)k + 1;
-        }
-    if (nslots == 0)
-        return 0;
-    m->w = calloc((size_t)nslots, sizeof *m->w);
-    if (!m->w)
-        goto oom;
-    m->nw = (int)nslots;
-    for (long k = 0; k < nslots; k++) {
-        m->w[k].start = INFINITY;
-        m->w[k].end = -INFINITY;
+    double k = floor((start - m->t0) / m->interval + 0.5);
+    if (!(k >= -1 && k < MAX_SLOTS)) {
+        snprintf(err, errlen, "a window starts %.0f s away from the run's start", start - m->t0);
+        return -1;
     }
+    if (k < 0) /* half a window before the earliest start: the first slot */
+        k = 0;
+    double off = fabs(start - (m->t0 + k * m->interval));
+    if (off > m->misaligned)
+        m->misaligned = off;
+    while (k >= m->nw) {
+        if (m->nw == m->wcap) {
+            int cap = m->wcap ? m->wcap * 2 : 64;
+            struct mg_window *w = realloc(m->w, (size_t)cap * sizeof *w);
+            if (!w)
+                goto oom;
+            m->w = w;
+            m->wcap = cap;
+        }
+        struct mg_window *t = &m->w[m->nw];
+        memset(t, 0, sizeof *t);
+        t->start = INFINITY;
+        t->end = -INFINITY;
+        if ((t->lat = mg_hist_new(m->sh[0]->precision)) == NULL)
+            goto oom;
+        m->nw++;
+    }
+    return (int)k;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+/* The shards' window counts into their slots (their latencies are there
+ * already, from the logs). */
+static void sum_windows(struct mg_run *m)
+{
     for (int s = 0; s < m->nsh; s++)
         for (int i = 0; i < m->sh[s]->nw; i++) {
             const struct mg_window *w = &m->sh[s]->w[i];
-            double k = floor((w->start - m->t0) / m->interval + 0.5);
-            struct mg_window *t = &m->w[k < 0 ? 0 : (long)k];
-            double off = fabs(w->start - (m->t0 + (k < 0 ? 0 : k) * m->interval));
-            if (off > m->misaligned)
-                m->misaligned = off;
+            struct mg_window *t = &m->w[w->slot];
             snap_add(&t->d, &w->d);
-            if (hist_add(&t->lat, w->lat, p) != 0)
-                goto oom;
             t->lat_sum_ns += w->lat_sum_ns;
             t->threads += w->threads;
             t->shards++;
@@ -107,8 +115,6 @@ static int sum_windows(struct mg_run *m, char *err, size_t errlen)
         if (t->shards == 0) { /* no shard reported here */
             t->start = m->t0 + k * m->interval;
             t->end = t->start + m->interval;
-            if ((t->lat = mg_hist_new(p)) == NULL)
-                goto oom;
         }
         t->seconds = t->end - t->start;
         /* the window's exact sum; min and max stay the bounds of its
@@ -116,10 +122,6 @@ static int sum_windows(struct mg_run *m, char *err, size_t errlen)
         sb_histogram_set_summary(t->lat, sb_histogram_min(t->lat), sb_histogram_max(t->lat),
                                  t->lat_sum_ns);
     }
-    return 0;
-oom:
-    snprintf(err, errlen, "out of memory");
-    return -1;
 }
 
 /* Statements the workloads named, merged by name. */
@@ -192,7 +194,7 @@ static int sum_final(struct mg_run *m)
     return 0;
 }
 
-int mg_sum(struct mg_run *m, char *err, size_t errlen)
+void mg_begin(struct mg_run *m)
 {
     m->t0 = INFINITY;
     m->end = -INFINITY;
@@ -204,8 +206,12 @@ int mg_sum(struct mg_run *m, char *err, size_t errlen)
             m->end = x->measure_start + x->seconds;
     }
     m->interval = m->sh[0]->report_interval;
-    if (m->interval > 0 && sum_windows(m, err, errlen) != 0)
-        return -1;
+}
+
+int mg_sum(struct mg_run *m, char *err, size_t errlen)
+{
+    if (m->interval > 0)
+        sum_windows(m);
     if (sum_final(m) != 0) {
         snprintf(err, errlen, "out of memory");
         return -1;
