@@ -20,6 +20,7 @@
 #  4. One shard killed mid-run: the others finish, sbench merge names the
 #     missing shard and refuses; --allow-missing merges and says so.
 #  5. examples/k8s/sbench-shards.yaml is an Indexed Job (parsed as YAML).
+#  6. examples/shards.sh runs (null driver, under mpirun).
 set -u
 : "${SBT_BUILD:?}" "${SBT_TMP:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -223,6 +224,16 @@ for e in errs: print("FAIL: k8s manifest:", e)
 if not errs: print(f"ok   examples/k8s/sbench-shards.yaml: an Indexed Job of {n} shards writing to a volume")
 sys.exit(1 if errs else 0)
 PY
+
+# ---- 6. examples/shards.sh (null driver) ----
+checks=$((checks + 1))
+if OUT=$tmp/example SBENCH=$SBENCH RUN="--threads=1 --time=2 --report-interval=1" "$root/examples/shards.sh" \
+    >"$tmp/example.out" 2>&1 && grep -q "3 shards merged of 3" "$tmp/example.out" &&
+    grep -q "^Shards (client machines):" "$tmp/example.out"; then
+    echo "ok   examples/shards.sh: 3 shards under mpirun, merged"
+else
+    fail "examples/shards.sh: $(tail -5 "$tmp/example.out")"
+fi
 
 rm -rf "$tmp"
 echo "$checks checks, $failures failed"
