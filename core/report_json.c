@@ -45,6 +45,15 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
+/* A statement's name as a JSON string (control characters become '?'). */
+static void json_name(FILE *f, const char *name)
+{
+    fputc('"', f);
+    for (const char *c = name; *c; c++)
+        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+    fputc('"', f);
+}
+
 /* A histogram whole, for sbench merge: exact count, min, max and sum in
  * ns, and its buckets as HdrHistogram's base64 V2 compressed encoding. */
 static void hist_exact(FILE *f, const sb_histogram *h)
@@ -83,10 +92,9 @@ static void merge_data(FILE *f, const struct sb_report *r)
     }
     fprintf(f, ",\"named\":[");
     for (int i = 0; i < r->nnamed; i++) {
-        fprintf(f, "%s{\"name\":\"", i ? "," : "");
-        for (const char *c = r->named_name[i]; *c; c++)
-            fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
-        fprintf(f, "\",\"count\":%llu,\"latency\":", (unsigned long long)r->named_count[i]);
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        json_name(f, r->named_name[i]);
+        fprintf(f, ",\"count\":%llu,\"latency\":", (unsigned long long)r->named_count[i]);
         hist_exact(f, r->named_latency[i]);
         fputc('}', f);
     }
@@ -148,10 +156,9 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     if (r->nnamed > 0) {
         fprintf(f, ",\"named\":{");
         for (int i = 0; i < r->nnamed; i++) {
-            fprintf(f, "%s\"", i ? "," : "");
-            for (const char *c = r->named_name[i]; *c; c++)
-                fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
-            fprintf(f, "\":{\"count\":%llu,\"rate\":", (unsigned long long)r->named_count[i]);
+            fprintf(f, "%s", i ? "," : "");
+            json_name(f, r->named_name[i]);
+            fprintf(f, ":{\"count\":%llu,\"rate\":", (unsigned long long)r->named_count[i]);
             num(f, per_sec(r->named_count[i], s));
             fprintf(f, ",\"latency_ms\":");
             hist_obj(f, r->named_latency[i], kind_pcts, 2);

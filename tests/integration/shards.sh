@@ -20,7 +20,7 @@
 #  4. One shard killed mid-run: the others finish, sbench merge names the
 #     missing shard and refuses; --allow-missing merges and says so.
 #  5. examples/k8s/sbench-shards.yaml is an Indexed Job (parsed as YAML).
-#  6. examples/shards.sh runs (null driver, under mpirun).
+#  6. sbench.shard in a workload; 7. examples/shards.sh (null driver, mpirun).
 set -u
 : "${SBT_BUILD:?}" "${SBT_TMP:?}"
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,9 +53,9 @@ check_merge() {
     else
         fail "$dir: the merged histogram differs from the shards' logs added by hdr-histogram-js"
     fi
-    python3 - "$dir" "$server" "$source" <<'PY' || failures=$((failures + 1))
-import glob, json, math, sys
-d, server, source = sys.argv[1], sys.argv[2], sys.argv[3]
+    python3 - "$dir" "$server" "$source" "$root/tests/measure" <<'PY' || failures=$((failures + 1))
+import glob, json, sys
+d, server, source, measure = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 errs = []
 shards = [json.loads(open(f).read().splitlines()[-1]) for f in sorted(glob.glob(d + "/shards/*.json"))]
 lines = [json.loads(l) for l in open(d + "/merged.json")]
@@ -75,16 +75,14 @@ lat = fin["latency_ms"]
 mn, mx = round(lat["min"] * 1e6), round(lat["max"] * 1e6)
 if mn != min(s["merge_data"]["latency"]["min_ns"] for s in shards) or mx != max(s["merge_data"]["latency"]["max_ns"] for s in shards):
     errs.append("min/max are not the shards' extremes")
-buckets = [tuple(map(int, l.split())) for l in open(d + "/shards.buckets").read().split("\n")[1:] if l]
+sys.path.insert(0, measure)
+from bucket_percentiles import read_buckets, percentile
+buckets = read_buckets(d + "/shards.buckets")
 n = sum(c for _, c, _ in buckets)
 if n != lat["count"]: errs.append(f"reference count {n}, merge {lat['count']}")
 for p, v in lat["percentiles"].items():
-    rank = max(1, math.ceil(float(p) / 100 * n - 1e-9))
-    cum = 0
-    for _, c, hi in buckets:
-        cum += c
-        if cum >= rank: break
-    if round(v * 1e6) != min(max(hi, mn), mx): errs.append(f"p{p}: merge {round(v * 1e6)} ns, from the reference's buckets {min(max(hi, mn), mx)}")
+    want = percentile(buckets, float(p), mn, mx)
+    if round(v * 1e6) != want: errs.append(f"p{p}: merge {round(v * 1e6)} ns, from the reference's buckets {want}")
 for e in errs: print("FAIL:", d, e)
 if not errs: print(f"ok   {d}: {tx} transactions merged = server {server} = sum of 3 shards; {len(wins)} windows on one grid; percentiles exact")
 sys.exit(1 if errs else 0)
@@ -225,7 +223,25 @@ if not errs: print(f"ok   examples/k8s/sbench-shards.yaml: an Indexed Job of {n}
 sys.exit(1 if errs else 0)
 PY
 
-# ---- 6. examples/shards.sh (null driver) ----
+# ---- 6. sbench.shard in a workload (control state and worker threads) ----
+cat >"$tmp/shardinfo.lua" <<'LUA'
+function prepare() print("prepare " .. sbench.shard.index .. "/" .. sbench.shard.count .. " " .. sbench.shard.run_id) end
+function thread_init() print("thread " .. sbench.tid .. " " .. sbench.shard.index .. "/" .. sbench.shard.count) end
+function event() end
+LUA
+checks=$((checks + 1))
+"$SBENCH" --db-driver=null --shard=1/3 --run-id=lua-test "$tmp/shardinfo.lua" prepare >"$tmp/lua1.out" 2>&1
+"$SBENCH" --db-driver=null --threads=2 --time=1 --shard=2/4 --run-id=lua-test --report-format=json \
+    --output="$tmp/lua.json" --hdr-log="$tmp/lua.hlog" "$tmp/shardinfo.lua" run >"$tmp/lua2.out" 2>&1
+"$SBENCH" --db-driver=null "$tmp/shardinfo.lua" prepare >"$tmp/lua3.out" 2>&1
+if grep -qx "prepare 1/3 lua-test" "$tmp/lua1.out" && [ "$(grep -c "^thread [01] 2/4$" "$tmp/lua2.out")" = 2 ] &&
+    grep -qx "prepare 0/1 " "$tmp/lua3.out"; then
+    echo "ok   sbench.shard.index/count/run_id in prepare and in each thread; 0/1 when not sharded"
+else
+    fail "sbench.shard: $(cat "$tmp/lua1.out" "$tmp/lua2.out" "$tmp/lua3.out" | head -8)"
+fi
+
+# ---- 7. examples/shards.sh (null driver) ----
 checks=$((checks + 1))
 if OUT=$tmp/example SBENCH=$SBENCH RUN="--threads=1 --time=2 --report-interval=1" "$root/examples/shards.sh" \
     >"$tmp/example.out" 2>&1 && grep -q "3 shards merged of 3" "$tmp/example.out" &&

@@ -40,9 +40,9 @@ node "$here/hdr_sum.mjs" "$jsdir" --b64 "$(tail -1 "$tmp/m.json" | python3 -c 'i
     >"$tmp/final.buckets" || bad "hdr_sum on merge_data.latency"
 cmp -s "$tmp/shards.buckets" "$tmp/merged.buckets" || bad "the merged log's buckets differ from the sum of the shards' logs"
 cmp -s "$tmp/shards.buckets" "$tmp/final.buckets" || bad "merge_data.latency's buckets differ from the sum of the shards' logs"
-python3 - "$tmp" "$schema" <<'PY' || fail=1
-import json, math, sys
-tmp, schema = sys.argv[1], sys.argv[2]
+python3 - "$tmp" "$schema" "$here" <<'PY' || fail=1
+import json, sys
+tmp, schema, here = sys.argv[1], sys.argv[2], sys.argv[3]
 errs = []
 exp = {}
 windows = []
@@ -72,16 +72,11 @@ if m["merged"] != [0, 1, 2] or m["missing"] or len(m["per_shard"]) != 3:
     errs.append(f"run.merge: {m}")
 if sum(r["transactions"] for r in m["per_shard"]) != exp["count"]: errs.append("per_shard transactions")
 # percentiles again, from the reference decoder's buckets and sbench's rule
-# (rank ceil(p/100 n); the bucket's highest equivalent value, within [min, max])
-buckets = [tuple(map(int, l.split())) for l in open(f"{tmp}/shards.buckets").read().split("\n")[1:] if l]
-n = sum(c for _, c, _ in buckets)
+sys.path.insert(0, here)
+from bucket_percentiles import read_buckets, percentile
+buckets = read_buckets(f"{tmp}/shards.buckets")
 for p, v in lat["percentiles"].items():
-    rank = max(1, math.ceil(float(p) / 100 * n - 1e-9))
-    cum = 0
-    for _, c, hi in buckets:
-        cum += c
-        if cum >= rank: break
-    want = min(max(hi, exp["min"]), exp["max"])
+    want = percentile(buckets, float(p), exp["min"], exp["max"])
     if ns(v) != want: errs.append(f"p{p} from the reference decoder's buckets {want}, merge {ns(v)}")
 try:
     import jsonschema
