@@ -54,7 +54,9 @@ void sb_shard_add_options(struct sb_options *o);
 /*
  * Finds the shard's identity: --shard=I/N, else JOB_COMPLETION_INDEX (with
  * N from --shard-count), OMPI_COMM_WORLD_RANK/SIZE, PMI_RANK/PMI_SIZE,
- * SLURM_PROCID/SLURM_NTASKS, read through getenv_fn (getenv, or a test's);
+ * SLURM_PROCID/SLURM_NTASKS, read through getenv_fn (getenv, or a test's;
+ * a launcher's group of one, such as an sbatch script's own step, is not
+ * a shard);
  * the run id from --run-id, else the launcher's job (PMIX_NAMESPACE,
  * OMPI_MCA_ess_base_jobid, SLURM_JOB_ID.SLURM_STEP_ID), else from
  * --start-at.  Fills s (zeroed first; count 1 when no identity is found).

@@ -135,6 +135,8 @@ static int identity(struct sb_shard *s, const struct sb_options *o,
             snprintf(err, errlen, "--shard-count=%ld and %s=%ld disagree", count_opt, launchers[k].size, n);
             return -1;
         }
+        if (n == 1 && !count_opt) /* a batch step, mpirun -n 1: a single process */
+            return 0;
         s->source = launchers[k].rank;
     }
     s->given = 1;

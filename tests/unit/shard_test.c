@@ -92,6 +92,9 @@ static void test_sources(void)
     ENV("SLURM_PROCID=2", "SLURM_NTASKS=3", "SLURM_JOB_ID=77", "SLURM_STEP_ID=1");
     CHECK(ident(&s, err, sizeof err, ARGS(NULL)) == 0 && s.index == 2 && s.count == 3 &&
           strcmp(s.run_id, "slurm-77.1") == 0, "slurm: %s %s", err, s.run_id);
+    ENV("SLURM_PROCID=0", "SLURM_NTASKS=1", "SLURM_JOB_ID=77");
+    CHECK(ident(&s, err, sizeof err, ARGS(NULL)) == 0 && !s.given && s.count == 1,
+          "a single task (an sbatch script's step) is not a shard: %s", err);
     ENV("OMPI_COMM_WORLD_RANK=3", "OMPI_COMM_WORLD_SIZE=3");
     CHECK(ident(&s, err, sizeof err, ARGS("--run-id=x")) == -1 && strstr(err, "OMPI_COMM_WORLD_RANK='3'"),
           "rank out of range: %s", err);
