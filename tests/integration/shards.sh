@@ -10,7 +10,8 @@
 #     the sum of the shards'; the merged histogram (merged --hdr-log and the
 #     final line's merge_data) equals the shards' logs added up by
 #     hdr-histogram-js bucket for bucket; the merged percentiles equal those
-#     computed from the reference's buckets; the windows line up.
+#     computed from the reference's buckets; the windows line up (within
+#     0.1 s: a window ends when the reporter wakes, late on a loaded machine).
 #  2. A plain loop setting JOB_COMPLETION_INDEX, as a Kubernetes Indexed
 #     Job does, with --events split: exactly --events transactions, on the
 #     server too.
@@ -69,7 +70,7 @@ if tx != sum(s["transactions"] for s in shards): errs.append(f"merged {tx} != su
 if tx == 0: errs.append("no transactions")
 if server != "-" and tx != int(server): errs.append(f"merged transactions {tx}, the server counted {server}")
 if sum(w["transactions"] for w in wins) != tx: errs.append("the window lines do not add up to the final line")
-if fin["run"]["merge"]["max_window_offset_s"] > 0.01: errs.append(f"windows off the grid by {fin['run']['merge']['max_window_offset_s']} s")
+if fin["run"]["merge"]["max_window_offset_s"] > 0.1: errs.append(f"windows off the grid by {fin['run']['merge']['max_window_offset_s']} s")
 if fin["threads"] != sum(s["threads"] for s in shards): errs.append("threads")
 lat = fin["latency_ms"]
 mn, mx = round(lat["min"] * 1e6), round(lat["max"] * 1e6)
