@@ -48,6 +48,7 @@ struct bench {
     int nout, nhuman;               /* reports written so far to out, to stdout */
     int final_done;                 /* the final report was written */
     struct sb_hdr_log *hdr;
+    int64_t hdr_base;               /* the log's BaseTime on the monotonic clock */
     struct sb_prom *prom;
     sb_histogram *prom_scratch;     /* the exporter thread's own */
     /* the workers' statistics */
@@ -94,6 +95,9 @@ static void print_header(struct sb_run *run)
         printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
     if (run->pipeline > 0)
         printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
+    if (run->shard.given)
+        printf("Shard %d of %d (from %s), run id %s: --threads/--clients per shard, this shard's share of "
+               "--rate/--events\n", run->shard.index, run->shard.count, run->shard.source, run->shard.run_id);
     printf("\n\nInitializing worker threads...\n\n");
     fflush(stdout);
 }
@@ -244,13 +248,19 @@ static int open_observers(struct bench *b)
     struct sb_run *run = b->run;
     char err[512];
     if (run->hdr_log_path) {
-        struct timespec now_rt;
-        clock_gettime(CLOCK_REALTIME, &now_rt);
-        b->hdr = sb_hdr_log_open(run->hdr_log_path, (double)now_rt.tv_sec + now_rt.tv_nsec / 1e9,
-                                 err, sizeof err);
+        /* window offsets are from BaseTime, so a window's wall-clock
+         * start is BaseTime + its offset (how sbench merge lines up the
+         * windows of shards) */
+        b->hdr_base = sb_now_ns();
+        b->hdr = sb_hdr_log_open(run->hdr_log_path, sb_epoch_of_mono(b->hdr_base), err, sizeof err);
         if (b->hdr == NULL) {
             fprintf(stderr, "sbench: --hdr-log: %s\n", err);
             return 1;
+        }
+        if (run->shard.given) {
+            char tag[256];
+            sb_shard_hlog_tag(&run->shard, tag, sizeof tag);
+            sb_hdr_log_comment(b->hdr, tag);
         }
     }
     if (run->prom_addr) {
@@ -308,10 +318,21 @@ static int start_workers(struct bench *b)
     }
     /* the clock starts as the workers are released, so a run that ends
      * before this thread gets to run again is still timed right */
-    if (run->clients > run->threads) /* keep the connects out of the timed run */
+    /* keep the connects out of the timed run; --start-at: every worker
+     * is ready before the clock starts */
+    if (run->clients > run->threads || run->shard.start_at_ns)
         while (sb_workers_ready() < n)
             sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
+    if (run->shard.start_at_ns && (start = sb_shard_wait_start(&run->shard)) < 0) {
+        /* too late, or interrupted: nobody runs, no report */
+        atomic_store(&run->stop, 1);
+        sb_worker_gate_open();
+        for (int i = 0; i < n; i++)
+            pthread_join(run->workers[i]->thread, NULL);
+        sb_worker_gate_destroy();
+        return 1;
+    }
     sb_worker_gate_open();
     if (!atomic_load(&run->fatal) && b->human && run->verbosity >= 3)
         printf("Threads started!\n\n");
@@ -324,6 +345,7 @@ static int start_workers(struct bench *b)
     b->interval = (int64_t)(run->report_interval * 1e9);
     b->next_report = b->interval > 0 ? b->warm_end + b->interval : 0;
     b->last_report = b->warm_end;
+    sb_shard_mark_start(&run->shard, b->warm_end);
     return 0;
 }
 
@@ -349,6 +371,7 @@ static void end_warmup(struct bench *b, int64_t now)
     b->measure_start = now;
     b->last_report = now;
     b->warmed = 1;
+    sb_shard_mark_start(&b->run->shard, now);
 }
 
 /* One --report-interval window, from the last report to now. */
@@ -375,7 +398,7 @@ static void report_window(struct bench *b, int64_t now, int last)
         return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);
     if (b->hdr)
-        sb_hdr_log_write(b->hdr, (double)(b->last_report - b->measure_start) / 1e9, r.seconds,
+        sb_hdr_log_write(b->hdr, (double)(b->last_report - b->hdr_base) / 1e9, r.seconds,
                          b->win->lat);
     sb_tally_copy(b->prev, b->cur);
     b->last_report = now;
@@ -565,6 +588,8 @@ static int final_report(struct bench *b)
         server_counters(b, &r);
     sb_conn_close(b->reader);
     b->reader = NULL;
+    r.merge_data = run->shard.given;
+    sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
     sb_run_meta_json(run, b->server_version, b->start_iso, end_iso, b->meta, sizeof b->meta);
@@ -575,7 +600,8 @@ static int final_report(struct bench *b)
     if (!failed || r.d.events > 0)
         emit(b, &r, 1);
     if (b->hdr && b->next_report == 0) /* no intervals: the whole run is one */
-        sb_hdr_log_write(b->hdr, 0, r.seconds, b->cur->lat);
+        sb_hdr_log_write(b->hdr, (double)(b->measure_start - b->hdr_base) / 1e9, r.seconds,
+                         b->cur->lat);
     return failed;
 }
 

@@ -26,6 +26,8 @@
 #include "report.h"
 #include "run.h"
 #include "script.h"
+#include "shard.h"
+#include "merge.h"
 
 #define DEFAULT_DRIVER "sqlite"
 
@@ -120,6 +122,7 @@ static void add_core_options(struct sb_options *o)
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL, 0, 0);
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
+    sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -132,7 +135,8 @@ static void usage(struct sb_options *o)
 {
     printf("Usage: sbench [options] WORKLOAD COMMAND\n");
     printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n");
-    printf("       sbench [driver options] params          the server's version and settings (diag params)\n\n");
+    printf("       sbench [driver options] params          the server's version and settings (diag params)\n");
+    printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
@@ -247,27 +251,6 @@ static void read_run_options(struct sb_run *run)
     run->server_counters = sb_opt_bool(o, "db-server-counters");
 }
 
-/* A --percentiles list: numbers in (0, 100] separated by commas, at most
- * max of them.  Returns how many, or -1 (-2: too many). */
-static int parse_percentiles(const char *list, double *out, int max)
-{
-    int n = 0;
-    const char *p = list;
-    while (p && *p) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || v <= 0 || v > 100)
-            return -1;
-        if (n == max)
-            return -2;
-        out[n++] = v;
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return -1;
-    }
-    return n;
-}
-
 static const char *nonempty(const char *s)
 {
     return s && *s ? s : NULL;
@@ -286,7 +269,7 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
         return -1;
     }
     const char *list = sb_opt_str(o, "percentiles");
-    run->npercentiles = parse_percentiles(list, run->percentiles, SB_MAX_PERCENTILES);
+    run->npercentiles = sb_report_parse_percentiles(list, run->percentiles, SB_MAX_PERCENTILES);
     if (run->npercentiles == -2) {
         snprintf(err, errlen, "invalid --percentiles list '%.200s': at most %d numbers", list,
                  SB_MAX_PERCENTILES);
@@ -491,6 +474,8 @@ int main(int argc, char **argv)
     run.argv = argv;
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
+    if (sb_merge_is_command(argc, argv)) /* core/merge.c */
+        return sb_merge_command(argc, argv);
 
     struct sb_options *o = sb_options_create();
     if (o == NULL) {
@@ -622,7 +607,7 @@ int main(int argc, char **argv)
     }
     if (parse_forced_shutdown(&run, err, sizeof err) != 0 ||
         parse_checkpoints(&run, err, sizeof err) != 0 ||
-        parse_outputs(&run, err, sizeof err) != 0) {
+        parse_outputs(&run, err, sizeof err) != 0 || sb_shard_apply(&run, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }

@@ -6,7 +6,10 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "hdr_log.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
@@ -43,6 +46,70 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
         num(f, has ? ms(sb_histogram_percentile(h, pcts[i])) : 0);
     }
     fprintf(f, "}}");
+}
+
+/* A statement's name as a JSON string (control characters become '?'). */
+static void json_name(FILE *f, const char *name)
+{
+    fputc('"', f);
+    for (const char *c = name; *c; c++)
+        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+    fputc('"', f);
+}
+
+/* A histogram whole, for sbench merge: exact count, min, max and sum in
+ * ns, and its buckets as HdrHistogram's base64 V2 compressed encoding. */
+static void hist_exact(FILE *f, const sb_histogram *h)
+{
+    size_t cap = sb_hdr_base64_bound(h) + 1;
+    char *b64 = malloc(cap);
+    if (b64 == NULL || sb_hdr_encode_base64(h, b64, cap) < 0) {
+        free(b64);
+        fprintf(f, "null"); /* sbench merge refuses the file, naming the histogram */
+        return;
+    }
+    fprintf(f, "{\"count\":%llu,\"min_ns\":%lld,\"max_ns\":%lld,\"sum_ns\":%lld,\"hdr\":\"%s\"}",
+            (unsigned long long)sb_histogram_count(h), (long long)sb_histogram_min(h),
+            (long long)sb_histogram_max(h), (long long)sb_histogram_sum(h), b64);
+    free(b64);
+}
+
+/* "merge_data": what sbench merge adds up exactly (docs/report-json.md). */
+static void merge_data(FILE *f, const struct sb_report *r)
+{
+    fprintf(f, ",\"merge_data\":{\"latency\":");
+    hist_exact(f, r->latency);
+    fprintf(f, ",\"kinds\":{");
+    for (int k = 0; k < SB_Q_NKINDS; k++) {
+        fprintf(f, "%s\"%s\":", k ? "," : "", sb_qkind_names[k]);
+        hist_exact(f, r->kind[k]);
+    }
+    fputc('}', f);
+    if (r->connect) {
+        fprintf(f, ",\"connect\":");
+        hist_exact(f, r->connect);
+    }
+    if (r->lag) {
+        fprintf(f, ",\"lag\":");
+        hist_exact(f, r->lag);
+    }
+    fprintf(f, ",\"named\":[");
+    for (int i = 0; i < r->nnamed; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        json_name(f, r->named_name[i]);
+        fprintf(f, ",\"count\":%llu,\"latency\":", (unsigned long long)r->named_count[i]);
+        hist_exact(f, r->named_latency[i]);
+        fputc('}', f);
+    }
+    fprintf(f, "],\"thread_events\":[");
+    for (int i = 0; r->thread_events && i < r->threads; i++)
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->thread_events[i]);
+    fprintf(f, "],\"thread_busy_ns\":[");
+    for (int i = 0; r->thread_busy_ns && i < r->threads; i++)
+        fprintf(f, "%s%lld", i ? "," : "", (long long)r->thread_busy_ns[i]);
+    fprintf(f, "],\"connects\":%llu,\"connect_ns\":%lld,\"pipelined\":%llu}",
+            (unsigned long long)r->d.connects, (long long)r->d.connect_ns,
+            (unsigned long long)r->d.pipelined);
 }
 
 static const double kind_pcts[] = {95, 99};
@@ -97,10 +164,9 @@ static void json_statements(FILE *f, const struct sb_report *r, double s)
         return;
     fprintf(f, ",\"named\":{");
     for (int i = 0; i < r->nnamed; i++) {
-        fprintf(f, "%s\"", i ? "," : "");
-        for (const char *c = r->named_name[i]; *c; c++)
-            fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
-        fprintf(f, "\":");
+        fprintf(f, "%s", i ? "," : "");
+        json_name(f, r->named_name[i]);
+        fputc(':', f);
         json_kind(f, r->named_count[i], s, r->named_latency[i], kind_pcts, 2);
     }
     fputc('}', f);
@@ -201,6 +267,8 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
         hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
     json_statements(f, r, s);
     json_extras(f, r);
+    if (r->merge_data)
+        merge_data(f, r);
     if (meta)
         fprintf(f, ",\"run\":%s", meta);
     fprintf(f, "}\n");

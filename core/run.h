@@ -18,6 +18,7 @@
 #include "rand.h"
 #include "clock.h"
 #include "db.h"
+#include "shard.h"
 #include "stats.h"
 
 struct sb_options;
@@ -114,6 +115,8 @@ struct sb_run {
      * forced shutdown, a thread that could not start): nothing they use
      * may be freed, the process leaves at once (main.c) */
     int abandoned;
+    /* one shard of a group (core/shard.c); index 0 of 1 when not */
+    struct sb_shard shard;
 };
 
 /* Allocates a worker (statistics, histogram, seeded random numbers, and

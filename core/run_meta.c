@@ -11,6 +11,7 @@
 
 #include "jsonw.h"
 #include "options.h"
+#include "shard.h"
 #include "sysinfo.h"
 
 void sb_iso_now(char *buf, size_t len)
@@ -71,7 +72,16 @@ void sb_run_meta_json(const struct sb_run *run, const char *server_version, cons
         int secret = p->kind == SB_OPT_SECRET || strstr(p->name, "password") != NULL;
         sb_jw_str(&j, secret ? "***" : v);
     }
-    sb_jw_raw(&j, "}}");
+    sb_jw_raw(&j, "}");
+    if (run->shard.given) { /* core/shard.c */
+        char shard[512];
+        sb_jw_key(&j, "shard", 0);
+        if (sb_shard_meta_json(&run->shard, shard, sizeof shard) < sizeof shard)
+            sb_jw_raw(&j, shard);
+        else
+            j.truncated = 1;
+    }
+    sb_jw_raw(&j, "}");
     if (j.truncated) /* keep it valid */
         snprintf(b, len, "{\"truncated\":true}");
 }

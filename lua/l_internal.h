@@ -138,6 +138,8 @@ lua_Integer l_luajit_int(lua_State *L, int i);
 /* Adds a hint line to the error message on top of the stack when it comes
  * from something LuaJIT has and Lua 5.4 lacks (before its traceback). */
 void l_compat_hint(lua_State *L);
+/* sbench.shard (l_shard.c), into the table on top of the stack */
+void l_open_shard(lua_State *L);
 /* Pushes the sbench.sql.type table. */
 void l_push_sql_types(lua_State *L);
 /* Maps a sbench.sql.type value to enum sbd_type. */

@@ -197,5 +197,32 @@ check 1 "null driver: --null-fail-every must be >= 0" -- $N --null-fail-every=-1
 check 1 "null driver: --null-fail-status must be retry, error or lost, not 'sometimes'" -- $N --null-fail-status=sometimes $W run
 check 2 "invalid value 'abc' for --null-delay-us" -- $N --null-delay-us=abc $W run
 
+# shards (core/shard*.c): identity, --start-at, what a shard must write
+SH="--report-format=json --output=o.json --hdr-log=o.hlog"
+check 2 "invalid value '3/3' for --shard" -- $N --shard=3/3 $SH --run-id=r --time=1 $W run
+check 2 "invalid value '1' for --shard" -- $N --shard=1 $SH --run-id=r --time=1 $W run
+check 2 "writes what 'sbench merge' reads" -- $N --shard=0/2 --run-id=r --time=1 $W run
+check 2 "has no run id to share" -- $N --shard=0/2 $SH --time=1 $W run
+check 2 "invalid run id 'a b'" -- $N --shard=0/2 $SH "--run-id=a b" --time=1 $W run
+check 2 "invalid value 'soon' for --start-at" -- $N --start-at=soon --time=1 $W run
+check 2 "--start-at=1000000000 passed" -- $N --start-at=1000000000 --time=1 $W run
+check 2 "--events=2 is fewer than the 3 shards" -- $N --shard=2/3 $SH --run-id=r --events=2 --time=0 $W run
+check 2 "--shard-count=2 needs JOB_COMPLETION_INDEX" -- $N --shard-count=2 $SH --time=1 $W run
+export JOB_COMPLETION_INDEX=1
+check 2 "give --shard-count=N" -- $N $SH --run-id=r --time=1 $W run
+check 2 "JOB_COMPLETION_INDEX='1' is not a shard index below --shard-count=1" -- $N --shard-count=1 $SH --run-id=r --time=1 $W run
+unset JOB_COMPLETION_INDEX
+export OMPI_COMM_WORLD_RANK=x OMPI_COMM_WORLD_SIZE=3
+check 2 "are not a shard index and count" -- $N $SH --run-id=r --time=1 $W run
+unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE
+[ ! -e o.json ] && [ ! -e o.hlog ] || { fail=$((fail + 1)); echo "FAIL: a refused shard left o.json or o.hlog"; }
+# sbench merge (core/merge*.c); its refusals of inputs: tests/measure/merge_exact.sh
+check 2 "sbench merge: no input" -- merge
+check 2 "unknown option --frob" -- merge --frob=1 x
+check 2 "invalid value 'xml' for --report-format" -- merge --report-format=xml x
+check 1 "nosuch: No such file or directory" -- merge nosuch
+check 1 "syntax.lua: neither an sbench JSON report nor an HdrHistogram log" -- merge syntax.lua
+check 1 "no *.json or *.hlog file in the directory" -- merge drv
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
