@@ -284,6 +284,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     l_open_sql(L);
     l_open_report(L);
     l_open_event(L);
+    l_open_barrier(L);
 
     /* sysbench 0.5-era globals that the stock 1.0 scripts still call */
     static const struct { const char *global, *field; } legacy[] = {
