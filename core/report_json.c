@@ -42,6 +42,14 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
+/* A name as a JSON string's contents: quotes and backslashes escaped,
+ * control characters replaced by '?'. */
+static void json_name(FILE *f, const char *name)
+{
+    for (const char *c = name; *c; c++)
+        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+}
+
 /* One JSON object on one line; type is "interval" or "final"; meta (may
  * be NULL) is a JSON object text written as "run". */
 static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
@@ -90,12 +98,26 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
         fprintf(f, ",\"named\":{");
         for (int i = 0; i < r->nnamed; i++) {
             fprintf(f, "%s\"", i ? "," : "");
-            for (const char *c = r->named_name[i]; *c; c++)
-                fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+            json_name(f, r->named_name[i]);
             fprintf(f, "\":{\"count\":%llu,\"rate\":", (unsigned long long)r->named_count[i]);
             num(f, per_sec(r->named_count[i], s));
             fprintf(f, ",\"latency_ms\":");
             hist_obj(f, r->named_latency[i], kind_pcts, 2);
+            fputc('}', f);
+        }
+        fputc('}', f);
+    }
+    if (r->ntypes > 0) {
+        fprintf(f, ",\"types\":{");
+        for (int ty = 0; ty < r->ntypes; ty++) {
+            fprintf(f, "%s\"", ty ? "," : "");
+            json_name(f, r->type_name[ty]);
+            fprintf(f, "\":{\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"rate\":",
+                    (unsigned long long)d->type_count[ty], (unsigned long long)d->type_retries[ty],
+                    (unsigned long long)d->type_failed[ty]);
+            num(f, per_sec(d->type_count[ty], s));
+            fprintf(f, ",\"latency_ms\":");
+            hist_obj(f, r->type_latency[ty], kind_pcts, 2);
             fputc('}', f);
         }
         fputc('}', f);
