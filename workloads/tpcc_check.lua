@@ -50,8 +50,8 @@ function M.check()
    for n = 1, s.tables do
       for _, t in ipairs(tpcc_sql.tables) do
          if not common.table_exists(con, q, t, n) then
-            error("tpcc check: table '" .. q.table_name(t, n) .. "' does " ..
-                     "not exist: run prepare first", 0)
+            common.fail("tpcc check: table '%s' does not exist: run " ..
+                           "prepare first", q.table_name(t, n))
          end
       end
       print(string.format("Consistency conditions (TPC-C clause 3.3.2), " ..
@@ -79,8 +79,8 @@ function M.check()
    end
    con:disconnect()
    if failed > 0 then
-      error(string.format("tpcc check: %d of %d checks FAILED", failed,
-                          failed + passed), 0)
+      common.fail("tpcc check: %d of %d checks FAILED", failed,
+                  failed + passed)
    end
    print(string.format("tpcc check: all %d checks PASSED", passed))
 end

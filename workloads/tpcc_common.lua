@@ -53,9 +53,13 @@ M.C_LAST_RUN = 223
 M.C_ID = 259
 M.C_ITEM = 7911
 
+-- Stops with one line (a user error: no Lua traceback after it).
+local plain_error = { __tostring = function(e) return e.message end }
 local function fail(fmt, ...)
-   error(string.format(fmt, ...), 0)
+   error(setmetatable({ message = string.format(fmt, ...),
+                        no_traceback = true }, plain_error), 0)
 end
+M.fail = fail
 
 -- The settings: every option, checked.  Bad values stop with one line.
 function M.settings()

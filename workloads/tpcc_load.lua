@@ -181,9 +181,9 @@ local function create_tables(con, q, s)
       for _, t in ipairs(tpcc_sql.tables) do
          if common.table_exists(con, q, t, n) then
             if not s.force then
-               error("table '" .. q.table_name(t, n) .. "' already exists: " ..
-                        "run cleanup first, or prepare with --force to " ..
-                        "drop and recreate it", 0)
+               common.fail("table '%s' already exists: run cleanup " ..
+                              "first, or prepare with --force to drop " ..
+                              "and recreate it", q.table_name(t, n))
             end
          end
       end
