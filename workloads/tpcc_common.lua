@@ -7,6 +7,7 @@
 -- or a thread starts (M.settings), never at load time.
 
 local tpcc_sql = require("tpcc_sql")
+local oltp_sql = require("oltp_sql")
 
 local M = {}
 
@@ -108,18 +109,11 @@ function M.connect()
 end
 
 -- Runs a statement, freeing its result.
-function M.exec(con, sql)
-   local r = con:query(sql)
-   if type(r) == "userdata" or type(r) == "table" then r:free() end
-end
+M.exec = oltp_sql.exec
 
 -- Whether table t of set n exists.
 function M.table_exists(con, q, t, n)
-   local sql = q.table_exists(t, n)
-   if sql then
-      return (tonumber((con:query_row(sql))) or 0) > 0
-   end
-   return (pcall(M.exec, con, q.probe_table(t, n)))
+   return oltp_sql.exists(con, q.table_exists(t, n), q.probe_table(t, n))
 end
 
 ----------------------------------------------------------------------------

@@ -13,11 +13,11 @@
 --   q.create_table("stock", 1)   --> "CREATE TABLE stock1 (...)"
 --   q.no_stock(1, 3)             --> "SELECT s_quantity, ... FOR UPDATE"
 
+local oltp_sql = require("oltp_sql")   -- the catalog queries
+
 local M = {}
 
-M.dialects = { "postgresql", "mysql", "sqlite", "db2", "ansi" }
-local known_dialect = {}
-for _, d in ipairs(M.dialects) do known_dialect[d] = true end
+M.dialects = oltp_sql.dialects
 
 -- The tables in creation order: every parent before its children, so
 -- that dropping them in reverse never breaks a foreign key.
@@ -151,16 +151,9 @@ end
 -- new(dialect, opts) -> a table of functions building the statements of
 -- table set n.
 function M.new(dialect, opts)
-   if not known_dialect[dialect] then
-      error(string.format("unknown SQL dialect %q (expected one of: %s)",
-                          tostring(dialect), table.concat(M.dialects, ", ")),
-            2)
-   end
+   oltp_sql.check_dialect(dialect)
    local engine = opt(opts, "mysql_storage_engine")
-   if type(engine) ~= "string" or not engine:match("^[%a_][%w_]*$") then
-      error(string.format("invalid mysql_storage_engine %q: expected a " ..
-                             "plain identifier", tostring(engine)), 2)
-   end
+   oltp_sql.check_identifier("mysql_storage_engine", engine)
    local q = { dialect = dialect }
    -- SQLite cannot add constraints to an existing table: it gets its
    -- primary keys inline and no foreign keys.  MySQL/InnoDB clusters rows
@@ -264,23 +257,7 @@ function M.new(dialect, opts)
    -- A query whose single value is the number of tables named t<n> (nil
    -- for ansi: probe the table instead, probe_table).
    function q.table_exists(t, n)
-      local name = t .. n
-      if dialect == "postgresql" then
-         return "SELECT COUNT(*) FROM pg_catalog.pg_tables " ..
-            "WHERE schemaname = current_schema() AND tablename = '" ..
-            name .. "'"
-      elseif dialect == "mysql" then
-         return "SELECT COUNT(*) FROM information_schema.tables " ..
-            "WHERE table_schema = DATABASE() AND table_name = '" .. name .. "'"
-      elseif dialect == "sqlite" then
-         return "SELECT COUNT(*) FROM sqlite_master " ..
-            "WHERE type = 'table' AND name = '" .. name .. "'"
-      elseif dialect == "db2" then
-         return "SELECT COUNT(*) FROM SYSCAT.TABLES " ..
-            "WHERE TABSCHEMA = CURRENT SCHEMA AND TABNAME = '" ..
-            name:upper() .. "'"
-      end
-      return nil
+      return oltp_sql.table_exists_sql(dialect, t .. n)
    end
    function q.probe_table(t, n)
       return "SELECT 1 FROM " .. t .. n .. " WHERE 1 = 0"
