@@ -142,6 +142,14 @@ static void emit(struct bench *b, const struct sb_report *r, int final)
             b->human->final(stdout, r, b->meta, b->nhuman++);
         else if (hooked == 0)
             b->human->interval(stdout, r, b->nhuman++);
+        /* lines the workload adds after the final report (the tpcc
+         * workload's NOPM and TPM) */
+        if (final && hooked >= 0) {
+            fflush(stdout);
+            if (run->script_ops->report_hook(run->control, "report_extra", r) < 0)
+                sb_report_worker_error(run->control);
+            fflush(stdout);
+        }
     }
     if (b->fmt != b->human) {
         if (final)
@@ -361,6 +369,11 @@ static void report_init(struct bench *b, struct sb_report *r, const struct sb_ta
     for (int k = 0; k < SB_Q_NKINDS; k++)
         r->kind[k] = t->kind[k];
     r->lag = run->rate > 0 ? t->lag : NULL;
+    r->ntypes = t->snap.ntypes;
+    for (int ty = 0; ty < r->ntypes; ty++) {
+        r->type_name[ty] = sb_event_type_name(ty);
+        r->type_latency[ty] = t->type[ty];
+    }
 }
 
 /* The end of --warmup-time: what ran until now is left out. */

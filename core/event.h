@@ -66,15 +66,17 @@ int64_t sb_event_gap(struct sb_worker *w, double mean_gap_ns);
 int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l);
 
 /* An event completed with the given latency: recorded in the worker's
- * statistics, and as client `client`'s (its index among the worker's
- * clients, or -1 for a one-client worker). */
+ * statistics, as client `client`'s (its index among the worker's clients,
+ * or -1 for a one-client worker), and as an event of the worker's
+ * event_type when the script gave one (which is then cleared). */
 static inline void sb_event_record(struct sb_worker *w, int64_t latency, int client);
 
 /* The one-client loop's event ended at `end`: recorded (and counted as
  * retried when it was restarted), and closed. */
 static inline void sb_event_close(struct sb_worker *w, struct sb_event *ev, int64_t end);
 /* The one-client loop's event is given up (failed after --max-retries, or
- * cut short by a stop request): closed without a latency. */
+ * cut short by a stop request): closed without a latency (and without its
+ * type). */
 void sb_event_abandon(struct sb_worker *w, struct sb_event *ev);
 
 /* ---- inline: once per event ---- */
@@ -111,6 +113,10 @@ static inline void sb_event_record(struct sb_worker *w, int64_t latency, int cli
     SB_ADD(st->events, 1);
     if (client >= 0)
         SB_ADD(w->client_events[client], 1);
+    if (w->event_type >= 0) {
+        sb_stats_record_type(st, w->event_type, latency);
+        w->event_type = -1;
+    }
 }
 
 static inline void sb_event_close(struct sb_worker *w, struct sb_event *ev, int64_t end)

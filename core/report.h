@@ -43,6 +43,11 @@ struct sb_report {
     const char *named_name[SB_MAX_NAMED];
     uint64_t named_count[SB_MAX_NAMED];
     const sb_histogram *named_latency[SB_MAX_NAMED];
+    /* event types (sbench.event_type): count, retries and failures are in
+     * d.type_*, the latencies here; a type without a histogram is NULL */
+    int ntypes;
+    const char *type_name[SB_MAX_TYPES];
+    const sb_histogram *type_latency[SB_MAX_TYPES];
     int server_counters_valid;   /* the server's own counts, when read */
     struct sbd_server_counters server;
     int merge_data;              /* final JSON: add what `sbench merge` reads (every

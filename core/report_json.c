@@ -149,7 +149,8 @@ static int kind_percentiles(const struct sb_report *r, double *kpcts)
     return nk;
 }
 
-/* Statements by kind, and by the names the workload gave them. */
+/* Statements by kind, by the names the workload gave them, and
+ * transactions by type. */
 static void json_statements(FILE *f, const struct sb_report *r, double s)
 {
     double kpcts[2 + SB_MAX_PERCENTILES_JSON];
@@ -160,16 +161,32 @@ static void json_statements(FILE *f, const struct sb_report *r, double s)
         json_kind(f, r->d.queries[k], s, r->kind[k], kpcts, nk);
     }
     fprintf(f, "}");
-    if (r->nnamed == 0)
-        return;
-    fprintf(f, ",\"named\":{");
-    for (int i = 0; i < r->nnamed; i++) {
-        fprintf(f, "%s", i ? "," : "");
-        json_name(f, r->named_name[i]);
-        fputc(':', f);
-        json_kind(f, r->named_count[i], s, r->named_latency[i], kind_pcts, 2);
+    if (r->nnamed > 0) {
+        fprintf(f, ",\"named\":{");
+        for (int i = 0; i < r->nnamed; i++) {
+            fprintf(f, "%s", i ? "," : "");
+            json_name(f, r->named_name[i]);
+            fputc(':', f);
+            json_kind(f, r->named_count[i], s, r->named_latency[i], kind_pcts, 2);
+        }
+        fputc('}', f);
     }
-    fputc('}', f);
+    if (r->ntypes > 0) { /* sbench.event_type: transactions by type */
+        const struct sb_snapshot *d = &r->d;
+        fprintf(f, ",\"types\":{");
+        for (int ty = 0; ty < r->ntypes; ty++) {
+            fprintf(f, "%s", ty ? "," : "");
+            json_name(f, r->type_name[ty]);
+            fprintf(f, ":{\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"rate\":",
+                    (unsigned long long)d->type_count[ty], (unsigned long long)d->type_retries[ty],
+                    (unsigned long long)d->type_failed[ty]);
+            num(f, per_sec(d->type_count[ty], s));
+            fprintf(f, ",\"latency_ms\":");
+            hist_obj(f, r->type_latency[ty], kind_pcts, 2);
+            fputc('}', f);
+        }
+        fputc('}', f);
+    }
 }
 
 /* Threads and clients fairness (final report). */

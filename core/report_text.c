@@ -178,6 +178,20 @@ static void extra_text(FILE *f, const struct sb_report *r)
                     ms(sb_histogram_percentile(h, r->percentiles[i])));
         fputc('\n', f);
     }
+    if (r->ntypes > 0) {
+        fprintf(f, "Transactions by type (latency in ms):\n");
+        for (int ty = 0; ty < r->ntypes; ty++) {
+            const sb_histogram *h = r->type_latency[ty];
+            int has = h && sb_histogram_count(h) > 0;
+            fprintf(f, "        %-20s %8llu (%8.2f per sec.)  avg: %8.3f  95th: %8.3f  max: %8.3f  "
+                       "retries: %llu  failed: %llu\n",
+                    r->type_name[ty], (unsigned long long)d->type_count[ty], per_sec(d->type_count[ty], s),
+                    has ? sb_histogram_mean(h) / 1e6 : 0.0,
+                    has ? ms(sb_histogram_percentile(h, 95)) : 0.0, has ? ms(sb_histogram_max(h)) : 0.0,
+                    (unsigned long long)d->type_retries[ty], (unsigned long long)d->type_failed[ty]);
+        }
+        fputc('\n', f);
+    }
     fprintf(f, "Statements by kind (latency in ms):\n");
     for (int k = 0; k < SB_Q_NKINDS; k++)
         if (d->queries[k] > 0)

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "barrier.h"
 #include "db.h"
 #include "options.h"
 #include "report.h"
@@ -77,6 +78,7 @@ struct sb_worker *sb_worker_create(struct sb_run *run, int id)
     memset(w, 0, sizeof *w);
     w->run = run;
     w->id = id;
+    w->event_type = -1;
     double precision = sb_opt_num(run->opts, "histogram-precision");
     if (sb_stats_init(&w->stats, precision > 0 ? precision : 0.01) != 0) {
         sb_stats_free(&w->stats);
@@ -169,6 +171,7 @@ static void *parallel_command_thread(void *arg)
     }
     if (ct->rc < 0)
         atomic_store(&w->run->fatal, 1);
+    sb_barrier_leave(w->run->barrier, ct->rc < 0);
     if (w->run->drv && w->run->drv->thread_done)
         w->run->drv->thread_done();
     return NULL;
@@ -179,12 +182,14 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     int n = run->threads;
     struct cmd_thread *ct = calloc((size_t)n, sizeof *ct);
     struct sb_worker **ws = calloc((size_t)n, sizeof *ws);
-    if (!ct || !ws) {
+    struct sb_barrier barrier;
+    if (!ct || !ws || sb_barrier_init(&barrier, n) != 0) {
         fprintf(stderr, "FATAL: out of memory\n");
         free(ct);
         free(ws);
         return 1;
     }
+    run->barrier = &barrier;
     run->workers = ws;
     int64_t t0 = sb_now_ns();
     int started = 0;
@@ -199,6 +204,8 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
             break;
         started++;
     }
+    if (started < n) /* the threads that run would wait for the others */
+        atomic_store(&run->fatal, 1);
     int tty = isatty(STDERR_FILENO);
     uint64_t last_rows = 0;
     int64_t last_t = t0;
@@ -261,6 +268,8 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     free(ws);
     free(ct);
     run->workers = NULL;
+    run->barrier = NULL;
+    sb_barrier_destroy(&barrier);
     return rc;
 }
 

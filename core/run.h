@@ -59,6 +59,9 @@ struct sb_worker {
      * (client tid + i * threads at [i]); written by this thread only */
     _Atomic uint64_t *client_events;
     int nclients;
+    /* the type of the event being recorded next (core/event_types.h), set
+     * by the script (sbench.event_type); -1 = none */
+    int event_type;
 };
 
 struct sb_run {
@@ -89,6 +92,8 @@ struct sb_run {
     _Atomic uint64_t events_started;
     _Atomic int running;            /* workers still inside their loop */
     _Atomic uint64_t expected_rows; /* rows prepare announced (progress) */
+    struct sb_barrier *barrier;     /* a parallel command's (sbench.barrier),
+                                       NULL outside one; core/barrier.h */
     int64_t start_ns;
     int64_t forced_shutdown_ns;     /* grace after stop; -1 = wait forever */
     int max_retries;                /* restarts before an event fails; 0 = no limit */

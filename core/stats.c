@@ -57,6 +57,36 @@ void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_
             out->errors[k].ignored += SB_GET(ec->ignored);
             out->errors[k].fatal += SB_GET(ec->fatal);
         }
+        for (int ty = 0; ty < SB_MAX_TYPES; ty++) {
+            out->type_count[ty] += SB_GET(s->types[ty].count);
+            out->type_retries[ty] += SB_GET(s->types[ty].retries);
+            out->type_failed[ty] += SB_GET(s->types[ty].failed);
+        }
+    }
+    out->ntypes = sb_event_type_count();
+}
+
+void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns)
+{
+    struct sb_type_stat *t = &s->types[ty];
+    sb_histogram *h = atomic_load_explicit(&t->latency, memory_order_relaxed);
+    if (h == NULL) {
+        h = sb_histogram_create(1000, 3600LL * 1000000000LL, s->precision);
+        if (h == NULL)
+            return; /* out of memory: the type goes uncounted */
+        atomic_store_explicit(&t->latency, h, memory_order_release);
+    }
+    sb_histogram_record(h, ns);
+    SB_ADD(t->count, 1);
+}
+
+void sb_stats_merge_type(struct sb_thread_stats *const *threads, int n, int ty, sb_histogram *dst)
+{
+    sb_histogram_reset(dst);
+    for (int i = 0; i < n; i++) {
+        sb_histogram *h = atomic_load_explicit(&threads[i]->types[ty].latency, memory_order_acquire);
+        if (h)
+            sb_histogram_add(dst, h);
     }
 }
 
@@ -159,6 +189,8 @@ void sb_stats_free(struct sb_thread_stats *s)
     int n = atomic_load_explicit(&s->nnamed, memory_order_relaxed);
     for (int i = 0; i < n; i++)
         sb_histogram_destroy(s->named[i].latency);
+    for (int ty = 0; ty < SB_MAX_TYPES; ty++)
+        sb_histogram_destroy(atomic_load(&s->types[ty].latency));
 }
 
 int sb_stats_named_slot(struct sb_thread_stats *s, const char *name)
@@ -236,6 +268,11 @@ void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const 
     d->late_events -= b->late_events;
     d->pipelined -= b->pipelined;
     d->busy_ns -= b->busy_ns;
+    for (int ty = 0; ty < SB_MAX_TYPES; ty++) {
+        d->type_count[ty] -= b->type_count[ty];
+        d->type_retries[ty] -= b->type_retries[ty];
+        d->type_failed[ty] -= b->type_failed[ty];
+    }
 }
 
 /* one line per member below: a member added to the struct needs its line */

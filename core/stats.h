@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event_types.h"
 #include "histogram.h"
 
 struct sbd_server_counters; /* <sbench/driver.h> */
@@ -42,11 +43,21 @@ struct sb_error_count {
 /* Statements a workload named (con:prepare(sql, name)): count and latency
  * per name, per thread.  A slot is filled at prepare time and published
  * by bumping nnamed with release order. */
-#define SB_MAX_NAMED 32
+#define SB_MAX_NAMED 64
 struct sb_named_stat {
     char name[40];
     _Atomic uint64_t count;
     sb_histogram *latency;             /* owned */
+};
+
+/* Events of one type (core/event_types.h) in one thread: the latency
+ * histogram is created by the thread the first time it records one and
+ * published with release order (NULL until then). */
+struct sb_type_stat {
+    _Atomic uint64_t count;            /* completed */
+    _Atomic uint64_t retries;          /* restarts after a retryable error */
+    _Atomic uint64_t failed;           /* given up after --max-retries */
+    sb_histogram *_Atomic latency;     /* owned */
 };
 
 struct sb_thread_stats {
@@ -73,6 +84,7 @@ struct sb_thread_stats {
     double precision;                  /* of the histograms */
     _Atomic int nnamed;
     struct sb_named_stat named[SB_MAX_NAMED];
+    struct sb_type_stat types[SB_MAX_TYPES];
 } __attribute__((aligned(64)));
 
 
@@ -97,6 +109,8 @@ struct sb_snapshot {
     int nerrors;
     struct { char sqlstate[6]; long native_code; int status; uint64_t ignored, fatal; }
         errors[SB_MAX_ERROR_KINDS * 4];
+    int ntypes;                   /* event types registered (event_types.h) */
+    uint64_t type_count[SB_MAX_TYPES], type_retries[SB_MAX_TYPES], type_failed[SB_MAX_TYPES];
 };
 
 /* Counts one error in thread stats s (single writer). */
@@ -105,6 +119,11 @@ void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long 
 /* The slot of statement name `name` in s, created if new (not on the
  * measured path: at prepare).  -1 when the table is full or out of memory. */
 int sb_stats_named_slot(struct sb_thread_stats *s, const char *name);
+/* Records an event of type ty (0 <= ty < SB_MAX_TYPES) that took ns
+ * (single writer; allocates the type's histogram the first time only). */
+void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns);
+/* Merges type ty's event latencies of n threads into dst (reset first). */
+void sb_stats_merge_type(struct sb_thread_stats *const *threads, int n, int ty, sb_histogram *dst);
 /* Records one connection open that took ns (single writer). */
 void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns);
 /* The range of every latency histogram, ns: 1 us to 1 h. */

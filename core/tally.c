@@ -41,6 +41,8 @@ void sb_tally_destroy(struct sb_tally *t)
     sb_histogram_destroy(t->conn);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_destroy(t->kind[k]);
+    for (int ty = 0; ty < SB_MAX_TYPES; ty++)
+        sb_histogram_destroy(t->type[ty]);
     free(t->thread_events);
     free(t->thread_busy_ns);
     free(t->client_events);
@@ -68,6 +70,15 @@ static void take_clients(struct sb_tally *t, const struct sb_run *run)
     }
 }
 
+/* t's histogram of event type ty, made (empty, shaped like t->lat) when
+ * missing; NULL when out of memory. */
+static sb_histogram *type_hist(struct sb_tally *t, int ty)
+{
+    if (t->type[ty] == NULL)
+        t->type[ty] = sb_histogram_clone_empty(t->lat);
+    return t->type[ty];
+}
+
 void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_thread_stats *const *ts)
 {
     int n = t->nthreads;
@@ -77,6 +88,9 @@ void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_threa
     sb_stats_merge_connect(ts, n, t->conn);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_stats_merge_kind(ts, n, k, t->kind[k]);
+    for (int ty = 0; ty < t->snap.ntypes; ty++)
+        if (type_hist(t, ty))
+            sb_stats_merge_type(ts, n, ty, t->type[ty]);
     for (int i = 0; i < n; i++) {
         t->thread_events[i] = SB_GET(ts[i]->events);
         t->thread_busy_ns[i] = sb_histogram_sum(ts[i]->latency); /* the events' latencies */
@@ -92,6 +106,9 @@ void sb_tally_copy(struct sb_tally *d, const struct sb_tally *s)
     sb_histogram_copy(d->conn, s->conn);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_copy(d->kind[k], s->kind[k]);
+    for (int ty = 0; ty < SB_MAX_TYPES; ty++)
+        if (s->type[ty] && type_hist(d, ty))
+            sb_histogram_copy(d->type[ty], s->type[ty]);
     for (int i = 0; i < d->nthreads; i++) {
         d->thread_events[i] = s->thread_events[i];
         d->thread_busy_ns[i] = s->thread_busy_ns[i];
@@ -107,6 +124,9 @@ void sb_tally_sub(struct sb_tally *d, const struct sb_tally *s)
     sb_histogram_subtract(d->conn, s->conn);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_subtract(d->kind[k], s->kind[k]);
+    for (int ty = 0; ty < SB_MAX_TYPES; ty++)
+        if (d->type[ty] && s->type[ty])
+            sb_histogram_subtract(d->type[ty], s->type[ty]);
     for (int i = 0; i < d->nthreads; i++) {
         d->thread_events[i] -= s->thread_events[i];
         d->thread_busy_ns[i] -= s->thread_busy_ns[i];

@@ -18,6 +18,8 @@
 struct sb_tally {
     struct sb_snapshot snap;
     sb_histogram *lat, *kind[SB_Q_NKINDS], *lag, *conn;
+    sb_histogram *type[SB_MAX_TYPES]; /* event types' latencies, made when
+                                         the type first shows (NULL before) */
     int nthreads;
     uint64_t *thread_events;     /* [nthreads] */
     int64_t *thread_busy_ns;     /* [nthreads] */

@@ -24,6 +24,7 @@ struct l_client {
     int event_nargs;        /* 1 when its event() takes the thread id */
     int syncing;            /* its coroutine runs the end-of-event sync */
     int quit;               /* its event() returned a value: no more events */
+    int type;               /* its event's type (sbench.event_type), -1 = none */
 };
 
 
@@ -260,6 +261,7 @@ void *l_client_create(struct sb_worker *w, int cid)
     cl->co = lua_newthread(L);
     lua_setiuservalue(L, ud, 1); /* the coroutine lives as long as the client */
     cl->cid = cid;
+    cl->type = -1;
     lua_pushvalue(L, ud);
     luaL_ref(L, LUA_REGISTRYINDEX); /* the client lives as long as the state */
     lua_settop(L, base);
@@ -315,13 +317,16 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
             nargs = 1;
         }
         cl->syncing = 0;
+        cl->type = -1;
     }
     int nres = 0;
     t->running_co = co;
     t->cur_env_ref = cl->env_ref;
+    t->cur_type = &cl->type;
     int st = lua_resume(co, L, nargs, &nres);
     t->running_co = NULL;
     t->cur_env_ref = 0;
+    t->cur_type = NULL;
     if (st == LUA_OK && !cl->syncing) /* sysbench's rule: a value other than nil or false stops */
         cl->quit = nres > 0 && lua_toboolean(co, -nres);
     if (st == LUA_YIELD) {
@@ -362,10 +367,13 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
         if (cl->retries > 0)
             SB_ADD(w->stats.retried_events, 1);
         cl->retries = 0;
+        w->event_type = cl->type; /* recorded with the event (core/event.h) */
         return SB_EVENT_DONE;
     }
     take_client_error(t, co);
+    w->event_type = cl->type; /* its retries and failure count by type */
     int r = l_event_error(t, cl->env_ref, &cl->retries);
+    w->event_type = -1;
     lua_settop(L, base);
     if (r != SB_EVENT_RESTART)
         cl->retries = 0;

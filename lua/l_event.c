@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../core/event_types.h"
 #include "../core/options.h"
 #include "l_internal.h"
 
@@ -157,10 +158,27 @@ static int ev_stop(lua_State *L)
     return 0;
 }
 
+/* sbench.event_type(name): the current event is of type `name` (the
+ * final report gives each type's count, latency, retries and failures);
+ * the last call in an event wins.  Looks the name up among a few short
+ * strings: no allocation after a name's first use. */
+static int ev_type(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    struct l_thread *t = l_thread(L);
+    int ty = sb_event_type_find(name);
+    if (ty < 0)
+        return luaL_error(L, "event_type: '%s': names are 1 to %d characters, at most %d types",
+                          name, SB_TYPE_NAME_MAX - 1, SB_MAX_TYPES);
+    *(t->cur_type ? t->cur_type : &t->w->event_type) = ty;
+    return 0;
+}
+
 void l_open_event(lua_State *L)
 {
     static const luaL_Reg f[] = {{"more_events", ev_more}, {"event_start", ev_start},
-                                 {"event_stop", ev_stop}, {NULL, NULL}};
+                                 {"event_stop", ev_stop},   {"event_type", ev_type},
+                                 {NULL, NULL}};
     luaL_setfuncs(L, f, 0);
 }
 
@@ -298,8 +316,13 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
     if (atomic_load_explicit(&run->stop, memory_order_relaxed))
         return SB_EVENT_STOP;
     (*retries)++;
+    int ty = w->event_type; /* the failed event's type (l_client.c sets it) */
+    if (ty >= 0)
+        SB_ADD(w->stats.types[ty].retries, 1);
     if (run->max_retries > 0 && *retries > run->max_retries) {
         SB_ADD(w->stats.failed_events, 1);
+        if (ty >= 0)
+            SB_ADD(w->stats.types[ty].failed, 1);
         return SB_EVENT_FAILED;
     }
     return SB_EVENT_RESTART;

@@ -34,6 +34,9 @@ struct l_thread {
     int event_nargs;                /* 1 when event() takes the thread id */
     int own_loop;                   /* the script defines thread_run() */
     int ev_from_more;               /* ev was opened by sbench.more_events() */
+    int *cur_type;                  /* where sbench.event_type writes: the
+                                       running client's type, or NULL for
+                                       the worker's own (w->event_type) */
     /* --pipeline: connections with statements in flight (l_sql_run.c) */
     struct sb_conn **pipe_conns;
     int npipe_conns, pipe_conns_cap;
@@ -83,6 +86,8 @@ int l_worker_init(struct sb_worker *w);
 /* Installs sbench.more_events / event_start / event_stop (for a script's
  * own thread_run) into the table on top of the stack. */
 void l_open_event(lua_State *L);
+/* l_barrier.c: sbench.barrier() */
+void l_open_barrier(lua_State *L);
 int l_run_events(struct sb_worker *w);
 int l_worker_done(struct sb_worker *w);
 /* The event failed with the error on top of t->L: counts it and, when it

@@ -5,7 +5,9 @@
  * (sbench.report_default, report_csv, report_json: one per report format
  * of core/report.c, which writes the line), and
  * sbench.histogram.new() for scripts that keep their own latency
- * distribution.
+ * distribution.  The stat table also carries the event types' counts
+ * (stat.types), and sbench.hooks.report_extra(stat) is called after the
+ * final text report to add lines to it.
  */
 #include <lauxlib.h>
 #include <lua.h>
@@ -93,6 +95,23 @@ static void push_stat(lua_State *L, const struct sb_report *r)
     set_num(L, "latency_max", st.latency_max);
     set_num(L, "latency_sum", st.latency_sum);
     push_kinds(L, r);
+    /* stat.types[name] = {count, retries, failed, latency_avg, latency_pct,
+     * latency_max} (sbench.event_type; ms) */
+    lua_createtable(L, 0, r->ntypes);
+    for (int ty = 0; ty < r->ntypes; ty++) {
+        const sb_histogram *h = r->type_latency[ty];
+        int has = h && sb_histogram_count(h) > 0;
+        lua_createtable(L, 0, 6);
+        set_int(L, "count", r->d.type_count[ty]);
+        set_int(L, "retries", r->d.type_retries[ty]);
+        set_int(L, "failed", r->d.type_failed[ty]);
+        set_num(L, "latency_avg", has ? sb_histogram_mean(h) / 1e6 : 0);
+        set_num(L, "latency_pct",
+                has && st.percentile > 0 ? (double)sb_histogram_percentile(h, st.percentile) / 1e6 : 0);
+        set_num(L, "latency_max", has ? (double)sb_histogram_max(h) / 1e6 : 0);
+        lua_setfield(L, -2, r->type_name[ty]);
+    }
+    lua_setfield(L, -2, "types");
 }
 
 int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r)

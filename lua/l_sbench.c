@@ -436,6 +436,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     l_open_event(L);
     l_open_diag(L);
     l_open_shard(L);
+    l_open_barrier(L);
 
     /* the globals of sysbench 1.0's compatibility layer */
     static const struct { const char *global, *field; } legacy[] = {

@@ -52,13 +52,21 @@ local function check_identifier(what, v)
    end
 end
 
--- new(dialect, opts) -> a table of functions of the table number n.
-function M.new(dialect, opts)
+M.check_identifier = check_identifier
+
+-- Raises, naming the caller of the caller, unless dialect is one of
+-- M.dialects (also used by tpcc_sql).
+function M.check_dialect(dialect)
    if not known_dialect[dialect] then
       error(string.format("unknown SQL dialect %q (expected one of: %s)",
                           tostring(dialect), table.concat(M.dialects, ", ")),
-            2)
+            3)
    end
+end
+
+-- new(dialect, opts) -> a table of functions of the table number n.
+function M.new(dialect, opts)
+   M.check_dialect(dialect)
    local auto_inc = opt(opts, "auto_inc")
    local secondary = opt(opts, "secondary")
    local engine = opt(opts, "mysql_storage_engine")
@@ -177,27 +185,10 @@ function M.new(dialect, opts)
    end
 
    -- A query whose single value is the number of tables named sbtestN in the
-   -- schema where CREATE TABLE would put it.  nil for ansi: there is no
-   -- portable catalog, so the caller probes the table itself (probe_table).
+   -- schema where CREATE TABLE would put it (nil for ansi: see
+   -- M.table_exists_sql).
    function q.table_exists(n)
-      local name = "sbtest" .. n
-      if dialect == "postgresql" then
-         return "SELECT COUNT(*) FROM pg_catalog.pg_tables " ..
-            "WHERE schemaname = current_schema() AND tablename = '" ..
-            name .. "'"
-      elseif dialect == "mysql" then
-         return "SELECT COUNT(*) FROM information_schema.tables " ..
-            "WHERE table_schema = DATABASE() AND table_name = '" ..
-            name .. "'"
-      elseif dialect == "sqlite" then
-         return "SELECT COUNT(*) FROM sqlite_master " ..
-            "WHERE type = 'table' AND name = '" .. name .. "'"
-      elseif dialect == "db2" then
-         return "SELECT COUNT(*) FROM SYSCAT.TABLES " ..
-            "WHERE TABSCHEMA = CURRENT SCHEMA AND TABNAME = '" ..
-            name:upper() .. "'"
-      end
-      return nil
+      return M.table_exists_sql(dialect, "sbtest" .. n)
    end
 
    -- Fails if the table does not exist, returns no row otherwise.
@@ -268,6 +259,30 @@ function M.new(dialect, opts)
    return q
 end
 
+-- A query whose single value is the number of tables called `name` in the
+-- schema where CREATE TABLE would put it.  nil for ansi: there is no
+-- portable catalog, so the caller probes the table itself (M.exists).
+-- Also used by tpcc_sql.
+function M.table_exists_sql(dialect, name)
+   if dialect == "postgresql" then
+      return "SELECT COUNT(*) FROM pg_catalog.pg_tables " ..
+         "WHERE schemaname = current_schema() AND tablename = '" ..
+         name .. "'"
+   elseif dialect == "mysql" then
+      return "SELECT COUNT(*) FROM information_schema.tables " ..
+         "WHERE table_schema = DATABASE() AND table_name = '" ..
+         name .. "'"
+   elseif dialect == "sqlite" then
+      return "SELECT COUNT(*) FROM sqlite_master " ..
+         "WHERE type = 'table' AND name = '" .. name .. "'"
+   elseif dialect == "db2" then
+      return "SELECT COUNT(*) FROM SYSCAT.TABLES " ..
+         "WHERE TABSCHEMA = CURRENT SCHEMA AND TABNAME = '" ..
+         name:upper() .. "'"
+   end
+   return nil
+end
+
 -- Helpers that run statements on a connection given by the caller (they
 -- use only the connection's methods).
 
@@ -278,15 +293,19 @@ function M.exec(con, sql)
    if t == "userdata" or t == "table" then r:free() end
 end
 
--- Whether table n exists: the dialect's catalog query, or for ansi whether
--- probing the table succeeds.
-function M.table_exists(con, q, n)
-   local sql = q.table_exists(n)
+-- Whether a table exists: the catalog query `sql` (table_exists_sql), or
+-- when there is none, whether the query `probe` on the table succeeds.
+function M.exists(con, sql, probe)
    if sql then
       local count = con:query_row(sql)
       return (tonumber(count) or 0) > 0
    end
-   return (pcall(M.exec, con, q.probe_table(n)))
+   return (pcall(M.exec, con, probe))
+end
+
+-- Whether table n exists.
+function M.table_exists(con, q, n)
+   return M.exists(con, q.table_exists(n), q.probe_table(n))
 end
 
 -- Names of the per-table statements, in listing order (bulk_insert_prefix

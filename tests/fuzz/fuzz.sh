@@ -56,7 +56,7 @@ printf "\001UPDATE t SET c=? WHERE k=? AND \`a?\`=\"?\"\0\003a\\\\'b\0\002\5" >"
 build fuzz_options "$src/tests/fuzz/fuzz_options.c" "$src/core/options.c" &&
     run fuzz_options "$t_opt" "$work/c_opt"
 build fuzz_db_literal "$src/tests/fuzz/fuzz_db_literal.c" "$src/core/db.c" "$src/core/db_stmt.c" "$src/core/db_bulk.c" \
-    "$src/core/stats.c" "$src/core/histogram.c" "$src/drivers/common/text.c" &&
+    "$src/core/stats.c" "$src/core/event_types.c" "$src/core/histogram.c" "$src/drivers/common/text.c" &&
     run fuzz_db_literal "$t_db" "$work/c_db"
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "all passed"

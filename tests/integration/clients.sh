@@ -32,8 +32,10 @@ command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
 # deadlock_timeout, 1 s) and some clients may finish no event in the run.
 TABLES=2 SIZE=10000 THREADS=2 CLIENTS=64
 COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS"
+# (modules left out; tpcc has its own scale options and tpcc.sh runs it
+# with clients)
 WORKLOADS=${SBT_WORKLOADS:-$(cd "$WL_HERE/../../workloads" && ls *.lua | sed 's/\.lua$//' |
-    grep -v -e '^oltp_common$' -e '^oltp_sql$' -e '^diag' -e '^fileio$' -e '^sbk$')}
+    grep -v -e '^oltp_common$' -e '^oltp_sql$' -e '^diag' -e '^fileio$' -e '^sbk$' -e '^tpcc$' -e '^tpcc_')}
 
 # sessions, watch_sessions: in wl-lib.sh.
 

@@ -1,7 +1,8 @@
--- Prints every statement oltp_sql produces for dialect "db2", table 1,
--- default options.
+-- Prints every statement oltp_sql (or another module with the same
+-- listing(dialect, opts, n) function, such as tpcc_sql) produces for
+-- dialect "db2", table 1, default options.
 --
---   lua5.4 tests/lua/dialect_db2.lua <workloads dir> [expected.sql]
+--   lua5.4 tests/lua/dialect_db2.lua <workloads dir> [expected.sql] [module]
 --
 -- With an expected file, compares instead of only printing and exits 1 on
 -- a difference (reporting the first differing line).
@@ -9,9 +10,9 @@
 local dir = arg[1] or error("usage: dialect_db2.lua <workloads dir> " ..
                             "[expected.sql]")
 package.path = dir .. "/?.lua;" .. package.path
-local oltp_sql = require("oltp_sql")
+local sql_module = require(arg[3] or "oltp_sql")
 
-local text = oltp_sql.listing("db2", {}, 1)
+local text = sql_module.listing("db2", {}, 1)
 io.write(text)
 
 if arg[2] then

@@ -1,0 +1,162 @@
+#!/bin/sh
+# tpcc.sh TARGET: the tpcc workload end to end on one target (pgsql, mysql,
+# sqlite, odbc-pg), 1 warehouse with --items=$ITEMS (a reduced, NOT
+# TPC-C-conformant ITEM/STOCK size, to keep the test short), checked
+# against the database itself:
+#   - prepare with 2 threads: the row counts of the population (clause
+#     4.3.3.1) read with psql / mariadb / sqlite3;
+#   - `tpcc check`: every consistency condition PASSED;
+#   - a run of $EVENTS transactions (several clients where the driver can
+#     multiplex): the report's per-type counts add up to its transactions,
+#     the executed mix is within a few points of 45/43/4/4/4, and the
+#     tables agree with the counts: new ORDERS rows = sum of D_NEXT_O_ID
+#     increments = committed New-Orders; new HISTORY rows = Payments;
+#     MariaDB's Com_commit = transactions - rolled-back New-Orders;
+#     PostgreSQL's pg_stat_statements counts the HISTORY inserts and
+#     ORDERS inserts;
+#   - `tpcc check` passes after the run;
+#   - pgsql only: a run with --pipeline, and one at SERIALIZABLE with 8
+#     clients on the one warehouse (serialization failures retried: the
+#     report shows retries, check still passes);
+#   - a bad option gives one line and a non-zero exit;
+#   - cleanup leaves no tpcc table.
+# Environment: see wl-lib.sh.  A missing server is a failure.
+set -u
+[ $# -eq 1 ] || { echo "usage: $0 pgsql|mysql|sqlite|odbc-pg" >&2; exit 2; }
+. "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
+wl_setup "$1"
+
+ITEMS=2000 EVENTS=600
+OPTS="--items=$ITEMS --warehouses=1"
+case "$TARGET" in
+pgsql | mysql) RUNOPTS="--threads=2 --clients=6" ;;
+*) RUNOPTS="--threads=2" ;;
+esac
+start=$(date +%s)
+
+count() { dbq "SELECT COUNT(*) FROM $1"; }
+
+# report_type NAME: the count of a type in the "Transactions by type" lines.
+report_type() {
+    awk -v n="$1" '$1 == n && $0 ~ /per sec/ { print $2; found = 1 } END { if (!found) print 0 }' "$OUT"
+}
+
+check_passes() { # $1 label
+    sb "check-$1" $OPTS tpcc check
+    expect_eq "$1: check exit status" "$rc" 0
+    expect_eq "$1: conditions PASSED" "$(grep -c 'warehouse 1 PASSED$' "$OUT")" 10
+    grep -q "FAILED" "$OUT" && { fail "$1: a condition FAILED"; show_out 20; }
+}
+
+# shellcheck disable=SC2086
+"$SBENCH" $SB_DRV $OPTS tpcc cleanup >/dev/null 2>&1
+
+echo "--- prepare on $TARGET"
+sb prepare $OPTS --threads=2 tpcc prepare
+[ "$rc" = 0 ] || { show_out; die "prepare exited $rc"; }
+expect_eq "warehouse rows" "$(count warehouse1)" 1
+expect_eq "district rows" "$(count district1)" 10
+expect_eq "customer rows" "$(count customer1)" 30000
+expect_eq "history rows" "$(count history1)" 30000
+expect_eq "orders rows" "$(count orders1)" 30000
+expect_eq "new_order rows" "$(count new_order1)" 9000
+expect_eq "item rows" "$(count item1)" "$ITEMS"
+expect_eq "stock rows" "$(count stock1)" "$ITEMS"
+# 5 to 15 lines per order: 10 on average
+expect_range "order_line rows" "$(count order_line1)" 280000 320000
+expect_eq "customers with bad credit (~10%) in range" \
+    "$(dbq "SELECT CASE WHEN COUNT(*) BETWEEN 2400 AND 3600 THEN 1 ELSE 0 END FROM customer1 WHERE c_credit = 'BC'")" 1
+check_passes "after prepare"
+
+# a second prepare refuses to overwrite
+sb prepare-again $OPTS tpcc prepare
+checks=$((checks + 1))
+if [ "$rc" = 0 ] || ! grep -q "already exists.*--force" "$OUT"; then
+    fail "second prepare: exit $rc, no clear refusal"; show_out
+else
+    echo "ok   second prepare refused"
+fi
+
+# run_and_compare NAME ARGS...: a run of $EVENTS transactions, compared
+# with the tables and the server's counters.
+run_and_compare() {
+    name=$1; shift
+    echo "--- run $name on $TARGET"
+    o0=$(count orders1) h0=$(count history1) d0=$(dbq "SELECT SUM(d_next_o_id) FROM district1")
+    [ "$KIND" = sqlite ] || snap_before
+    sb "run-$name" $OPTS --events=$EVENTS --time=0 "$@" tpcc run
+    [ "$rc" = 0 ] || { fail "$name: run exited $rc"; show_out 30; return; }
+    [ "$KIND" = sqlite ] || snap_after
+    parse_report "$OUT"
+    no=$(report_type new_order) rb=$(report_type new_order_rollback) pay=$(report_type payment)
+    os=$(report_type order_status) dl=$(report_type delivery) sl=$(report_type stock_level)
+    expect_eq "$name: transactions = events" "$R_TXN" "$EVENTS"
+    expect_eq "$name: per-type counts add up to the transactions" $((no + rb + pay + os + dl + sl)) "$R_TXN"
+    # the mix, in percent of the transactions (binomial sd at 600: 2 points
+    # for 45%, 0.8 for 4%: the bounds are about 3 sd)
+    expect_range "$name: New-Order share %" $(((no + rb) * 100 / R_TXN)) 39 51
+    expect_range "$name: Payment share %" $((pay * 100 / R_TXN)) 37 49
+    for pair in "Order-Status:$os" "Delivery:$dl" "Stock-Level:$sl"; do
+        expect_range "$name: ${pair%%:*} share %" $((${pair#*:} * 100 / R_TXN)) 1 7
+    done
+    expect_range "$name: rolled-back New-Orders" "$rb" 0 $(((no + rb) / 20 + 3))
+    o1=$(count orders1) h1=$(count history1) d1=$(dbq "SELECT SUM(d_next_o_id) FROM district1")
+    expect_eq "$name: new ORDERS rows = committed New-Orders" $((o1 - o0)) "$no"
+    expect_eq "$name: D_NEXT_O_ID increments = committed New-Orders" $((d1 - d0)) "$no"
+    expect_eq "$name: new HISTORY rows = Payments" $((h1 - h0)) "$pay"
+    grep -q "^    NOPM (New-Orders committed/min): *[0-9]" "$OUT" || fail "$name: no NOPM line"
+    grep -q "^    TPM (transactions/min): *[0-9]" "$OUT" || fail "$name: no TPM line"
+    case "$KIND" in
+    maria)
+        # every transaction commits once, except the rolled-back New-Orders
+        expect_eq "$name: Com_commit = transactions - rolled back" "$D_COMMIT" $((R_TXN - rb))
+        expect_eq "$name: Com_rollback = rolled back + ignored errors" "$D_ROLLBACK" $((rb + R_IGN)) ;;
+    pg)
+        ss="FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname='sbtest')"
+        ins_h=$(adminq "SELECT coalesce(sum(calls),0) $ss AND query ILIKE 'INSERT INTO history1%'")
+        ins_o=$(adminq "SELECT coalesce(sum(calls),0) $ss AND query ILIKE 'INSERT INTO orders1%'")
+        # a statement counts when it completed, also in a transaction
+        # that was then retried
+        expect_range "$name: pg_stat_statements history inserts" "$ins_h" "$pay" $((pay + R_IGN))
+        expect_range "$name: pg_stat_statements orders inserts" "$ins_o" $((no + rb)) $((no + rb + R_IGN)) ;;
+    esac
+}
+
+run_and_compare clients $RUNOPTS --rand-seed=19
+check_passes "after the run"
+
+if [ "$TARGET" = pgsql ]; then
+    run_and_compare pipeline --threads=2 --pipeline=8
+    check_passes "after the --pipeline run"
+    run_and_compare serializable --threads=2 --clients=8 --pgsql-isolation=serializable
+    retried=$(awk '/retried transactions:/ { print $3 }' "$OUT")
+    expect_range "serializable: retried transactions" "${retried:-0}" 1 100000
+    check_passes "after the serializable run"
+fi
+
+echo "--- bad input on $TARGET"
+sb bad-mix $OPTS --mix=50,50 tpcc run
+checks=$((checks + 1))
+if [ "$rc" != 0 ] && [ "$(grep -c "invalid --mix" "$OUT")" = 1 ] && ! grep -q "traceback" "$OUT"; then
+    echo "ok   --mix=50,50 refused: $(grep -m1 'invalid --mix' "$OUT" | cut -c1-100)"
+else
+    fail "--mix=50,50: exit $rc"; show_out
+fi
+sb bad-scale --items=$ITEMS --warehouses=3 --events=10 tpcc run
+checks=$((checks + 1))
+if [ "$rc" != 0 ] && grep -q "holds 1 warehouses" "$OUT"; then
+    echo "ok   --warehouses=3 on a 1-warehouse database refused"
+else
+    fail "--warehouses=3 on 1 warehouse: exit $rc"; show_out
+fi
+
+sb cleanup $OPTS tpcc cleanup
+expect_eq "cleanup exit status" "$rc" 0
+left=0
+for t in warehouse item district customer history orders new_order stock order_line; do
+    left=$((left + $(table_exists "${t}1")))
+done
+expect_eq "tpcc tables after cleanup" "$left" 0
+
+echo "tpcc.sh $TARGET: $checks checks, $failures failed, $(($(date +%s) - start)) s"
+[ "$failures" -eq 0 ]

@@ -1,0 +1,212 @@
+-- tpcc: a TPC-C-like workload, written from the TPC-C specification
+-- (revision 5.11).  Not an audited TPC-C: no terminals, no response-time
+-- constraints, and its numbers are not tpmC results.
+--
+--   sbench tpcc prepare --warehouses=10 --threads=4   # parallel load
+--   sbench tpcc run --warehouses=10 --threads=16 --time=300
+--   sbench tpcc check --warehouses=10                 # clause 3.3.2
+--   sbench tpcc cleanup
+--
+-- The parts: tpcc_common (options, random values), tpcc_sql (the SQL per
+-- dialect), tpcc_load (prepare, cleanup), tpcc_txn (the five
+-- transactions), tpcc_check (consistency conditions).  Each event is one
+-- transaction drawn from --mix, reported under its type (new_order,
+-- payment, order_status, delivery, stock_level; a New-Order rolled back by
+-- its unused item as new_order_rollback), and the final report ends with
+-- NOPM, TPM and the rates of rollbacks and retries.
+
+local common = require("tpcc_common")
+local load = require("tpcc_load")
+local check = require("tpcc_check")
+local txn = require("tpcc_txn")
+
+sbench.cmdline.commands = {
+   prepare = { load.prepare, sbench.cmdline.PARALLEL_COMMAND },
+   check = { check.check },
+}
+
+function cleanup()
+   load.cleanup()
+end
+
+-- Before a run (control state, once): the tables hold the scale the
+-- options say, so that the run draws only ids that exist.
+function init()
+   if sbench.cmdline.command ~= "run" then return end
+   local con, q, s = common.connect()
+   if s.keying and s.clients ~= s.threads then
+      common.fail("tpcc: --keying sleeps in the worker thread: use " ..
+                     "--clients equal to --threads with it")
+   end
+   for n = 1, s.tables do
+      if not common.table_exists(con, q, "warehouse", n) then
+         common.fail("tpcc: table '%s' does not exist: run 'sbench tpcc " ..
+                        "prepare' with the same --tables/--warehouses " ..
+                        "first", q.table_name("warehouse", n))
+      end
+      local count, max = con:query_row(q.count_warehouses(n))
+      count, max = tonumber(count), tonumber(max)
+      local items = tonumber((con:query_row(q.count_items(n))))
+      if count ~= s.warehouses or max ~= s.warehouses then
+         common.fail("tpcc: table set %d holds %s warehouses, " ..
+                        "--warehouses=%d: give the scale prepare used", n,
+                     tostring(count), s.warehouses)
+      end
+      if items ~= s.items then
+         common.fail("tpcc: table set %d holds %s items, --items=%d: " ..
+                        "give the value prepare used", n, tostring(items),
+                     s.items)
+      end
+   end
+   con:disconnect()
+end
+
+----------------------------------------------------------------------------
+-- the run
+----------------------------------------------------------------------------
+
+local uniform = sbench.rand.uniform
+local set_type = sbench.event_type or function() end
+local types = common.types
+local con, q, settings
+local tables, warehouses
+local cum = {}        -- cumulative mix weights
+local mix_total
+local run_txn = { txn.new_order, txn.payment, txn.order_status,
+                  txn.delivery, txn.stock_level }
+
+-- The transaction type of the next event (index into types).
+local function draw_type()
+   local r = uniform(1, mix_total)
+   for k = 1, #cum do
+      if r <= cum[k] then return k end
+   end
+   return #cum
+end
+
+-- A restarted event (deadlock, serialization failure) runs the same
+-- transaction type on the same warehouse again: the terminal retries what
+-- failed, so that retries do not shift the mix towards the transactions
+-- that conflict less.
+local pending_k, pending_n, pending_w
+
+function event()
+   local k, n, w = pending_k, pending_n, pending_w
+   if k == nil then
+      n = tables > 1 and uniform(1, tables) or 1
+      w = uniform(1, warehouses)
+      k = draw_type()
+      pending_k, pending_n, pending_w = k, n, w
+   end
+   set_type(types[k])
+   run_txn[k](n, w)
+   pending_k = nil
+end
+
+-- --keying: the specification's keying time before and think time after
+-- each transaction (clause 5.2.5.7), outside the measured event.  A script
+-- loop (thread_run) measures only the transaction; a retryable error rolls
+-- back and runs it again.
+local keying_s = { 18, 3, 2, 2, 2 }
+local think_s = { 12, 12, 10, 5, 5 }
+
+local function keyed_loop()
+   local usleep = require("ffi").C.usleep
+   local limit = sbench.opt.time or 0
+   local deadline = limit > 0 and os.time() + limit or math.huge
+   -- sleeps in short steps and stops at the run's end (--time)
+   local function pause(seconds)
+      local till = os.time() + seconds
+      while os.time() < till and os.time() < deadline do usleep(100000) end
+   end
+   while sbench.more_events() do
+      local k = draw_type()
+      pause(keying_s[k])
+      local n = tables > 1 and uniform(1, tables) or 1
+      local w = uniform(1, warehouses)
+      sbench.event_start()
+      set_type(types[k])
+      while true do
+         local ok, err = pcall(run_txn[k], n, w)
+         if ok then break end
+         if type(err) ~= "table" or err.class ~= "retry" then
+            error(err, 0)
+         end
+         pcall(con.rollback, con)
+      end
+      sbench.event_stop()
+      local mean = think_s[k]
+      pause(math.min(-math.log(1 - sbench.rand.uniform_double()) * mean,
+                     10 * mean))
+   end
+end
+
+function thread_init()
+   con, q, settings = common.connect()
+   tables, warehouses = settings.tables, settings.warehouses
+   mix_total = settings.mix_total
+   local acc = 0
+   for k, v in ipairs(settings.mix) do
+      acc = acc + v
+      cum[k] = acc
+   end
+   txn.open(con, q, settings)
+   if settings.keying then thread_run = keyed_loop end
+end
+
+function thread_done()
+   txn.close()
+   con:disconnect()
+end
+
+-- The core reconnected after a lost connection: prepare again.
+sbench.hooks = sbench.hooks or {}
+function sbench.hooks.before_restart_event(err)
+   if type(err) == "table" and err.class == "lost" then
+      txn.close(true)
+      txn.open(con, q, settings)
+   end
+end
+
+----------------------------------------------------------------------------
+-- the report: TPC-C's numbers after sbench's own sections
+----------------------------------------------------------------------------
+
+-- stat.types[name] = { count, retries, failed, ... } (see docs/lua-api.md).
+function sbench.hooks.report_extra(stat)
+   local t = stat.types or {}
+   local minutes = stat.time_total / 60
+   if minutes <= 0 then return end
+   local function count(name)
+      return t[name] and t[name].count or 0
+   end
+   local committed_no = count("new_order")
+   local rolled_back = count(common.ROLLBACK_TYPE)
+   local all_no = committed_no + rolled_back
+   local total = 0
+   for _, name in ipairs(types) do total = total + count(name) end
+   total = total + rolled_back
+   print("TPC-C (a TPC-C-like workload, not an audited tpmC):")
+   print(string.format("    %-40s %.1f", "NOPM (New-Orders committed/min):",
+                       committed_no / minutes))
+   print(string.format("    %-40s %.1f", "TPM (transactions/min):",
+                       total / minutes))
+   print(string.format("    %-40s %.1f", "tpmC-style (all New-Orders/min):",
+                       all_no / minutes))
+   print(string.format("    %-40s %d of %d (%.2f%%)",
+                       "New-Orders rolled back:", rolled_back, all_no,
+                       all_no > 0 and 100 * rolled_back / all_no or 0))
+   print("    mix, retries (deadlocks, serialization failures) and " ..
+            "failures per type:")
+   local list = { table.unpack(types) }
+   list[#list + 1] = common.ROLLBACK_TYPE
+   for _, name in ipairs(list) do
+      local e = t[name] or { count = 0, retries = 0, failed = 0 }
+      print(string.format("        %-20s %6.2f%%  retries: %d (%.2f%%)  " ..
+                             "failed: %d", name,
+                          total > 0 and 100 * e.count / total or 0,
+                          e.retries, e.count > 0 and
+                             100 * e.retries / e.count or 0, e.failed))
+   end
+   print()
+end
