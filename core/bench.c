@@ -65,7 +65,8 @@ struct bench {
     int warmed, unfinished;
     int ncp;                        /* --report-checkpoints passed */
     int64_t cp_start;               /* the last checkpoint, 0 = none yet */
-    char meta[16384];               /* the run as JSON, for the final report */
+    char settings[16384];           /* the server's settings as JSON (script.h), or "" */
+    char meta[32768];               /* the run as JSON, for the final report */
 };
 
 static void print_header(struct sb_run *run)
@@ -123,6 +124,22 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
     if (version && d->server_version)
         snprintf(version, vlen, "%s", d->server_version((*reader)->dc));
     return ok;
+}
+
+/* The server's settings for the JSON final report, read after the run
+ * and its last server-counter read (the reading session's own statements
+ * stay out of the run's counts); not after a failure or an interrupt (the
+ * report comes first), nor for other formats. */
+static void read_settings(struct bench *b, int failed)
+{
+    struct sb_run *run = b->run;
+    b->settings[0] = 0;
+    if (failed || sb_interrupted || strcmp(b->fmt->name, "json") != 0 ||
+        run->script_ops->server_settings == NULL)
+        return;
+    if (run->script_ops->server_settings(run->control, b->settings, sizeof b->settings) < 0 &&
+        run->verbosity >= 4)
+        fprintf(stderr, "sbench: the server's settings were not read: %s\n", run->control->error);
 }
 
 /* Writes report r: the human report on stdout (or the script's report hook
@@ -601,11 +618,12 @@ static int final_report(struct bench *b)
         server_counters(b, &r);
     sb_conn_close(b->reader);
     b->reader = NULL;
+    read_settings(b, failed);
     r.merge_data = run->shard.given;
     sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
-    sb_run_meta_json(run, b->server_version, b->start_iso, end_iso, b->meta, sizeof b->meta);
+    sb_run_meta_json(run, b->server_version, b->settings, b->start_iso, end_iso, b->meta, sizeof b->meta);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     /* threads that failed before running anything: their errors say it

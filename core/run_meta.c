@@ -1,6 +1,6 @@
 /*
  * The run described as one JSON object, the "run" member of the final JSON
- * report: versions, driver, server, workload, every option (secrets
+ * report: versions, driver, server and its settings, workload, every option (secrets
  * masked), seed, host, start and end time.
  */
 #include "run_meta.h"
@@ -22,8 +22,8 @@ void sb_iso_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *start,
-                      const char *end, char *b, size_t len)
+void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *server_settings,
+                      const char *start, const char *end, char *b, size_t len)
 {
     static struct sb_sysinfo si; /* read once: a run has one host */
     static int si_read;
@@ -42,6 +42,10 @@ void sb_run_meta_json(const struct sb_run *run, const char *server_version, cons
     sb_jw_str(&j, run->drv->client_version ? run->drv->client_version() : "");
     sb_jw_key(&j, "server_version", 0);
     sb_jw_str(&j, server_version ? server_version : "");
+    if (server_settings && *server_settings) {
+        sb_jw_key(&j, "server_settings", 0);
+        sb_jw_raw(&j, server_settings);
+    }
     sb_jw_key(&j, "workload", 0);
     sb_jw_str(&j, run->script_name);
     sb_jw_key(&j, "script", 0);

@@ -11,9 +11,10 @@
 
 /* Writes the JSON object describing run into buf[0..len-1] (always valid
  * JSON: {"truncated":true} when it does not fit).  run->workers[0] must
- * exist (its seed is the run's).  end may be NULL. */
-void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *start,
-                      const char *end, char *buf, size_t len);
+ * exist (its seed is the run's).  end may be NULL; server_settings, a JSON
+ * object text (script.h's server_settings), may be NULL or "". */
+void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *server_settings,
+                      const char *start, const char *end, char *buf, size_t len);
 
 /* The current UTC time as 2026-01-02T03:04:05Z into buf. */
 void sb_iso_now(char *buf, size_t len);

@@ -82,6 +82,11 @@ struct sb_script_ops {
     int (*report_hook)(struct sb_worker *w, const char *hook, const struct sb_report *r);
     /* 1 when the script defines sbench.hooks.<hook>. */
     int (*has_hook)(struct sb_worker *w, const char *hook);
+    /* The server's version and settings, read on a connection of the
+     * hook's own, as a JSON object into buf (run.server_settings of the
+     * final JSON report): 0, or -1 with w->error and {"error": ...} in
+     * buf.  On the control worker, outside the measured time. */
+    int (*server_settings)(struct sb_worker *w, char *buf, size_t len);
 };
 
 /* The Lua binding's table (lua/l_script.c): static, valid until exit. */

@@ -106,6 +106,8 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
 /* ---- l_report.c ---- */
 
 int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r);
+/* core/script.h's server_settings (l_settings.c). */
+int l_server_settings(struct sb_worker *w, char *buf, size_t len);
 
 /* ---- the sbench API ---- */
 

@@ -1,7 +1,7 @@
 /*
  * The Lua binding as the core sees it: the table of hooks of
  * core/script.h, over the binding's files (l_state.c, l_event.c,
- * l_client.c, l_report.c).
+ * l_client.c, l_report.c, l_settings.c).
  */
 #include <lua.h>
 
@@ -27,6 +27,7 @@ static const struct sb_script_ops lua_ops = {
     .client_step = l_client_step,
     .report_hook = l_report_hook,
     .has_hook = l_has_hook,
+    .server_settings = l_server_settings,
 };
 
 const struct sb_script_ops *sb_lua_script(void) { return &lua_ops; }

@@ -122,41 +122,17 @@ end
 
 -- ---- params ----
 
--- The server's version and settings as { version, dialect, settings =
--- { {name, value, unit, description}, ... } }.
-local function read_params(con, q)
-   local p = dsql.params(q.dialect)
-   local r = { dialect = q.dialect, driver = sbench.sql.driver():name(),
-               server = con:server_version(), settings = setmetatable({}, json.array_mt) }
-   if p.version then r.version = tostring(query_value(con, p.version)) end
-   local function add(name, value, unit, desc)
-      r.settings[#r.settings + 1] = { name = tostring(name), value = tostring(value or ""),
-                                      unit = tostring(unit or ""), description = tostring(desc or "") }
-   end
-   if p.pragma then
-      for _, name in ipairs(p.pragma) do
-         local ok, v = pcall(query_value, con, "PRAGMA " .. name)
-         if ok and v ~= nil then add(name, v, "", dsql.sqlite_descriptions[name]) end
-      end
-   elseif p.settings then
-      local ok, rs = pcall(con.query, con, p.settings)
-      if not ok and p.fallback then
-         ok, rs = pcall(con.query, con, p.fallback)
-      end
-      if not ok then error(rs, 0) end
-      local row = rs:fetch_row()
-      while row do
-         add(row[1], row[2], row[3], row[4])
-         row = rs:fetch_row()
-      end
-      table.sort(r.settings, function(a, b) return a.name < b.name end)
-   end
+-- The server's version and settings (diag_sql.read_params), the settings
+-- list encoded as a JSON array.
+local function read_params(con)
+   local r = dsql.read_params(con)
+   setmetatable(r.settings, json.array_mt)
    return r
 end
 
 local function params_cmd()
    local con, q = connect()
-   local r = read_params(con, q)
+   local r = read_params(con)
    local lines = { "Server: " .. (r.version or r.server),
                    string.format("Driver: %s (reports %s), SQL dialect %s", r.driver, r.server, r.dialect),
                    "Settings:" }

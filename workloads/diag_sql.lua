@@ -120,6 +120,42 @@ function M.params(dialect)
    return {} -- ansi: only what the driver reports (con:server_version())
 end
 
+-- The server's version and settings on connection con, as { version,
+-- dialect, driver, server (what the driver reports), settings = { {name,
+-- value, unit, description}, ... } sorted by name }.  Used by `sbench
+-- params` and by every run's JSON metadata (run.server_settings, read by
+-- the Lua binding before the run).  Raises when the settings query fails.
+function M.read_params(con)
+   local dialect = con:dialect()
+   local p = M.params(dialect)
+   local r = { dialect = dialect, driver = sbench.sql.driver():name(),
+               server = con:server_version(), settings = {} }
+   local function add(name, value, unit, desc)
+      r.settings[#r.settings + 1] = { name = tostring(name), value = tostring(value or ""),
+                                      unit = tostring(unit or ""), description = tostring(desc or "") }
+   end
+   if p.version then r.version = tostring((con:query_row(p.version))) end
+   if p.pragma then
+      for _, name in ipairs(p.pragma) do
+         local ok, v = pcall(con.query_row, con, "PRAGMA " .. name)
+         if ok and v ~= nil then add(name, v, "", M.sqlite_descriptions[name]) end
+      end
+   elseif p.settings then
+      local ok, rs = pcall(con.query, con, p.settings)
+      if not ok and p.fallback then
+         ok, rs = pcall(con.query, con, p.fallback)
+      end
+      if not ok then error(rs, 0) end
+      local row = rs:fetch_row()
+      while row do
+         add(row[1], row[2], row[3], row[4])
+         row = rs:fetch_row()
+      end
+      table.sort(r.settings, function(a, b) return a.name < b.name end)
+   end
+   return r
+end
+
 local blob_types = {
    postgresql = "BYTEA", mysql = "LONGBLOB", sqlite = "BLOB", db2 = "BLOB(1G)", ansi = "BLOB",
 }

@@ -5,7 +5,9 @@
 #  - params: every value equals pg_settings / information_schema /
 #    PRAGMA (SQLite's per-connection cache_size, journal_mode and
 #    synchronous are the driver's options, not the file's); a changed
-#    setting moves (ALTER SYSTEM / SET GLOBAL / --sqlite-journal-mode).
+#    setting moves (ALTER SYSTEM / SET GLOBAL / --sqlite-journal-mode);
+#    a run's JSON final report has the same settings (run.server_settings)
+#    and sees the change too.
 #  - connect: N connects = sessions the server counted (pg_stat_database
 #    sessions, MariaDB Connections).
 #  - select: queries = pg_stat_statements calls / Com_stmt_execute.
@@ -52,22 +54,46 @@ print("%d %s" % (same, bad if bad else ""))' "$J/server-settings.txt" "$J/params
 set -- $n
 checks=$((checks + 1))
 if [ "${2:-}" = "" ] && [ "$1" -ge 4 ]; then echo "ok   params: $1 settings equal the server's"; else fail "params differ from the server: $n"; fi
+
+# every run's JSON final report carries the same settings (run.server_settings)
+printf 'function event() end\n' > "$J/noop.lua"
+run_settings() { # OPTIONS...: a 5-event run's run.server_settings into $J/run-settings.json
+    rm -f "$J/run.json"
+    sb runsettings --events=5 --time=0 --report-format=json --output="$J/run.json" "$@" "$J/noop.lua" run
+    [ $rc = 0 ] || { show_out; fail "noop run exited $rc"; }
+    tail -1 "$J/run.json" | py 'import json,sys; print(json.dumps(json.load(sys.stdin)["run"].get("server_settings", {})))' > "$J/run-settings.json"
+}
+run_setting() { py 'import json,sys; print(json.load(open(sys.argv[1]))["settings"][sys.argv[2]]["value"])' "$J/run-settings.json" "$1"; }
+run_settings
+v=$(py 'import json,sys
+run = json.load(open(sys.argv[1]))
+d = json.loads(open(sys.argv[2]).readline())
+want = {s["name"]: s["value"] for s in d["settings"]}
+got = {k: v["value"] for k, v in run.get("settings", {}).items()}
+print("same" if got == want and run.get("version") == d.get("version", d.get("server")) else "%r vs %r" % (run, want))' "$J/run-settings.json" "$J/params.json")
+expect_eq "run.server_settings of a run = params ($(py 'import json,sys; print(len(json.load(open(sys.argv[1]))["settings"]))' "$J/run-settings.json") settings)" "$v" same
 setting() { py 'import json,sys; d=json.loads(open(sys.argv[1]).readline()); print([s["value"] for s in d["settings"] if s["name"]==sys.argv[2]][0])' "$J/params.json" "$1"; }
 case "$KIND" in
 pg)
     adminq "ALTER SYSTEM SET random_page_cost = 1.7" >/dev/null; adminq "SELECT pg_reload_conf()" >/dev/null; sleep 0.5
     sb params2 --report-format=json params; grep '^{' "$OUT" > "$J/params.json"
     expect_eq "params: random_page_cost after ALTER SYSTEM" "$(setting random_page_cost)" 1.7
+    run_settings
+    expect_eq "run.server_settings: random_page_cost after ALTER SYSTEM" "$(run_setting random_page_cost)" 1.7
     adminq "ALTER SYSTEM RESET random_page_cost" >/dev/null; adminq "SELECT pg_reload_conf()" >/dev/null ;;
 maria)
     old=$(dbq "SELECT @@GLOBAL.innodb_io_capacity"); adminq "SET GLOBAL innodb_io_capacity = 345"
     sb params2 --report-format=json params; grep '^{' "$OUT" > "$J/params.json"
     expect_eq "params: innodb_io_capacity after SET GLOBAL" "$(setting innodb_io_capacity)" 345
+    run_settings
+    expect_eq "run.server_settings: innodb_io_capacity after SET GLOBAL" "$(run_setting innodb_io_capacity)" 345
     adminq "SET GLOBAL innodb_io_capacity = $old" ;;
 sqlite)
     if [ "$TARGET" = sqlite ]; then
         sb params2 --sqlite-journal-mode=delete --report-format=json params; grep '^{' "$OUT" > "$J/params.json"
         expect_eq "params: journal_mode with --sqlite-journal-mode=delete" "$(setting journal_mode)" delete
+        run_settings --sqlite-journal-mode=delete
+        expect_eq "run.server_settings: journal_mode with --sqlite-journal-mode=delete" "$(run_setting journal_mode)" delete
     fi ;;
 esac
 
