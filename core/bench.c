@@ -50,7 +50,7 @@ struct bench {
     struct sb_hdr_log *hdr;
     int64_t hdr_base;               /* the log's BaseTime on the monotonic clock */
     struct sb_prom *prom;
-    sb_histogram *prom_scratch;     /* the exporter thread's own */
+    struct sb_tally *prom_tally;    /* the exporter thread's own tally */
     /* the workers' statistics */
     struct sb_thread_stats **ts;    /* [n] */
     struct sb_tally *cur, *prev, *win, *base;
@@ -179,16 +179,15 @@ static void emit(struct bench *b, const struct sb_report *r, int final)
 }
 
 /* Prometheus scrapes: runs on the exporter's thread, reads the workers'
- * counters and histograms (relaxed atomics), merges into its own scratch
- * histogram. */
+ * counters and histograms (relaxed atomics) into its own tally. */
 static void prom_collect(void *arg, FILE *out)
 {
     struct bench *b = arg;
-    struct sb_snapshot s = {0};
-    sb_stats_snapshot(b->ts, b->n, &s);
-    s.time = (double)(sb_now_ns() - b->run->start_ns) / 1e9;
-    sb_stats_merge_latency(b->ts, b->n, b->prom_scratch);
-    sb_prom_format(out, &s, b->prom_scratch, b->run->drv->name, b->run->script_name);
+    struct sb_tally *t = b->prom_tally;
+    sb_tally_take(t, b->run, b->ts);
+    t->snap.time = (double)(sb_now_ns() - b->run->start_ns) / 1e9;
+    sb_prom_format(out, &t->snap, t->lat, (const sb_histogram *const *)t->kind, b->run->drv->name,
+                   b->run->script_name);
 }
 
 /* ---- setup: each step returns 0, or the exit status with the reason
@@ -258,8 +257,8 @@ static int create_workers(struct bench *b)
     b->prev = sb_tally_create(tmpl, n, b->nclients);
     b->win = sb_tally_create(tmpl, n, b->nclients);
     b->base = sb_tally_create(tmpl, n, b->nclients);
-    b->prom_scratch = sb_histogram_clone_empty(tmpl);
-    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_scratch)
+    b->prom_tally = sb_tally_create(tmpl, n, b->nclients);
+    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_tally)
         goto oom;
     return 0;
 oom:
@@ -684,7 +683,7 @@ static int teardown(struct bench *b, int failed)
     sb_conn_close(b->reader);
     for (int m = 0; m < SB_MAX_NAMED; m++)
         sb_histogram_destroy(b->named_h[m]);
-    sb_histogram_destroy(b->prom_scratch);
+    sb_tally_destroy(b->prom_tally);
     sb_tally_destroy(b->cur);
     sb_tally_destroy(b->prev);
     sb_tally_destroy(b->win);

@@ -407,8 +407,36 @@ static void put_counter(FILE *out, const struct labels *l, const char *name, con
     fprintf(out, "%llu\n", (unsigned long long)v);
 }
 
+/* The summary sbench_statement_latency_seconds: each kind that ran, its
+ * percentiles, sum and count. */
+static void put_kind_summary(FILE *out, const struct labels *l, const sb_histogram *const *kind_ns,
+                             const char *const *stmt)
+{
+    static const double q[] = {0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999};
+    const char *name = "sbench_statement_latency_seconds";
+    put_meta(out, name, "summary",
+             "Statement latency by kind since the start of the run, in seconds (sbench's own "
+             "percentiles).");
+    char extra[96];
+    for (int k = 0; k < SB_Q_NKINDS; k++) {
+        const sb_histogram *h = kind_ns[k];
+        uint64_t n = h ? sb_histogram_count(h) : 0;
+        if (n == 0)
+            continue;
+        for (size_t i = 0; i < sizeof q / sizeof q[0]; i++) {
+            snprintf(extra, sizeof extra, "%s,quantile=\"%g\"", stmt[k], q[i]);
+            put_series(out, name, l, extra);
+            fprintf(out, "%.9f\n", (double)sb_histogram_percentile(h, q[i] * 100) / 1e9);
+        }
+        put_series(out, "sbench_statement_latency_seconds_sum", l, stmt[k]);
+        fprintf(out, "%.9f\n", (double)sb_histogram_sum(h) / 1e9);
+        put_series(out, "sbench_statement_latency_seconds_count", l, stmt[k]);
+        fprintf(out, "%llu\n", (unsigned long long)n);
+    }
+}
+
 void sb_prom_format(FILE *out, const struct sb_snapshot *s, const sb_histogram *latency_ns,
-                    const char *driver, const char *workload)
+                    const sb_histogram *const *kind_ns, const char *driver, const char *workload)
 {
     const struct labels l = {driver, workload};
 
@@ -453,6 +481,9 @@ void sb_prom_format(FILE *out, const struct sb_snapshot *s, const sb_histogram *
     put_meta(out, "sbench_elapsed_seconds", "gauge", "Seconds since the run started.");
     put_series(out, "sbench_elapsed_seconds", &l, NULL);
     fprintf(out, "%.3f\n", s->time);
+
+    if (kind_ns)
+        put_kind_summary(out, &l, kind_ns, stmt);
 
     if (!latency_ns)
         return;

@@ -56,7 +56,7 @@ void sb_prom_stop(struct sb_prom *p);
  * means ""), with HELP and TYPE lines:
  *   counters  sbench_events_total, sbench_failed_events_total,
  *             sbench_queries_total{kind="read|write|other"},
- *             sbench_statements_total{stmt="select|insert|update|delete|txn|other"},
+ *             sbench_statements_total{stmt="select|insert|update|delete|begin|commit|rollback|other"},
  *             sbench_ignored_errors_total, sbench_reconnects_total,
  *             sbench_connections_total, sbench_busy_seconds_total
  *   gauge     sbench_elapsed_seconds (s->time)
@@ -67,9 +67,15 @@ void sb_prom_stop(struct sb_prom *p);
  *             by the values within the histogram's precision below b;
  *             _count and +Inf are the sum of the HDR buckets, _sum is the
  *             exact sum of the recorded values in seconds.
- * latency_ns must not be recorded into meanwhile (pass a merged copy).
+ *   summary   sbench_statement_latency_seconds{stmt="select|insert|...",
+ *             quantile="0.1|0.25|0.5|0.75|0.9|0.95|0.99|0.999|0.9999"}
+ *             (when kind_ns is not NULL; kinds that ran only): each kind's
+ *             statement latency since the start, the percentiles sbench's
+ *             own reports give (SBK's 10th .. 99.99th), _sum and _count.
+ * latency_ns and kind_ns[SB_Q_NKINDS] must not be recorded into meanwhile
+ * (pass merged copies).
  */
 void sb_prom_format(FILE *out, const struct sb_snapshot *s, const sb_histogram *latency_ns,
-                    const char *driver, const char *workload);
+                    const sb_histogram *const *kind_ns, const char *driver, const char *workload);
 
 #endif /* SB_PROMETHEUS_H */

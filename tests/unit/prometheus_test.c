@@ -14,6 +14,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -49,6 +50,7 @@ static double now_s(void)
 struct fake {
     struct sb_snapshot snap;
     sb_histogram *lat;
+    sb_histogram *kind[SB_Q_NKINDS];
     int scrapes;
 };
 
@@ -66,7 +68,12 @@ static void fake_collect(void *ctx, FILE *out)
     f->snap.busy_ns += 123456789;
     for (int i = 0; i < 100; i++)
         sb_histogram_record(f->lat, 300000 + i * 10000); /* 0.3 .. 1.29 ms */
-    sb_prom_format(out, &f->snap, f->lat, "sqlite", "oltp \"rw\"\\x");
+    for (int i = 0; i < 1000; i++)
+        sb_histogram_record(f->kind[SB_Q_SELECT], 20000 + i * 100);
+    for (int i = 0; i < 200; i++)
+        sb_histogram_record(f->kind[SB_Q_UPDATE], 50000 + i * 1000);
+    sb_prom_format(out, &f->snap, f->lat, (const sb_histogram *const *)f->kind, "sqlite",
+                   "oltp \"rw\"\\x");
 }
 
 /* Value of the first sample line starting with prefix, or -1. */
@@ -182,7 +189,13 @@ static void test_format(void)
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
-    sb_prom_format(f, &s, h, "pgsql", "w");
+    /* statement kinds: select 1 .. 1000 us, insert nothing */
+    sb_histogram *kinds[SB_Q_NKINDS] = {0};
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        kinds[k] = sb_histogram_create(1000, (int64_t)3600e9, 0.01);
+    for (int i = 1; i <= 1000; i++)
+        sb_histogram_record(kinds[SB_Q_SELECT], (int64_t)i * 1000);
+    sb_prom_format(f, &s, h, (const sb_histogram *const *)kinds, "pgsql", "w");
     fclose(f);
     const char *L = "{driver=\"pgsql\",workload=\"w\"";
     char key[256];
@@ -206,6 +219,20 @@ static void test_format(void)
     double sum = VAL("sbench_event_latency_seconds_sum", "}");
     CHECK(sum > 13.419 && sum < 13.421, "sum %g", sum); /* .12+.3+3+10 */
     CHECK(strstr(text, "# TYPE sbench_event_latency_seconds histogram\n"), "TYPE");
+    CHECK(strstr(text, "# TYPE sbench_statement_latency_seconds summary\n"), "summary TYPE");
+    static const double qs[] = {0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 0.9999};
+    for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+        char extra[64];
+        snprintf(extra, sizeof extra, ",stmt=\"select\",quantile=\"%g\"}", qs[i]);
+        /* the exact value at rank ceil(q n) of the sorted 1 .. 1000 us,
+         * within the histogram's 1% */
+        double exact = ceil(qs[i] * 1000 - 1e-9) * 1e-6, got = VAL("sbench_statement_latency_seconds", extra);
+        CHECK(fabs(got - exact) <= 0.01 * exact, "select q=%g: %g, exact %g", qs[i], got, exact);
+    }
+    CHECK(VAL("sbench_statement_latency_seconds_count", ",stmt=\"select\"}") == 1000, "select count");
+    sum = VAL("sbench_statement_latency_seconds_sum", ",stmt=\"select\"}");
+    CHECK(fabs(sum - 0.5005) < 1e-9, "select sum %.9f", sum); /* 1 + ... + 1000 us */
+    CHECK(!strstr(text, "stmt=\"insert\",quantile"), "a kind that did not run has no quantiles");
     CHECK(strstr(text, "# HELP sbench_events_total "), "HELP");
     CHECK(len > 0 && text[len - 1] == '\n', "ends with newline");
     free(text);
@@ -213,13 +240,15 @@ static void test_format(void)
     /* no histogram, label escaping */
     text = NULL;
     f = open_memstream(&text, &len);
-    sb_prom_format(f, &s, NULL, NULL, "a\"b\\c\nd");
+    sb_prom_format(f, &s, NULL, NULL, NULL, "a\"b\\c\nd");
     fclose(f);
     CHECK(!strstr(text, "latency"), "no histogram");
     CHECK(strstr(text, "sbench_events_total{driver=\"\",workload=\"a\\\"b\\\\c\\nd\"} 601\n"),
           "escaping: %s", text);
     free(text);
     sb_histogram_destroy(h);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_destroy(kinds[k]);
 #undef VAL
     PASS("metrics text");
 }
@@ -228,6 +257,8 @@ static void test_server(const char *body_file)
 {
     struct fake fk = {0};
     fk.lat = sb_histogram_create(1000, (int64_t)3600e9, 0.01);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        fk.kind[k] = sb_histogram_create(1000, (int64_t)3600e9, 0.01);
     char err[256];
     struct sb_prom *p = sb_prom_start("127.0.0.1:0", fake_collect, &fk, err, sizeof err);
     CHECK(p, "start: %s", err);
@@ -298,6 +329,8 @@ static void test_server(const char *body_file)
     free(r1);
     free(r2);
     sb_histogram_destroy(fk.lat);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_destroy(fk.kind[k]);
 }
 
 int main(int argc, char **argv)
