@@ -108,6 +108,7 @@ static void add_core_options(struct sb_options *o)
     ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
     ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);
+    ADD("test", SB_OPT_STRING, NULL, "the workload, sysbench 0.5's way: '--test=FILE|NAME COMMAND' is 'WORKLOAD COMMAND'", NULL, 0, 0);
     ADD("verbosity", SB_OPT_INT, "3", "verbosity level (0 = critical messages only)", NULL, 0, 5);
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL, 0, 0);
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
@@ -266,6 +267,25 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
+/* sysbench's built-in tests, which have no script: one line saying so
+ * and 1, or 0 when name is none of them. */
+static int sysbench_builtin(const char *name)
+{
+    static const char *const other[] = {"cpu", "fileio", "memory", "threads", "mutex"};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (strcmp(name, other[i]) == 0) {
+            fprintf(stderr, "sbench: '%s' is one of sysbench's built-in tests that do not use "
+                            "a database; sbench runs database workloads only\n", name);
+            return 1;
+        }
+    if (strcmp(name, "oltp") == 0) {
+        fprintf(stderr, "sbench: 'oltp' was sysbench 0.4's built-in test; its transaction is "
+                        "the oltp_read_write workload's\n");
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -292,6 +312,16 @@ int main(int argc, char **argv)
         printf("sbench %s (driver ABI %d.%d, %s)\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR,
                run.script_ops->language);
         return 0;
+    }
+
+    /* --test=WORKLOAD COMMAND (sysbench 0.5's form, which 1.0 still takes):
+     * the workload goes first among the words; the registry's array has
+     * room for every argv element, and --test took one */
+    const char *test = sb_opt_str(o, "test");
+    if (test != NULL) {
+        memmove(words + 1, words, (size_t)nwords * sizeof *words);
+        words[0] = test;
+        nwords++;
     }
 
     /* the driver: its options are needed before the workload's */
@@ -352,6 +382,8 @@ int main(int argc, char **argv)
                     words[0]);
             return 2;
         }
+        if (sysbench_builtin(words[0]))
+            return 2;
         struct name_list l = {.len = 0};
         sb_list_workloads(&wdirs, collect_name, &l);
         fprintf(stderr, "sbench: unknown workload '%s' (workloads found: %s)\n", words[0],
@@ -362,6 +394,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbench: missing command for workload '%s' (prepare, run, cleanup or help)\n", words[0]);
         return 2;
     }
+    if (test != NULL)
+        fprintf(stderr, "sbench: --test is deprecated (as in sysbench 1.0): "
+                        "'sbench [options] %s COMMAND' is the same\n", test);
     if (want_help)
         command = "help";
     run.script = script;

@@ -98,6 +98,7 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
             g->name = strndup(a + 2, nlen);
             normalize(g->name);
             g->value = eq ? (char *)eq + 1 : "on";
+            g->bare = eq == NULL;
             continue;
         }
         if (!only_words && a[0] == '-' && a[1] != 0) {
@@ -274,6 +275,31 @@ static int distance(const char *a, const char *b)
     return prev[lb];
 }
 
+void sb_options_adopt_unknown(struct sb_options *o, int source, const char *help)
+{
+    for (int i = 0; i < o->nargs; i++) {
+        struct sb_arg *g = &o->args[i];
+        if (find(o, g->name) != NULL)
+            continue;
+        if (g->bare)
+            g->value = "";
+        sb_options_add(o, g->name, SB_OPT_STRING, source, NULL, help, NULL, 0, 0);
+    }
+}
+
+/* For --oltp-NAME, the option of sysbench 0.5's legacy OLTP scripts, the
+ * 1.0 workloads' name for it when this workload has it, else NULL. */
+static const char *legacy_oltp_name(const struct sb_options *o, const char *name)
+{
+    if (strncmp(name, "oltp-", 5) != 0)
+        return NULL;
+    const char *rest = name + 5;
+    if (strcmp(rest, "tables-count") == 0)
+        rest = "tables";
+    const struct sb_opt *p = find(o, rest);
+    return p ? p->name : NULL;
+}
+
 int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen)
 {
     for (int i = 0; i < o->nargs; i++) {
@@ -282,6 +308,12 @@ int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen
         if (p == NULL) {
             if (!final)
                 continue;
+            const char *now = legacy_oltp_name(o, g->name);
+            if (now != NULL) {
+                snprintf(err, errlen, "unknown option --%.60s: the name in sysbench 0.5's legacy "
+                         "OLTP scripts; this workload calls it --%s", g->name, now);
+                return -1;
+            }
             const char *best = NULL;
             int bestd = 1000;
             for (int k = 0; k < o->nopts; k++) {

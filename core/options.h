@@ -36,6 +36,7 @@ struct sb_opt {
 struct sb_arg {
     char *name;      /* normalized to '-' ; owned by the option set */
     char *value;     /* "on" for a bare --flag */
+    int bare;        /* given as --flag, without '=' */
     int used;        /* matched a registered option */
 };
 
@@ -58,6 +59,12 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
 void sb_options_add(struct sb_options *o, const char *name, int kind,
                     int source, const char *def, const char *help,
                     const char *choices, long long min, long long max);
+
+/* Registers every argument given so far that matches no option as a
+ * string option of `source` with help text `help`: sysbench 1.0 passes any
+ * --name=value to a legacy script (one that declares no options), and a
+ * bare --name as the empty string. */
+void sb_options_adopt_unknown(struct sb_options *o, int source, const char *help);
 
 /* Matches the given arguments with the options registered so far, stores
  * their values and validates them.  With final != 0, an argument matching
