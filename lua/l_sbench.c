@@ -171,7 +171,7 @@ static int p_expect(lua_State *L)
 
 /* ---- sbench.opt ---- */
 
-static void push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
+void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
 {
     if (v == NULL) {
         lua_pushnil(L);
@@ -214,6 +214,14 @@ static void push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
     }
 }
 
+void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len)
+{
+    snprintf(key, len, "%s", p->name);
+    for (char *c = key; *c; c++)
+        if (*c == '-')
+            *c = '_';
+}
+
 void l_set_options(struct sb_worker *w)
 {
     lua_State *L = ((struct l_thread *)w->script)->L;
@@ -223,14 +231,12 @@ void l_set_options(struct sb_worker *w)
     for (int i = 0; i < sb_options_count(o); i++) {
         const struct sb_opt *p = sb_options_at(o, i);
         char key[160];
-        snprintf(key, sizeof key, "%s", p->name);
-        for (char *c = key; *c; c++)
-            if (*c == '-')
-                *c = '_';
-        push_opt_value(L, p, p->value ? p->value : p->def);
+        l_opt_lua_name(p, key, sizeof key);
+        l_push_opt_value(L, p, p->value ? p->value : p->def);
         lua_setfield(L, -2, key);
     }
     lua_pop(L, 2);
+    l_legacy_export(w->script, 0); /* a legacy script: as globals too */
 }
 
 /* Builds the sbench table and sets the globals sbench and sysbench. */
@@ -284,18 +290,6 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     l_open_sql(L);
     l_open_report(L);
     l_open_event(L);
-
-    /* sysbench 0.5-era globals that the stock 1.0 scripts still call */
-    static const struct { const char *global, *field; } legacy[] = {
-        {"sb_rand", "default"}, {"sb_rand_uniform", "uniform"},
-        {"sb_rand_gaussian", "gaussian"}, {"sb_rand_special", "special"},
-        {"sb_rand_str", "string"}, {"sb_rand_uniq", "unique"}};
-    lua_getfield(L, -1, "rand");
-    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++) {
-        lua_getfield(L, -1, legacy[i].field);
-        lua_setglobal(L, legacy[i].global);
-    }
-    lua_pop(L, 1);
 
     lua_pushvalue(L, -1);
     lua_setglobal(L, "sysbench");

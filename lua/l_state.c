@@ -113,6 +113,7 @@ int l_state_create(struct sb_worker *w, int with_opts)
     luaL_openlibs(L);
     l_open_compat(L);
     l_open_sbench(L, w);
+    l_legacy_open(L, w);
     if (with_opts)
         l_set_options(w);
     set_package_path(L, w->run);
@@ -124,6 +125,9 @@ int l_state_create(struct sb_worker *w, int with_opts)
         l_state_destroy(w);
         return -1;
     }
+    l_legacy_detect(t);
+    if (with_opts)
+        l_legacy_export(t, 0);
     return 0;
 }
 
@@ -140,7 +144,12 @@ void l_state_destroy(struct sb_worker *w)
 
 int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen)
 {
-    lua_State *L = ((struct l_thread *)w->script)->L;
+    struct l_thread *t = w->script;
+    lua_State *L = t->L;
+    if (t->legacy) { /* it takes any option, as a global (l_legacy.c) */
+        sb_options_adopt_unknown(o, SB_SRC_WORKLOAD, "given on the command line; a legacy script reads it as a global");
+        return 0;
+    }
     lua_getglobal(L, "sbench");
     lua_getfield(L, -1, "cmdline");
     lua_getfield(L, -1, "options");
