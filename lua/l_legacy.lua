@@ -202,7 +202,8 @@ function M.db_free_results(rs)
 end
 
 -- sb_rand_uniq(a, b): a unique random number in [a, b] (default
--- [0, 2^32 - 1]).
+-- [0, 2^32 - 1]), as sysbench draws it: unique 32-bit numbers until one is
+-- in range, so a narrow range takes many draws.
 function M.sb_rand_uniq(a, b)
    a = a or 0
    b = b or 4294967295
