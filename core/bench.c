@@ -48,6 +48,7 @@ struct bench {
     int nout, nhuman;               /* reports written so far to out, to stdout */
     int final_done;                 /* the final report was written */
     struct sb_hdr_log *hdr;
+    int64_t hdr_base;               /* the log's BaseTime on the monotonic clock */
     struct sb_prom *prom;
     sb_histogram *prom_scratch;     /* the exporter thread's own */
     /* the workers' statistics */
@@ -62,15 +63,14 @@ struct bench {
     /* the clock (ns, sb_now_ns) and the loop's state */
     int64_t measure_start, warm_end, deadline, interval, next_report, last_report, stop_at;
     int warmed, unfinished;
+    int ncp;                        /* --report-checkpoints passed */
+    int64_t cp_start;               /* the last checkpoint, 0 = none yet */
     char meta[16384];               /* the run as JSON, for the final report */
 };
 
 static void print_header(struct sb_run *run)
 {
-    printf("sbench %s (%s, driver %s%s%s)\n\n", SB_VERSION, run->script_ops->language,
-           run->drv ? run->drv->name : "none",
-           run->drv && run->drv->client_version ? ": " : "",
-           run->drv && run->drv->client_version ? run->drv->client_version() : "");
+    sb_print_version(run);
     printf("Running the test with following options:\n");
     if (run->clients_given)
         printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
@@ -78,6 +78,12 @@ static void print_header(struct sb_run *run)
         printf("Number of threads: %d\n", run->threads);
     if (run->report_interval > 0)
         printf("Report intermediate results every %g second(s)\n", run->report_interval);
+    if (run->ncheckpoints > 0) {
+        printf("Report checkpoint(s) at ");
+        for (int i = 0; i < run->ncheckpoints; i++)
+            printf("%s%g", i ? ", " : "", run->checkpoints[i]);
+        printf(" seconds\n");
+    }
     if (run->warmup > 0)
         printf("Warmup time: %g second(s)\n", run->warmup);
     if (run->rand.seed)
@@ -89,6 +95,9 @@ static void print_header(struct sb_run *run)
         printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
     if (run->pipeline > 0)
         printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
+    if (run->shard.given)
+        printf("Shard %d of %d (from %s), run id %s: --threads/--clients per shard, this shard's share of "
+               "--rate/--events\n", run->shard.index, run->shard.count, run->shard.source, run->shard.run_id);
     printf("\n\nInitializing worker threads...\n\n");
     fflush(stdout);
 }
@@ -127,7 +136,9 @@ static void emit(struct bench *b, const struct sb_report *r, int final)
             sb_report_worker_error(run->control);
             atomic_store(&run->stop, 1);
         }
-        if (hooked == 0 && final)
+        if (hooked == 0 && run->verbosity < 3)
+            ; /* --verbosity below 3: no text report (sysbench's notices) */
+        else if (hooked == 0 && final)
             b->human->final(stdout, r, b->meta, b->nhuman++);
         else if (hooked == 0)
             b->human->interval(stdout, r, b->nhuman++);
@@ -237,13 +248,19 @@ static int open_observers(struct bench *b)
     struct sb_run *run = b->run;
     char err[512];
     if (run->hdr_log_path) {
-        struct timespec now_rt;
-        clock_gettime(CLOCK_REALTIME, &now_rt);
-        b->hdr = sb_hdr_log_open(run->hdr_log_path, (double)now_rt.tv_sec + now_rt.tv_nsec / 1e9,
-                                 err, sizeof err);
+        /* window offsets are from BaseTime, so a window's wall-clock
+         * start is BaseTime + its offset (how sbench merge lines up the
+         * windows of shards) */
+        b->hdr_base = sb_now_ns();
+        b->hdr = sb_hdr_log_open(run->hdr_log_path, sb_epoch_of_mono(b->hdr_base), err, sizeof err);
         if (b->hdr == NULL) {
             fprintf(stderr, "sbench: --hdr-log: %s\n", err);
             return 1;
+        }
+        if (run->shard.given) {
+            char tag[256];
+            sb_shard_hlog_tag(&run->shard, tag, sizeof tag);
+            sb_hdr_log_comment(b->hdr, tag);
         }
     }
     if (run->prom_addr) {
@@ -267,7 +284,7 @@ static int setup(struct bench *b)
      * format takes stdout */
     b->human = b->fmt == sb_report_formats[0] || b->out != stdout ? sb_report_formats[0] : NULL;
     settle_threads(b);
-    if (b->human)
+    if (b->human && run->verbosity >= 3)
         print_header(run);
     if (run->script_ops->call(run->control, "init") < 0) {
         sb_report_worker_error(run->control);
@@ -301,12 +318,23 @@ static int start_workers(struct bench *b)
     }
     /* the clock starts as the workers are released, so a run that ends
      * before this thread gets to run again is still timed right */
-    if (run->clients > run->threads) /* keep the connects out of the timed run */
+    /* keep the connects out of the timed run; --start-at: every worker
+     * is ready before the clock starts */
+    if (run->clients > run->threads || run->shard.start_at_ns)
         while (sb_workers_ready() < n)
             sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
+    if (run->shard.start_at_ns && (start = sb_shard_wait_start(&run->shard)) < 0) {
+        /* too late, or interrupted: nobody runs, no report */
+        atomic_store(&run->stop, 1);
+        sb_worker_gate_open();
+        for (int i = 0; i < n; i++)
+            pthread_join(run->workers[i]->thread, NULL);
+        sb_worker_gate_destroy();
+        return 1;
+    }
     sb_worker_gate_open();
-    if (!atomic_load(&run->fatal) && b->human)
+    if (!atomic_load(&run->fatal) && b->human && run->verbosity >= 3)
         printf("Threads started!\n\n");
     fflush(stdout);
     run->start_ns = start;
@@ -317,6 +345,7 @@ static int start_workers(struct bench *b)
     b->interval = (int64_t)(run->report_interval * 1e9);
     b->next_report = b->interval > 0 ? b->warm_end + b->interval : 0;
     b->last_report = b->warm_end;
+    sb_shard_mark_start(&run->shard, b->warm_end);
     return 0;
 }
 
@@ -342,6 +371,7 @@ static void end_warmup(struct bench *b, int64_t now)
     b->measure_start = now;
     b->last_report = now;
     b->warmed = 1;
+    sb_shard_mark_start(&b->run->shard, now);
 }
 
 /* One --report-interval window, from the last report to now. */
@@ -368,12 +398,61 @@ static void report_window(struct bench *b, int64_t now, int last)
         return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);
     if (b->hdr)
-        sb_hdr_log_write(b->hdr, (double)(b->last_report - b->measure_start) / 1e9, r.seconds,
+        sb_hdr_log_write(b->hdr, (double)(b->last_report - b->hdr_base) / 1e9, r.seconds,
                          b->win->lat);
     sb_tally_copy(b->prev, b->cur);
     b->last_report = now;
     while (b->next_report <= now) /* skip the slots that were missed */
         b->next_report += b->interval;
+}
+
+/* --report-checkpoints: when one is due, the full report of what ran
+ * since the previous checkpoint, headed "[ Ns ] Checkpoint report:"
+ * (the text report, or the script's report_cumulative hook instead); its
+ * total time counts from the start.  The counts then start again, so the
+ * final report covers the time after the last checkpoint (sysbench's
+ * "dump full statistics and reset all counters").  Checkpoints at 0 s or
+ * passed while the reporter was held up give one report. */
+static void checkpoint_report(struct bench *b, int64_t now)
+{
+    struct sb_run *run = b->run;
+    int due = 0;
+    while (b->ncp < run->ncheckpoints &&
+           b->measure_start + (int64_t)(run->checkpoints[b->ncp] * 1e9) <= now)
+        due |= run->checkpoints[b->ncp++] > 0;
+    if (!due)
+        return;
+    struct sb_report r;
+    sb_tally_take(b->cur, run, b->ts);
+    sb_tally_copy(b->win, b->cur);
+    sb_tally_sub(b->win, b->base);
+    report_init(b, &r, b->win);
+    sb_snapshot_diff(&r.d, &b->cur->snap, &b->base->snap);
+    int64_t from = b->cp_start > b->measure_start ? b->cp_start : b->measure_start;
+    r.seconds = (double)(now - from) / 1e9;
+    r.elapsed = (double)(now - b->measure_start) / 1e9;
+    r.threads = b->n;
+    r.connect = b->win->conn;
+    r.thread_events = b->win->thread_events;
+    r.thread_busy_ns = b->win->thread_busy_ns;
+    if (b->nclients > 0) {
+        r.client_events = b->win->client_events;
+        r.clients = b->nclients;
+    }
+    r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
+    r.pipeline = run->pipeline;
+    if (b->human) {
+        int hooked = run->script_ops->report_hook(run->control, "report_cumulative", &r);
+        if (hooked < 0) {
+            sb_report_worker_error(run->control);
+            atomic_store(&run->stop, 1);
+        } else if (hooked == 0 && run->verbosity >= 3) {
+            printf("[ %.0fs ] Checkpoint report:\n", r.elapsed);
+            b->human->final(stdout, &r, NULL, b->nhuman++);
+        }
+    }
+    sb_tally_copy(b->base, b->cur);
+    b->cp_start = now;
 }
 
 /* Until the workers are done (or, after a stop, the forced-shutdown grace
@@ -397,6 +476,8 @@ static void report_loop(struct bench *b)
             b->stop_at = now;
         if (b->warmed && b->next_report && now >= b->next_report && !atomic_load(&run->stop))
             report_window(b, now, 0);
+        if (b->warmed && b->ncp < run->ncheckpoints && !atomic_load(&run->stop))
+            checkpoint_report(b, now);
         /* forced shutdown: stop waiting for workers after the grace time */
         if (b->stop_at && run->forced_shutdown_ns >= 0 && now - b->stop_at > run->forced_shutdown_ns) {
             for (int i = 0; i < b->n; i++)
@@ -408,6 +489,11 @@ static void report_loop(struct bench *b)
             wait = b->next_report - now;
         if (b->deadline && !b->stop_at && b->deadline - now < wait)
             wait = b->deadline - now;
+        if (b->ncp < run->ncheckpoints) {
+            int64_t cp = b->measure_start + (int64_t)(run->checkpoints[b->ncp] * 1e9);
+            if (cp - now < wait)
+                wait = cp - now;
+        }
         sb_sleep_ns(wait > 0 ? wait : 1000);
     }
 }
@@ -476,13 +562,15 @@ static int final_report(struct bench *b)
         report_window(b, end, 1);
     struct sb_report r;
     sb_tally_take(b->cur, run, b->ts);
-    if (run->warmup > 0 && b->warmed)
+    if ((run->warmup > 0 && b->warmed) || b->cp_start)
         sb_tally_sub(b->cur, b->base);
     report_init(b, &r, b->cur);
     sb_snapshot_diff(&r.d, &b->cur->snap, &b->base->snap);
-    int64_t from = b->measure_start;
+    int64_t from = b->cp_start > b->measure_start ? b->cp_start : b->measure_start;
     r.seconds = (double)((end > from ? end : from) - from) / 1e9;
-    r.elapsed = r.seconds;
+    /* after --report-checkpoints the counts cover the time since the last
+     * one, the total time the whole run (as sysbench prints them) */
+    r.elapsed = (double)((end > b->measure_start ? end : b->measure_start) - b->measure_start) / 1e9;
     r.threads = b->n;
     r.connect = b->cur->conn;
     r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
@@ -500,6 +588,8 @@ static int final_report(struct bench *b)
         server_counters(b, &r);
     sb_conn_close(b->reader);
     b->reader = NULL;
+    r.merge_data = run->shard.given;
+    sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
     sb_run_meta_json(run, b->server_version, b->start_iso, end_iso, b->meta, sizeof b->meta);
@@ -510,7 +600,8 @@ static int final_report(struct bench *b)
     if (!failed || r.d.events > 0)
         emit(b, &r, 1);
     if (b->hdr && b->next_report == 0) /* no intervals: the whole run is one */
-        sb_hdr_log_write(b->hdr, 0, r.seconds, b->cur->lat);
+        sb_hdr_log_write(b->hdr, (double)(b->measure_start - b->hdr_base) / 1e9, r.seconds,
+                         b->cur->lat);
     return failed;
 }
 

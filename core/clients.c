@@ -169,95 +169,119 @@ static int resume(struct sb_worker *w, struct client *c, int *busy)
  * statement past --db-query-timeout when the server never answers. */
 #define TICK_NS 100000000LL
 
-int sb_clients_loop(struct sb_clients *cs)
+/* The loop's state between its passes. */
+struct pass {
+    int active;             /* clients that may still start events */
+    int busy;               /* clients inside an event */
+    int next;               /* where the next round robin starts */
+    double mean_gap_ns;     /* --rate: this thread's mean gap, 0 = none */
+    int64_t due;            /* --rate: the oldest arrival not started */
+};
+
+/* Starts events on idle clients, round robin from the one after the last
+ * started, so that under --rate every client gets its turn; takes the
+ * clients that are done off the active count.  -1 on a fatal error. */
+static int start_idle(struct sb_clients *cs, struct pass *p)
 {
     struct sb_worker *w = cs->w;
     struct sb_run *run = w->run;
     struct sb_thread_stats *st = &w->stats;
+    int n = cs->n, first = p->next; /* `next` moves on while this pass starts events */
+    int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
+    int64_t now = sb_now_ns();
+    for (int k = 0; k < n; k++) {
+        int i = first + k < n ? first + k : first + k - n;
+        struct client *c = &cs->cl[i];
+        if (c->state == C_QUIT || (c->state == C_IDLE && stopping)) {
+            c->state = C_DONE;
+            p->active--;
+            continue;
+        }
+        if (c->state != C_IDLE)
+            continue;
+        if (p->mean_gap_ns > 0 && p->due > now)
+            break; /* no arrival waiting */
+        if (!sb_event_may_start(run)) {
+            c->state = C_DONE;
+            p->active--;
+            continue;
+        }
+        if (p->mean_gap_ns > 0) {
+            sb_histogram_record(st->lag, now - p->due);
+            c->t0 = p->due;
+            p->due += sb_event_gap(w, p->mean_gap_ns);
+        } else {
+            c->t0 = now;
+        }
+        p->next = i + 1 < n ? i + 1 : 0;
+        p->busy++;
+        atomic_store_explicit(&st->in_event, p->busy, memory_order_relaxed);
+        if (run->reconnect_per_event && sb_event_reopen(w, &c->conns) != 0) {
+            p->busy--;
+            atomic_store_explicit(&st->in_event, p->busy, memory_order_relaxed);
+            sb_sleep_ns(10000000LL); /* as the one-client loop: no busy loop on a dead server */
+            break;
+        }
+        if (client_run(w, c, 1, &p->busy) < 0)
+            return -1;
+        now = sb_now_ns();
+    }
+    return 0;
+}
+
+/* Gathers the sockets of the clients waiting for an answer into cs->pf
+ * (each tried once first: what was sent may be answered already).
+ * Returns how many, or -1 on a fatal error. */
+static int gather_waiting(struct sb_clients *cs, struct pass *p)
+{
+    int np = 0;
+    for (int i = 0; i < cs->n; i++) {
+        struct client *c = &cs->cl[i];
+        if (c->state != C_WAIT)
+            continue;
+        if (!c->polled) { /* flush what was sent; the answer may be in */
+            c->polled = 1;
+            if (sb_conn_resume(c->conn, &c->want_write) != SBD_AGAIN) {
+                if (client_run(cs->w, c, 0, &p->busy) < 0)
+                    return -1;
+                i--; /* its next statement, if it sent one, waits too */
+                continue;
+            }
+        }
+        cs->pf[np].fd = sb_conn_socket(c->conn);
+        cs->pf[np].events = (short)(POLLIN | (c->want_write ? POLLOUT : 0));
+        cs->pf[np].revents = 0;
+        cs->who[np++] = i;
+    }
+    return np;
+}
+
+int sb_clients_loop(struct sb_clients *cs)
+{
+    struct sb_worker *w = cs->w;
+    struct sb_run *run = w->run;
     struct client *cl = cs->cl;
-    int n = cs->n, active = n, busy = 0, next = 0;
+    int n = cs->n;
     /* --rate: this thread's share is proportional to its clients, so each
      * client is offered the same load when clients do not divide evenly */
-    double mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * n) : 0;
-    int64_t due = mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, mean_gap_ns) : 0;
+    struct pass p = {.active = n, .mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * n) : 0};
+    p.due = p.mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, p.mean_gap_ns) : 0;
     int64_t next_tick = sb_now_ns() + TICK_NS;
-    while (active > 0) {
-        int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
-        int64_t now = sb_now_ns();
-        /* start events on idle clients, round robin from the one after
-         * the last started, so that under --rate every client gets its
-         * turn */
-        int first = next; /* `next` moves on while this pass starts events */
-        for (int k = 0; k < n; k++) {
-            int i = first + k < n ? first + k : first + k - n;
-            struct client *c = &cl[i];
-            if (c->state == C_QUIT) {
-                c->state = C_DONE;
-                active--;
-                continue;
-            }
-            if (c->state != C_IDLE)
-                continue;
-            if (stopping) {
-                c->state = C_DONE;
-                active--;
-                continue;
-            }
-            if (mean_gap_ns > 0 && due > now)
-                break; /* no arrival waiting */
-            if (!sb_event_may_start(run)) {
-                c->state = C_DONE;
-                active--;
-                continue;
-            }
-            if (mean_gap_ns > 0) {
-                sb_histogram_record(st->lag, now - due);
-                c->t0 = due;
-                due += sb_event_gap(w, mean_gap_ns);
-            } else {
-                c->t0 = now;
-            }
-            next = i + 1 < n ? i + 1 : 0;
-            busy++;
-            atomic_store_explicit(&st->in_event, busy, memory_order_relaxed);
-            if (run->reconnect_per_event && sb_event_reopen(w, &c->conns) != 0) {
-                busy--;
-                atomic_store_explicit(&st->in_event, busy, memory_order_relaxed);
-                sb_sleep_ns(10000000LL); /* as the one-client loop: no busy loop on a dead server */
-                break;
-            }
-            if (client_run(w, c, 1, &busy) < 0)
-                return -1;
-            now = sb_now_ns();
-        }
-        int np = 0;
-        for (int i = 0; i < n; i++) {
-            struct client *c = &cl[i];
-            if (c->state != C_WAIT)
-                continue;
-            if (!c->polled) { /* flush what was sent; the answer may be in */
-                c->polled = 1;
-                if (sb_conn_resume(c->conn, &c->want_write) != SBD_AGAIN) {
-                    if (client_run(w, c, 0, &busy) < 0)
-                        return -1;
-                    i--; /* its next statement, if it sent one, waits too */
-                    continue;
-                }
-            }
-            cs->pf[np].fd = sb_conn_socket(c->conn);
-            cs->pf[np].events = (short)(POLLIN | (c->want_write ? POLLOUT : 0));
-            cs->pf[np].revents = 0;
-            cs->who[np++] = i;
-        }
+    while (p.active > 0) {
+        if (start_idle(cs, &p) < 0)
+            return -1;
+        int np = gather_waiting(cs, &p);
+        if (np < 0)
+            return -1;
         /* wait for an answer, or until the next arrival when a client is
          * idle to take it (with none idle, arrivals queue up) */
         int64_t wait = 100000000LL;
-        if (mean_gap_ns > 0 && active - busy > 0) {
-            int64_t d = due - sb_now_ns();
+        if (p.mean_gap_ns > 0 && p.active - p.busy > 0) {
+            int64_t d = p.due - sb_now_ns();
             wait = d < 0 ? 0 : d < wait ? d : wait;
         }
         if (np == 0) {
-            if (mean_gap_ns > 0 && wait > 0)
+            if (p.mean_gap_ns > 0 && wait > 0)
                 sb_sleep_ns(wait < 50000000LL ? wait : 50000000LL);
             continue;
         }
@@ -267,18 +291,15 @@ int sb_clients_loop(struct sb_clients *cs)
             snprintf(w->error, sizeof w->error, "poll: %s", strerror(errno));
             return -1;
         }
-        for (int k = 0; r > 0 && k < np; k++) {
-            if (cs->pf[k].revents == 0)
-                continue;
-            if (resume(w, &cl[cs->who[k]], &busy) < 0)
+        for (int k = 0; r > 0 && k < np; k++)
+            if (cs->pf[k].revents != 0 && resume(w, &cl[cs->who[k]], &p.busy) < 0)
                 return -1;
-        }
-        now = sb_now_ns();
+        int64_t now = sb_now_ns();
         if (now < next_tick)
             continue;
         next_tick = now + TICK_NS;
         for (int i = 0; i < n; i++)
-            if (cl[i].state == C_WAIT && cl[i].polled && resume(w, &cl[i], &busy) < 0)
+            if (cl[i].state == C_WAIT && cl[i].polled && resume(w, &cl[i], &p.busy) < 0)
                 return -1;
     }
     return 0;

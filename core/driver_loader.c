@@ -82,7 +82,7 @@ const struct sbd_driver *sb_driver_load(const char *path, const char *name,
     return full_size_copy(d);
 }
 
-void sb_driver_register_options(const struct sbd_driver *d, struct sb_options *o)
+static void register_options(const struct sbd_driver *d, struct sb_options *o, int source)
 {
     for (const struct sbd_option *p = d->options; p && p->name; p++) {
         int kind = SB_OPT_STRING;
@@ -94,8 +94,25 @@ void sb_driver_register_options(const struct sbd_driver *d, struct sb_options *o
         case SBD_OPT_LIST: kind = SB_OPT_LIST; break;
         default: break;
         }
-        sb_options_add(o, p->name, kind, SB_SRC_DRIVER, p->default_value, p->help, NULL, min, max);
+        sb_options_add(o, p->name, kind, source, p->default_value, p->help, NULL, min, max);
     }
+}
+
+void sb_driver_register_options(const struct sbd_driver *d, struct sb_options *o)
+{
+    register_options(d, o, SB_SRC_DRIVER);
+}
+
+int sb_driver_peek_options(const char *path, struct sb_options *o, int source)
+{
+    void *so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    sbd_entry_fn entry = so ? (sbd_entry_fn)dlsym(so, SBD_ENTRY_SYMBOL) : NULL;
+    const struct sbd_driver *d = entry ? entry() : NULL;
+    if (d == NULL || d->abi_major != SBD_ABI_MAJOR ||
+        d->struct_size < offsetof(struct sbd_driver, options) + sizeof d->options)
+        return -1;
+    register_options(d, o, source);
+    return 0;
 }
 
 static const struct sb_options *host_opts;

@@ -24,6 +24,12 @@ const struct sbd_driver *sb_driver_load(const char *path, const char *name,
 /* Registers the driver's options in the registry. */
 void sb_driver_register_options(const struct sbd_driver *d, struct sb_options *o);
 
+/* Registers the options of the driver at path, one that is not the
+ * driver in use, with `source` (SB_SRC_OTHER_DRIVER), so that its options
+ * are accepted and ignored.  Loads nothing else from it; leaves the driver
+ * in use alone.  Returns 0, or -1 when path is no driver of this ABI. */
+int sb_driver_peek_options(const char *path, struct sb_options *o, int source);
+
 /* Builds the host services table over the registry.  The returned table
  * is static (one per process) and valid until exit. */
 const struct sbd_host *sb_host_create(const struct sb_options *o, const char *driver_name);

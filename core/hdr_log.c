@@ -298,6 +298,17 @@ int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double lengt
     return 0;
 }
 
+int sb_hdr_log_comment(struct sb_hdr_log *log, const char *text)
+{
+    if (!log)
+        return -1;
+    if (strpbrk(text, "\r\n]") || fprintf(log->fp, "#[%s]\n", text) < 0 || fflush(log->fp) != 0) {
+        log->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
 int sb_hdr_log_close(struct sb_hdr_log *log)
 {
     if (!log)

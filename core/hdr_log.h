@@ -51,6 +51,14 @@ int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double lengt
                      const sb_histogram *interval);
 
 /*
+ * Appends the comment line "#[text]" (HdrHistogram's readers skip lines
+ * that start with '#'); text must not contain a newline or "]".  Returns
+ * 0, or -1 (remembered for close) when it could not be written or text is
+ * not a one-line comment.
+ */
+int sb_hdr_log_comment(struct sb_hdr_log *log, const char *text);
+
+/*
  * Flushes and closes the file and frees log; NULL is a no-op (returns 0).
  * Returns 0, or -1 when any write (including this flush/close) failed.
  */

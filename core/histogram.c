@@ -271,6 +271,33 @@ void sb_histogram_copy(sb_histogram *dst, const sb_histogram *src)
     atomic_store_explicit(&dst->max, ldi(&src->max), RELAXED);
 }
 
+int sb_histogram_add_to_bucket(sb_histogram *h, int i, uint64_t n)
+{
+    if (i < 0 || i >= h->counts_len)
+        return -1;
+    if (n == 0)
+        return 0;
+    int b;
+    int64_t lo = index_lowest(h, i, &b), hi = index_highest(h, i);
+    atomic_store_explicit(&h->counts[i], ld(&h->counts[i]) + n, RELAXED);
+    atomic_store_explicit(&h->total, ld(&h->total) + n, RELAXED);
+    atomic_store_explicit(&h->sum, ld(&h->sum) + n * (uint64_t)(lo + (hi - lo) / 2), RELAXED);
+    if (lo < ldi(&h->min))
+        atomic_store_explicit(&h->min, lo, RELAXED);
+    if (hi > ldi(&h->max))
+        atomic_store_explicit(&h->max, hi, RELAXED);
+    return 0;
+}
+
+void sb_histogram_set_summary(sb_histogram *h, int64_t min, int64_t max, int64_t sum)
+{
+    if (ld(&h->total) == 0)
+        return;
+    atomic_store_explicit(&h->min, min, RELAXED);
+    atomic_store_explicit(&h->max, max, RELAXED);
+    atomic_store_explicit(&h->sum, (uint64_t)sum, RELAXED);
+}
+
 /* ---- queries ----------------------------------------------------------- */
 
 uint64_t sb_histogram_count(const sb_histogram *h)

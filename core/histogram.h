@@ -228,6 +228,21 @@ uint64_t sb_histogram_count_at(const sb_histogram *h, int i);
 /* Counts index (bucket) that `value` is recorded in, after clamping. */
 int sb_histogram_index_of(const sb_histogram *h, int64_t value);
 
+/*
+ * Adds n values to bucket i, for a decoder restoring counts that carry no
+ * values (an encoded histogram): the count grows by n, min and max widen
+ * to the bucket's bounds and the sum by n times its middle; replace them
+ * with sb_histogram_set_summary when the exact figures are known.  Only
+ * while no thread records into h.  Returns 0, or -1 (h unchanged) when i
+ * is not a bucket of h.
+ */
+int sb_histogram_add_to_bucket(sb_histogram *h, int i, uint64_t n);
+
+/* Sets h's exact min, max and sum, known from elsewhere (a report that
+ * carried them beside the buckets); only while no thread records into h.
+ * An empty h stays empty. */
+void sb_histogram_set_summary(sb_histogram *h, int64_t min, int64_t max, int64_t sum);
+
 /* HdrHistogram parameters of h's layout, for an interval-log encoder. */
 typedef struct sb_histogram_hdr_params {
     int64_t lowest_discernible_value;  /* HdrHistogram L (see top comment) */

@@ -7,6 +7,7 @@
  */
 #include <lauxlib.h>
 
+#include <ctype.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,12 +19,15 @@
 
 #include "db.h"
 #include "driver_loader.h"
+#include "info.h"
 #include "options.h"
 #include "paths.h"
 #include "prometheus.h"
 #include "report.h"
 #include "run.h"
 #include "script.h"
+#include "shard.h"
+#include "merge.h"
 
 #define DEFAULT_DRIVER "sqlite"
 
@@ -73,6 +77,10 @@ static void add_core_options(struct sb_options *o)
     ADD("forced-shutdown", SB_OPT_STRING, "off",
         "seconds (or N% of --time) to wait after --time before exiting with unfinished events, 'off' to wait", NULL, 0, 0);
     ADD("report-interval", SB_OPT_NUMBER, "0", "seconds between intermediate reports (0 = none)", NULL, 0, 100000000);
+    ADD("report-checkpoints", SB_OPT_LIST, "",
+        "seconds since the start (comma list) at which to print the full report of what ran since "
+        "the previous checkpoint; the final report then covers the time after the last one "
+        "(sysbench's option)", NULL, 0, 0);
     ADD("percentile", SB_OPT_NUMBER, "95", "latency percentile to report (0 = none)", NULL, 0, 100);
     ADD("histogram", SB_OPT_BOOL, "off", "print the latency histogram in the final report", NULL, 0, 0);
     ADD("percentiles", SB_OPT_LIST, "50,90,95,99,99.9,99.99", "percentiles listed in the final and JSON reports", NULL, 0, 0);
@@ -109,10 +117,13 @@ static void add_core_options(struct sb_options *o)
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
     ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);
     ADD("test", SB_OPT_STRING, NULL, "the workload, sysbench 0.5's way: '--test=FILE|NAME COMMAND' is 'WORKLOAD COMMAND'", NULL, 0, 0);
-    ADD("verbosity", SB_OPT_INT, "3", "verbosity level (0 = critical messages only)", NULL, 0, 5);
+    ADD("verbosity", SB_OPT_INT, "3",
+        "verbosity level: below 3 only errors, the script's own output and --report-format=json/csv "
+        "(no header, no text report)", NULL, 0, 5);
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL, 0, 0);
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
+    sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -123,9 +134,15 @@ static void print_found(const char *name, const char *path, void *ctx)
 
 static void usage(struct sb_options *o)
 {
-    printf("Usage: sbench [options] WORKLOAD COMMAND\n\n");
-    printf("Commands: prepare, run, cleanup, help (the workload's options), and any a workload adds.\n");
-    printf("WORKLOAD is a name found on the workload path or a path to a .lua file.\n\n");
+    printf("Usage: sbench [options] WORKLOAD COMMAND\n");
+    printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n");
+    printf("       sbench [driver options] params          the server's version and settings (diag params)\n");
+    printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n\n");
+    printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
+           "workload adds.\n");
+    printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
+           "LUA_PATH. Without COMMAND the workload's script only runs; without WORKLOAD (or with '-')\n"
+           "the script is read from the standard input, as sysbench does.\n\n");
     printf("General options:\n");
     sb_options_print_help(o, SB_SRC_CORE, stdout);
     struct sb_dirs dirs;
@@ -185,6 +202,36 @@ static int parse_forced_shutdown(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
+/* --report-checkpoints: whole seconds since the start, sorted (sysbench
+ * sorts them too). */
+static int parse_checkpoints(struct sb_run *run, char *err, size_t errlen)
+{
+    const char *list = sb_opt_str(run->opts, "report-checkpoints");
+    run->ncheckpoints = 0;
+    for (const char *p = list; p && *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 100000000 || (*end && *end != ',') || !isdigit((unsigned char)*p)) {
+            snprintf(err, errlen, "invalid --report-checkpoints list '%.200s': whole seconds "
+                     "separated by commas", list);
+            return -1;
+        }
+        if (run->ncheckpoints == SB_MAX_CHECKPOINTS) {
+            snprintf(err, errlen, "invalid --report-checkpoints list: at most %d checkpoints",
+                     SB_MAX_CHECKPOINTS);
+            return -1;
+        }
+        int i = run->ncheckpoints++;
+        while (i > 0 && run->checkpoints[i - 1] > (double)v) { /* insertion sort */
+            run->checkpoints[i] = run->checkpoints[i - 1];
+            i--;
+        }
+        run->checkpoints[i] = (double)v;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 /* The options of the run command the run loop and workers use. */
 static void read_run_options(struct sb_run *run)
 {
@@ -205,27 +252,6 @@ static void read_run_options(struct sb_run *run)
     run->server_counters = sb_opt_bool(o, "db-server-counters");
 }
 
-/* A --percentiles list: numbers in (0, 100] separated by commas, at most
- * max of them.  Returns how many, or -1 (-2: too many). */
-static int parse_percentiles(const char *list, double *out, int max)
-{
-    int n = 0;
-    const char *p = list;
-    while (p && *p) {
-        char *end;
-        double v = strtod(p, &end);
-        if (end == p || v <= 0 || v > 100)
-            return -1;
-        if (n == max)
-            return -2;
-        out[n++] = v;
-        p = *end == ',' ? end + 1 : end;
-        if (*end && *end != ',')
-            return -1;
-    }
-    return n;
-}
-
 static const char *nonempty(const char *s)
 {
     return s && *s ? s : NULL;
@@ -244,7 +270,7 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
         return -1;
     }
     const char *list = sb_opt_str(o, "percentiles");
-    run->npercentiles = parse_percentiles(list, run->percentiles, SB_MAX_PERCENTILES);
+    run->npercentiles = sb_report_parse_percentiles(list, run->percentiles, SB_MAX_PERCENTILES);
     if (run->npercentiles == -2) {
         snprintf(err, errlen, "invalid --percentiles list '%.200s': at most %d numbers", list,
                  SB_MAX_PERCENTILES);
@@ -271,7 +297,7 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
  * and 1, or 0 when name is none of them. */
 static int sysbench_builtin(const char *name)
 {
-    static const char *const other[] = {"cpu", "fileio", "memory", "threads", "mutex"};
+    static const char *const other[] = {"cpu", "memory", "threads", "mutex"};
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
         if (strcmp(name, other[i]) == 0) {
             fprintf(stderr, "sbench: '%s' is one of sysbench's built-in tests that do not use "
@@ -286,13 +312,192 @@ static int sysbench_builtin(const char *name)
     return 0;
 }
 
+/* Loads driver `name` from dirs and registers its options.  Returns the
+ * driver, or NULL after printing why (*status: 2 unknown, 1 unloadable). */
+static const struct sbd_driver *load_driver(const struct sb_dirs *dirs, const char *name,
+                                            struct sb_options *o, int *status)
+{
+    char path[1400], err[1024];
+    if (sb_find_driver(dirs, name, path, sizeof path) != 0) {
+        struct name_list l = {.len = 0};
+        sb_list_drivers(dirs, collect_name, &l);
+        fprintf(stderr, "sbench: unknown driver '%s' (drivers found: %s)\n", name,
+                l.len ? l.buf : "none");
+        *status = 2;
+        return NULL;
+    }
+    const struct sbd_driver *drv = sb_driver_load(path, name, err, sizeof err);
+    if (drv == NULL) {
+        fprintf(stderr, "sbench: %s\n", err);
+        *status = 1;
+        return NULL;
+    }
+    sb_driver_register_options(drv, o);
+    return drv;
+}
+
+/* Options of drivers other than the one in use (--mysql-host under
+ * --db-driver=pgsql): sysbench has every driver built in and accepts them
+ * all, and wrapper scripts pass both sets.  The options of each driver
+ * found that an argument names are registered, to be accepted and
+ * ignored; a misspelt one is still refused. */
+static void accept_other_drivers(struct sb_options *o, const struct sb_dirs *dirs,
+                                 const char *in_use)
+{
+    const struct sb_arg *g;
+    for (int i = 0; (g = sb_options_arg_at(o, i)) != NULL; i++) {
+        const char *dash = strchr(g->name, '-');
+        char name[64], path[1400];
+        size_t n = dash ? (size_t)(dash - g->name) : 0;
+        if (g->used || n == 0 || n >= sizeof name || sb_opt_find(o, g->name))
+            continue;
+        memcpy(name, g->name, n);
+        name[n] = 0;
+        if (strcmp(name, in_use) != 0 && sb_find_driver(dirs, name, path, sizeof path) == 0)
+            sb_driver_peek_options(path, o, SB_SRC_OTHER_DRIVER);
+    }
+}
+
+/* --NAME-dry-run (sysbench's --mysql-dry-run): nothing goes to a server,
+ * every statement succeeds and returns no rows.  The null driver does
+ * exactly that (with --null-rows=0 and --null-dialect=NAME unless given),
+ * so it takes the place of driver NAME.  Returns the driver to use (NULL
+ * after printing why). */
+static const struct sbd_driver *dry_run(const struct sbd_driver *drv, const struct sb_dirs *dirs,
+                                        struct sb_options *o, int *status)
+{
+    char opt[80];
+    snprintf(opt, sizeof opt, "%s-dry-run", drv->name);
+    if (!sb_opt_find(o, opt) || !sb_opt_bool(o, opt))
+        return drv;
+    drv = load_driver(dirs, "null", o, status);
+    char err[1024];
+    const char *dialect = strcmp(opt, "mysql-dry-run") == 0 ? "mysql" : "ansi";
+    if (drv && (sb_opt_set_default(o, "null-rows", "0") != 0 ||
+                sb_opt_set_default(o, "null-dialect", dialect) != 0)) {
+        fprintf(stderr, "sbench: --%s: the null driver lacks --null-rows or --null-dialect\n", opt);
+        *status = 1;
+        return NULL;
+    }
+    if (drv && sb_options_resolve(o, 0, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        *status = 2;
+        return NULL;
+    }
+    return drv;
+}
+
+/* The workload's file name for "NAME options:" (sysbench: the basename). */
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* `WORKLOAD help`: the script's own help() when it has one, else its
+ * options in name order (the options were checked and set first, as
+ * sysbench does for every command). */
+static int help_command(struct sb_run *run)
+{
+    struct sb_worker *ctl = run->control;
+    int rc = run->script_ops->call(ctl, "help");
+    if (rc < 0) {
+        sb_report_worker_error(ctl);
+        return 1;
+    }
+    if (rc == 0)
+        return 0;
+    int declared = 0;
+    for (int i = 0; i < sb_options_count(run->opts); i++)
+        declared += sb_options_at(run->opts, i)->source == SB_SRC_WORKLOAD;
+    if (declared == 0) {
+        fprintf(stderr, "sbench: workload '%s' has no 'help' command (it declares no options and "
+                "no help() function)\n", run->script_name);
+        return 2;
+    }
+    printf("%s options:\n", base_name(run->script_name));
+    sb_options_print_help(run->opts, SB_SRC_WORKLOAD, stdout);
+    putchar('\n');
+    return 0;
+}
+
+/* A workload given without a command (`#!/usr/bin/env sbench` scripts)
+ * or read from the standard input: sysbench runs the script's body and
+ * nothing else, and does not look at its options. */
+static int run_script_only(struct sb_run *run, int from_stdin)
+{
+    char err[1024];
+    if (run->verbosity >= 3)
+        sb_print_version(run);
+    if (from_stdin && isatty(STDIN_FILENO) && run->verbosity >= 3)
+        printf("Reading the script from the standard input (end it with Ctrl-D; 'sbench --help' "
+               "for the usage):\n\n");
+    fflush(stdout);
+    const struct sbd_driver *drv = run->drv;
+    if (drv->init(sb_host_create(run->opts, drv->name), err, sizeof err) != SBD_OK) {
+        fprintf(stderr, "sbench: %s driver: %s\n", drv->name, err);
+        return 1;
+    }
+    struct sb_worker *ctl = sb_worker_create(run, -1);
+    if (ctl == NULL) {
+        fprintf(stderr, "sbench: out of memory\n");
+        return 1;
+    }
+    run->control = ctl;
+    int rc = 0;
+    if (run->script_ops->create(ctl, 1) < 0) {
+        fprintf(stderr, "FATAL: %s\n", ctl->error);
+        rc = 1;
+    }
+    run->script_ops->destroy(ctl);
+    sb_worker_destroy(ctl);
+    if (drv->done)
+        drv->done();
+    return rc;
+}
+
+/* Where the workload comes from: a name or file (words[0]), or the
+ * standard input (no words, or "-"), as sysbench reads it. */
+static int find_script(struct sb_run *run, const char **words, int nwords, char *script,
+                       size_t len)
+{
+    if (nwords == 0 || strcmp(words[0], "-") == 0) {
+        run->script = run->script_name = NULL;
+        return 0;
+    }
+    struct sb_dirs wdirs;
+    sb_workload_dirs(sb_opt_str(run->opts, "workload-path"), &wdirs);
+    if (sb_find_workload(&wdirs, words[0], script, len) != 0) {
+        size_t wl = strlen(words[0]);
+        if (strchr(words[0], '/') || (wl > 4 && strcmp(words[0] + wl - 4, ".lua") == 0)) {
+            fprintf(stderr, "sbench: workload file '%.200s' does not exist or is not a regular file\n",
+                    words[0]);
+            return 2;
+        }
+        if (sysbench_builtin(words[0]))
+            return 2;
+        struct name_list l = {.len = 0};
+        sb_list_workloads(&wdirs, collect_name, &l);
+        fprintf(stderr, "sbench: unknown workload '%s' (workloads found: %s; a module name is "
+                "also looked up on LUA_PATH)\n", words[0], l.len ? l.buf : "none");
+        return 2;
+    }
+    run->script = script;
+    run->script_name = words[0];
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
     run.script_ops = sb_lua_script();
+    run.argc = argc;
+    run.argv = argv;
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
+    if (sb_merge_is_command(argc, argv)) /* core/merge.c */
+        return sb_merge_command(argc, argv);
 
     struct sb_options *o = sb_options_create();
     if (o == NULL) {
@@ -313,6 +518,9 @@ int main(int argc, char **argv)
                run.script_ops->language);
         return 0;
     }
+    if (nwords == 1 && strcmp(words[0], "info") == 0) /* no driver, no workload */
+        return sb_info_command(o, run.script_ops->language,
+                               strcmp(sb_opt_str(o, "report-format"), "json") == 0);
 
     /* --test=WORKLOAD COMMAND (sysbench 0.5's form, which 1.0 still takes):
      * the workload goes first among the words; the registry's array has
@@ -324,6 +532,26 @@ int main(int argc, char **argv)
         nwords++;
     }
 
+    static const char *const params_words[] = {"diag", "params"};
+    if (nwords == 1 && strcmp(words[0], "params") == 0) { /* sbench params = sbench diag params */
+        words = (const char **)params_words;
+        nwords = 2;
+    }
+
+    if (nwords > 2) {
+        fprintf(stderr, "sbench: unrecognized command line argument '%.200s' (usage: sbench "
+                "[options] WORKLOAD COMMAND)\n", words[2]);
+        return 2;
+    }
+    run.verbosity = (int)sb_opt_int(o, "verbosity");
+    int want_help = sb_opt_bool(o, "help");
+    const char *command = nwords >= 2 ? words[1] : NULL;
+    if (want_help && nwords > 0 && strcmp(words[0], "-") != 0)
+        command = "help";
+    /* sysbench runs a script read from stdin and nothing else, whatever
+     * the command */
+    int stdin_script = !want_help && (nwords == 0 || strcmp(words[0], "-") == 0);
+
     /* the driver: its options are needed before the workload's */
     const char *drv_name = sb_opt_str(o, "db-driver");
     int default_driver = drv_name == NULL;
@@ -331,79 +559,42 @@ int main(int argc, char **argv)
         drv_name = DEFAULT_DRIVER;
     struct sb_dirs ddirs;
     sb_driver_dirs(sb_opt_str(o, "driver-path"), &ddirs);
-    char path[1400];
     const struct sbd_driver *drv = NULL;
-    int want_help = sb_opt_bool(o, "help");
-    const char *command = nwords >= 2 ? words[1] : NULL;
-    int need_driver = !(command && strcmp(command, "help") == 0) && !(want_help && nwords == 0);
+    int need_driver = stdin_script || !(command && strcmp(command, "help") == 0);
+    need_driver = need_driver && !(want_help && nwords == 0);
     if (need_driver || (want_help && !default_driver)) {
-        if (sb_find_driver(&ddirs, drv_name, path, sizeof path) != 0) {
-            struct name_list l = {.len = 0};
-            sb_list_drivers(&ddirs, collect_name, &l);
-            fprintf(stderr, "sbench: unknown driver '%s' (drivers found: %s)\n", drv_name,
-                    l.len ? l.buf : "none");
-            return 2;
-        }
-        drv = sb_driver_load(path, drv_name, err, sizeof err);
-        if (drv == NULL) {
-            fprintf(stderr, "sbench: %s\n", err);
-            return 1;
-        }
-        sb_driver_register_options(drv, o);
+        int status;
+        drv = load_driver(&ddirs, drv_name, o, &status);
+        if (drv == NULL)
+            return status;
         if (sb_options_resolve(o, 0, err, sizeof err) != 0) {
             fprintf(stderr, "sbench: %s\n", err);
             return 2;
         }
+        if (need_driver && (drv = dry_run(drv, &ddirs, o, &status)) == NULL)
+            return status;
     }
     run.drv = drv;
     run.driver_name = drv_name;
 
-    if (nwords == 0) {
-        if (want_help) {
-            usage(o);
-            if (drv) {
-                printf("\nOptions of driver '%s' (%s):\n", drv->name, drv->description ? drv->description : "");
-                sb_options_print_help(o, SB_SRC_DRIVER, stdout);
-            }
-            return 0;
+    if (want_help && (nwords == 0 || strcmp(words[0], "-") == 0)) {
+        usage(o);
+        if (drv) {
+            printf("\nOptions of driver '%s' (%s):\n", drv->name, drv->description ? drv->description : "");
+            sb_options_print_help(o, SB_SRC_DRIVER, stdout);
         }
-        fprintf(stderr, "sbench: missing workload and command; usage: sbench [options] WORKLOAD COMMAND (see sbench --help)\n");
-        return 2;
+        return 0;
     }
 
     /* the workload */
-    struct sb_dirs wdirs;
-    sb_workload_dirs(sb_opt_str(o, "workload-path"), &wdirs);
     char script[1400];
-    if (sb_find_workload(&wdirs, words[0], script, sizeof script) != 0) {
-        size_t wl = strlen(words[0]);
-        if (strchr(words[0], '/') || (wl > 4 && strcmp(words[0] + wl - 4, ".lua") == 0)) {
-            fprintf(stderr, "sbench: workload file '%.200s' does not exist or is not a regular file\n",
-                    words[0]);
-            return 2;
-        }
-        if (sysbench_builtin(words[0]))
-            return 2;
-        struct name_list l = {.len = 0};
-        sb_list_workloads(&wdirs, collect_name, &l);
-        fprintf(stderr, "sbench: unknown workload '%s' (workloads found: %s)\n", words[0],
-                l.len ? l.buf : "none");
-        return 2;
-    }
-    if (command == NULL && !want_help) {
-        fprintf(stderr, "sbench: missing command for workload '%s' (prepare, run, cleanup or help)\n", words[0]);
-        return 2;
-    }
+    int rc = find_script(&run, words, nwords, script, sizeof script);
+    if (rc != 0)
+        return rc;
     if (test != NULL)
         fprintf(stderr, "sbench: --test is deprecated (as in sysbench 1.0): "
                         "'sbench [options] %s COMMAND' is the same\n", test);
-    if (want_help)
-        command = "help";
-    run.script = script;
-    run.script_name = words[0];
     run.command = command;
-    run.argv_words = words + 2;
-    run.nwords = nwords > 2 ? nwords - 2 : 0;
     run.threads = (int)sb_opt_int(o, "threads");
     run.clients = (int)sb_opt_int(o, "clients");
     if (run.clients == 0)
@@ -415,6 +606,8 @@ int main(int argc, char **argv)
     run.ps_disabled = strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0;
     if (drv)
         sb_db_setup(drv, run.ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
+    if (command == NULL || stdin_script) /* the script alone (#!/usr/bin/env sbench, stdin) */
+        return run_script_only(&run, stdin_script);
 
     struct sb_worker *ctl = sb_worker_create(&run, -1);
     if (ctl == NULL) {
@@ -422,6 +615,8 @@ int main(int argc, char **argv)
         return 1;
     }
     run.control = ctl;
+    if (strcmp(command, "run") != 0 && run.verbosity >= 3)
+        sb_print_version(&run);
     if (run.script_ops->create(ctl, 1) < 0) {
         fprintf(stderr, "FATAL: %s\n", ctl->error);
         return 1;
@@ -430,16 +625,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbench: %s\n", err);
         return 1;
     }
-    if (strcmp(command, "help") == 0) {
-        printf("%s options:\n", words[0]);
-        sb_options_print_help(o, SB_SRC_WORKLOAD, stdout);
-        return 0;
-    }
+    accept_other_drivers(o, &ddirs, drv ? drv->name : "");
     if (sb_options_resolve(o, 1, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
     run.script_ops->set_options(ctl);
+    if (strcmp(command, "help") == 0)
+        return help_command(&run);
 
     read_run_options(&run);
     if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
@@ -447,11 +640,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
         return 2;
     }
-    if (parse_forced_shutdown(&run, err, sizeof err) != 0) {
-        fprintf(stderr, "sbench: %s\n", err);
-        return 2;
-    }
-    if (parse_outputs(&run, err, sizeof err) != 0) {
+    if (parse_forced_shutdown(&run, err, sizeof err) != 0 ||
+        parse_checkpoints(&run, err, sizeof err) != 0 ||
+        parse_outputs(&run, err, sizeof err) != 0 || sb_shard_apply(&run, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
@@ -466,7 +657,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "sbench: %s driver: %s\n", drv->name, err);
         return 1;
     }
-    int rc = sb_run_command(&run);
+    rc = sb_run_command(&run);
     if (run.abandoned) { /* worker threads still run: free nothing they use */
         fflush(stdout);
         _exit(rc);

@@ -175,6 +175,30 @@ int sb_parse_bool(const char *s)
     return -1;
 }
 
+int sb_parse_size(const char *s, long long *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0)
+        return -1;
+    static const char units[] = "bkmgt"; /* b: bytes; each next one x1024 */
+    if (*end) {
+        const char *u = end[1] == 0 ? strchr(units, tolower((unsigned char)*end)) : NULL;
+        if (u == NULL)
+            return -1;
+        for (long i = 0; i < u - units; i++) {
+            if (v > LLONG_MAX / 1024)
+                return -1;
+            v *= 1024;
+        }
+    }
+    *out = v;
+    return 0;
+}
+
 static int parse_ll(const char *s, long long *out)
 {
     char *end;
@@ -235,6 +259,13 @@ static int validate(const struct sb_opt *p, const char *v, char *err, size_t err
         }
         return 0;
     }
+    case SB_OPT_SIZE:
+        if (sb_parse_size(v, &ll) != 0) {
+            snprintf(err, errlen, "invalid value '%.60s' for --%s: expected a size (bytes, or N "
+                     "with a K, M, G or T suffix)", v, p->name);
+            return -1;
+        }
+        return 0;
     case SB_OPT_BOOL:
         if (sb_parse_bool(v) < 0) {
             snprintf(err, errlen, "invalid value '%.60s' for --%s: expected on or off", v, p->name);
@@ -273,18 +304,6 @@ static int distance(const char *a, const char *b)
         memcpy(prev, cur, sizeof(int) * (lb + 1));
     }
     return prev[lb];
-}
-
-void sb_options_adopt_unknown(struct sb_options *o, int source, const char *help)
-{
-    for (int i = 0; i < o->nargs; i++) {
-        struct sb_arg *g = &o->args[i];
-        if (find(o, g->name) != NULL)
-            continue;
-        if (g->bare)
-            g->value = "";
-        sb_options_add(o, g->name, SB_OPT_STRING, source, NULL, help, NULL, 0, 0);
-    }
 }
 
 /* For --oltp-NAME, the option of sysbench 0.5's legacy OLTP scripts, the
@@ -340,6 +359,42 @@ int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen
     return 0;
 }
 
+int sb_opt_set_default(struct sb_options *o, const char *name, const char *def)
+{
+    struct sb_opt *p = find(o, name);
+    char *d = def ? strdup(def) : NULL;
+    if (p == NULL || (def && d == NULL)) {
+        free(d);
+        return -1;
+    }
+    free(p->def);
+    p->def = d;
+    return 0;
+}
+
+const struct sb_arg *sb_options_arg_at(const struct sb_options *o, int i)
+{
+    return i >= 0 && i < o->nargs ? &o->args[i] : NULL;
+}
+
+int sb_options_take_unknown(struct sb_options *o, int source)
+{
+    int n = 0;
+    for (int i = 0; i < o->nargs; i++) {
+        struct sb_arg *g = &o->args[i];
+        if (g->used || find(o, g->name) != NULL)
+            continue;
+        sb_options_add(o, g->name, SB_OPT_STRING, source, NULL, "", NULL, 0, 0);
+        struct sb_opt *p = find(o, g->name);
+        if (p == NULL) /* out of memory: resolve reports it as unknown */
+            continue;
+        p->value = strdup(g->bare ? "" : g->value);
+        g->used = 1;
+        n++;
+    }
+    return n;
+}
+
 const struct sb_opt *sb_opt_find(const struct sb_options *o, const char *name)
 {
     return find(o, name);
@@ -384,22 +439,39 @@ const struct sb_opt *sb_options_at(const struct sb_options *o, int i)
     return (i >= 0 && i < o->nopts) ? &o->opts[i] : NULL;
 }
 
+/* The left column of an option's help line: "--name=N", "--flag[=on|off]". */
+static void help_left(const struct sb_opt *p, char *buf, size_t len)
+{
+    static const char *const forms[] = {
+        [SB_OPT_STRING] = "=STRING", [SB_OPT_INT] = "=N", [SB_OPT_NUMBER] = "=N",
+        [SB_OPT_BOOL] = "[=on|off]", [SB_OPT_SECRET] = "=STRING", [SB_OPT_LIST] = "=[LIST,...]",
+        [SB_OPT_SIZE] = "=SIZE", [SB_OPT_FILE] = "=FILENAME"};
+    if (p->choices)
+        snprintf(buf, len, "--%s=[%s]", p->name, p->choices);
+    else
+        snprintf(buf, len, "--%s%s", p->name, forms[p->kind]);
+}
+
 void sb_options_print_help(const struct sb_options *o, int source, void *file)
 {
     FILE *f = file;
+    char left[160];
+    int width = 0;
+    for (int i = 0; i < o->nopts; i++) {
+        if (o->opts[i].source != source)
+            continue;
+        help_left(&o->opts[i], left, sizeof left);
+        if ((int)strlen(left) > width)
+            width = (int)strlen(left);
+    }
+    if (width > 34) /* a long enumeration runs past the column instead */
+        width = 34;
     for (int i = 0; i < o->nopts; i++) {
         const struct sb_opt *p = &o->opts[i];
         if (p->source != source)
             continue;
-        char left[160];
-        if (p->choices)
-            snprintf(left, sizeof left, "--%s=[%s]", p->name, p->choices);
-        else
-            snprintf(left, sizeof left, "--%s=%s", p->name,
-                 p->kind == SB_OPT_INT ? "N" : p->kind == SB_OPT_BOOL ? "[on|off]"
-                 : p->kind == SB_OPT_NUMBER ? "N" : p->kind == SB_OPT_LIST ? "[LIST,...]"
-                 : "STRING");
-        fprintf(f, "  %-36s %s", left, p->help);
+        help_left(p, left, sizeof left);
+        fprintf(f, "  %-*s %s", width, left, p->help);
         if (p->def && p->kind != SB_OPT_SECRET)
             fprintf(f, " [%s]", p->def);
         fputc('\n', f);

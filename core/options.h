@@ -17,9 +17,17 @@ enum sb_opt_kind {
     SB_OPT_BOOL,     /* on/off, true/false, yes/no, 1/0 */
     SB_OPT_SECRET,   /* string that is never printed */
     SB_OPT_LIST,     /* comma-separated */
+    SB_OPT_SIZE,     /* bytes: a whole number with an optional b, K, M, G or T
+                        suffix (x1024 each, sysbench's SIZE): "64K" = 65536 */
+    SB_OPT_FILE,     /* a file name (a string that scripts see as nil when not given) */
 };
 
-enum sb_opt_source { SB_SRC_CORE = 0, SB_SRC_DRIVER, SB_SRC_WORKLOAD };
+/* Where an option comes from.  OTHER_DRIVER: the options of a driver that
+ * was not chosen (a wrapper passes --mysql-* and --pgsql-* alike, sysbench
+ * accepts both); UNDECLARED: options a script that declares none was given
+ * (sysbench passes them to such a script as strings). */
+enum sb_opt_source { SB_SRC_CORE = 0, SB_SRC_DRIVER, SB_SRC_WORKLOAD, SB_SRC_OTHER_DRIVER,
+                     SB_SRC_UNDECLARED };
 
 struct sb_opt {
     char *name;            /* owned; '-' separated */
@@ -36,8 +44,8 @@ struct sb_opt {
 struct sb_arg {
     char *name;      /* normalized to '-' ; owned by the option set */
     char *value;     /* "on" for a bare --flag */
-    int bare;        /* given as --flag, without '=' */
     int used;        /* matched a registered option */
+    int bare;        /* given as --name, without '=' */
 };
 
 struct sb_options;
@@ -60,17 +68,24 @@ void sb_options_add(struct sb_options *o, const char *name, int kind,
                     int source, const char *def, const char *help,
                     const char *choices, long long min, long long max);
 
-/* Registers every argument given so far that matches no option as a
- * string option of `source` with help text `help`: sysbench 1.0 passes any
- * --name=value to a legacy script (one that declares no options), and a
- * bare --name as the empty string. */
-void sb_options_adopt_unknown(struct sb_options *o, int source, const char *help);
-
 /* Matches the given arguments with the options registered so far, stores
  * their values and validates them.  With final != 0, an argument matching
  * no option is an error naming the closest valid option.  Returns 0, or -1
  * with one line in err (exit status 2 for the caller). */
 int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen);
+
+/* Replaces the default of registered option `name` (def may be NULL);
+ * returns -1 when there is no such option or no memory. */
+int sb_opt_set_default(struct sb_options *o, const char *name, const char *def);
+
+/* The arguments given (in order), for a caller that registers options
+ * on demand; NULL past the end.  Owned by the registry. */
+const struct sb_arg *sb_options_arg_at(const struct sb_options *o, int i);
+
+/* Registers every argument that matches no option as a string option of
+ * `source` with the value given ("" for a bare --name, as sysbench gives a
+ * script that declares no options).  Returns how many it registered. */
+int sb_options_take_unknown(struct sb_options *o, int source);
 
 /* The value given or defaulted; NULL if neither.  Owned by the registry. */
 const char *sb_opt_str(const struct sb_options *o, const char *name);
@@ -87,8 +102,12 @@ const struct sb_opt *sb_options_at(const struct sb_options *o, int i);
 
 /* Parses a boolean word; returns 0/1, or -1 if not a boolean. */
 int sb_parse_bool(const char *s);
+/* Parses an SB_OPT_SIZE value into bytes; 0, or -1 if it is not one. */
+int sb_parse_size(const char *s, long long *out);
 
-/* Prints "  --name=VALUE  help [default]" lines for one source. */
+/* Prints "  --name=VALUE  help [default]" lines for one source, in
+ * registration order, the help text aligned after the longest name (as
+ * sysbench prints them; at most 34 columns, longer names run past it). */
 void sb_options_print_help(const struct sb_options *o, int source, void *file);
 
 /* Writes the command line with secrets masked into buf (for reports). */

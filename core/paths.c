@@ -116,6 +116,34 @@ int sb_find_driver(const struct sb_dirs *dirs, const char *name, char *out, size
     return -1;
 }
 
+/* Module `name` on a Lua path ("./?.lua;/x/?/init.lua"), as
+ * package.searchpath finds it: '?' becomes the name with '.' as '/'. */
+static int search_lua_path(const char *path, const char *name, char *out, size_t len)
+{
+    char mod[512];
+    if (path == NULL || snprintf(mod, sizeof mod, "%s", name) >= (int)sizeof mod)
+        return -1;
+    for (char *c = mod; *c; c++)
+        if (*c == '.')
+            *c = '/';
+    while (*path) {
+        size_t tl = strcspn(path, ";");
+        size_t o = 0;
+        for (size_t i = 0; i < tl && o + 1 < len; i++) {
+            if (path[i] == '?')
+                o += (size_t)snprintf(out + o, len - o, "%s", mod);
+            else
+                out[o++] = path[i];
+        }
+        out[o < len ? o : len - 1] = 0;
+        if (tl > 0 && o < len && is_file(out))
+            return 0;
+        path += tl;
+        path += *path == ';';
+    }
+    return -1;
+}
+
 int sb_find_workload(const struct sb_dirs *dirs, const char *name, char *out, size_t len)
 {
     size_t nl = strlen(name);
@@ -128,6 +156,11 @@ int sb_find_workload(const struct sb_dirs *dirs, const char *name, char *out, si
         if (is_file(out))
             return 0;
     }
+    /* sysbench also takes a module name found on its Lua path: LUA_PATH,
+     * and ./?.lua by default */
+    if (search_lua_path(getenv("LUA_PATH"), name, out, len) == 0 ||
+        search_lua_path("./?.lua", name, out, len) == 0)
+        return 0;
     return -1;
 }
 

@@ -2,8 +2,9 @@
  * Where sbench looks for drivers and workloads.  Drivers: --driver-path,
  * $SBENCH_DRIVER_PATH, the installed libdir/sbench, then the build tree.
  * Workloads: --workload-path, $SBENCH_PATH, the installed datadir/sbench,
- * then the source tree's workloads/ (when run from the build tree).  Path
- * lists are ':'-separated.
+ * then the source tree's workloads/ (when run from the build tree), then
+ * as a Lua module (sysbench's way): on $LUA_PATH's templates, then
+ * ./NAME.lua.  Path lists are ':'-separated, LUA_PATH ';'-separated.
  */
 #ifndef SB_PATHS_H
 #define SB_PATHS_H

@@ -7,6 +7,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Adding a format is one new file (core/report_NAME.c, defining
@@ -72,3 +73,23 @@ struct sb_spread sb_report_spread(const uint64_t *v, int n)
     sp.stddev = n > 0 ? sqrt(sq / n) : 0;
     return sp;
 }
+
+int sb_report_parse_percentiles(const char *list, double *out, int max)
+{
+    int n = 0;
+    const char *p = list;
+    while (p && *p) {
+        char *end;
+        double v = strtod(p, &end);
+        if (end == p || v <= 0 || v > 100)
+            return -1;
+        if (n == max)
+            return -2;
+        out[n++] = v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end && *end != ',')
+            return -1;
+    }
+    return n;
+}
+

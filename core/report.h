@@ -45,6 +45,8 @@ struct sb_report {
     const sb_histogram *named_latency[SB_MAX_NAMED];
     int server_counters_valid;   /* the server's own counts, when read */
     struct sbd_server_counters server;
+    int merge_data;              /* final JSON: add what `sbench merge` reads (every
+                                    histogram encoded, each thread's counts) */
 };
 
 /* Average, standard deviation (population, as sysbench's fairness
@@ -90,6 +92,10 @@ struct sb_report_format {
     void (*hook_line)(FILE *f, const struct sb_report_stat *s, int nth);
     void (*hook_end)(FILE *f);
 };
+
+/* A --percentiles list: numbers in (0, 100] separated by commas, at most
+ * max of them, into out.  Returns how many, or -1 (-2: too many). */
+int sb_report_parse_percentiles(const char *list, double *out, int max);
 
 /* Every format, NULL-terminated, in core/report.c; the first is the
  * default and the report people read on stdout (text). */

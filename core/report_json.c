@@ -6,11 +6,17 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "hdr_log.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
 static double ms(int64_t ns) { return (double)ns / 1e6; }
+
+/* Most --percentiles entries a statement kind's latency lists. */
+#define SB_MAX_PERCENTILES_JSON 32
 
 /* Writes a JSON number; NaN/inf become 0 (JSON has neither). */
 static void num(FILE *f, double v)
@@ -42,81 +48,133 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
-/* One JSON object on one line; type is "interval" or "final"; meta (may
- * be NULL) is a JSON object text written as "run". */
-static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
+/* A statement's name as a JSON string (control characters become '?'). */
+static void json_name(FILE *f, const char *name)
 {
-    static const double kind_pcts[] = {95, 99};
-    const struct sb_snapshot *d = &r->d;
-    double s = r->seconds;
-    fprintf(f, "{\"type\":\"%s\",\"time\":", type);
-    num(f, r->elapsed);
-    fprintf(f, ",\"seconds\":");
-    num(f, s);
-    if (r->last_window)
-        fprintf(f, ",\"last\":true");
-    fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
-            (unsigned long long)d->events);
-    num(f, per_sec(d->events, s));
-    fprintf(f, ",\"queries\":{\"read\":%llu,\"write\":%llu,\"other\":%llu,\"total\":%llu},\"qps\":",
-            (unsigned long long)sb_snap_reads(d), (unsigned long long)sb_snap_writes(d),
-            (unsigned long long)sb_snap_other(d), (unsigned long long)sb_snap_total(d));
-    num(f, per_sec(sb_snap_total(d), s));
-    fprintf(f, ",\"ignored_errors\":%llu,\"reconnects\":%llu,\"retried_transactions\":%llu,"
-               "\"failed_transactions\":%llu,\"late_transactions\":%llu",
-            (unsigned long long)d->ignored_errors, (unsigned long long)d->reconnects,
-            (unsigned long long)d->retried_events, (unsigned long long)d->failed_events,
-            (unsigned long long)d->late_events);
-    double one = r->percentile;
-    fprintf(f, ",\"latency_ms\":");
-    if (r->npercentiles > 0) {
-        hist_obj(f, r->latency, r->percentiles, r->npercentiles);
-    } else {
-        hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
+    fputc('"', f);
+    for (const char *c = name; *c; c++)
+        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
+    fputc('"', f);
+}
+
+/* A histogram whole, for sbench merge: exact count, min, max and sum in
+ * ns, and its buckets as HdrHistogram's base64 V2 compressed encoding. */
+static void hist_exact(FILE *f, const sb_histogram *h)
+{
+    size_t cap = sb_hdr_base64_bound(h) + 1;
+    char *b64 = malloc(cap);
+    if (b64 == NULL || sb_hdr_encode_base64(h, b64, cap) < 0) {
+        free(b64);
+        fprintf(f, "null"); /* sbench merge refuses the file, naming the histogram */
+        return;
     }
+    fprintf(f, "{\"count\":%llu,\"min_ns\":%lld,\"max_ns\":%lld,\"sum_ns\":%lld,\"hdr\":\"%s\"}",
+            (unsigned long long)sb_histogram_count(h), (long long)sb_histogram_min(h),
+            (long long)sb_histogram_max(h), (long long)sb_histogram_sum(h), b64);
+    free(b64);
+}
+
+/* "merge_data": what sbench merge adds up exactly (docs/report-json.md). */
+static void merge_data(FILE *f, const struct sb_report *r)
+{
+    fprintf(f, ",\"merge_data\":{\"latency\":");
+    hist_exact(f, r->latency);
     fprintf(f, ",\"kinds\":{");
-    int first = 1;
     for (int k = 0; k < SB_Q_NKINDS; k++) {
-        fprintf(f, "%s\"%s\":{\"count\":%llu,\"rate\":", first ? "" : ",", sb_qkind_names[k],
-                (unsigned long long)d->queries[k]);
-        first = 0;
-        num(f, per_sec(d->queries[k], s));
-        fprintf(f, ",\"latency_ms\":");
-        hist_obj(f, r->kind[k], kind_pcts, 2);
+        fprintf(f, "%s\"%s\":", k ? "," : "", sb_qkind_names[k]);
+        hist_exact(f, r->kind[k]);
+    }
+    fputc('}', f);
+    if (r->connect) {
+        fprintf(f, ",\"connect\":");
+        hist_exact(f, r->connect);
+    }
+    if (r->lag) {
+        fprintf(f, ",\"lag\":");
+        hist_exact(f, r->lag);
+    }
+    fprintf(f, ",\"named\":[");
+    for (int i = 0; i < r->nnamed; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        json_name(f, r->named_name[i]);
+        fprintf(f, ",\"count\":%llu,\"latency\":", (unsigned long long)r->named_count[i]);
+        hist_exact(f, r->named_latency[i]);
         fputc('}', f);
+    }
+    fprintf(f, "],\"thread_events\":[");
+    for (int i = 0; r->thread_events && i < r->threads; i++)
+        fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->thread_events[i]);
+    fprintf(f, "],\"thread_busy_ns\":[");
+    for (int i = 0; r->thread_busy_ns && i < r->threads; i++)
+        fprintf(f, "%s%lld", i ? "," : "", (long long)r->thread_busy_ns[i]);
+    fprintf(f, "],\"connects\":%llu,\"connect_ns\":%lld,\"pipelined\":%llu}",
+            (unsigned long long)r->d.connects, (long long)r->d.connect_ns,
+            (unsigned long long)r->d.pipelined);
+}
+
+static const double kind_pcts[] = {95, 99};
+
+/* Counts, rates and latency statements of one kind (or name) as
+ * {"count":..,"rate":..,"latency_ms":{..}}. */
+static void json_kind(FILE *f, uint64_t count, double s, const sb_histogram *h,
+                      const double *pcts, int npcts)
+{
+    fprintf(f, "{\"count\":%llu,\"rate\":", (unsigned long long)count);
+    num(f, per_sec(count, s));
+    fprintf(f, ",\"latency_ms\":");
+    hist_obj(f, h, pcts, npcts);
+    fputc('}', f);
+}
+
+/* Into kpcts (2 + SB_MAX_PERCENTILES_JSON long): p95, p99 and the
+ * --percentiles list, ascending, each once.  Returns how many. */
+static int kind_percentiles(const struct sb_report *r, double *kpcts)
+{
+    int nk = 0;
+    kpcts[nk++] = 95;
+    kpcts[nk++] = 99;
+    for (int i = 0; i < r->npercentiles && i < SB_MAX_PERCENTILES_JSON; i++) {
+        int seen = 0;
+        for (int j = 0; j < nk; j++)
+            seen |= kpcts[j] == r->percentiles[i];
+        if (!seen)
+            kpcts[nk++] = r->percentiles[i];
+    }
+    for (int i = 1; i < nk; i++) /* insertion sort: a few entries */
+        for (int j = i; j > 0 && kpcts[j - 1] > kpcts[j]; j--) {
+            double t = kpcts[j];
+            kpcts[j] = kpcts[j - 1];
+            kpcts[j - 1] = t;
+        }
+    return nk;
+}
+
+/* Statements by kind, and by the names the workload gave them. */
+static void json_statements(FILE *f, const struct sb_report *r, double s)
+{
+    double kpcts[2 + SB_MAX_PERCENTILES_JSON];
+    int nk = kind_percentiles(r, kpcts);
+    fprintf(f, ",\"kinds\":{");
+    for (int k = 0; k < SB_Q_NKINDS; k++) {
+        fprintf(f, "%s\"%s\":", k ? "," : "", sb_qkind_names[k]);
+        json_kind(f, r->d.queries[k], s, r->kind[k], kpcts, nk);
     }
     fprintf(f, "}");
-    if (r->nnamed > 0) {
-        fprintf(f, ",\"named\":{");
-        for (int i = 0; i < r->nnamed; i++) {
-            fprintf(f, "%s\"", i ? "," : "");
-            for (const char *c = r->named_name[i]; *c; c++)
-                fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
-            fprintf(f, "\":{\"count\":%llu,\"rate\":", (unsigned long long)r->named_count[i]);
-            num(f, per_sec(r->named_count[i], s));
-            fprintf(f, ",\"latency_ms\":");
-            hist_obj(f, r->named_latency[i], kind_pcts, 2);
-            fputc('}', f);
-        }
-        fputc('}', f);
+    if (r->nnamed == 0)
+        return;
+    fprintf(f, ",\"named\":{");
+    for (int i = 0; i < r->nnamed; i++) {
+        fprintf(f, "%s", i ? "," : "");
+        json_name(f, r->named_name[i]);
+        fputc(':', f);
+        json_kind(f, r->named_count[i], s, r->named_latency[i], kind_pcts, 2);
     }
-    fprintf(f, ",\"errors\":[");
-    for (int i = 0; i < d->nerrors; i++)
-        fprintf(f, "%s{\"sqlstate\":\"%s\",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}",
-                i ? "," : "", d->errors[i].sqlstate, d->errors[i].native_code,
-                (unsigned long long)d->errors[i].ignored, (unsigned long long)d->errors[i].fatal);
-    fprintf(f, "]");
-    if (r->connect) {
-        fprintf(f, ",\"connection_time_ms\":");
-        hist_obj(f, r->connect, kind_pcts, 1);
-    }
-    if (r->pipeline > 0)
-        fprintf(f, ",\"pipeline\":{\"depth\":%d,\"pipelined\":%llu}", r->pipeline,
-                (unsigned long long)d->pipelined);
-    if (r->lag) {
-        fprintf(f, ",\"schedule_lag_ms\":");
-        hist_obj(f, r->lag, kind_pcts, 2);
-    }
+    fputc('}', f);
+}
+
+/* Threads and clients fairness (final report). */
+static void json_fairness(FILE *f, const struct sb_report *r)
+{
     if (r->thread_events) {
         double sum = 0, sq = 0;
         for (int i = 0; i < r->threads; i++)
@@ -142,6 +200,30 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
             fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->client_events[i]);
         fprintf(f, "]}");
     }
+}
+
+/* Errors, connections, pipelining, schedule lag, the server's counters. */
+static void json_extras(FILE *f, const struct sb_report *r)
+{
+    const struct sb_snapshot *d = &r->d;
+    fprintf(f, ",\"errors\":[");
+    for (int i = 0; i < d->nerrors; i++)
+        fprintf(f, "%s{\"sqlstate\":\"%s\",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}",
+                i ? "," : "", d->errors[i].sqlstate, d->errors[i].native_code,
+                (unsigned long long)d->errors[i].ignored, (unsigned long long)d->errors[i].fatal);
+    fprintf(f, "]");
+    if (r->connect) {
+        fprintf(f, ",\"connection_time_ms\":");
+        hist_obj(f, r->connect, kind_pcts, 1);
+    }
+    if (r->pipeline > 0)
+        fprintf(f, ",\"pipeline\":{\"depth\":%d,\"pipelined\":%llu}", r->pipeline,
+                (unsigned long long)d->pipelined);
+    if (r->lag) {
+        fprintf(f, ",\"schedule_lag_ms\":");
+        hist_obj(f, r->lag, kind_pcts, 2);
+    }
+    json_fairness(f, r);
     if (r->unfinished)
         fprintf(f, ",\"unfinished_on_forced_shutdown\":%d", r->unfinished);
     if (r->server_counters_valid)
@@ -151,6 +233,42 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
                 (long long)r->server.selects, (long long)r->server.inserts,
                 (long long)r->server.updates, (long long)r->server.deletes,
                 (long long)r->server.statements);
+}
+
+/* One JSON object on one line; type is "interval" or "final"; meta (may
+ * be NULL) is a JSON object text written as "run". */
+static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
+{
+    const struct sb_snapshot *d = &r->d;
+    double s = r->seconds;
+    fprintf(f, "{\"type\":\"%s\",\"time\":", type);
+    num(f, r->elapsed);
+    fprintf(f, ",\"seconds\":");
+    num(f, s);
+    if (r->last_window)
+        fprintf(f, ",\"last\":true");
+    fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
+            (unsigned long long)d->events);
+    num(f, per_sec(d->events, s));
+    fprintf(f, ",\"queries\":{\"read\":%llu,\"write\":%llu,\"other\":%llu,\"total\":%llu},\"qps\":",
+            (unsigned long long)sb_snap_reads(d), (unsigned long long)sb_snap_writes(d),
+            (unsigned long long)sb_snap_other(d), (unsigned long long)sb_snap_total(d));
+    num(f, per_sec(sb_snap_total(d), s));
+    fprintf(f, ",\"ignored_errors\":%llu,\"reconnects\":%llu,\"retried_transactions\":%llu,"
+               "\"failed_transactions\":%llu,\"late_transactions\":%llu",
+            (unsigned long long)d->ignored_errors, (unsigned long long)d->reconnects,
+            (unsigned long long)d->retried_events, (unsigned long long)d->failed_events,
+            (unsigned long long)d->late_events);
+    double one = r->percentile;
+    fprintf(f, ",\"latency_ms\":");
+    if (r->npercentiles > 0)
+        hist_obj(f, r->latency, r->percentiles, r->npercentiles);
+    else
+        hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
+    json_statements(f, r, s);
+    json_extras(f, r);
+    if (r->merge_data)
+        merge_data(f, r);
     if (meta)
         fprintf(f, ",\"run\":%s", meta);
     fprintf(f, "}\n");

@@ -89,7 +89,7 @@ static void final_text(FILE *f, const struct sb_report *r)
     if (r->unfinished > 0)
         fprintf(f, "    Number of unfinished transactions on forced shutdown: %d\n", r->unfinished);
     fprintf(f, "\nGeneral statistics:\n");
-    fprintf(f, "    total time:                          %.4fs\n", s);
+    fprintf(f, "    total time:                          %.4fs\n", r->elapsed);
     fprintf(f, "    total number of events:              %llu\n", (unsigned long long)d->events);
     if (d->connects > 0) {
         fprintf(f, "    connections opened:                  %llu\n", (unsigned long long)d->connects);

@@ -57,6 +57,18 @@ void sb_sleep_ns(int64_t ns)
     nanosleep(&ts, NULL);
 }
 
+void sb_print_version(const struct sb_run *run)
+{
+    const struct sbd_driver *d = run->drv;
+    const char *v = d && d->client_version ? d->client_version() : NULL;
+    if (d)
+        printf("sbench %s (%s, driver %s%s%s)\n\n", SB_VERSION, run->script_ops->language, d->name,
+               v && *v ? ": " : "", v && *v ? v : "");
+    else
+        printf("sbench %s (%s)\n\n", SB_VERSION, run->script_ops->language);
+    fflush(stdout);
+}
+
 struct sb_worker *sb_worker_create(struct sb_run *run, int id)
 {
     struct sb_worker *w = aligned_alloc(64, (sizeof(struct sb_worker) + 63) / 64 * 64);
@@ -241,7 +253,7 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     if (sb_report_thread_errors(ws, started))
         rc = 1;
     double secs = (double)(sb_now_ns() - t0) / 1e9;
-    if (rows > 0 && rc == 0)
+    if (rows > 0 && rc == 0 && run->verbosity >= 3)
         printf("Loaded %llu rows in %.2fs (%.0f rows/s)\n", (unsigned long long)rows, secs,
                (double)rows / secs);
     for (int i = 0; i < n; i++)
@@ -252,17 +264,39 @@ static int run_parallel_command(struct sb_run *run, const char *cmd)
     return rc;
 }
 
+/* The commands a script can be given: sysbench's, and the script's own. */
+static void command_list(struct sb_run *run, char *buf, size_t len)
+{
+    char own[1024];
+    run->script_ops->command_names(run->control, own, sizeof own);
+    size_t n = (size_t)snprintf(buf, len, "prepare, run, cleanup, help");
+    for (char *p = own; *p && n < len;) {
+        size_t l = strcspn(p, ",");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)l, p);
+        if (strcmp(name, "prepare") && strcmp(name, "run") && strcmp(name, "cleanup") &&
+            strcmp(name, "help"))
+            n += (size_t)snprintf(buf + n, len - n, ", %s", name);
+        p += l;
+        p += strspn(p, ", ");
+    }
+}
+
+/* Commands other than run and help: the script's own (sbench.cmdline.
+ * commands, serial or in every thread), else its prepare() or cleanup()
+ * function, as sysbench looks them up. */
 static int run_other_command(struct sb_run *run)
 {
     struct sb_worker *ctl = run->control;
     const struct sb_script_ops *script = run->script_ops;
     const char *cmd = run->command;
+    int builtin = strcmp(cmd, "prepare") == 0 || strcmp(cmd, "cleanup") == 0;
     int kind = script->find_command(ctl, cmd);
-    int rc;
+    int rc = 1;
     sb_install_signals();
     if (kind == 2) {
         rc = run_parallel_command(run, cmd);
-    } else {
+    } else if (kind == 1 || builtin) {
         signal_worker = ctl;
         if (kind == 1)
             rc = script->call_command(ctl, cmd);
@@ -281,12 +315,13 @@ static int run_other_command(struct sb_run *run)
         return rc;
     }
     if (rc == 1) {
-        if (strcmp(cmd, "prepare") == 0 || strcmp(cmd, "cleanup") == 0 ||
-            strcmp(cmd, "prewarm") == 0)
+        if (builtin) {
             fprintf(stderr, "sbench: workload '%s' has no '%s' command\n", run->script_name, cmd);
-        else
-            fprintf(stderr, "sbench: unknown command '%s' (commands: prepare, run, cleanup, help)\n",
-                    cmd);
+        } else {
+            char list[1200];
+            command_list(run, list, sizeof list);
+            fprintf(stderr, "sbench: unknown command '%s' (commands: %s)\n", cmd, list);
+        }
         return 2;
     }
     if (rc < 0) {
@@ -302,7 +337,10 @@ static int run_other_command(struct sb_run *run)
 
 int sb_run_command(struct sb_run *run)
 {
-    if (strcmp(run->command, "run") == 0)
+    /* a workload that declares its own "run" command (diag, fileio) runs
+     * it instead of the benchmark */
+    if (strcmp(run->command, "run") == 0 &&
+        run->script_ops->find_command(run->control, "run") == 0)
         return sb_run_benchmark(run);
     return run_other_command(run);
 }

@@ -18,6 +18,7 @@
 #include "rand.h"
 #include "clock.h"
 #include "db.h"
+#include "shard.h"
 #include "stats.h"
 
 struct sb_options;
@@ -26,6 +27,8 @@ struct sb_report_format;
 
 /* Most entries of a --percentiles list. */
 #define SB_MAX_PERCENTILES 32
+/* Most --report-checkpoints (sysbench's limit). */
+#define SB_MAX_CHECKPOINTS 256
 
 enum sb_rand_kind { SB_RAND_UNIFORM, SB_RAND_GAUSSIAN, SB_RAND_SPECIAL, SB_RAND_PARETO,
                     SB_RAND_ZIPFIAN };
@@ -63,16 +66,19 @@ struct sb_run {
     const struct sb_script_ops *script_ops; /* the workload's language binding */
     const struct sbd_driver *drv;   /* NULL until a driver is loaded */
     const char *driver_name;
-    const char *script;             /* path of the workload's .lua */
-    const char *script_name;        /* as the user named it */
-    const char *command;
-    const char *const *argv_words;  /* extra positional words */
-    int nwords;
+    const char *script;             /* path of the workload's .lua, NULL: stdin */
+    const char *script_name;        /* as the user named it, NULL: stdin */
+    const char *command;            /* NULL: only run the script */
+    int argc;                       /* the command line (sbench.cmdline.argv) */
+    char **argv;
     int threads;
     int clients;                    /* connections (Lua clients); >= threads */
     double time_limit;              /* seconds, 0 = none */
     uint64_t event_limit;           /* 0 = none */
     double report_interval;
+    double checkpoints[SB_MAX_CHECKPOINTS]; /* --report-checkpoints, seconds, sorted */
+    int ncheckpoints;
+    int verbosity;                  /* --verbosity: < 3 prints no notices, no text report */
     double warmup;
     double percentile;
     struct sb_rand_conf rand;
@@ -109,6 +115,8 @@ struct sb_run {
      * forced shutdown, a thread that could not start): nothing they use
      * may be freed, the process leaves at once (main.c) */
     int abandoned;
+    /* one shard of a group (core/shard.c); index 0 of 1 when not */
+    struct sb_shard shard;
 };
 
 /* Allocates a worker (statistics, histogram, seeded random numbers, and
@@ -120,6 +128,10 @@ void sb_worker_destroy(struct sb_worker *w);
 /* With --clients > --threads: how many clients thread tid drives (clients
  * tid, tid + threads, ...); 0 when every thread has one connection. */
 int sb_run_clients_of(const struct sb_run *run, int tid);
+
+/* Prints the first line of every command's output: sbench's version, the
+ * script language and the driver (when one is loaded), and a blank line. */
+void sb_print_version(const struct sb_run *run);
 
 /* Runs `command` for the workload; returns the process exit status. */
 int sb_run_command(struct sb_run *run);

@@ -7,33 +7,12 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "jsonw.h"
 #include "options.h"
-
-static void json_str(char *buf, size_t len, size_t *used, const char *s)
-{
-    size_t u = *used;
-    if (u + 2 >= len)
-        return;
-    buf[u++] = '"';
-    for (; s && *s && u + 8 < len; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') {
-            buf[u++] = '\\';
-            buf[u++] = (char)ch;
-        } else if (ch < 0x20) {
-            u += (size_t)snprintf(buf + u, len - u, "\\u%04x", ch);
-        } else {
-            buf[u++] = (char)ch;
-        }
-    }
-    buf[u++] = '"';
-    buf[u] = 0;
-    *used = u;
-}
+#include "shard.h"
+#include "sysinfo.h"
 
 void sb_iso_now(char *buf, size_t len)
 {
@@ -46,39 +25,41 @@ void sb_iso_now(char *buf, size_t len)
 void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *start,
                       const char *end, char *b, size_t len)
 {
-    size_t u = 0;
-#define LIT(s) do { u += (size_t)snprintf(b + u, u < len ? len - u : 0, "%s", s); } while (0)
-    LIT("{\"sbench_version\":");
-    json_str(b, len, &u, SB_VERSION);
-    LIT(",\"driver\":");
-    json_str(b, len, &u, run->drv->name);
-    LIT(",\"client_version\":");
-    json_str(b, len, &u, run->drv->client_version ? run->drv->client_version() : "");
-    LIT(",\"server_version\":");
-    json_str(b, len, &u, server_version ? server_version : "");
-    LIT(",\"workload\":");
-    json_str(b, len, &u, run->script_name);
-    LIT(",\"script\":");
-    json_str(b, len, &u, run->script);
-    char tmp[128];
-    snprintf(tmp, sizeof tmp, ",\"random_seed\":%llu", (unsigned long long)run->workers[0]->rand.seed);
-    LIT(tmp);
-    struct utsname un;
-    uname(&un);
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
-    snprintf(tmp, sizeof tmp, ",\"host\":{\"cpus\":%ld,\"memory_bytes\":%.0f,\"name\":", cpus, mem);
-    LIT(tmp);
-    json_str(b, len, &u, un.nodename);
-    LIT(",\"kernel\":");
-    json_str(b, len, &u, un.release);
-    LIT("},\"start_time\":");
-    json_str(b, len, &u, start);
-    if (end) {
-        LIT(",\"end_time\":");
-        json_str(b, len, &u, end);
+    static struct sb_sysinfo si; /* read once: a run has one host */
+    static int si_read;
+    if (!si_read) {
+        sb_sysinfo_read(&si);
+        si_read = 1;
     }
-    LIT(",\"options\":{");
+    struct sb_jw j;
+    sb_jw_init(&j, b, len);
+    sb_jw_raw(&j, "{");
+    sb_jw_key(&j, "sbench_version", 1);
+    sb_jw_str(&j, SB_VERSION);
+    sb_jw_key(&j, "driver", 0);
+    sb_jw_str(&j, run->drv->name);
+    sb_jw_key(&j, "client_version", 0);
+    sb_jw_str(&j, run->drv->client_version ? run->drv->client_version() : "");
+    sb_jw_key(&j, "server_version", 0);
+    sb_jw_str(&j, server_version ? server_version : "");
+    sb_jw_key(&j, "workload", 0);
+    sb_jw_str(&j, run->script_name);
+    sb_jw_key(&j, "script", 0);
+    sb_jw_str(&j, run->script);
+    sb_jw_key(&j, "random_seed", 0);
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)run->workers[0]->rand.seed);
+    sb_jw_raw(&j, seed);
+    sb_jw_key(&j, "host", 0);
+    sb_sysinfo_json(&j, &si);
+    sb_jw_key(&j, "start_time", 0);
+    sb_jw_str(&j, start);
+    if (end) {
+        sb_jw_key(&j, "end_time", 0);
+        sb_jw_str(&j, end);
+    }
+    sb_jw_key(&j, "options", 0);
+    sb_jw_raw(&j, "{");
     const struct sb_options *o = run->opts;
     int first = 1;
     for (int i = 0; i < sb_options_count(o); i++) {
@@ -86,16 +67,21 @@ void sb_run_meta_json(const struct sb_run *run, const char *server_version, cons
         const char *v = p->value ? p->value : p->def;
         if (v == NULL || strcmp(p->name, "help") == 0 || strcmp(p->name, "version") == 0)
             continue;
-        if (!first)
-            LIT(",");
+        sb_jw_key(&j, p->name, first);
         first = 0;
-        json_str(b, len, &u, p->name);
-        LIT(":");
         int secret = p->kind == SB_OPT_SECRET || strstr(p->name, "password") != NULL;
-        json_str(b, len, &u, secret ? "***" : v);
+        sb_jw_str(&j, secret ? "***" : v);
     }
-    LIT("}}");
-#undef LIT
-    if (u >= len) /* truncated: keep it valid */
+    sb_jw_raw(&j, "}");
+    if (run->shard.given) { /* core/shard.c */
+        char shard[512];
+        sb_jw_key(&j, "shard", 0);
+        if (sb_shard_meta_json(&run->shard, shard, sizeof shard) < sizeof shard)
+            sb_jw_raw(&j, shard);
+        else
+            j.truncated = 1;
+    }
+    sb_jw_raw(&j, "}");
+    if (j.truncated) /* keep it valid */
         snprintf(b, len, "{\"truncated\":true}");
 }

@@ -45,6 +45,9 @@ struct sb_script_ops {
      * by every thread (PARALLEL_COMMAND).  call_command returns like call. */
     int (*find_command)(struct sb_worker *w, const char *cmd);
     int (*call_command)(struct sb_worker *w, const char *cmd);
+    /* Writes the names of the commands the script declares into buf,
+     * sorted and ", "-separated ("" when none), truncated to len. */
+    void (*command_names)(struct sb_worker *w, char *buf, size_t len);
     /* Makes the script stop where it is (an interrupted serial command);
      * async-signal-safe. */
     void (*interrupt)(struct sb_worker *w);

@@ -136,7 +136,7 @@ void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long 
 
 int sb_stats_init(struct sb_thread_stats *s, double precision)
 {
-    const int64_t lo = 1000, hi = 3600LL * 1000000000LL;
+    const int64_t lo = SB_HIST_LOWEST_NS, hi = SB_HIST_HIGHEST_NS;
     s->precision = precision;
     s->latency = sb_histogram_create(lo, hi, precision);
     s->connect_latency = sb_histogram_create(lo, hi, precision);
@@ -170,7 +170,7 @@ int sb_stats_named_slot(struct sb_thread_stats *s, const char *name)
     if (n >= SB_MAX_NAMED)
         return -1;
     struct sb_named_stat *ns = &s->named[n];
-    ns->latency = sb_histogram_create(1000, 3600LL * 1000000000LL, s->precision);
+    ns->latency = sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, s->precision);
     if (ns->latency == NULL)
         return -1;
     snprintf(ns->name, sizeof ns->name, "%s", name);

@@ -107,6 +107,9 @@ void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long 
 int sb_stats_named_slot(struct sb_thread_stats *s, const char *name);
 /* Records one connection open that took ns (single writer). */
 void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns);
+/* The range of every latency histogram, ns: 1 us to 1 h. */
+#define SB_HIST_LOWEST_NS INT64_C(1000)
+#define SB_HIST_HIGHEST_NS (INT64_C(3600) * 1000000000)
 /* Creates the thread's histograms; -1 when out of memory. */
 int sb_stats_init(struct sb_thread_stats *s, double precision);
 void sb_stats_free(struct sb_thread_stats *s);

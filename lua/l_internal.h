@@ -71,6 +71,7 @@ int l_call_global(struct sb_worker *w, const char *name);
 int l_call_value(struct l_thread *t, int nargs);
 int l_find_command(struct sb_worker *w, const char *cmd);
 int l_call_command(struct sb_worker *w, const char *cmd);
+void l_command_names(struct sb_worker *w, char *buf, size_t len);
 int l_has_hook(struct sb_worker *w, const char *name);
 void l_interrupt(struct sb_worker *w);
 /* Calls sbench.hooks[name](the value at idx) from the globals' sbench
@@ -106,6 +107,11 @@ int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report 
 
 /* ---- the sbench API ---- */
 
+/* sbench.cmdline.ARG_*: option types a declaration may give as its third
+ * member, with sysbench 1.0's numbers. */
+enum { L_ARG_NULL, L_ARG_BOOL, L_ARG_INT, L_ARG_SIZE, L_ARG_DOUBLE, L_ARG_STRING, L_ARG_LIST,
+       L_ARG_FILE, L_ARG_MAX };
+
 /* Its address is sbench.error.RESTART_EVENT. */
 extern int l_restart_marker;
 /* Builds the sbench table; sets globals sbench and sysbench. */
@@ -121,8 +127,26 @@ void l_open_report(lua_State *L);
 void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v);
 /* Writes option p's name as Lua names it ('_' for '-') into key. */
 void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len);
-/* Installs unpack and the minimal ffi module. */
+/* Installs sbench.diag (l_diag.c) into the table on top of the stack. */
+void l_open_diag(lua_State *L);
+/* ---- LuaJIT compatibility (l_compat.c, l_bit.c, l_format.c, l_ffi.c) ---- */
+
+/* Installs what scripts written for sysbench's LuaJIT expect: the Lua 5.1
+ * globals, bit, ffi, LuaJIT's string.format and print.  Needs the sbench
+ * table (ffi.C takes sbench.rand's functions). */
 void l_open_compat(lua_State *L);
+void l_open_bit(lua_State *L);
+void l_open_format(lua_State *L);
+void l_open_ffi(lua_State *L);
+/* Argument i for a C integer parameter, as LuaJIT's FFI converts a number:
+ * truncated toward zero; raises luaL_checkinteger's error when it is not
+ * a number or out of range. */
+lua_Integer l_luajit_int(lua_State *L, int i);
+/* Adds a hint line to the error message on top of the stack when it comes
+ * from something LuaJIT has and Lua 5.4 lacks (before its traceback). */
+void l_compat_hint(lua_State *L);
+/* sbench.shard (l_shard.c), into the table on top of the stack */
+void l_open_shard(lua_State *L);
 /* Pushes the sbench.sql.type table. */
 void l_push_sql_types(lua_State *L);
 /* Maps a sbench.sql.type value to enum sbd_type. */

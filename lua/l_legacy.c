@@ -1,10 +1,11 @@
 /*
  * sysbench's legacy (0.5-style) API, as sysbench 1.0.20 still gives it to
  * every script: the globals thread_id, test, DB_ERROR_*, mysql_table_engine,
- * myisam_max_rows, sb_rand*, sb_rnd and the db_* functions (also as
- * sbench.db.*); and, for a legacy script (one that declares no options),
- * every command-line option as a global (--oltp-table-size=N as
- * oltp_table_size, a string), num_threads and db_driver.
+ * myisam_max_rows and the db_* functions (also as sbench.db.*; sb_rand*
+ * and sb_rnd are l_sbench.c's); and, for a legacy script (one that
+ * declares no options), every command-line option as a global
+ * (--oltp-table-size=N as oltp_table_size, a string), num_threads and
+ * db_driver.
  *
  * The db_* functions are Lua (l_legacy.lua, compiled in as a string):
  * each global is a C function that loads them the first time one of them
@@ -105,8 +106,6 @@ STUB(db_execute)
 STUB(db_close)
 STUB(db_store_results)
 STUB(db_free_results)
-STUB(sb_rand_uniq)
-STUB(sb_rnd)
 #undef STUB
 
 /* The db_* functions: global name, name in sbench.db. */
@@ -170,21 +169,6 @@ void l_legacy_open(lua_State *L, struct sb_worker *w)
     lua_setfield(L, db, "DB_ERROR_RESTART_TRANSACTION");
     lua_pop(L, 1);
     lua_setfield(L, sb, "db");
-    /* sb_rand* over sbench.rand */
-    static const struct { const char *global, *field; } rand[] = {
-        {"sb_rand", "default"}, {"sb_rand_uniform", "uniform"},
-        {"sb_rand_gaussian", "gaussian"}, {"sb_rand_special", "special"},
-        {"sb_rand_str", "string"}};
-    lua_getfield(L, sb, "rand");
-    for (size_t i = 0; i < sizeof rand / sizeof rand[0]; i++) {
-        lua_getfield(L, -1, rand[i].field);
-        lua_setfield(L, g, rand[i].global);
-    }
-    lua_pop(L, 1);
-    lua_pushcfunction(L, stub_sb_rand_uniq);
-    lua_setfield(L, g, "sb_rand_uniq");
-    lua_pushcfunction(L, stub_sb_rnd);
-    lua_setfield(L, g, "sb_rnd");
     /* the options table as made, to tell a legacy script */
     lua_getfield(L, sb, "cmdline");
     lua_getfield(L, -1, "options");

@@ -201,22 +201,4 @@ function M.db_free_results(rs)
    end
 end
 
--- sb_rand_uniq(a, b): a unique random number in [a, b] (default
--- [0, 2^32 - 1]), as sysbench draws it: unique 32-bit numbers until one is
--- in range, so a narrow range takes many draws.
-function M.sb_rand_uniq(a, b)
-   a = a or 0
-   b = b or 4294967295
-   local r
-   repeat
-      r = sbench.rand.unique()
-   until r >= a and r <= b
-   return r
-end
-
--- sb_rnd(): a uniform random number in [0, 2^32 - 1].
-function M.sb_rnd()
-   return sbench.rand.uniform(0, 4294967295)
-end
-
 return M

@@ -33,6 +33,44 @@ static void set_int(lua_State *L, const char *k, uint64_t v)
     lua_setfield(L, -2, k);
 }
 
+/* SBK's percentiles, always in stat.kinds (with --percentiles). */
+static const double kind_pcts[] = {10, 25, 50, 75, 90, 95, 99, 99.9, 99.99};
+
+static void set_pct(lua_State *L, const sb_histogram *h, double p)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%g", p);
+    lua_pushnumber(L, (double)sb_histogram_percentile(h, p) / 1e6);
+    lua_setfield(L, -2, key);
+}
+
+/* stat.kinds: for each statement kind that ran in the window, its count
+ * and latency in ms (min, avg, max, and percentiles keyed "10" ... "99.99"
+ * and by the --percentiles list).  sbench's addition to sysbench's table,
+ * for scripts that report per kind (workloads/sbk.lua). */
+static void push_kinds(lua_State *L, const struct sb_report *r)
+{
+    lua_createtable(L, 0, SB_Q_NKINDS);
+    for (int k = 0; k < SB_Q_NKINDS; k++) {
+        const sb_histogram *h = r->kind[k];
+        if (h == NULL || r->d.queries[k] == 0 || sb_histogram_count(h) == 0)
+            continue;
+        lua_createtable(L, 0, 5);
+        set_int(L, "count", r->d.queries[k]);
+        set_num(L, "min", (double)sb_histogram_min(h) / 1e6);
+        set_num(L, "avg", sb_histogram_mean(h) / 1e6);
+        set_num(L, "max", (double)sb_histogram_max(h) / 1e6);
+        lua_createtable(L, 0, 12);
+        for (size_t i = 0; i < sizeof kind_pcts / sizeof kind_pcts[0]; i++)
+            set_pct(L, h, kind_pcts[i]);
+        for (int i = 0; i < r->npercentiles; i++)
+            set_pct(L, h, r->percentiles[i]);
+        lua_setfield(L, -2, "percentiles");
+        lua_setfield(L, -2, sb_qkind_names[k]);
+    }
+    lua_setfield(L, -2, "kinds");
+}
+
 /* Pushes the stat table sysbench 1.0 hooks receive. */
 static void push_stat(lua_State *L, const struct sb_report *r)
 {
@@ -54,6 +92,7 @@ static void push_stat(lua_State *L, const struct sb_report *r)
     set_num(L, "latency_avg", st.latency_avg);
     set_num(L, "latency_max", st.latency_max);
     set_num(L, "latency_sum", st.latency_sum);
+    push_kinds(L, r);
 }
 
 int l_report_hook(struct sb_worker *w, const char *hook, const struct sb_report *r)
@@ -145,14 +184,28 @@ static sb_histogram **check_hist(lua_State *L)
 }
 
 /* sbench.histogram.new([precision]): values are milliseconds (as
- * sysbench's), kept in ns from 1 us to 1 h. */
+ * sysbench's), kept in ns from 1 us to 1 h; or sysbench's
+ * new(size, range_min, range_max): values from range_min to range_max. */
 static int hist_new(lua_State *L)
 {
-    double precision = luaL_optnumber(L, 1, 0.01);
+    double precision = 0.01;
+    int64_t lowest = 1000, highest = 3600LL * 1000000000LL;
+    if (lua_gettop(L) >= 3) {
+        /* sysbench's form: new(size, range_min, range_max), values in the
+         * caller's unit (kept as if milliseconds, like ours) */
+        double mn = luaL_checknumber(L, 2), mx = luaL_checknumber(L, 3);
+        luaL_argcheck(L, mx > mn && mx * 1e6 < 9e18, 3, "need range_min < range_max");
+        lowest = mn * 1e6 >= 1 ? (int64_t)(mn * 1e6) : 1;
+        highest = (int64_t)(mx * 1e6);
+        if (highest < 2 * lowest)
+            highest = 2 * lowest;
+    } else {
+        precision = luaL_optnumber(L, 1, 0.01);
+    }
     sb_histogram **h = lua_newuserdatauv(L, sizeof *h, 0);
     *h = NULL;
     luaL_setmetatable(L, HIST_MT);
-    *h = sb_histogram_create(1000, 3600LL * 1000000000LL, precision);
+    *h = sb_histogram_create(lowest, highest, precision);
     if (*h == NULL)
         return luaL_error(L, "histogram.new: bad precision or out of memory");
     return 1;

@@ -1,6 +1,9 @@
 /*
  * The global `sbench` table (alias `sysbench`): version, tid, opt, cmdline,
- * hooks, error, progress and rand; sbench.sql comes from l_sql.c.
+ * hooks, error, progress and rand, with sysbench 1.0's names and numbers
+ * (sql.type, sql.error, cmdline.ARG_*), and the rand globals of sysbench's
+ * compatibility layer (sb_rand, sb_rnd, sb_rand_uniq, ...); the rest of
+ * sbench.sql comes from l_sql.c.
  */
 #include <lauxlib.h>
 #include <lua.h>
@@ -20,17 +23,18 @@ int l_restart_marker;
 
 /* ---- sbench.sql.type ---- */
 
-enum { T_INT = 1, T_TINYINT, T_SMALLINT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
+/* sysbench 1.0's numbers (its db_bind_type_t): scripts may store them. */
+enum { T_NONE, T_TINYINT, T_SMALLINT, T_INT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
        T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR };
 
 void l_push_sql_types(lua_State *L)
 {
     static const struct { const char *n; int v; } types[] = {
-        {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT}, {"BIGINT", T_BIGINT},
-        {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME}, {"DATE", T_DATE},
-        {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP}, {"CHAR", T_CHAR},
-        {"VARCHAR", T_VARCHAR}};
-    lua_createtable(L, 0, 12);
+        {"NONE", T_NONE}, {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT},
+        {"BIGINT", T_BIGINT}, {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME},
+        {"DATE", T_DATE}, {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP},
+        {"CHAR", T_CHAR}, {"VARCHAR", T_VARCHAR}};
+    lua_createtable(L, 0, 13);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         lua_pushinteger(L, types[i].v);
         lua_setfield(L, -2, types[i].n);
@@ -64,7 +68,7 @@ static inline lua_Integer int_arg(lua_State *L, int i)
 {
     int ok;
     lua_Integer v = lua_tointegerx(L, i, &ok);
-    return ok ? v : luaL_checkinteger(L, i);
+    return ok ? v : l_luajit_int(L, i); /* 7.9 -> 7, as sysbench's FFI */
 }
 
 static int r_uniform(lua_State *L)
@@ -126,6 +130,37 @@ static int r_unique(lua_State *L)
     return 1;
 }
 
+static int r_uniform_uint64(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)sb_rand_u64(R(L))); /* all 64 bits, as a Lua integer */
+    return 1;
+}
+
+/* sb_rnd(): a random 32-bit value (sysbench's compatibility global). */
+static int r_rnd(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)(sb_rand_u64(R(L)) & 0xffffffffu));
+    return 1;
+}
+
+/* sb_rand_uniq([a [, b]]): a value of rand.unique()'s sequence within
+ * [a, b] (default [0, 2^32-1]), drawn until one falls inside, as sysbench
+ * does; the values stay unique within the thread. */
+static int r_uniq_range(lua_State *L)
+{
+    lua_Integer a = luaL_optinteger(L, 1, 0), b = luaL_optinteger(L, 2, 4294967295LL);
+    luaL_argcheck(L, a <= b && b >= 0 && a <= 4294967295LL, 2,
+                  "the range [a, b] must overlap [0, 4294967295]");
+    for (uint64_t tries = 0; tries <= UINT32_MAX; tries++) {
+        lua_Integer v = (lua_Integer)sb_rand_unique(R(L));
+        if (v >= a && v <= b) {
+            lua_pushinteger(L, v);
+            return 1;
+        }
+    }
+    return luaL_error(L, "sb_rand_uniq: every unique value in [%I, %I] is used", a, b);
+}
+
 static int r_string(lua_State *L)
 {
     size_t len;
@@ -154,7 +189,8 @@ void l_open_rand(lua_State *L)
         {"uniform", r_uniform}, {"default", r_default}, {"gaussian", r_gaussian},
         {"special", r_special}, {"pareto", r_pareto}, {"zipfian", r_zipfian},
         {"uniform_double", r_uniform_double}, {"unique", r_unique}, {"string", r_string},
-        {"varstring", r_varstring}, {"rand_uniform", r_uniform}, {NULL, NULL}};
+        {"varstring", r_varstring}, {"rand_uniform", r_uniform},
+        {"uniform_uint64", r_uniform_uint64}, {NULL, NULL}};
     luaL_newlib(L, f);
     lua_setfield(L, -2, "rand");
 }
@@ -173,11 +209,22 @@ static int p_expect(lua_State *L)
 
 void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
 {
+    if (v == NULL && p->source == SB_SRC_WORKLOAD && p->kind != SB_OPT_FILE) {
+        /* declared with a type and no default: sysbench gives "", 0, {}
+         * and, for a boolean, true */
+        static const char *const none[] = {[SB_OPT_INT] = "0", [SB_OPT_NUMBER] = "0",
+                                           [SB_OPT_SIZE] = "0", [SB_OPT_BOOL] = "on"};
+        v = p->kind < (int)(sizeof none / sizeof none[0]) && none[p->kind] ? none[p->kind] : "";
+    }
     if (v == NULL) {
         lua_pushnil(L);
         return;
     }
+    long long size;
     switch (p->kind) {
+    case SB_OPT_SIZE:
+        lua_pushinteger(L, sb_parse_size(v, &size) == 0 ? (lua_Integer)size : 0);
+        break;
     case SB_OPT_INT:
         lua_pushinteger(L, (lua_Integer)strtoll(v, NULL, 10));
         break;
@@ -239,44 +286,137 @@ void l_set_options(struct sb_worker *w)
     l_legacy_export(w->script, 0); /* a legacy script: as globals too */
 }
 
+/* ---- sysbench's helpers in sbench.cmdline ---- */
+
+/* Pushes sbench.cmdline.commands[name] and returns 1 when it is a
+ * command (a table with a first member); else pushes nothing, returns 0. */
+static int push_command_entry(lua_State *L, int name_idx)
+{
+    lua_getglobal(L, "sbench");
+    if (lua_type(L, -1) != LUA_TTABLE || lua_getfield(L, -1, "cmdline") != LUA_TTABLE ||
+        lua_getfield(L, -1, "commands") != LUA_TTABLE) {
+        lua_settop(L, name_idx);
+        return 0;
+    }
+    lua_pushvalue(L, name_idx);
+    if (lua_gettable(L, -2) != LUA_TTABLE || lua_geti(L, -1, 1) == LUA_TNIL) {
+        lua_settop(L, name_idx);
+        return 0;
+    }
+    lua_pop(L, 1);
+    lua_replace(L, name_idx + 1);
+    lua_settop(L, name_idx + 1);
+    return 1;
+}
+
+static int c_command_defined(lua_State *L)
+{
+    lua_settop(L, 1);
+    lua_pushboolean(L, push_command_entry(L, 1));
+    return 1;
+}
+
+static int c_command_parallel(lua_State *L)
+{
+    lua_settop(L, 1);
+    int parallel = 0;
+    if (push_command_entry(L, 1)) {
+        lua_geti(L, -1, 2);
+        parallel = lua_isboolean(L, -1) && lua_toboolean(L, -1);
+    }
+    lua_pushboolean(L, parallel);
+    return 1;
+}
+
+/* call_command(name): false when there is no such command; else its
+ * function's result, nil counting as true (sysbench's rule). */
+static int c_call_command(lua_State *L)
+{
+    lua_settop(L, 1);
+    if (!push_command_entry(L, 1)) {
+        lua_pushboolean(L, 0);
+        return 1;
+    }
+    lua_geti(L, -1, 1);
+    lua_call(L, 0, 1);
+    lua_pushboolean(L, lua_isnil(L, -1) || lua_toboolean(L, -1));
+    return 1;
+}
+
+static int c_print_test_options(lua_State *L)
+{
+    sb_options_print_help(l_worker(L)->run->opts, SB_SRC_WORKLOAD, stdout);
+    putchar('\n');
+    return 0;
+}
+
+/* sbench reads the declarations itself, before any command */
+static int c_read_cmdline_options(lua_State *L)
+{
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+/* sbench.cmdline: what was asked (command, script_path, the whole
+ * command line as argv[0..n]) and the declarations' vocabulary. */
+static void open_cmdline(lua_State *L, const struct sb_run *run)
+{
+    lua_newtable(L);
+    lua_newtable(L);
+    lua_setfield(L, -2, "options");
+    lua_newtable(L);
+    lua_setfield(L, -2, "commands");
+    if (run->command) {
+        lua_pushstring(L, run->command);
+        lua_setfield(L, -2, "command");
+    }
+    if (run->script_name) { /* as given; none for a script read from stdin */
+        lua_pushstring(L, run->script_name);
+        lua_setfield(L, -2, "script_path");
+    }
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "PARALLEL_COMMAND");
+    static const char *const args[] = {"ARG_NULL", "ARG_BOOL", "ARG_INT", "ARG_SIZE", "ARG_DOUBLE",
+                                       "ARG_STRING", "ARG_LIST", "ARG_FILE", "ARG_MAX"};
+    for (int i = 0; i < (int)(sizeof args / sizeof args[0]); i++) {
+        lua_pushinteger(L, i); /* L_ARG_NULL .. L_ARG_MAX */
+        lua_setfield(L, -2, args[i]);
+    }
+    lua_createtable(L, run->argc, 1);
+    for (int i = 0; i < run->argc; i++) {
+        lua_pushstring(L, run->argv[i]);
+        lua_rawseti(L, -2, i);
+    }
+    lua_setfield(L, -2, "argv");
+    static const luaL_Reg helpers[] = {
+        {"command_defined", c_command_defined}, {"command_parallel", c_command_parallel},
+        {"call_command", c_call_command}, {"print_test_options", c_print_test_options},
+        {"read_cmdline_options", c_read_cmdline_options}, {NULL, NULL}};
+    luaL_setfuncs(L, helpers, 0);
+    lua_setfield(L, -2, "cmdline");
+}
+
 /* Builds the sbench table and sets the globals sbench and sysbench. */
 void l_open_sbench(lua_State *L, struct sb_worker *w)
 {
     lua_newtable(L);
     lua_pushstring(L, SB_VERSION);
     lua_setfield(L, -2, "version");
-    if (w->id >= 0) {
-        lua_pushinteger(L, w->id);
-        lua_setfield(L, -2, "tid");
-    }
+    lua_pushstring(L, "sbench " SB_VERSION);
+    lua_setfield(L, -2, "version_string");
+    lua_pushinteger(L, w->id >= 0 ? w->id : 0); /* the control state is 0, as in sysbench */
+    lua_setfield(L, -2, "tid");
     lua_newtable(L);
     lua_setfield(L, -2, "opt");
-
-    /* cmdline */
-    lua_newtable(L);
-    lua_newtable(L);
-    lua_setfield(L, -2, "options");
-    lua_newtable(L);
-    lua_setfield(L, -2, "commands");
-    if (w->run->command) {
-        lua_pushstring(L, w->run->command);
-        lua_setfield(L, -2, "command");
-    }
-    lua_pushinteger(L, 2);
-    lua_setfield(L, -2, "PARALLEL_COMMAND");
-    lua_createtable(L, w->run->nwords, 0);
-    for (int i = 0; i < w->run->nwords; i++) {
-        lua_pushstring(L, w->run->argv_words[i]);
-        lua_rawseti(L, -2, i + 1);
-    }
-    lua_setfield(L, -2, "argv");
-    lua_setfield(L, -2, "cmdline");
+    open_cmdline(L, w->run);
 
     lua_newtable(L);
     lua_setfield(L, -2, "hooks");
 
     /* error.RESTART_EVENT: a unique light userdata */
     lua_newtable(L);
+    lua_pushinteger(L, 0);
+    lua_setfield(L, -2, "NONE");
     lua_pushlightuserdata(L, &l_restart_marker);
     lua_setfield(L, -2, "RESTART_EVENT");
     lua_setfield(L, -2, "error");
@@ -288,8 +428,34 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
 
     l_open_rand(L);
     l_open_sql(L);
+    /* sql.error: sysbench's error classes (its db_error_t) */
+    lua_getfield(L, -1, "sql");
+    lua_createtable(L, 0, 3);
+    static const char *const classes[] = {"NONE", "IGNORABLE", "FATAL"};
+    for (int i = 0; i < 3; i++) {
+        lua_pushinteger(L, i);
+        lua_setfield(L, -2, classes[i]);
+    }
+    lua_setfield(L, -2, "error");
+    lua_pop(L, 1);
     l_open_report(L);
     l_open_event(L);
+    l_open_diag(L);
+    l_open_shard(L);
+
+    /* the globals of sysbench 1.0's compatibility layer */
+    static const struct { const char *global, *field; } legacy[] = {
+        {"sb_rand", "default"}, {"sb_rand_uniform", "uniform"},
+        {"sb_rand_gaussian", "gaussian"}, {"sb_rand_special", "special"},
+        {"sb_rand_str", "string"}};
+    lua_getfield(L, -1, "rand");
+    for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++) {
+        lua_getfield(L, -1, legacy[i].field);
+        lua_setglobal(L, legacy[i].global);
+    }
+    lua_pop(L, 1);
+    lua_register(L, "sb_rnd", r_rnd);
+    lua_register(L, "sb_rand_uniq", r_uniq_range);
 
     lua_pushvalue(L, -1);
     lua_setglobal(L, "sysbench");

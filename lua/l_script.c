@@ -17,6 +17,7 @@ static const struct sb_script_ops lua_ops = {
     .call = l_call_global,
     .find_command = l_find_command,
     .call_command = l_call_command,
+    .command_names = l_command_names,
     .interrupt = l_interrupt,
     .worker_init = l_worker_init,
     .run_events = l_run_events,

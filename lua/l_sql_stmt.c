@@ -7,6 +7,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "l_internal.h"
@@ -131,7 +132,16 @@ static int param_set(lua_State *L)
         break;
     default: {
         size_t len;
-        const char *str = luaL_tolstring(L, 2, &len);
+        const char *str;
+        char num[32];
+        if (lua_type(L, 2) == LUA_TNUMBER && !lua_isinteger(L, 2)) {
+            /* a float as LuaJIT writes it (5, not Lua 5.4's 5.0), as the
+             * scripts written for sysbench expect in their strings */
+            len = (size_t)snprintf(num, sizeof num, "%.14g", (double)lua_tonumber(L, 2));
+            str = num;
+        } else {
+            str = luaL_tolstring(L, 2, &len);
+        }
         if (sb_stmt_set_str(s, p->slot, str, len) != 0)
             return luaL_error(L, "out of memory");
         break;

@@ -62,6 +62,7 @@ void l_take_error(struct l_thread *t)
         lua_pop(L, 2);
         return;
     }
+    l_compat_hint(L);
     msg = lua_tostring(L, -1);
     snprintf(w->error, sizeof w->error, "%s", msg ? msg : "(non-string error)");
     lua_pop(L, 1);
@@ -72,7 +73,7 @@ static void set_package_path(lua_State *L, const struct sb_run *run)
     const char *script = run->script;
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    const char *slash = strrchr(script, '/');
+    const char *slash = script ? strrchr(script, '/') : NULL;
     if (slash) {
         luaL_addlstring(&b, script, (size_t)(slash - script));
         luaL_addstring(&b, "/?.lua;");
@@ -111,15 +112,15 @@ int l_state_create(struct sb_worker *w, int with_opts)
     w->script = t;
     w->conn_list = &w->conns;
     luaL_openlibs(L);
-    l_open_compat(L);
     l_open_sbench(L, w);
+    l_open_compat(L);
     l_legacy_open(L, w);
     if (with_opts)
         l_set_options(w);
     set_package_path(L, w->run);
     lua_pushcfunction(L, msgh);
     t->traceback_idx = lua_gettop(L);
-    if (luaL_loadfile(L, w->run->script) != LUA_OK ||
+    if (luaL_loadfile(L, w->run->script) != LUA_OK || /* NULL: stdin */
         lua_pcall(L, 0, 0, t->traceback_idx) != LUA_OK) {
         l_take_error(t);
         l_state_destroy(w);
@@ -142,14 +143,115 @@ void l_state_destroy(struct sb_worker *w)
     w->script = NULL;
 }
 
+/* sbench.cmdline.ARG_* (sysbench 1.0's numbers) as option kinds; -1 for
+ * ARG_NULL, ARG_MAX and anything else. */
+static int arg_kind(lua_Integer t)
+{
+    switch (t) {
+    case L_ARG_BOOL: return SB_OPT_BOOL;
+    case L_ARG_INT: return SB_OPT_INT;
+    case L_ARG_SIZE: return SB_OPT_SIZE;
+    case L_ARG_DOUBLE: return SB_OPT_NUMBER;
+    case L_ARG_STRING: return SB_OPT_STRING;
+    case L_ARG_FILE: return SB_OPT_FILE;
+    case L_ARG_LIST: return SB_OPT_LIST;
+    default: return -1;
+    }
+}
+
+/* The default of a declaration {description, default, type} on top of
+ * the stack as option text (def, NULL when there is none) and, when the
+ * declaration gives no type, the kind its Lua type implies. */
+static void default_text(lua_State *L, int *kind, char *def, size_t len, const char **defp,
+                         long long *mn, long long *mx)
+{
+    *defp = def;
+    switch (lua_type(L, -1)) {
+    case LUA_TNUMBER:
+        if (lua_isinteger(L, -1)) {
+            *kind = SB_OPT_INT;
+            *mn = 0;
+            *mx = LLONG_MAX / 4;
+            snprintf(def, len, "%lld", (long long)lua_tointeger(L, -1));
+        } else { /* as Lua prints it: 0.2, not 0.20000000000000001 */
+            *kind = SB_OPT_NUMBER;
+            *mn = -1000000000000LL;
+            *mx = 1000000000000LL;
+            snprintf(def, len, LUA_NUMBER_FMT, lua_tonumber(L, -1));
+        }
+        break;
+    case LUA_TBOOLEAN:
+        *kind = SB_OPT_BOOL;
+        snprintf(def, len, "%s", lua_toboolean(L, -1) ? "on" : "off");
+        break;
+    case LUA_TTABLE: {
+        *kind = SB_OPT_LIST;
+        size_t used = 0;
+        def[0] = 0;
+        lua_Integer n = luaL_len(L, -1);
+        for (lua_Integer i = 1; i <= n && used < len - 64; i++) {
+            lua_geti(L, -1, i);
+            used += (size_t)snprintf(def + used, len - used, "%s%s", i > 1 ? "," : "",
+                                     lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
+            lua_pop(L, 1);
+        }
+        break;
+    }
+    case LUA_TSTRING:
+        *kind = SB_OPT_STRING;
+        snprintf(def, len, "%s", lua_tostring(L, -1));
+        break;
+    default:
+        *kind = SB_OPT_STRING;
+        *defp = NULL;
+    }
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Registers one declaration, name = {description, default, type}, on top
+ * of the stack (left there).  Returns 0, or -1 with one line in err. */
+static int register_one(lua_State *L, const char *script, const char *name, struct sb_options *o,
+                        char *err, size_t errlen)
+{
+    if (!lua_istable(L, -1)) {
+        snprintf(err, errlen, "%s: sbench.cmdline.options.%s must be {description, default}",
+                 script, name);
+        return -1;
+    }
+    lua_geti(L, -1, 1);
+    const char *help = lua_tostring(L, -1);
+    lua_geti(L, -2, 2);
+    int kind;
+    char def[1024];
+    const char *defp;
+    long long mn = 0, mx = 0;
+    default_text(L, &kind, def, sizeof def, &defp, &mn, &mx);
+    if (lua_geti(L, -3, 3) != LUA_TNIL) {
+        int k = lua_isinteger(L, -1) ? arg_kind(lua_tointeger(L, -1)) : -1;
+        if (k < 0) {
+            snprintf(err, errlen, "%s: option '%s' has an unknown type '%s' (use sbench.cmdline.ARG_*)",
+                     script, name, luaL_tolstring(L, -1, NULL));
+            lua_pop(L, 4);
+            return -1;
+        }
+        if (k == SB_OPT_INT || (k == SB_OPT_NUMBER && kind != SB_OPT_NUMBER)) {
+            mn = k == SB_OPT_INT ? LLONG_MIN / 4 : -1000000000000LL;
+            mx = k == SB_OPT_INT ? LLONG_MAX / 4 : 1000000000000LL;
+        }
+        kind = k;
+    }
+    sb_options_add(o, name, kind, SB_SRC_WORKLOAD, defp, help ? help : "", NULL, mn, mx);
+    lua_pop(L, 3);
+    return 0;
+}
+
 int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen)
 {
-    struct l_thread *t = w->script;
-    lua_State *L = t->L;
-    if (t->legacy) { /* it takes any option, as a global (l_legacy.c) */
-        sb_options_adopt_unknown(o, SB_SRC_WORKLOAD, "given on the command line; a legacy script reads it as a global");
-        return 0;
-    }
+    lua_State *L = ((struct l_thread *)w->script)->L;
     lua_getglobal(L, "sbench");
     lua_getfield(L, -1, "cmdline");
     lua_getfield(L, -1, "options");
@@ -157,64 +259,52 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
         lua_pop(L, 3);
         return 0;
     }
+    /* in name order, as sysbench lists them (pairs() has no order) */
+    int n = 0, cap = 0, rc = 0;
+    char **names = NULL;
     lua_pushnil(L);
     while (lua_next(L, -2)) {
-        if (lua_type(L, -2) != LUA_TSTRING || !lua_istable(L, -1)) {
+        lua_pop(L, 1);
+        if (lua_type(L, -1) != LUA_TSTRING) {
             snprintf(err, errlen, "%s: sbench.cmdline.options entries must be name = {description, default}",
-                     w->run->script);
-            lua_pop(L, 5);
-            return -1;
+                     w->run->script_name);
+            lua_pop(L, 4);
+            rc = -1;
+            goto out;
         }
-        const char *name = lua_tostring(L, -2);
-        lua_geti(L, -1, 1);
-        const char *help = lua_tostring(L, -1);
-        lua_geti(L, -2, 2);
-        int kind = SB_OPT_STRING;
-        char def[1024];
-        const char *defp = def;
-        long long mn = 0, mx = 0;
-        switch (lua_type(L, -1)) {
-        case LUA_TNUMBER:
-            if (lua_isinteger(L, -1)) {
-                kind = SB_OPT_INT;
-                mn = 0;
-                mx = LLONG_MAX / 4;
-                snprintf(def, sizeof def, "%lld", (long long)lua_tointeger(L, -1));
-            } else {
-                kind = SB_OPT_NUMBER;
-                mn = -1000000000000LL;
-                mx = 1000000000000LL;
-                snprintf(def, sizeof def, "%.17g", lua_tonumber(L, -1));
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **nn = realloc(names, (size_t)cap * sizeof *nn);
+            if (nn == NULL) {
+                snprintf(err, errlen, "out of memory");
+                lua_pop(L, 4);
+                rc = -1;
+                goto out;
             }
-            break;
-        case LUA_TBOOLEAN:
-            kind = SB_OPT_BOOL;
-            snprintf(def, sizeof def, "%s", lua_toboolean(L, -1) ? "on" : "off");
-            break;
-        case LUA_TTABLE: {
-            kind = SB_OPT_LIST;
-            size_t used = 0;
-            def[0] = 0;
-            lua_Integer n = luaL_len(L, -1);
-            for (lua_Integer i = 1; i <= n && used < sizeof def - 64; i++) {
-                lua_geti(L, -1, i);
-                used += (size_t)snprintf(def + used, sizeof def - used, "%s%s", i > 1 ? "," : "",
-                                         lua_tostring(L, -1) ? lua_tostring(L, -1) : "");
-                lua_pop(L, 1);
-            }
-            break;
+            names = nn;
         }
-        case LUA_TSTRING:
-            snprintf(def, sizeof def, "%s", lua_tostring(L, -1));
-            break;
-        default:
-            defp = NULL;
+        if ((names[n] = strdup(lua_tostring(L, -1))) == NULL) {
+            snprintf(err, errlen, "out of memory");
+            lua_pop(L, 4);
+            rc = -1;
+            goto out;
         }
-        sb_options_add(o, name, kind, SB_SRC_WORKLOAD, defp, help ? help : "", NULL, mn, mx);
-        lua_pop(L, 3);
+        n++;
+    }
+    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    for (int i = 0; i < n && rc == 0; i++) {
+        lua_getfield(L, -1, names[i]);
+        rc = register_one(L, w->run->script_name, names[i], o, err, errlen);
+        lua_pop(L, 1);
     }
     lua_pop(L, 3);
-    return 0;
+    if (rc == 0 && n == 0) /* a script that declares no options takes any (sysbench) */
+        sb_options_take_unknown(o, SB_SRC_UNDECLARED);
+out:
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return rc;
 }
 
 int l_call_value(struct l_thread *t, int nargs)
@@ -257,8 +347,8 @@ int l_find_command(struct sb_worker *w, const char *cmd)
     lua_State *L = ((struct l_thread *)w->script)->L;
     if (!push_command(L, cmd))
         return 0;
-    lua_geti(L, -1, 2);
-    int parallel = lua_tointeger(L, -1) == 2;
+    lua_geti(L, -1, 2); /* == sbench.cmdline.PARALLEL_COMMAND, which is true */
+    int parallel = lua_isboolean(L, -1) && lua_toboolean(L, -1);
     lua_pop(L, 2);
     return parallel ? 2 : 1;
 }
@@ -281,6 +371,35 @@ int l_call_command(struct sb_worker *w, const char *cmd)
         return -1;
     }
     return 0;
+}
+
+void l_command_names(struct sb_worker *w, char *buf, size_t len)
+{
+    lua_State *L = ((struct l_thread *)w->script)->L;
+    const char *names[64];
+    int n = 0;
+    buf[0] = 0;
+    lua_getglobal(L, "sbench");
+    lua_getfield(L, -1, "cmdline");
+    lua_getfield(L, -1, "commands");
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            int ok = 0;
+            if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
+                ok = lua_geti(L, -1, 1) == LUA_TFUNCTION;
+                lua_pop(L, 1);
+            }
+            lua_pop(L, 1);
+            if (ok && n < 64) /* a key of the table: the string lives with it */
+                names[n++] = lua_tostring(L, -1);
+        }
+    }
+    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    size_t used = 0;
+    for (int i = 0; i < n && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+    lua_pop(L, 3);
 }
 
 int l_has_hook(struct sb_worker *w, const char *name)

@@ -47,6 +47,9 @@ static const struct sbd_option options[] = {
      "run prepared statements (execute) and BEGIN/COMMIT/ROLLBACK over the "
      "client/server protocol directly instead of through Connector/C "
      "(no allocation per statement); off: Connector/C for everything"},
+    {"mysql-dry-run", SBD_OPT_BOOL, "off",
+     "send nothing to a server and pretend every statement succeeds (sysbench's option): "
+     "sbench runs the null driver instead"},
     {NULL, 0, NULL, NULL}
 };
 

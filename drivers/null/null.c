@@ -13,10 +13,10 @@
  * lost connection), --null-fail-connect (refuse every connection).
  */
 #include "null_int.h"
+#include "../common/error.h"
+#include "../common/value.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const struct sbd_option null_options[] = {
     {"null-rows", SBD_OPT_INT, "1", "rows each SELECT returns (SELECT <integer> returns that number)"},
@@ -31,6 +31,9 @@ static const struct sbd_option null_options[] = {
      "connection is gone, 08006)"},
     {"null-fail-connect", SBD_OPT_BOOL, "off",
      "refuse every connection (for testing error paths)"},
+    {"null-dialect", SBD_OPT_STRING, "ansi",
+     "SQL dialect the connections report, so workloads write that dialect's SQL (--mysql-dry-run "
+     "sets mysql)"},
     {NULL, 0, NULL, NULL}
 };
 
@@ -45,20 +48,12 @@ static int null_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
 {
     (void)thread_id;
     *out = NULL;
-    if (null_cfg.host->opt_bool("null-fail-connect")) {
-        err->status = SBD_ERROR;
-        err->native_code = 0;
-        strcpy(err->sqlstate, "08001");
-        snprintf(err->message, sizeof err->message,
-                 "null driver: connection refused (--null-fail-connect)");
-        return SBD_ERROR;
-    }
+    if (null_cfg.host->opt_bool("null-fail-connect"))
+        return sbc_error(err, SBD_ERROR, 0, "08001", NULL,
+                         "null driver: connection refused (--null-fail-connect)");
     sbd_conn *c = calloc(1, sizeof *c);
-    if (c == NULL) {
-        err->status = SBD_ERROR;
-        snprintf(err->message, sizeof err->message, "out of memory");
-        return SBD_ERROR;
-    }
+    if (c == NULL)
+        return sbc_error(err, SBD_ERROR, 0, NULL, NULL, "out of memory");
     if (null_async_open(c, err) != SBD_OK) {
         free(c);
         return SBD_ERROR;
@@ -78,7 +73,12 @@ static void null_disconnect(sbd_conn *c)
 
 static const struct sbd_error *null_last_error(sbd_conn *c) { return &c->err; }
 
-static const char *null_dialect(sbd_conn *c) { (void)c; return "ansi"; }
+static const char *null_dialect(sbd_conn *c)
+{
+    (void)c;
+    const char *d = null_cfg.host->opt_str("null-dialect");
+    return d && *d ? d : "ansi";
+}
 
 static const char *null_server_version(sbd_conn *c) { (void)c; return "null"; }
 
@@ -124,8 +124,7 @@ static int null_fetch_row(sbd_conn *c, struct sbd_value *row)
     if (c->rows_left <= 0)
         return SBD_DONE;
     c->rows_left--;
-    row[0].type = SBD_TYPE_INT;
-    row[0].is_null = 0;
+    sbc_value_reset(&row[0], SBD_TYPE_INT, 0);
     row[0].i = c->next_value++;
     return SBD_OK;
 }

@@ -15,6 +15,8 @@
  * flight than ever before on the connection.
  */
 #include "null_int.h"
+#include "../common/buf.h"
+#include "../common/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -54,12 +56,9 @@ int null_async_open(sbd_conn *c, struct sbd_error *err)
 {
     c->fd = null_cfg.delay_ns > 0 ? timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)
                                   : eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (c->fd < 0) {
-        err->status = SBD_ERROR;
-        strcpy(err->sqlstate, "08001");
-        strcpy(err->message, "null driver: no timerfd/eventfd for the connection (too many open files?)");
-        return SBD_ERROR;
-    }
+    if (c->fd < 0)
+        return sbc_error(err, SBD_ERROR, 0, "08001", NULL,
+                         "null driver: no timerfd/eventfd for the connection (too many open files?)");
     return SBD_OK;
 }
 
@@ -102,20 +101,20 @@ static void arm(sbd_conn *c)
 
 int null_socket(sbd_conn *c) { return c->fd; }
 
-/* The queue slot for one more answer.  NULL when out of memory. */
+/* The queue slot for one more answer, owned by c; NULL when out of memory
+ * (the queue is then as it was). */
 static struct null_answer *slot(sbd_conn *c)
 {
     if (c->qn == c->qcap) {
-        int ncap = c->qcap ? c->qcap * 2 : 4;
-        struct null_answer *q = malloc((size_t)ncap * sizeof *q);
+        size_t cap = (size_t)c->qcap;
+        struct null_answer *q = sbc_grow(c->q, &cap, cap + 1, sizeof *q, 4);
         if (q == NULL)
             return NULL;
-        for (int i = 0; i < c->qn; i++)
-            q[i] = c->q[(c->qhead + i) % c->qcap];
-        free(c->q);
+        /* the answers that had wrapped round to the front now follow the
+         * others (the queue at least doubled, so they fit) */
+        memcpy(q + c->qcap, q, (size_t)c->qhead * sizeof *q);
         c->q = q;
-        c->qcap = ncap;
-        c->qhead = 0;
+        c->qcap = (int)cap;
     }
     return &c->q[(c->qhead + c->qn) % c->qcap];
 }

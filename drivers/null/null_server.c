@@ -23,6 +23,8 @@
  * server is one party for every connection).
  */
 #include "null_int.h"
+#include "../common/error.h"
+#include "../common/text.h"
 
 #include <stdatomic.h>
 #include <stdio.h>
@@ -72,25 +74,22 @@ static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || c
 
 static int is_letter(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 
-/* "SELECT <integer>" with nothing after but blanks and a ';': *v. */
+/* "SELECT <integer>" (digits with an optional '-', within int64_t) with
+ * nothing after but blanks and a ';': *v. */
 static int literal_select(const char *p, const char *end, int64_t *v)
 {
     while (p < end && is_blank(*p))
         p++;
-    int neg = p < end && *p == '-';
-    p += neg;
+    const char *num = p;
+    p += p < end && *p == '-';
     if (p == end || *p < '0' || *p > '9')
         return 0;
-    int64_t n = 0;
-    for (int digits = 0; p < end && *p >= '0' && *p <= '9'; p++)
-        if (++digits > 18)
-            return 0;
-        else
-            n = n * 10 + (*p - '0');
+    while (p < end && *p >= '0' && *p <= '9')
+        p++;
+    const char *num_end = p;
     while (p < end && (is_blank(*p) || *p == ';'))
         p++;
-    *v = neg ? -n : n;
-    return p == end;
+    return p == end && sbc_text_to_i64(num, (size_t)(num_end - num), v) == 0;
 }
 
 struct null_sql null_parse(const char *sql, size_t len)
@@ -208,16 +207,9 @@ void null_serve(sbd_conn *c, const struct null_sql *s, struct null_answer *a)
     }
 }
 
-static void set_err(sbd_conn *c, int status, const char *sqlstate, const char *msg, long long seq)
-{
-    c->err.status = status;
-    c->err.native_code = 0;
-    snprintf(c->err.sqlstate, sizeof c->err.sqlstate, "%s", sqlstate);
-    snprintf(c->err.message, sizeof c->err.message, msg, seq);
-}
-
 int null_deliver(sbd_conn *c, const struct null_answer *a, struct sbd_result_info *info)
 {
+    long long seq = (long long)a->seq;
     *info = a->info;
     c->rows_left = a->rows;
     c->next_value = a->first_value;
@@ -225,24 +217,26 @@ int null_deliver(sbd_conn *c, const struct null_answer *a, struct sbd_result_inf
     case NF_NONE:
         break;
     case NF_INJECTED:
-        set_err(c, a->status,
-                a->status == SBD_RETRY ? "40001" : a->status == SBD_ERROR ? "23505" : "08006",
-                a->status == SBD_CONN_LOST
-                    ? "null driver: connection lost (--null-fail-status=lost) at statement %lld of this connection"
-                    : "null driver: injected failure (--null-fail-every) at statement %lld of this connection",
-                (long long)a->seq);
+        if (a->status == SBD_CONN_LOST)
+            sbc_error(&c->err, a->status, 0, "08006", NULL, "null driver: connection lost "
+                      "(--null-fail-status=lost) at statement %lld of this connection", seq);
+        else
+            sbc_error(&c->err, a->status, 0, a->status == SBD_RETRY ? "40001" : "23505", NULL,
+                      "null driver: injected failure (--null-fail-every) at statement %lld "
+                      "of this connection", seq);
         break;
     case NF_ABORTED:
-        set_err(c, a->status, "25P02", "current transaction is aborted, commands ignored until end "
-                "of transaction block (statement %lld of this connection)", (long long)a->seq);
+        sbc_error(&c->err, a->status, 0, "25P02", NULL, "current transaction is aborted, "
+                  "commands ignored until end of transaction block (statement %lld of this "
+                  "connection)", seq);
         break;
     case NF_SYNTAX:
-        set_err(c, a->status, "42601", "null driver: syntax error: statement %lld of this "
-                "connection does not start with a keyword", (long long)a->seq);
+        sbc_error(&c->err, a->status, 0, "42601", NULL, "null driver: syntax error: statement "
+                  "%lld of this connection does not start with a keyword", seq);
         break;
     case NF_LOST:
-        set_err(c, a->status, "08006", "null driver: the connection was lost before statement "
-                "%lld (--null-fail-status=lost)", (long long)a->seq);
+        sbc_error(&c->err, a->status, 0, "08006", NULL, "null driver: the connection was lost "
+                  "before statement %lld (--null-fail-status=lost)", seq);
         break;
     }
     return a->status;
@@ -256,12 +250,8 @@ void null_end_session(sbd_conn *c)
 
 int null_misuse(sbd_conn *c, const char *what)
 {
-    c->err.status = SBD_ERROR;
-    c->err.native_code = 0;
-    strcpy(c->err.sqlstate, "HY010");
-    snprintf(c->err.message, sizeof c->err.message,
-             "null driver: %s (the host broke a rule of driver.h)", what);
-    return SBD_ERROR;
+    return sbc_error(&c->err, SBD_ERROR, 0, "HY010", NULL,
+                     "null driver: %s (the host broke a rule of driver.h)", what);
 }
 
 int null_server_counters(sbd_conn *c, struct sbd_server_counters *out)

@@ -39,6 +39,8 @@ end
 function event() end
 LUA
 echo 'function thread_init() end' > no_event.lua
+printf 'sysbench.cmdline.options = {size = {"bytes", nil, sysbench.cmdline.ARG_SIZE}}\nfunction event() end\n' > typed.lua
+printf 'sysbench.cmdline.options = {x = {"bad type", nil, 42}}\nfunction event() end\n' > typed_bad.lua
 long=$(head -c 5000 /dev/zero | tr '\0' a)
 abi_ok=0
 if command -v cc >/dev/null 2>&1; then
@@ -53,21 +55,22 @@ C
 fi
 
 pass=0 fail=0
-# check STATUS FRAGMENT [--stdout=TEXT] [--absent=TEXT] -- ARGS...
+# check STATUS FRAGMENT [--stdout=TEXT] [--absent=TEXT] [--stdin=FILE] -- ARGS...
 check() {
     local want=$1 frag=$2; shift 2
-    local out_frag="" absent=""
+    local out_frag="" absent="" input=/dev/null
     while [ "$1" != "--" ]; do
         case $1 in
             --stdout=*) out_frag=${1#--stdout=} ;;
             --absent=*) absent=${1#--absent=} ;;
+            --stdin=*) input=${1#--stdin=} ;;
         esac
         shift
     done
     shift
     local label
     label=$(printf '%s ' "$@" | cut -c1-90)
-    timeout 20 "$S" "$@" >out 2>err </dev/null
+    timeout 20 "$S" "$@" >out 2>err <"$input"
     local rc=$? why=""
     local first
     first=$(head -n 1 err)
@@ -91,11 +94,13 @@ check() {
 W=oltp_point_select
 N=--db-driver=null
 
-# command line shape
-check 2 "missing workload and command" -- 
-check 2 "missing workload and command" -- --threads=2
-check 2 "missing command for workload '$W'" -- $W
-check 2 "unknown command 'frob'" -- $W frob
+# command line shape (no workload reads the script from stdin, no command
+# only runs the script: tests/cli/sysbench_cmdline.sh compares those with
+# sysbench)
+check 2 "unknown command 'frob' (commands: prepare, run, cleanup, help)" -- $W frob
+check 2 "unrecognized command line argument 'extra'" -- $W run extra
+check 1 "stdin:2:" --stdin=syntax.lua --
+check 1 "stdin:2:" --stdin=syntax.lua -- - run
 check 2 "workloads found: " -- nosuch run
 check 2 "oltp_read_write" -- nosuch_workload run
 check 2 "does not exist" -- /nonexistent/dir/w.lua run
@@ -103,11 +108,11 @@ check 2 "does not exist" -- missing.lua run
 check 2 "does not exist" -- /tmp run
 check 2 "invalid option '-x'" -- -x $W run
 check 2 "invalid option '--=...'" -- --=5 $W run
-check 2 "unknown workload '-'" -- - run
 # unknown options, with suggestions
 check 2 "did you mean --threads?" -- --thread=2 $W run
 check 2 "did you mean --table-size?" -- --tables-size=5 $W run
 check 2 "did you mean --sqlite-db?" -- --sqlite-dbb=x $W run
+check 2 "did you mean --mysql-host?" -- $N --mysql-hots=x $W run
 check 2 "unknown option --completely-unrelated-thing" -- --completely-unrelated-thing=1 $W run
 check 2 "invalid value '-1' for --pipeline" -- --pipeline=-1 $W run
 check 2 "for --pipeline" -- --pipeline=deep $W run
@@ -139,6 +144,11 @@ check 2 "invalid value 'nan' for --percentile" -- --percentile=nan $W run
 check 2 "invalid value '101' for --percentile" -- --percentile=101 $W run
 check 2 "invalid value 'inf' for --report-interval" -- --report-interval=inf $W run
 check 2 "invalid value '9' for --verbosity" -- --verbosity=9 $W run
+check 2 "invalid --report-checkpoints list '5,abc'" -- $N --report-checkpoints=5,abc $W run
+check 2 "invalid --report-checkpoints list '-1'" -- $N --report-checkpoints=-1 $W run
+check 2 "at most 256 checkpoints" -- $N --report-checkpoints=$(seq -s, 1 257) $W run
+check 2 "invalid value '10Q' for --size: expected a size" -- $N ./typed.lua run --size=10Q
+check 1 "typed_bad.lua: option 'x' has an unknown type '42'" -- $N ./typed_bad.lua run
 check 2 "invalid value 'abc' for --null-rows" -- $N --null-rows=abc $W run
 # enumerations and booleans
 check 2 "invalid value 'foo' for --rand-type" -- --rand-type=foo $W run
@@ -186,6 +196,33 @@ check 1 "null driver: --null-delay-us must be between 0 and 60000000" -- $N --nu
 check 1 "null driver: --null-fail-every must be >= 0" -- $N --null-fail-every=-1 $W run
 check 1 "null driver: --null-fail-status must be retry, error or lost, not 'sometimes'" -- $N --null-fail-status=sometimes $W run
 check 2 "invalid value 'abc' for --null-delay-us" -- $N --null-delay-us=abc $W run
+
+# shards (core/shard*.c): identity, --start-at, what a shard must write
+SH="--report-format=json --output=o.json --hdr-log=o.hlog"
+check 2 "invalid value '3/3' for --shard" -- $N --shard=3/3 $SH --run-id=r --time=1 $W run
+check 2 "invalid value '1' for --shard" -- $N --shard=1 $SH --run-id=r --time=1 $W run
+check 2 "writes what 'sbench merge' reads" -- $N --shard=0/2 --run-id=r --time=1 $W run
+check 2 "has no run id to share" -- $N --shard=0/2 $SH --time=1 $W run
+check 2 "invalid run id 'a b'" -- $N --shard=0/2 $SH "--run-id=a b" --time=1 $W run
+check 2 "invalid value 'soon' for --start-at" -- $N --start-at=soon --time=1 $W run
+check 2 "--start-at=1000000000 passed" -- $N --start-at=1000000000 --time=1 $W run
+check 2 "--events=2 is fewer than the 3 shards" -- $N --shard=2/3 $SH --run-id=r --events=2 --time=0 $W run
+check 2 "--shard-count=2 needs JOB_COMPLETION_INDEX" -- $N --shard-count=2 $SH --time=1 $W run
+export JOB_COMPLETION_INDEX=1
+check 2 "give --shard-count=N" -- $N $SH --run-id=r --time=1 $W run
+check 2 "JOB_COMPLETION_INDEX='1' is not a shard index below --shard-count=1" -- $N --shard-count=1 $SH --run-id=r --time=1 $W run
+unset JOB_COMPLETION_INDEX
+export OMPI_COMM_WORLD_RANK=x OMPI_COMM_WORLD_SIZE=3
+check 2 "are not a shard index and count" -- $N $SH --run-id=r --time=1 $W run
+unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE
+[ ! -e o.json ] && [ ! -e o.hlog ] || { fail=$((fail + 1)); echo "FAIL: a refused shard left o.json or o.hlog"; }
+# sbench merge (core/merge*.c); its refusals of inputs: tests/measure/merge_exact.sh
+check 2 "sbench merge: no input" -- merge
+check 2 "unknown option --frob" -- merge --frob=1 x
+check 2 "invalid value 'xml' for --report-format" -- merge --report-format=xml x
+check 1 "nosuch: No such file or directory" -- merge nosuch
+check 1 "syntax.lua: neither an sbench JSON report nor an HdrHistogram log" -- merge syntax.lua
+check 1 "no *.json or *.hlog file in the directory" -- merge drv
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

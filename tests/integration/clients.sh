@@ -1,7 +1,8 @@
 #!/bin/sh
 # clients.sh: --clients=64 on --threads=2, on PostgreSQL and MariaDB.
 #
-# Every workload in workloads/ (prepare, run --time=2, for bulk_insert
+# Every workload in workloads/ but the diagnostic ones (diag*, fileio, sbk:
+# tests/integration/diag.sh) (prepare, run --time=2, for bulk_insert
 # --rate=3200 --time=2; cleanup), on each server:
 #   - sbench exits 0 and its header shows threads and clients (on a driver
 #     that cannot multiplex, sbench runs one thread per client: threads 64);
@@ -32,7 +33,7 @@ command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
 TABLES=2 SIZE=10000 THREADS=2 CLIENTS=64
 COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS"
 WORKLOADS=${SBT_WORKLOADS:-$(cd "$WL_HERE/../../workloads" && ls *.lua | sed 's/\.lua$//' |
-    grep -v -e '^oltp_common$' -e '^oltp_sql$')}
+    grep -v -e '^oltp_common$' -e '^oltp_sql$' -e '^diag' -e '^fileio$' -e '^sbk$')}
 
 # sessions, watch_sessions: in wl-lib.sh.
 
@@ -61,7 +62,16 @@ EOF
     expect_eq "$w: JSON per-client counts" "$5" "$n"
     expect_eq "$w: JSON per-client events add up to the transactions" "$6" "$8"
     expect_eq "$w: JSON transactions = text report" "$8" "$tx"
-    expect_range "$w: fewest events of one client" "$7" 1 1000000000
+    # even a perfectly fair scheduler leaves some client without an event
+    # with probability about n*exp(-tx/n): only ask for one event each
+    # when that is below 1/2500 (tx >= 12 n); a write workload held up by
+    # deadlock waits (deadlock_timeout 1 s) on a loaded machine may not
+    # get there in 2 s
+    if [ "$8" -ge $((12 * n)) ] 2>/dev/null; then
+        expect_range "$w: fewest events of one client" "$7" 1 1000000000
+    else
+        expect_range "$w: fewest events of one client ($8 transactions, too few to ask for one each)" "$7" 0 1000000000
+    fi
 }
 
 run_workload() {

@@ -3,10 +3,13 @@
  * against snprintf and strtoll, comma lists, password files (every edge:
  * line ends, empty, missing, a directory, both options), and the error
  * setter (exact messages, one line, masking, cutting without splitting a
- * UTF-8 character).  No server, no driver.
+ * UTF-8 character), the list of open statements and a bulk load's INSERT
+ * text.  No server, no driver.
  */
 #include "../../drivers/common/buf.h"
 #include "../../drivers/common/error.h"
+#include "../../drivers/common/insert.h"
+#include "../../drivers/common/link.h"
 #include "../../drivers/common/list.h"
 #include "../../drivers/common/password.h"
 #include "../../drivers/common/text.h"
@@ -410,6 +413,68 @@ static void test_error(void)
     EXPECT(strlen(e.message) == 510, "no trailing blank at the cut: %zu", strlen(e.message));
 }
 
+/* ---- open statements and a bulk load's INSERT ----------------------- */
+
+struct item {
+    struct sbc_link link;
+    int id;
+};
+
+/* The ids from the head on, as text ("3 1"), and checks the back links. */
+static const char *ids(struct sbc_link *head)
+{
+    static char buf[64];
+    size_t o = 0;
+    buf[0] = 0;
+    for (struct sbc_link *l = head, *prev = NULL; l != NULL; prev = l, l = l->next) {
+        EXPECT(l->prev == prev, "item %d: back link", ((struct item *)l)->id);
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%d", o ? " " : "",
+                              ((struct item *)l)->id);
+    }
+    return buf;
+}
+
+static void test_link(void)
+{
+    struct item it[4] = {{.id = 0}, {.id = 1}, {.id = 2}, {.id = 3}};
+    struct sbc_link *head = NULL;
+    EXPECT(sbc_link_pop(&head) == NULL, "pop of an empty list");
+    for (int i = 0; i < 4; i++)
+        sbc_link_add(&head, &it[i].link);
+    EXPECT(strcmp(ids(head), "3 2 1 0") == 0, "added: %s", ids(head));
+    sbc_link_remove(&head, &it[2].link);  /* middle */
+    EXPECT(strcmp(ids(head), "3 1 0") == 0, "middle removed: %s", ids(head));
+    sbc_link_remove(&head, &it[3].link);  /* head */
+    EXPECT(strcmp(ids(head), "1 0") == 0, "head removed: %s", ids(head));
+    sbc_link_remove(&head, &it[0].link);  /* tail */
+    EXPECT(strcmp(ids(head), "1") == 0, "tail removed: %s", ids(head));
+    sbc_link_add(&head, &it[2].link);
+    EXPECT(sbc_link_pop(&head) == &it[2].link && sbc_link_pop(&head) == &it[1].link &&
+           sbc_link_pop(&head) == NULL && head == NULL, "popped in order to empty");
+}
+
+static void test_insert(void)
+{
+    static const char *const cols[] = {"id", "k", "c", "pad"};
+    char *sql = sbc_insert_sql("sbtest1", cols, 4);
+    EXPECT(sql != NULL && strcmp(sql, "INSERT INTO sbtest1 (id, k, c, pad) VALUES (?, ?, ?, ?)") == 0,
+           "four columns: %s", sql ? sql : "NULL");
+    free(sql);
+    sql = sbc_insert_sql("t", cols + 1, 1);
+    EXPECT(sql != NULL && strcmp(sql, "INSERT INTO t (k) VALUES (?)") == 0,
+           "one column: %s", sql ? sql : "NULL");
+    free(sql);
+    /* long names: the size is computed, not guessed */
+    char name[300];
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = 0;
+    const char *const many[] = {name, name, name};
+    sql = sbc_insert_sql(name, many, 3);
+    EXPECT(sql != NULL && strlen(sql) == 26 - 1 + 4 * 299 + 2 * 2 + 1 + 2 * 3,
+           "long names: %zu bytes", sql ? strlen(sql) : 0);
+    free(sql);
+}
+
 int main(void)
 {
     test_text();
@@ -417,6 +482,8 @@ int main(void)
     test_list();
     test_password();
     test_error();
+    test_link();
+    test_insert();
     if (failures != 0) {
         fprintf(stderr, "drvcommon_test: %d of %d checks failed\n", failures, checks);
         return 1;

@@ -6,8 +6,11 @@
  * (nan/inf rejected, range), booleans, choices, unknown options with a
  * "did you mean", options registered after a first resolve (driver,
  * workload), the first registration winning, the echo masking secrets and
- * any option named *password*, over-long names and values, and no secret
- * in any error message.  Runs every check; prints "N passed, M failed" and
+ * any option named *password*, over-long names and values, no secret
+ * in any error message, sizes (sysbench's SIZE: 10K, 1M), arguments taken
+ * as undeclared string options ("" for a bare --flag, as sysbench gives
+ * them), replaced defaults, and the help's layout (sysbench's forms, the
+ * text aligned after the longest name).  Runs every check; prints "N passed, M failed" and
  * exits 1 if anything failed.
  */
 #include "options.h"
@@ -454,6 +457,101 @@ static void test_lengths(void)
     sb_options_destroy(o);
 }
 
+/* Help text of one source into buf. */
+static void help_of(struct sb_options *o, int source, char *buf, size_t len)
+{
+    FILE *f = tmpfile();
+    sb_options_print_help(o, source, f);
+    rewind(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+static void test_sizes(void)
+{
+    static const struct { const char *in; long long want; } good[] = {
+        {"0", 0}, {"512", 512}, {"512b", 512}, {"10K", 10240}, {"10k", 10240},
+        {"1M", 1048576}, {"2G", 2147483648LL}, {"1T", 1099511627776LL}};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        long long v = -1;
+        char what[64];
+        snprintf(what, sizeof what, "size '%s' is %lld bytes", good[i].in, good[i].want);
+        check(sb_parse_size(good[i].in, &v) == 0 && v == good[i].want, what, "got %lld", v);
+    }
+    static const char *const bad[] = {"", "K", "-1", "1.5K", "10KB", "10X", " 1", "99999999999T"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        long long v;
+        char what[64];
+        snprintf(what, sizeof what, "'%s' is no size", bad[i]);
+        check(sb_parse_size(bad[i], &v) != 0, what, "accepted as %lld", v);
+    }
+    char err[512];
+    struct sb_options *o = sb_options_create();
+    sb_options_add(o, "buf", SB_OPT_SIZE, SB_SRC_WORKLOAD, NULL, "bytes", NULL, 0, 0);
+    int rc = run(o, err, sizeof err, NULL, NULL, "--buf=64K", (char *)NULL);
+    check(rc == 0 && strcmp(sb_opt_str(o, "buf"), "64K") == 0, "--buf=64K is accepted as given",
+          "rc %d err %s", rc, err);
+    sb_options_destroy(o);
+    o = sb_options_create();
+    sb_options_add(o, "buf", SB_OPT_SIZE, SB_SRC_WORKLOAD, NULL, "bytes", NULL, 0, 0);
+    rc = run(o, err, sizeof err, NULL, NULL, "--buf=64Q", (char *)NULL);
+    check(rc != 0 && strstr(err, "invalid value '64Q' for --buf: expected a size"),
+          "--buf=64Q is refused", "rc %d err %s", rc, err);
+    sb_options_destroy(o);
+}
+
+static void test_take_unknown(void)
+{
+    char err[512];
+    struct sb_options *o = mk();
+    char *argv[] = {"sbench", "--threads=2", "--tables=3", "--foo_bar=x", "--flag", "w", NULL};
+    const char **w;
+    int nw;
+    int rc = sb_options_parse_argv(o, 6, argv, &w, &nw, err, sizeof err);
+    rc |= sb_options_resolve(o, 0, err, sizeof err);
+    const struct sb_arg *g = sb_options_arg_at(o, 3);
+    check(rc == 0 && g && strcmp(g->name, "flag") == 0 && g->bare && !sb_options_arg_at(o, 4),
+          "the arguments in order, a bare one marked", "rc %d", rc);
+    int n = sb_options_take_unknown(o, SB_SRC_UNDECLARED);
+    check(n == 3, "three unknown arguments taken", "took %d", n);
+    rc = sb_options_resolve(o, 1, err, sizeof err);
+    check(rc == 0, "nothing is unknown after that", "err %s", err);
+    check(strcmp(sb_opt_str(o, "tables"), "3") == 0 && strcmp(sb_opt_str(o, "foo-bar"), "x") == 0 &&
+              strcmp(sb_opt_str(o, "flag"), "") == 0 && sb_opt_int(o, "threads") == 2,
+          "their values as strings, '' for the bare --flag, --threads untouched", "");
+    const struct sb_opt *p = sb_opt_find(o, "foo_bar");
+    check(p && p->source == SB_SRC_UNDECLARED && p->kind == SB_OPT_STRING,
+          "taken as undeclared strings", "");
+    check(sb_options_take_unknown(o, SB_SRC_UNDECLARED) == 0, "a second call takes nothing", "");
+    check(sb_opt_set_default(o, "rate", "7") == 0 && sb_opt_num(o, "rate") == 7 &&
+              sb_opt_set_default(o, "nosuch", "1") == -1,
+          "a default replaced; an unknown name refused", "");
+    sb_options_destroy(o);
+}
+
+static void test_help_layout(void)
+{
+    char buf[2048];
+    struct sb_options *o = sb_options_create();
+    sb_options_add(o, "n", SB_OPT_INT, SB_SRC_WORKLOAD, "5", "count", NULL, 0, 10);
+    sb_options_add(o, "flag", SB_OPT_BOOL, SB_SRC_WORKLOAD, "on", "a flag", NULL, 0, 0);
+    sb_options_add(o, "names", SB_OPT_LIST, SB_SRC_WORKLOAD, "a,b", "a list", NULL, 0, 0);
+    sb_options_add(o, "buf", SB_OPT_SIZE, SB_SRC_WORKLOAD, NULL, "bytes", NULL, 0, 0);
+    sb_options_add(o, "log", SB_OPT_FILE, SB_SRC_WORKLOAD, NULL, "a file", NULL, 0, 0);
+    sb_options_add(o, "s", SB_OPT_STRING, SB_SRC_WORKLOAD, "", "empty default", NULL, 0, 0);
+    sb_options_add(o, "core-thing", SB_OPT_INT, SB_SRC_CORE, "1", "not this source", NULL, 0, 1);
+    help_of(o, SB_SRC_WORKLOAD, buf, sizeof buf);
+    /* the column is as wide as the longest left part: --names=[LIST,...] */
+    char aligned[1024];
+    snprintf(aligned, sizeof aligned, "  %-18s count [5]\n  %-18s a flag [on]\n  %-18s a list [a,b]\n"
+             "  %-18s bytes\n  %-18s a file\n  %-18s empty default []\n", "--n=N", "--flag[=on|off]",
+             "--names=[LIST,...]", "--buf=SIZE", "--log=FILENAME", "--s=STRING");
+    check(strcmp(buf, aligned) == 0, "help: sysbench's forms, aligned after the longest name",
+          "got\n%s", buf);
+    sb_options_destroy(o);
+}
+
 int main(void)
 {
     test_spellings();
@@ -466,6 +564,9 @@ int main(void)
     test_first_wins();
     test_echo_and_secrets();
     test_lengths();
+    test_sizes();
+    test_take_unknown();
+    test_help_layout();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -1,0 +1,193 @@
+/*
+ * `sbench info` (core/info.h): gathers the machine's facts, loads each
+ * driver found to ask its client library version (a driver that does not
+ * load is listed with the reason), lists the workloads found, and prints
+ * it all as text or JSON.
+ */
+#include "info.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sbench/driver.h>
+
+#include "driver_loader.h"
+#include "jsonw.h"
+#include "options.h"
+#include "paths.h"
+#include "sysinfo.h"
+
+#define MAX_FOUND 64
+
+struct found {
+    int n;
+    struct {
+        char name[64], path[1024], version[160], description[160], error[300];
+    } e[MAX_FOUND];
+};
+
+static void add_found(const char *name, const char *path, void *ctx)
+{
+    struct found *f = ctx;
+    if (f->n == MAX_FOUND)
+        return;
+    memset(&f->e[f->n], 0, sizeof f->e[f->n]);
+    snprintf(f->e[f->n].name, sizeof f->e[f->n].name, "%s", name);
+    snprintf(f->e[f->n].path, sizeof f->e[f->n].path, "%s", path);
+    f->n++;
+}
+
+/* Loads each driver in turn (sb_driver_load keeps one table: copy what is
+ * needed before the next). */
+static void probe_drivers(struct found *d, struct sb_options *o)
+{
+    for (int i = 0; i < d->n; i++) {
+        char err[256];
+        const struct sbd_driver *drv = sb_driver_load(d->e[i].path, d->e[i].name, err, sizeof err);
+        if (drv == NULL) {
+            snprintf(d->e[i].error, sizeof d->e[i].error, "%s", err);
+            continue;
+        }
+        const char *v = drv->client_version ? drv->client_version() : NULL;
+        snprintf(d->e[i].version, sizeof d->e[i].version, "%s", v ? v : "");
+        if (!d->e[i].version[0] && drv->client_version) {
+            /* some drivers learn it from their library's init: init with
+             * their options' defaults, ask, and let go */
+            sb_driver_register_options(drv, o);
+            if (drv->init(sb_host_create(o, drv->name), err, sizeof err) == SBD_OK) {
+                v = drv->client_version();
+                snprintf(d->e[i].version, sizeof d->e[i].version, "%s", v ? v : "");
+                if (drv->done)
+                    drv->done();
+            } else {
+                fprintf(stderr, "sbench: info: %s: %s\n", d->e[i].name, err);
+            }
+        }
+        snprintf(d->e[i].description, sizeof d->e[i].description, "%s",
+                 drv->description ? drv->description : "");
+    }
+}
+
+static double mb(uint64_t b) { return (double)b / (1024.0 * 1024.0); }
+
+static void print_text(const struct sb_sysinfo *si, const struct found *d, const struct found *w,
+                       const char *language)
+{
+    printf("sbench %s (driver ABI %d.%d, %s)\n\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR, language);
+    printf("Machine:\n");
+    printf("    %-22s %s\n", "OS:", si->os[0] ? si->os : "unknown");
+    printf("    %-22s %s %s (%s)\n", "kernel:", si->sysname, si->kernel, si->arch);
+    printf("    %-22s %s\n", "host name:", si->hostname);
+    printf("    %-22s %s\n", "CPU model:", si->cpu_model[0] ? si->cpu_model : "unknown");
+    printf("    %-22s %ld online (%ld configured)\n", "CPUs:", si->cpus_online, si->cpus_configured);
+    printf("    %-22s %.0f MB total, %.0f MB available\n", "memory:", mb(si->mem_total),
+           mb(si->mem_available));
+    printf("    %-22s %s\n", "working directory:", si->cwd);
+    printf("    %-22s %s on %s (%s)\n", "file system:", si->fs_mount, si->fs_device, si->fs_type);
+    printf("    %-22s %.0f MB total, %.0f MB free, %.0f MB usable\n", "space:", mb(si->fs_total),
+           mb(si->fs_free), mb(si->fs_avail));
+    printf("    %-22s %s (available: %s)\n", "clock source:",
+           si->clocksource[0] ? si->clocksource : "unknown", si->clocksources);
+    if (si->loadavg[0] >= 0)
+        printf("    %-22s %.2f %.2f %.2f\n", "load average:", si->loadavg[0], si->loadavg[1],
+               si->loadavg[2]);
+    printf("\nDrivers found:\n");
+    for (int i = 0; i < d->n; i++) {
+        if (d->e[i].error[0])
+            printf("    %-8s does not load: %s\n", d->e[i].name, d->e[i].error);
+        else
+            printf("    %-8s %-28s %s\n", d->e[i].name, d->e[i].version, d->e[i].path);
+    }
+    if (d->n == 0)
+        printf("    none\n");
+    printf("\nWorkloads found:\n");
+    for (int i = 0; i < w->n; i++)
+        printf("    %-24s %s\n", w->e[i].name, w->e[i].path);
+    if (w->n == 0)
+        printf("    none\n");
+}
+
+static int print_json(const struct sb_sysinfo *si, const struct found *d, const struct found *w,
+                      const char *language)
+{
+    size_t len = 64 * 1024 + (size_t)(d->n + w->n) * 2048;
+    char *buf = malloc(len);
+    if (buf == NULL) {
+        fprintf(stderr, "sbench: out of memory\n");
+        return 1;
+    }
+    struct sb_jw j;
+    sb_jw_init(&j, buf, len);
+    char abi[32];
+    snprintf(abi, sizeof abi, "%d.%d", SBD_ABI_MAJOR, SBD_ABI_MINOR);
+    sb_jw_raw(&j, "{\"type\":\"info\"");
+    sb_jw_key(&j, "sbench_version", 0);
+    sb_jw_str(&j, SB_VERSION);
+    sb_jw_key(&j, "driver_abi", 0);
+    sb_jw_str(&j, abi);
+    sb_jw_key(&j, "script_language", 0);
+    sb_jw_str(&j, language);
+    sb_jw_key(&j, "host", 0);
+    sb_sysinfo_json(&j, si);
+    sb_jw_key(&j, "drivers", 0);
+    sb_jw_raw(&j, "[");
+    for (int i = 0; i < d->n; i++) {
+        sb_jw_raw(&j, i ? ",{" : "{");
+        sb_jw_key(&j, "name", 1);
+        sb_jw_str(&j, d->e[i].name);
+        sb_jw_key(&j, "path", 0);
+        sb_jw_str(&j, d->e[i].path);
+        if (d->e[i].error[0]) {
+            sb_jw_key(&j, "error", 0);
+            sb_jw_str(&j, d->e[i].error);
+        } else {
+            sb_jw_key(&j, "client_version", 0);
+            sb_jw_str(&j, d->e[i].version);
+            sb_jw_key(&j, "description", 0);
+            sb_jw_str(&j, d->e[i].description);
+        }
+        sb_jw_raw(&j, "}");
+    }
+    sb_jw_raw(&j, "]");
+    sb_jw_key(&j, "workloads", 0);
+    sb_jw_raw(&j, "[");
+    for (int i = 0; i < w->n; i++) {
+        sb_jw_raw(&j, i ? ",{" : "{");
+        sb_jw_key(&j, "name", 1);
+        sb_jw_str(&j, w->e[i].name);
+        sb_jw_key(&j, "path", 0);
+        sb_jw_str(&j, w->e[i].path);
+        sb_jw_raw(&j, "}");
+    }
+    sb_jw_raw(&j, "]}");
+    int rc = 0;
+    if (j.truncated) {
+        fprintf(stderr, "sbench: info: the JSON object did not fit in %zu bytes\n", len);
+        rc = 1;
+    } else {
+        printf("%s\n", buf);
+    }
+    free(buf);
+    return rc;
+}
+
+int sb_info_command(struct sb_options *o, const char *language, int json)
+{
+    static struct sb_sysinfo si;
+    static struct found drivers, workloads;
+    sb_sysinfo_read(&si);
+    struct sb_dirs dirs;
+    sb_driver_dirs(sb_opt_str(o, "driver-path"), &dirs);
+    sb_list_drivers(&dirs, add_found, &drivers);
+    probe_drivers(&drivers, o);
+    sb_workload_dirs(sb_opt_str(o, "workload-path"), &dirs);
+    sb_list_workloads(&dirs, add_found, &workloads);
+    int rc = json ? print_json(&si, &drivers, &workloads, language)
+                  : (print_text(&si, &drivers, &workloads, language), 0);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "sbench: info: cannot write the output\n");
+        return 1;
+    }
+    return rc;
+}

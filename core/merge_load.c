@@ -1,0 +1,599 @@
+/*
+ * merge_load.c: one shard's files for `sbench merge` (see merge_shard.h):
+ * the JSON lines report (interval lines, then the final line with its
+ * run.shard tag and merge_data) parsed with jansson, and the HdrHistogram
+ * interval log (core/hdr_read.c), checked against each other.  Every byte
+ * is untrusted: whatever is missing, malformed or inconsistent is one line
+ * naming the file (and the line), never a crash.
+ */
+#include "merge_shard.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hdr_read.h"
+
+#define MAX_FILE_BYTES (1L << 31)
+
+/* Where a message points: file and line (0: the file as a whole). */
+struct ctx {
+    const char *path;
+    int line;
+    char *err;
+    size_t errlen;
+};
+
+static int bad(struct ctx *c, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->line > 0)
+        snprintf(c->err, c->errlen, "%s:%d: %s", c->path, c->line, msg);
+    else
+        snprintf(c->err, c->errlen, "%s: %s", c->path, msg);
+    return -1;
+}
+
+sb_histogram *mg_hist_new(double precision)
+{
+    return sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, precision);
+}
+
+json_object *mg_json_get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
+        return NULL;
+    return v;
+}
+
+const char *mg_json_str(json_object *o, const char *key)
+{
+    json_object *v = mg_json_get(o, key);
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static int is_int(json_object *v) { return json_object_is_type(v, json_type_int); }
+static int is_num(json_object *v) { return is_int(v) || json_object_is_type(v, json_type_double); }
+static int is_str(json_object *v) { return json_object_is_type(v, json_type_string); }
+static int is_arr(json_object *v) { return json_object_is_type(v, json_type_array); }
+static int is_obj(json_object *v) { return json_object_is_type(v, json_type_object); }
+
+/* The whole file, NUL-terminated, into *buf (caller frees); 0, or -1. */
+static int slurp(struct ctx *c, char **buf, size_t *len)
+{
+    FILE *f = fopen(c->path, "rb");
+    if (!f)
+        return bad(c, "cannot read: %s", strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    for (;;) {
+        if (!b) {
+            fclose(f);
+            return bad(c, "out of memory");
+        }
+        n += fread(b + n, 1, cap - 1 - n, f);
+        if (n < cap - 1)
+            break;
+        if (cap > MAX_FILE_BYTES) {
+            free(b);
+            fclose(f);
+            return bad(c, "larger than 2 GiB");
+        }
+        char *nb = realloc(b, cap * 2);
+        if (!nb)
+            free(b);
+        b = nb;
+        cap *= 2;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) {
+        free(b);
+        return bad(c, "cannot read: %s", strerror(EIO));
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* ---- JSON fields ---- */
+
+/* o's member at a dotted path ("latency_ms.sum"), or NULL. */
+static json_object *at(json_object *o, const char *path)
+{
+    char key[64];
+    while (o && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = 0;
+        o = mg_json_get(o, key);
+        path += n + (path[n] == '.');
+    }
+    return o;
+}
+
+static int get_u64(struct ctx *c, json_object *o, const char *path, uint64_t *out)
+{
+    json_object *v = at(o, path);
+    if (!is_int(v) || json_object_get_int64(v) < 0)
+        return bad(c, "\"%s\" is missing or not a count", path);
+    *out = (uint64_t)json_object_get_int64(v);
+    return 0;
+}
+
+static int get_i64(struct ctx *c, json_object *o, const char *path, int64_t *out)
+{
+    json_object *v = at(o, path);
+    if (!is_int(v))
+        return bad(c, "\"%s\" is missing or not an integer", path);
+    *out = (int64_t)json_object_get_int64(v);
+    return 0;
+}
+
+static int get_num(struct ctx *c, json_object *o, const char *path, double *out)
+{
+    json_object *v = at(o, path);
+    if (!is_num(v) || !isfinite(json_object_get_double(v)))
+        return bad(c, "\"%s\" is missing or not a number", path);
+    *out = json_object_get_double(v);
+    return 0;
+}
+
+static int get_str(struct ctx *c, json_object *o, const char *path, char *out, size_t len)
+{
+    json_object *v = at(o, path);
+    if (!is_str(v) || strlen(json_object_get_string(v)) >= len)
+        return bad(c, "\"%s\" is missing or not a string", path);
+    snprintf(out, len, "%s", json_object_get_string(v));
+    return 0;
+}
+
+/* The counts of a report line (interval or final) into d. */
+static int snapshot(struct ctx *c, json_object *o, struct sb_snapshot *d)
+{
+    memset(d, 0, sizeof *d);
+    char path[64];
+    if (get_u64(c, o, "transactions", &d->events) || get_u64(c, o, "ignored_errors", &d->ignored_errors) ||
+        get_u64(c, o, "reconnects", &d->reconnects) ||
+        get_u64(c, o, "retried_transactions", &d->retried_events) ||
+        get_u64(c, o, "failed_transactions", &d->failed_events) ||
+        get_u64(c, o, "late_transactions", &d->late_events))
+        return -1;
+    for (int k = 0; k < SB_Q_NKINDS; k++) {
+        snprintf(path, sizeof path, "kinds.%s.count", sb_qkind_names[k]);
+        if (get_u64(c, o, path, &d->queries[k]))
+            return -1;
+    }
+    json_object *errs = mg_json_get(o, "errors");
+    if (!is_arr(errs))
+        return bad(c, "\"errors\" is missing or not a list");
+    for (size_t i = 0; i < json_object_array_length(errs); i++) {
+        json_object *e = json_object_array_get_idx(errs, i);
+        if (d->nerrors == (int)(sizeof d->errors / sizeof d->errors[0]))
+            return bad(c, "more kinds of errors than sbench keeps");
+        int64_t native = 0;
+        __typeof__(d->errors[0]) *x = &d->errors[d->nerrors];
+        if (get_str(c, e, "sqlstate", x->sqlstate, sizeof x->sqlstate) ||
+            get_i64(c, e, "native_code", &native) || get_u64(c, e, "ignored", &x->ignored) ||
+            get_u64(c, e, "fatal", &x->fatal))
+            return -1;
+        x->native_code = (long)native;
+        d->nerrors++;
+    }
+    return 0;
+}
+
+/* merge_data's exact histogram object {count, min_ns, max_ns, sum_ns, hdr}. */
+static int exact_hist(struct ctx *c, json_object *o, const char *what, double precision,
+                      sb_histogram **out)
+{
+    uint64_t count;
+    int64_t mn = 0, mx = 0, sum = 0;
+    json_object *hdr = mg_json_get(o, "hdr");
+    if (!is_obj(o))
+        return bad(c, "merge_data's %s histogram is missing", what);
+    if (get_u64(c, o, "count", &count) || get_i64(c, o, "min_ns", &mn) ||
+        get_i64(c, o, "max_ns", &mx) || get_i64(c, o, "sum_ns", &sum))
+        return -1;
+    if (!is_str(hdr))
+        return bad(c, "merge_data's %s histogram has no \"hdr\"", what);
+    *out = mg_hist_new(precision);
+    if (*out == NULL)
+        return bad(c, "out of memory");
+    char msg[256];
+    if (sb_hdr_decode_add(json_object_get_string(hdr), json_object_get_string_len(hdr), *out, msg, sizeof msg) != 0)
+        return bad(c, "merge_data's %s histogram: %s", what, msg);
+    if (sb_histogram_count(*out) != count)
+        return bad(c, "merge_data's %s histogram holds %llu values, its count says %llu", what,
+                   (unsigned long long)sb_histogram_count(*out), (unsigned long long)count);
+    if (count && (mn > mx || mn < 0))
+        return bad(c, "merge_data's %s histogram: min above max", what);
+    sb_histogram_set_summary(*out, mn, mx, sum);
+    return 0;
+}
+
+static int int_list(struct ctx *c, json_object *o, const char *what, int n, int64_t *out)
+{
+    json_object *a = mg_json_get(o, what);
+    if (!is_arr(a) || (int)json_object_array_length(a) != n)
+        return bad(c, "\"%s\" is missing or not %d numbers", what, n);
+    for (int i = 0; i < n; i++) {
+        json_object *v = json_object_array_get_idx(a, (size_t)i);
+        if (!is_int(v) || json_object_get_int64(v) < 0)
+            return bad(c, "\"%s\" holds something other than counts", what);
+        out[i] = (int64_t)json_object_get_int64(v);
+    }
+    return 0;
+}
+
+/* run.shard, run.host, the options the merge reads. */
+static int run_meta(struct ctx *c, struct mg_shard *s, json_object *fin)
+{
+    json_object *run = mg_json_get(fin, "run");
+    json_object *sh = at(run, "shard");
+    if (!is_obj(sh))
+        return bad(c, "the final report has no run.shard: not written by a shard (--shard=I/N or a launcher)");
+    int64_t idx = 0, cnt = 0;
+    if (get_i64(c, sh, "index", &idx) || get_i64(c, sh, "count", &cnt) ||
+        get_str(c, sh, "run_id", s->run_id, sizeof s->run_id) ||
+        get_str(c, sh, "settings", s->settings, sizeof s->settings) ||
+        get_num(c, sh, "measure_start", &s->measure_start) ||
+        get_num(c, sh, "client_cpu_s", &s->client_cpu_s))
+        return -1;
+    if (cnt < 1 || cnt > 100000 || idx < 0 || idx >= cnt)
+        return bad(c, "run.shard: index %lld of %lld is not a shard", (long long)idx, (long long)cnt);
+    s->index = (int)idx;
+    s->count = (int)cnt;
+    int64_t cpus = 0;
+    if (get_str(c, run, "host.name", s->host, sizeof s->host) || get_i64(c, run, "host.cpus", &cpus))
+        return -1;
+    s->cpus = cpus > 0 && cpus < 1 << 20 ? (int)cpus : 1;
+    s->options = mg_json_get(run, "options");
+    if (!is_obj(s->options))
+        return bad(c, "run.options is missing");
+    const char *prec = json_object_get_string(mg_json_get(s->options, "histogram-precision"));
+    const char *ri = json_object_get_string(mg_json_get(s->options, "report-interval"));
+    s->precision = prec ? strtod(prec, NULL) : 0;
+    s->report_interval = ri ? strtod(ri, NULL) : -1;
+    if (!(s->precision > 0 && s->precision < 1) || !(s->report_interval >= 0))
+        return bad(c, "run.options: histogram-precision or report-interval missing or invalid");
+    s->start_at = mg_json_get(s->options, "start-at") != NULL;
+    s->run = json_object_get(run);
+    return 0;
+}
+
+/* The final line: counts, histograms, per-thread and per-client counts. */
+static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
+{
+    if (run_meta(c, s, fin) || snapshot(c, fin, &s->d) || get_num(c, fin, "seconds", &s->seconds))
+        return -1;
+    int64_t threads = 0;
+    if (get_i64(c, fin, "threads", &threads))
+        return -1;
+    if (threads < 1 || threads > 10000000)
+        return bad(c, "\"threads\" is not a thread count");
+    s->threads = (int)threads;
+    json_object *md = mg_json_get(fin, "merge_data");
+    if (!is_obj(md))
+        return bad(c, "the final report has no merge_data: not written by a shard (--shard=I/N or a launcher)");
+    if (exact_hist(c, mg_json_get(md, "latency"), "latency", s->precision, &s->lat) ||
+        exact_hist(c, mg_json_get(md, "connect"), "connect", s->precision, &s->connect))
+        return -1;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        if (exact_hist(c, at(md, "kinds") ? mg_json_get(at(md, "kinds"), sb_qkind_names[k]) : NULL,
+                       sb_qkind_names[k], s->precision, &s->kind[k]))
+            return -1;
+    if (mg_json_get(md, "lag") &&
+        exact_hist(c, mg_json_get(md, "lag"), "lag", s->precision, &s->lag))
+        return -1;
+    if (s->d.events != sb_histogram_count(s->lat))
+        return bad(c, "%llu transactions but %llu latencies", (unsigned long long)s->d.events,
+                   (unsigned long long)sb_histogram_count(s->lat));
+    json_object *named = mg_json_get(md, "named");
+    if (!is_arr(named) || json_object_array_length(named) > SB_MAX_NAMED)
+        return bad(c, "merge_data.named is missing or too long");
+    for (size_t i = 0; i < json_object_array_length(named); i++) {
+        json_object *e = json_object_array_get_idx(named, i);
+        s->nnamed = (int)i + 1; /* freed with s whatever happens below */
+        if (get_str(c, e, "name", s->named_name[i], sizeof s->named_name[i]) ||
+            get_u64(c, e, "count", &s->named_count[i]) ||
+            exact_hist(c, mg_json_get(e, "latency"), s->named_name[i], s->precision, &s->named_lat[i]))
+            return -1;
+    }
+    s->thread_events = calloc((size_t)s->threads, sizeof *s->thread_events);
+    s->thread_busy_ns = calloc((size_t)s->threads, sizeof *s->thread_busy_ns);
+    if (!s->thread_events || !s->thread_busy_ns)
+        return bad(c, "out of memory");
+    if (int_list(c, md, "thread_events", s->threads, (int64_t *)s->thread_events) ||
+        int_list(c, md, "thread_busy_ns", s->threads, s->thread_busy_ns) ||
+        get_u64(c, md, "connects", &s->d.connects) || get_i64(c, md, "connect_ns", &s->d.connect_ns) ||
+        get_u64(c, md, "pipelined", &s->d.pipelined))
+        return -1;
+    json_object *ce = at(fin, "clients_fairness.events");
+    if (ce) {
+        if (!is_arr(ce) || json_object_array_length(ce) == 0 || json_object_array_length(ce) > 10000000)
+            return bad(c, "clients_fairness.events is not a list of counts");
+        s->nclients = (int)json_object_array_length(ce);
+        s->client_events = calloc((size_t)s->nclients, sizeof *s->client_events);
+        if (!s->client_events)
+            return bad(c, "out of memory");
+        if (int_list(c, mg_json_get(fin, "clients_fairness"), "events", s->nclients,
+                     (int64_t *)s->client_events))
+            return -1;
+    }
+    json_object *srv = mg_json_get(fin, "server");
+    if (srv) {
+        struct sbd_server_counters *v = &s->server;
+        if (get_i64(c, srv, "commits", &v->commits) || get_i64(c, srv, "rollbacks", &v->rollbacks) ||
+            get_i64(c, srv, "selects", &v->selects) || get_i64(c, srv, "inserts", &v->inserts) ||
+            get_i64(c, srv, "updates", &v->updates) || get_i64(c, srv, "deletes", &v->deletes) ||
+            get_i64(c, srv, "statements", &v->statements))
+            return -1;
+        s->server_valid = 1;
+    }
+    int64_t v = 0;
+    if (mg_json_get(fin, "unfinished_on_forced_shutdown") &&
+        get_i64(c, fin, "unfinished_on_forced_shutdown", &v))
+        return -1;
+    s->unfinished = (int)v;
+    v = 0;
+    if (at(fin, "pipeline.depth") && get_i64(c, fin, "pipeline.depth", &v))
+        return -1;
+    s->pipeline_depth = (int)v;
+    return 0;
+}
+
+static int window_line(struct ctx *c, struct mg_window *w, json_object *o)
+{
+    double sum_ms;
+    int64_t threads = 0;
+    if (snapshot(c, o, &w->d) || get_num(c, o, "seconds", &w->seconds) ||
+        get_i64(c, o, "threads", &threads) || get_num(c, o, "latency_ms.sum", &sum_ms))
+        return -1;
+    if (w->seconds < 0 || threads < 0 || threads > 10000000)
+        return bad(c, "\"seconds\" or \"threads\" out of range");
+    w->threads = (int)threads;
+    w->lat_sum_ns = llround(sum_ms * 1e6);
+    return 0;
+}
+
+/* The JSON lines file: interval lines into s->w, the final line. */
+static int load_json(struct mg_shard *s, char *err, size_t errlen)
+{
+    struct ctx c = {s->json_path, 0, err, errlen};
+    char *buf;
+    size_t len;
+    if (slurp(&c, &buf, &len))
+        return -1;
+    int rc = -1, cap = 0, have_final = 0;
+    json_object *fin = NULL;
+    struct json_tokener *tok = json_tokener_new();
+    if (!tok) {
+        free(buf);
+        return bad(&c, "out of memory");
+    }
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+    if (len > 0 && buf[len - 1] != '\n') {
+        bad(&c, "the last line does not end: the file is truncated");
+        goto out;
+    }
+    for (char *p = buf; p < buf + len;) {
+        char *nl = memchr(p, '\n', (size_t)(buf + len - p));
+        size_t n = (size_t)(nl - p);
+        c.line++;
+        json_tokener_reset(tok);
+        json_object *o = json_tokener_parse_ex(tok, p, (int)n);
+        enum json_tokener_error je = json_tokener_get_error(tok);
+        size_t end = json_tokener_get_parse_end(tok);
+        p = nl + 1;
+        if (o == NULL || je != json_tokener_success || end != n) {
+            json_object_put(o);
+            bad(&c, "not a JSON report line (%s at column %zu)",
+                je == json_tokener_success ? "text after the object" :
+                je == json_tokener_continue ? "the line ends inside the object" : json_tokener_error_desc(je),
+                end + 1);
+            goto out;
+        }
+        const char *type = json_object_get_string(mg_json_get(o, "type"));
+        if (have_final) {
+            json_object_put(o);
+            bad(&c, "a line after the final report");
+            goto out;
+        }
+        if (type && strcmp(type, "final") == 0) {
+            fin = o;
+            have_final = 1;
+            if (final_line(&c, s, fin))
+                goto out;
+            continue;
+        }
+        if (!type || strcmp(type, "interval") != 0) {
+            json_object_put(o);
+            bad(&c, "not an sbench JSON report line (\"type\" is neither interval nor final)");
+            goto out;
+        }
+        if (s->nw == cap) {
+            cap = cap ? cap * 2 : 64;
+            struct mg_window *nw = realloc(s->w, (size_t)cap * sizeof *nw);
+            if (!nw) {
+                json_object_put(o);
+                bad(&c, "out of memory");
+                goto out;
+            }
+            s->w = nw;
+        }
+        memset(&s->w[s->nw], 0, sizeof s->w[0]);
+        int wr = window_line(&c, &s->w[s->nw++], o);
+        json_object_put(o);
+        if (wr)
+            goto out;
+    }
+    c.line = 0;
+    if (!have_final) {
+        bad(&c, "no final report line: the shard did not finish, or the file is truncated");
+        goto out;
+    }
+    rc = 0;
+out:
+    json_object_put(fin);
+    json_tokener_free(tok);
+    free(buf);
+    return rc;
+}
+
+int mg_hlog_identity(const char *path, int *index, int *count, char *run_id, size_t run_id_len,
+                     char *settings, size_t settings_len, char *err, size_t errlen)
+{
+    struct ctx c = {path, 0, err, errlen};
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bad(&c, "cannot read: %s", strerror(errno));
+    char line[512];
+    int found = -1;
+    for (int i = 0; i < 16 && found < 0 && fgets(line, sizeof line, f); i++) {
+        line[strcspn(line, "\r\n")] = 0;
+        size_t n = strlen(line);
+        if (n > 3 && strncmp(line, "#[sbench shard ", 15) == 0 && line[n - 1] == ']') {
+            line[n - 1] = 0;
+            found = sb_shard_parse_hlog_tag(line + 2, index, count, run_id, run_id_len, settings,
+                                            settings_len);
+        }
+    }
+    fclose(f);
+    if (found < 0)
+        return bad(&c, "an HdrHistogram log without an sbench shard comment (not written by a shard)");
+    return 0;
+}
+
+/* The log: its tag against the JSON's, one interval per window, each
+ * added into its slot of m (a run without windows: into a scratch
+ * histogram, only to be counted). */
+static int load_hlog(struct mg_shard *s, struct mg_run *m, char *err, size_t errlen)
+{
+    struct ctx c = {s->hlog_path, 0, err, errlen};
+    char *buf;
+    size_t len;
+    if (slurp(&c, &buf, &len))
+        return -1;
+    struct sb_hdr_reader r;
+    struct sb_hdr_interval iv;
+    sb_hdr_reader_init(&r, buf, len);
+    int rc = -1, n = 0, got;
+    char msg[300];
+    int want = s->report_interval > 0 ? s->nw : 1;
+    sb_histogram *scratch = mg_hist_new(s->precision);
+    if (!scratch) {
+        bad(&c, "out of memory");
+        goto out;
+    }
+    while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1) {
+        c.line = iv.line;
+        int idx, cnt;
+        char rid[SB_RUN_ID_MAX + 1], set[17];
+        if (sb_shard_parse_hlog_tag(r.tag, &idx, &cnt, rid, sizeof rid, set, sizeof set) != 0 ||
+            !r.has_base) {
+            bad(&c, "no sbench shard comment or BaseTime before the first interval");
+            goto out;
+        }
+        if (idx != s->index || cnt != s->count || strcmp(rid, s->run_id) || strcmp(set, s->settings)) {
+            bad(&c, "the log is shard %d of %d of run %s (settings %s), %s is shard %d of %d of run %s "
+                    "(settings %s)", idx, cnt, rid, set, s->json_path, s->index, s->count, s->run_id,
+                s->settings);
+            goto out;
+        }
+        if (n == want) {
+            bad(&c, "more intervals than %s has windows (%d)", s->json_path, want);
+            goto out;
+        }
+        sb_histogram *h = scratch;
+        if (s->report_interval > 0) {
+            struct mg_window *w = &s->w[n];
+            w->start = r.base_time + iv.start;
+            w->end = w->start + w->seconds;
+            if ((w->slot = mg_slot(m, w->start, msg, sizeof msg)) < 0) {
+                bad(&c, "%s", msg);
+                goto out;
+            }
+            h = m->w[w->slot].lat;
+        }
+        uint64_t before = sb_histogram_count(h);
+        if (sb_hdr_decode_add(iv.hist, iv.hist_len, h, msg, sizeof msg) != 0) {
+            bad(&c, "%s", msg);
+            goto out;
+        }
+        s->log_count += sb_histogram_count(h) - before;
+        n++;
+    }
+    c.line = 0;
+    if (got < 0) {
+        snprintf(c.err, c.errlen, "%s:%s", s->hlog_path, msg + 5); /* "line N: ..." -> "path:N: ..." */
+        goto out;
+    }
+    if (n != want) {
+        bad(&c, "%d intervals, %s has %d windows: truncated, or not the same shard's", n, s->json_path, want);
+        goto out;
+    }
+    if (s->log_count != sb_histogram_count(s->lat)) {
+        bad(&c, "its windows hold %llu latencies, the final report of %s %llu: truncated, or not the "
+                "same shard's", (unsigned long long)s->log_count, s->json_path,
+            (unsigned long long)sb_histogram_count(s->lat));
+        goto out;
+    }
+    rc = 0;
+out:
+    sb_histogram_destroy(scratch);
+    free(buf);
+    return rc;
+}
+
+int mg_shard_load_json(struct mg_shard *s, const char *path, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    if ((s->json_path = strdup(path)) == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return load_json(s, err, errlen);
+}
+
+int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, char *err,
+                       size_t errlen)
+{
+    if ((s->hlog_path = strdup(path)) == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return load_hlog(s, m, err, errlen);
+}
+
+void mg_shard_free(struct mg_shard *s)
+{
+    if (!s)
+        return;
+    free(s->json_path);
+    free(s->hlog_path);
+    json_object_put(s->run);
+    sb_histogram_destroy(s->lat);
+    sb_histogram_destroy(s->connect);
+    sb_histogram_destroy(s->lag);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        sb_histogram_destroy(s->kind[k]);
+    for (int i = 0; i < s->nnamed; i++)
+        sb_histogram_destroy(s->named_lat[i]);
+    free(s->thread_events);
+    free(s->thread_busy_ns);
+    free(s->client_events);
+    free(s->w);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,235 @@
+/*
+ * merge_sum.c: the shards of one run added up (see merge_shard.h): counts
+ * summed, histograms added bucket for bucket with their exact min, max and
+ * sum, per-thread and per-client counts put side by side, and reporting
+ * windows lined up on the wall clock: a window goes to the slot of the
+ * run's grid (the earliest start of measuring + k * --report-interval)
+ * nearest to its start.  With --start-at every shard's windows sit on that
+ * grid; without it they may be up to half a window off (m->misaligned).
+ */
+#include "merge_shard.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SLOTS 10000000
+
+/* a += b: every count and the errors by (SQLSTATE, native code). */
+static void snap_add(struct sb_snapshot *a, const struct sb_snapshot *b)
+{
+    a->events += b->events;
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        a->queries[k] += b->queries[k];
+    a->ignored_errors += b->ignored_errors;
+    a->reconnects += b->reconnects;
+    a->failed_events += b->failed_events;
+    a->busy_ns += b->busy_ns;
+    a->connects += b->connects;
+    a->connect_ns += b->connect_ns;
+    a->retried_events += b->retried_events;
+    a->late_events += b->late_events;
+    a->pipelined += b->pipelined;
+    int max = (int)(sizeof a->errors / sizeof a->errors[0]);
+    for (int i = 0; i < b->nerrors; i++) {
+        int j;
+        for (j = 0; j < a->nerrors; j++)
+            if (strcmp(a->errors[j].sqlstate, b->errors[i].sqlstate) == 0 &&
+                a->errors[j].native_code == b->errors[i].native_code)
+                break;
+        if (j == a->nerrors) {
+            if (j == max)
+                continue;
+            a->errors[j] = b->errors[i];
+            a->errors[j].ignored = a->errors[j].fatal = 0;
+            a->nerrors++;
+        }
+        a->errors[j].ignored += b->errors[i].ignored;
+        a->errors[j].fatal += b->errors[i].fatal;
+    }
+}
+
+/* *dst += src, creating *dst (empty, precision p) first; -1 out of memory. */
+static int hist_add(sb_histogram **dst, const sb_histogram *src, double p)
+{
+    if (src == NULL)
+        return 0;
+    if (*dst == NULL && (*dst = mg_hist_new(p)) == NULL)
+        return -1;
+    return sb_histogram_add(*dst, src);
+}
+
+int mg_slot(struct mg_run *m, double start, char *err, size_t errlen)
+{
+    double k = floor((start - m->t0) / m->interval + 0.5);
+    if (!(k >= -1 && k < MAX_SLOTS)) {
+        snprintf(err, errlen, "a window starts %.0f s away from the run's start", start - m->t0);
+        return -1;
+    }
+    if (k < 0) /* half a window before the earliest start: the first slot */
+        k = 0;
+    double off = fabs(start - (m->t0 + k * m->interval));
+    if (off > m->misaligned)
+        m->misaligned = off;
+    while (k >= m->nw) {
+        if (m->nw == m->wcap) {
+            int cap = m->wcap ? m->wcap * 2 : 64;
+            struct mg_window *w = realloc(m->w, (size_t)cap * sizeof *w);
+            if (!w)
+                goto oom;
+            m->w = w;
+            m->wcap = cap;
+        }
+        struct mg_window *t = &m->w[m->nw];
+        memset(t, 0, sizeof *t);
+        t->start = INFINITY;
+        t->end = -INFINITY;
+        if ((t->lat = mg_hist_new(m->sh[0]->precision)) == NULL)
+            goto oom;
+        m->nw++;
+    }
+    return (int)k;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+/* The shards' window counts into their slots (their latencies are there
+ * already, from the logs). */
+static void sum_windows(struct mg_run *m)
+{
+    for (int s = 0; s < m->nsh; s++)
+        for (int i = 0; i < m->sh[s]->nw; i++) {
+            const struct mg_window *w = &m->sh[s]->w[i];
+            struct mg_window *t = &m->w[w->slot];
+            snap_add(&t->d, &w->d);
+            t->lat_sum_ns += w->lat_sum_ns;
+            t->threads += w->threads;
+            t->shards++;
+            t->start = w->start < t->start ? w->start : t->start;
+            t->end = w->end > t->end ? w->end : t->end;
+        }
+    for (int k = 0; k < m->nw; k++) {
+        struct mg_window *t = &m->w[k];
+        if (t->shards == 0) { /* no shard reported here */
+            t->start = m->t0 + k * m->interval;
+            t->end = t->start + m->interval;
+        }
+        t->seconds = t->end - t->start;
+        /* the window's exact sum; min and max stay the bounds of its
+         * lowest and highest buckets, as in the run's own window lines */
+        sb_histogram_set_summary(t->lat, sb_histogram_min(t->lat), sb_histogram_max(t->lat),
+                                 t->lat_sum_ns);
+    }
+}
+
+/* Statements the workloads named, merged by name. */
+static int sum_named(struct mg_shard *t, const struct mg_shard *s, double p)
+{
+    for (int i = 0; i < s->nnamed; i++) {
+        int m;
+        for (m = 0; m < t->nnamed; m++)
+            if (strcmp(t->named_name[m], s->named_name[i]) == 0)
+                break;
+        if (m == t->nnamed) {
+            if (m == SB_MAX_NAMED)
+                continue;
+            memcpy(t->named_name[m], s->named_name[i], sizeof t->named_name[m]);
+            t->nnamed++;
+        }
+        t->named_count[m] += s->named_count[i];
+        if (hist_add(&t->named_lat[m], s->named_lat[i], p) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int sum_final(struct mg_run *m)
+{
+    struct mg_shard *t = &m->total;
+    double p = m->sh[0]->precision;
+    long threads = 0, clients = 0;
+    for (int s = 0; s < m->nsh; s++) {
+        threads += m->sh[s]->threads;
+        clients += m->sh[s]->nclients;
+    }
+    if (threads > 10000000 || clients > 10000000)
+        return -1;
+    t->threads = (int)threads;
+    t->thread_events = calloc((size_t)threads, sizeof *t->thread_events);
+    t->thread_busy_ns = calloc((size_t)threads, sizeof *t->thread_busy_ns);
+    if (clients > 0)
+        t->client_events = calloc((size_t)clients, sizeof *t->client_events);
+    if (!t->thread_events || !t->thread_busy_ns || (clients > 0 && !t->client_events))
+        return -1;
+    t->precision = p;
+    t->run = m->sh[0]->run;
+    t->options = m->sh[0]->options;
+    t->pipeline_depth = m->sh[0]->pipeline_depth;
+    for (int s = 0; s < m->nsh; s++) {
+        const struct mg_shard *x = m->sh[s];
+        snap_add(&t->d, &x->d);
+        if (hist_add(&t->lat, x->lat, p) || hist_add(&t->connect, x->connect, p) ||
+            hist_add(&t->lag, x->lag, p) || sum_named(t, x, p))
+            return -1;
+        for (int k = 0; k < SB_Q_NKINDS; k++)
+            if (hist_add(&t->kind[k], x->kind[k], p))
+                return -1;
+        memcpy(t->thread_events + t->nw, x->thread_events, (size_t)x->threads * sizeof *x->thread_events);
+        memcpy(t->thread_busy_ns + t->nw, x->thread_busy_ns, (size_t)x->threads * sizeof *x->thread_busy_ns);
+        t->nw += x->threads; /* used as the fill mark here; no windows in the total */
+        if (x->nclients > 0)
+            memcpy(t->client_events + t->nclients, x->client_events,
+                   (size_t)x->nclients * sizeof *x->client_events);
+        t->nclients += x->nclients;
+        t->unfinished += x->unfinished;
+        if (x->index == 0 && x->server_valid) { /* read once, by shard 0 */
+            t->server = x->server;
+            t->server_valid = 1;
+        }
+    }
+    t->nw = 0;
+    t->seconds = m->end - m->t0;
+    return 0;
+}
+
+void mg_begin(struct mg_run *m)
+{
+    m->t0 = INFINITY;
+    m->end = -INFINITY;
+    for (int s = 0; s < m->nsh; s++) {
+        const struct mg_shard *x = m->sh[s];
+        if (x->measure_start < m->t0)
+            m->t0 = x->measure_start;
+        if (x->measure_start + x->seconds > m->end)
+            m->end = x->measure_start + x->seconds;
+    }
+    m->interval = m->sh[0]->report_interval;
+}
+
+int mg_sum(struct mg_run *m, char *err, size_t errlen)
+{
+    if (m->interval > 0)
+        sum_windows(m);
+    if (sum_final(m) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+void mg_run_free(struct mg_run *m)
+{
+    for (int k = 0; k < m->nw; k++)
+        sb_histogram_destroy(m->w[k].lat);
+    free(m->w);
+    m->total.run = NULL; /* borrowed from the first shard */
+    mg_shard_free(&m->total);
+    for (int s = 0; s < m->nsh; s++) {
+        mg_shard_free(m->sh[s]);
+        free(m->sh[s]);
+    }
+    free(m->sh);
+    memset(m, 0, sizeof *m);
+}

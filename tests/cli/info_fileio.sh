@@ -1,0 +1,110 @@
+#!/bin/bash
+# info_fileio.sh: `sbench info` and the fileio workload, no server needed.
+#  - info's facts against /proc, uname, nproc, stat -f and /sys (text and
+#    JSON), every built driver listed with a client version, the new
+#    workloads listed; the same host facts in a run's JSON final report.
+#  - fileio: bytes written = the file's size as stat sees it (--file-keep),
+#    the content is the block pattern repeated, every mode's bytes and
+#    counts add up, O_DIRECT and fsync every N; the file is removed at the
+#    end, after an error and after SIGINT (exit 130); bad sizes are one
+#    line and a non-zero exit.
+# Usage: info_fileio.sh BUILD_DIR
+set -u
+build=$(cd "${1:-${SBT_BUILD:-build}}" && pwd) || { echo "no build dir"; exit 1; }
+S=$build/core/sbench
+tmp=$(mktemp -d /tmp/sbench-info.XXXXXX)
+# the I/O test's files in the build tree: a real file system where /tmp may be tmpfs
+iodir=$(mktemp -d "$build/fileio-test.XXXXXX")
+trap 'rm -rf "$tmp" "$iodir"' EXIT
+cd "$tmp" || exit 1
+fail=0
+ok() { echo "ok   $*"; }
+bad() { echo "FAIL: $*"; fail=1; }
+check() { if [ "$2" = "$3" ]; then ok "$1: $2"; else bad "$1: got '$2', want '$3'"; fi; }
+
+# ---- info ----
+"$S" info --report-format=json > info.json 2> info.err || bad "info --report-format=json exited $?"
+"$S" info > info.txt 2>&1 || bad "info exited $?"
+j() { python3 -c 'import json,sys; d=json.load(open("info.json")); print(eval(sys.argv[1]))' "$1"; }
+check "kernel = uname -r" "$(j 'd["host"]["kernel"]')" "$(uname -r)"
+check "arch = uname -m" "$(j 'd["host"]["arch"]')" "$(uname -m)"
+check "host name = uname -n" "$(j 'd["host"]["name"]')" "$(uname -n)"
+check "cpus = nproc" "$(j 'd["host"]["cpus"]')" "$(nproc)"
+check "memory = MemTotal" "$(j 'd["host"]["memory_bytes"]')" "$(awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo)"
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+[ -r $cs ] && check "clock source = $cs" "$(j 'd["host"]["clocksource"]')" "$(cat $cs)"
+check "os = os-release PRETTY_NAME" "$(j 'd["host"]["os"]')" "$(. /etc/os-release; echo "$PRETTY_NAME")"
+model=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+[ -n "$model" ] && check "cpu model = /proc/cpuinfo" "$(j 'd["host"]["cpu_model"]')" "$model"
+check "cwd" "$(j 'd["host"]["cwd"]')" "$tmp"
+check "fs total = stat -f" "$(j 'd["host"]["fs"]["total_bytes"]')" "$(stat -f -c '%b %S' . | awk '{print $1 * $2}')"
+check "fs type = stat -f" "$(j 'd["host"]["fs"]["type"]' | sed 's/ext[234]/extN/')" "$(stat -f -c %T . | sed 's/ext2\/ext3/extN/; s/ext[234]/extN/')"
+for d in "$build"/drivers/*/sbench-*.so; do
+    n=$(basename "$d" .so); n=${n#sbench-}
+    v=$(j "[x.get('client_version','') for x in d['drivers'] if x['name']=='$n'][0]")
+    [ -n "$v" ] && ok "driver $n listed, client $v" || bad "driver $n: no client version in info"
+    grep -q "^    $n  *$v" info.txt || bad "driver $n: text line missing"
+done
+for w in diag diag_sweep fileio sbk oltp_read_write; do
+    [ "$(j "sum(1 for x in d['workloads'] if x['name']=='$w')")" = 1 ] && ok "workload $w listed" || bad "workload $w not in info"
+done
+for label in "OS:" "kernel:" "CPU model:" "CPUs:" "memory:" "file system:" "space:" "clock source:"; do
+    grep -q "^    $label" info.txt || bad "text: no '$label' line"
+done
+# the same host facts in a run's JSON final report
+"$S" --db-driver=null --events=20 --report-format=json --output=run.json oltp_point_select run > /dev/null 2>&1 || bad "null run exited $?"
+h=$(python3 -c 'import json; a=[json.loads(l) for l in open("run.json")][-1]["run"]["host"]; b=json.load(open("info.json"))["host"]
+print(all(a[k]==b[k] for k in ("kernel","arch","cpus","memory_bytes","clocksource","os","cpu_model","fs") if k!="fs") and a["fs"]["total_bytes"]==b["fs"]["total_bytes"])')
+check "run.host = info's host" "$h" True
+
+# ---- fileio ----
+ln -s "$iodir" io
+"$S" --db-driver=null --file-dir=io --file-total-size=8M --file-block-size=16K --file-rnd-time=1 \
+     --file-fsync-freq=64 --file-test-mode=seqwr,seqrd,rndrd,rndwr --file-keep=on --report-format=json \
+     fileio run > io.json 2> io.err || bad "fileio exited $?"
+f=$(ls io/sbench-fileio-*.tmp 2>/dev/null | head -1)
+[ -n "$f" ] && check "file size (stat) = 8 MiB" "$(stat -c %s "$f")" 8388608 || bad "--file-keep: no file"
+python3 - "$f" > io.check <<'PY' || bad "fileio JSON: $(cat io.check)"
+import json, sys
+rs = [json.loads(l) for l in open("io.json") if l.startswith("{")]
+modes = [r["mode"] for r in rs]
+assert modes == ["seqwr", "seqrd", "rndrd", "rndwr"], modes
+w = rs[0]
+assert w["bytes"] == 8388608 and w["file_size"] == 8388608, w
+assert w["ops"] == 512 and w["fsyncs"] == 512 // 64 + 1, w
+for r in rs:
+    assert r["bytes"] == r["ops"] * 16384, r
+    assert abs(r["mb_s"] - r["bytes"] / 1048576 / r["seconds"]) < 1e-6 * r["mb_s"], r
+    l = r["latency_ms"]; p = l["percentiles"]
+    assert l["min"] <= p["50"] <= p["95"] <= p["99"] <= p["99.9"] <= l["max"] * 1.01, l
+# the content: block i is the pattern of the C helper, every block alike
+data = open(sys.argv[1], "rb").read()
+blk = bytes((ord("a") + (i * 7 + i // 4096) % 26) for i in range(16384))
+assert all(data[o:o + 16384] == blk for o in range(0, len(data), 16384)), "content differs"
+print("checked", len(rs), "modes")
+PY
+ok "fileio JSON: $(cat io.check)"
+rm -f io/*
+"$S" --db-driver=null --file-dir=io --file-total-size=4M --file-extra-flags=direct --file-rnd-time=1 \
+     fileio run > io.txt 2>&1 || bad "fileio O_DIRECT exited $?"
+grep -q "O_DIRECT on" io.txt && grep -q "^+++ rndwr" io.txt && ok "O_DIRECT run" || bad "O_DIRECT run: $(tail -3 io.txt)"
+check "files left after a run" "$(ls io | wc -l)" 0
+# interrupted: SIGINT during the write, the file removed, exit 130
+"$S" --db-driver=null --file-dir=io --file-total-size=3G --file-fsync-freq=1 fileio run > int.txt 2>&1 &
+pid=$!
+for _ in $(seq 100); do [ -n "$(ls io)" ] && break; sleep 0.1; done
+sleep 0.5
+kill -INT $pid
+wait $pid
+check "exit status after SIGINT" $? 130
+check "files left after SIGINT" "$(ls io | wc -l)" 0
+# bad input: one line (plus the traceback sbench prints for script errors), non-zero
+"$S" --db-driver=null --file-dir=io --file-total-size=12Q fileio run > bad.txt 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "is not a size" bad.txt && ok "bad size: exit $rc" || bad "bad size: exit $rc, $(head -2 bad.txt)"
+"$S" --db-driver=null --file-dir=/nonexistent fileio run > bad.txt 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "nonexistent" bad.txt && ok "missing dir: exit $rc" || bad "missing dir: exit $rc, $(head -2 bad.txt)"
+check "files left after errors" "$(ls io | wc -l)" 0
+[ $fail = 0 ] && echo "info_fileio: all passed" || echo "info_fileio: FAILED"
+exit $fail

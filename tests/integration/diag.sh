@@ -1,0 +1,190 @@
+#!/bin/sh
+# diag.sh TARGET: the diagnostic workloads against a real server, each
+# number checked against the server's own view (wl-lib.sh's targets:
+# pgsql, mysql, sqlite, odbc-pg, odbc-maria).
+#  - params: every value equals pg_settings / information_schema /
+#    PRAGMA (SQLite's per-connection cache_size, journal_mode and
+#    synchronous are the driver's options, not the file's); a changed
+#    setting moves (ALTER SYSTEM / SET GLOBAL / --sqlite-journal-mode).
+#  - connect: N connects = sessions the server counted (pg_stat_database
+#    sessions, MariaDB Connections).
+#  - select: queries = pg_stat_statements calls / Com_stmt_execute.
+#  - blob: bytes written = bytes the server stores = bytes read back,
+#    identical content (md5 of every value on the server = md5 of the
+#    stored value read back by sbench's own check).
+#  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows
+#    and the first row in under a tenth of the time of the last (streaming).
+#  - sweep: steps 1, 2, 4; each step's sessions as the server saw them
+#    (pg_backend_pid / CONNECTION_ID in diag_seen) = its clients; its
+#    transactions = rows it inserted (diag_log).
+#  - sbk: records written = rows in the table; the Total line's MB/s =
+#    records x size / seconds of the JSON final report within 1%.
+. "$(dirname "$0")/wl-lib.sh"
+wl_setup "${1:?target}"
+J=$SBT_TMP/diag-$TARGET
+mkdir -p "$J"
+py() { python3 -c "$@"; }
+
+case "$KIND" in pg | maria) ROWS=1000000 ;; *) ROWS=20000 ;; esac
+sb cleanup diag cleanup
+sb sbkclean sbk cleanup
+sb prepare --scan-rows=$ROWS --sweep-rows=1000 diag prepare
+[ $rc = 0 ] || { show_out; die "diag prepare failed"; }
+expect_eq "diag_big rows" "$(dbq 'SELECT count(*) FROM diag_big')" $ROWS
+
+# ---- params ----
+sb params --report-format=json params
+[ $rc = 0 ] || { show_out; fail "params exited $rc"; }
+grep '^{' "$OUT" > "$J/params.json"
+case "$KIND" in
+pg) dbq "SELECT name || '|' || setting FROM pg_settings ORDER BY name" ;;
+maria) dbq "SELECT LOWER(VARIABLE_NAME), GLOBAL_VALUE FROM information_schema.SYSTEM_VARIABLES" | tr '\t' '|' ;;
+sqlite) for p in journal_mode synchronous page_size cache_size locking_mode temp_store auto_vacuum foreign_keys mmap_size; do
+            echo "$p|$(dbq "PRAGMA $p")"; done ;;
+esac > "$J/server-settings.txt"
+n=$(py 'import json,sys
+srv = dict(l.rstrip("\n").split("|", 1) for l in open(sys.argv[1]) if "|" in l)
+d = json.loads(open(sys.argv[2]).readline())
+bad = [(s["name"], s["value"], srv.get(s["name"])) for s in d["settings"]
+       if s["name"] in srv and s["value"] != srv[s["name"]] and s["name"] not in ("cache_size", "journal_mode", "synchronous")]
+same = sum(1 for s in d["settings"] if srv.get(s["name"]) == s["value"])
+print("%d %s" % (same, bad if bad else ""))' "$J/server-settings.txt" "$J/params.json")
+set -- $n
+checks=$((checks + 1))
+if [ "${2:-}" = "" ] && [ "$1" -ge 4 ]; then echo "ok   params: $1 settings equal the server's"; else fail "params differ from the server: $n"; fi
+setting() { py 'import json,sys; d=json.loads(open(sys.argv[1]).readline()); print([s["value"] for s in d["settings"] if s["name"]==sys.argv[2]][0])' "$J/params.json" "$1"; }
+case "$KIND" in
+pg)
+    adminq "ALTER SYSTEM SET random_page_cost = 1.7" >/dev/null; adminq "SELECT pg_reload_conf()" >/dev/null; sleep 0.5
+    sb params2 --report-format=json params; grep '^{' "$OUT" > "$J/params.json"
+    expect_eq "params: random_page_cost after ALTER SYSTEM" "$(setting random_page_cost)" 1.7
+    adminq "ALTER SYSTEM RESET random_page_cost" >/dev/null; adminq "SELECT pg_reload_conf()" >/dev/null ;;
+maria)
+    old=$(dbq "SELECT @@GLOBAL.innodb_io_capacity"); adminq "SET GLOBAL innodb_io_capacity = 345"
+    sb params2 --report-format=json params; grep '^{' "$OUT" > "$J/params.json"
+    expect_eq "params: innodb_io_capacity after SET GLOBAL" "$(setting innodb_io_capacity)" 345
+    adminq "SET GLOBAL innodb_io_capacity = $old" ;;
+sqlite)
+    if [ "$TARGET" = sqlite ]; then
+        sb params2 --sqlite-journal-mode=delete --report-format=json params; grep '^{' "$OUT" > "$J/params.json"
+        expect_eq "params: journal_mode with --sqlite-journal-mode=delete" "$(setting journal_mode)" delete
+    fi ;;
+esac
+
+# diag's JSON line of one test: runs `diag TEST` with the options given
+diag_json() {
+    t=$1; shift
+    sb "$t" --report-format=json "$@" diag "$t"
+    [ $rc = 0 ] || { show_out; fail "diag $t exited $rc"; }
+    grep '^{' "$OUT" | tail -1 > "$J/$t.json"
+}
+jget() { py 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$J/$1.json" "$2"; }
+
+# ---- connect ----
+N=7
+case "$KIND" in
+pg) sleep 1.2; s0=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname='sbtest'") ;;
+maria) s0=$(adminq "SHOW GLOBAL STATUS LIKE 'Connections'" | awk '{print $2}') ;;
+esac
+diag_json connect --connects=$N
+expect_eq "connect: connections in the report" "$(jget connect 'd["connects"]')" $N
+case "$KIND" in
+pg) sleep 1.5; s1=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname='sbtest'")
+    expect_eq "connect: sessions pg_stat_database counted" $((s1 - s0)) $N ;;
+maria) s1=$(adminq "SHOW GLOBAL STATUS LIKE 'Connections'" | awk '{print $2}')
+    # the second SHOW's own client is one more connection
+    expect_eq "connect: Connections MariaDB counted" $((s1 - s0 - 1)) $N ;;
+esac
+v=$(jget connect '1 if d["connect_ms"]["min"] <= d["connect_ms"]["avg"] <= d["connect_ms"]["max"] and d["connect_ms"]["min"] <= d["connect_ms"]["p95"] <= d["connect_ms"]["max"] else 0')
+expect_eq "connect: min <= avg, p95 <= max" "$v" 1
+
+# ---- select ----
+case "$KIND" in
+pg) adminq "SELECT pg_stat_statements_reset()" >/dev/null ;;
+maria) e0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | awk '{print $2}') ;;
+esac
+diag_json select --diag-time=1
+q=$(jget select 'd["with_fetch"]["queries"] + d["no_fetch"]["queries"]')
+case "$KIND" in
+pg) sleep 1.5
+    c=$(adminq "SELECT coalesce(sum(calls),0) FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname='sbtest') AND query = 'SELECT \$1'")
+    expect_eq "select: queries = pg_stat_statements calls" "$c" "$q" ;;
+maria) e1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | awk '{print $2}')
+    expect_eq "select: queries = Com_stmt_execute" $((e1 - e0)) "$q" ;;
+*) expect_range "select: queries" "$q" 100 1000000000 ;;
+esac
+
+# ---- blob ----
+diag_json blob --blob-size=300000 --blobs=3
+expect_eq "blob: bytes written" "$(jget blob 'd["bytes_written"]')" 900000
+case "$KIND" in
+pg) srv=$(dbq "SELECT sum(octet_length(b)) FROM diag_blob") ;;
+maria) srv=$(dbq "SELECT sum(length(b)) FROM diag_blob") ;;
+sqlite) srv=$(dbq "SELECT sum(length(CAST(b AS BLOB))) FROM diag_blob") ;;
+esac
+expect_eq "blob: bytes the server stores" "$srv" 900000
+expect_eq "blob: bytes read back" "$(jget blob 'd["bytes_read"]')" 900000
+expect_eq "blob: read back identical" "$(jget blob 'd["identical"]')" True
+case "$KIND" in # three different values of the right size on the server
+pg) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINCT md5(b)) FROM diag_blob WHERE octet_length(b) = 300000")" 3 ;;
+maria) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINCT md5(b)) FROM diag_blob WHERE length(b) = 300000")" 3 ;;
+esac
+
+# ---- scan ----
+diag_json scan
+expect_eq "scan: rows read = count(*)" "$(jget scan 'd["rows"]')" "$(dbq 'SELECT count(*) FROM diag_big')"
+if [ "$KIND" != sqlite ]; then
+    expect_eq "scan: first row under a tenth of the last ($(jget scan '"%.1f / %.1f ms" % (d["first_row_ms"], d["last_row_ms"])'))" \
+        "$(jget scan '1 if d["first_row_ms"] * 10 < d["last_row_ms"] else 0')" 1
+fi
+
+# ---- temp ----
+diag_json temp --temp-rows=100,2000
+expect_eq "temp: sizes" "$(jget temp '",".join(str(s["rows"]) for s in d["sizes"])')" 100,2000
+
+# ---- sweep ----
+l0=$(dbq "SELECT count(*) FROM diag_log")
+diag_json sweep --sweep-clients=4 --sweep-time=1 --sweep-rows=1000
+expect_eq "sweep: steps" "$(jget sweep '",".join(str(s["clients"]) for s in d["steps"])')" 1,2,4
+expect_eq "sweep: threads of each step" "$(jget sweep '",".join(str(s["threads"]) for s in d["steps"])')" 1,2,4
+if [ "$KIND" != sqlite ]; then
+    expect_eq "sweep: sessions the server saw per step (diag_seen)" \
+        "$(dbq "SELECT clients, count(DISTINCT backend) FROM diag_seen GROUP BY clients ORDER BY clients" | tr '\t|\n' ':: ')" "1:1 2:2 4:4 "
+fi
+tx=$(jget sweep 'sum(s["transactions"] for s in d["steps"])')
+expect_eq "sweep: transactions = rows inserted into diag_log" $(($(dbq "SELECT count(*) FROM diag_log") - l0)) "$tx"
+
+# ---- the whole suite's summary ----
+sb run --tests=connect,select --connects=3 --diag-time=1 diag run
+[ $rc = 0 ] && grep -q "^Diagnosis of" "$OUT" && grep -q "^trivial SELECT no fetch" "$OUT" &&
+    echo "ok   diag run: summary" || { show_out; fail "diag run: no summary (exit $rc)"; }
+checks=$((checks + 1))
+sb cleanup diag cleanup
+expect_eq "cleanup: diag tables left" "$(table_exists diag_big)$(table_exists diag_blob)" 00
+
+# ---- sbk: writers and readers ----
+sb sbkprep --records=200 --record-size=256 sbk prepare
+[ $rc = 0 ] || { show_out; fail "sbk prepare exited $rc"; }
+sb sbk --threads=2 --readers=1 --record-size=256 --time=2 --report-interval=1 \
+    --report-format=json --output="$J/sbk.json" sbk run
+[ $rc = 0 ] || { show_out; fail "sbk run exited $rc"; }
+cp "$OUT" "$J/sbk.txt"
+rows=$(dbq "SELECT count(*) FROM sbk_records")
+w=$(awk '/^Total : .* Writing/ { for (i = 1; i <= NF; i++) if ($i == "Writing") print $(i + 1) }' "$J/sbk.txt")
+expect_eq "sbk: records written (Total line) = rows added" "$w" $((rows - 200))
+expect_eq "sbk: records written (JSON insert count)" "$(tail -1 "$J/sbk.json" | py 'import json,sys; print(json.load(sys.stdin)["kinds"]["insert"]["count"])')" "$w"
+v=$(py 'import json, re, sys
+fin = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+t = [l for l in open(sys.argv[2]) if l.startswith("Total : ") and " Writing " in l][0]
+mb = float(re.search(r"([0-9.]+) MB/sec", t).group(1))
+want = fin["kinds"]["insert"]["count"] * 256 / 1048576 / fin["seconds"]
+print(1 if abs(mb - want) <= 0.01 * want + 0.005 else "%s vs %s" % (mb, want))' "$J/sbk.json" "$J/sbk.txt")
+expect_eq "sbk: Total MB/s = records x size / seconds (1%)" "$v" 1
+grep -q "Reading .* records/sec, .* MB/sec, .* ms 10th, .* ms 99.99th" "$J/sbk.txt" &&
+    echo "ok   sbk: Reading lines with SBK's percentiles" || fail "sbk: no Reading line"
+checks=$((checks + 1))
+expect_range "sbk: window lines" "$(grep -c '^[a-z]* Writing ' "$J/sbk.txt")" 1 5
+sb sbkclean sbk cleanup
+
+echo "diag $TARGET: $checks checks, $failures failures"
+[ "$failures" = 0 ]

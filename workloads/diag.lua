@@ -1,0 +1,624 @@
+-- diag: what an operator runs on a new database server (jbench's `pg`
+-- suite, on every driver): the server's settings, connection-open
+-- latency, trivial SELECT with and without fetching the row, BLOB upload
+-- and download bandwidth, a large indexed scan's time to first and to last
+-- row, a temporary table's insert and sorted read, and a client sweep
+-- 1, 2, 4, ... N with average and p95 latency per statement kind.
+--
+--   sbench [driver options] diag prepare      # tables (diag_*), the large one loaded
+--   sbench [driver options] diag run          # every test, then one summary
+--   sbench [driver options] diag scan         # one test: connect, select, blob, scan, temp, sweep
+--   sbench [driver options] params            # the server's settings (= diag params)
+--   sbench [driver options] diag cleanup
+--
+-- Each test prints its own report lines, or with --report-format=json one
+-- JSON object per test ({"type":"diag","test":...}; docs/report-json.md).
+-- The tests run in this control state, one connection at a time; the
+-- sweep's steps are sbench runs of diag_sweep with --threads=1, 2, 4, ...
+-- (so each step has the run command's threads, statistics and report).
+
+local dsql = require("diag_sql")
+local json = require("diag_json")
+local lat = require("diag_stats")
+local now = sbench.diag.now
+
+sbench.cmdline.options = {
+   diag_time = { "Seconds of each timed test (trivial SELECT with and without fetch)", 2 },
+   connects = { "Connections the connection test opens and closes", 20 },
+   blob_size = { "Bytes of each BLOB the BLOB test uploads and downloads", 1048576 },
+   blobs = { "BLOBs the BLOB test uploads and downloads", 8 },
+   scan_rows = { "Rows of the large table (prepare loads them; the scan reads them all)", 1000000 },
+   scan_fetch = { "Rows per FETCH (PostgreSQL cursor) or per page by key (other databases)", 1000 },
+   temp_rows = { "Rows the temporary-table test inserts and reads sorted, one test per size",
+                 { "1000", "100000" } },
+   sweep_clients = { "Largest client count of the sweep: 1, 2, 4, ... up to it", 64 },
+   sweep_time = { "Seconds of each sweep step", 3 },
+   sweep_rows = { "Rows of the sweep's table (diag_data)", 10000 },
+   tests = { "Tests 'run' runs, in order", { "connect", "select", "blob", "scan", "temp", "sweep" } },
+}
+
+-- --report-format=json: JSON lines instead of text (read when a command runs)
+local json_out = false
+local out_lines = {} -- JSON lines for --output
+
+-- ---- output ----
+
+-- One test's result: its text lines, or its JSON object.
+local function emit(data, lines)
+   data.type = "diag"
+   if json_out then
+      local line = json.encode(data)
+      if sbench.opt.output then out_lines[#out_lines + 1] = line else print(line) end
+   else
+      for _, l in ipairs(lines) do print(l) end
+   end
+end
+
+-- Writes the JSON lines to --output whole (a temporary file renamed), so a
+-- run that stops half way leaves no file that looks complete.
+local function flush_output()
+   local path = sbench.opt.output
+   if not (json_out and path) then return end
+   local tmp = path .. ".tmp"
+   local f = assert(io.open(tmp, "w"))
+   f:write(table.concat(out_lines, "\n"), #out_lines > 0 and "\n" or "")
+   assert(f:close())
+   assert(os.rename(tmp, path))
+end
+
+local function fmt_ms(v) return string.format("%.3f ms", v) end
+
+-- ---- connections and SQL ----
+
+local function connect()
+   local con = sbench.sql.driver():connect()
+   return con, dsql.new(con:dialect())
+end
+
+local function query_value(con, sql)
+   return (con:query_row(sql))
+end
+
+local function drop_if_exists(con, q, t)
+   local ok = pcall(con.query, con, q.drop(t))
+   return ok
+end
+
+-- ---- prepare / cleanup ----
+
+function prepare()
+   local con, q = connect()
+   for _, t in ipairs(q.tables) do
+      con:query(q.create[t])
+   end
+   if q.dialect == "postgresql" then -- measure the transfer, not pglz
+      con:query("ALTER TABLE diag_blob ALTER COLUMN b SET STORAGE EXTERNAL")
+   end
+   local rows, srows = sbench.opt.scan_rows, sbench.opt.sweep_rows
+   sbench.progress.expect(rows + srows)
+   local INT, VARCHAR = sbench.sql.type.INT, sbench.sql.type.VARCHAR
+   con:bulk_load_init("diag_big", { "id", "k", "pad" }, { INT, INT, VARCHAR })
+   for id = 1, rows do
+      con:bulk_load_row(id, sbench.rand.uniform(1, rows), sbench.rand.string(string.rep("#", 59)))
+   end
+   con:bulk_load_done()
+   con:bulk_load_init("diag_data", { "id", "k", "c" }, { INT, INT, VARCHAR })
+   for id = 1, srows do
+      con:bulk_load_row(id, 0, sbench.rand.string(string.rep("@", 59)))
+   end
+   con:bulk_load_done()
+   print(string.format("diag: tables %s created; diag_big %d rows, diag_data %d rows",
+                       table.concat(q.tables, ", "), rows, srows))
+end
+
+function cleanup()
+   local con, q = connect()
+   local dropped = {}
+   for _, t in ipairs(q.tables) do
+      if drop_if_exists(con, q, t) then dropped[#dropped + 1] = t end
+   end
+   print("diag: dropped " .. (#dropped > 0 and table.concat(dropped, ", ") or "nothing"))
+end
+
+-- ---- params ----
+
+-- The server's version and settings as { version, dialect, settings =
+-- { {name, value, unit, description}, ... } }.
+local function read_params(con, q)
+   local p = dsql.params(q.dialect)
+   local r = { dialect = q.dialect, driver = sbench.sql.driver():name(),
+               server = con:server_version(), settings = setmetatable({}, json.array_mt) }
+   if p.version then r.version = tostring(query_value(con, p.version)) end
+   local function add(name, value, unit, desc)
+      r.settings[#r.settings + 1] = { name = tostring(name), value = tostring(value or ""),
+                                      unit = tostring(unit or ""), description = tostring(desc or "") }
+   end
+   if p.pragma then
+      for _, name in ipairs(p.pragma) do
+         local ok, v = pcall(query_value, con, "PRAGMA " .. name)
+         if ok and v ~= nil then add(name, v, "", dsql.sqlite_descriptions[name]) end
+      end
+   elseif p.settings then
+      local ok, rs = pcall(con.query, con, p.settings)
+      if not ok and p.fallback then
+         ok, rs = pcall(con.query, con, p.fallback)
+      end
+      if not ok then error(rs, 0) end
+      local row = rs:fetch_row()
+      while row do
+         add(row[1], row[2], row[3], row[4])
+         row = rs:fetch_row()
+      end
+      table.sort(r.settings, function(a, b) return a.name < b.name end)
+   end
+   return r
+end
+
+local function params_cmd()
+   local con, q = connect()
+   local r = read_params(con, q)
+   local lines = { "Server: " .. (r.version or r.server),
+                   string.format("Driver: %s (reports %s), SQL dialect %s", r.driver, r.server, r.dialect),
+                   "Settings:" }
+   local w = 8
+   for _, s in ipairs(r.settings) do w = math.max(w, #s.name) end
+   for _, s in ipairs(r.settings) do
+      local v = s.value .. (s.unit ~= "" and " (" .. s.unit .. ")" or "")
+      local d = #s.description > 90 and s.description:sub(1, 87) .. "..." or s.description
+      lines[#lines + 1] = string.format("    %-" .. w .. "s | %-16s | %s", s.name, v, d)
+   end
+   if #r.settings == 0 then lines[#lines + 1] = "    (none this database reports through SQL)" end
+   r.test = "params"
+   emit(r, lines)
+   con:disconnect()
+   return r
+end
+
+-- ---- the tests ----
+
+local tests = {}
+
+-- Connection open latency: N connects, each closed at once (pgbench -C's
+-- "average connection time").
+function tests.connect()
+   local l = lat.new()
+   for _ = 1, sbench.opt.connects do
+      local t0 = now()
+      local c = sbench.sql.driver():connect()
+      lat.add(l, (now() - t0) * 1000)
+      c:disconnect()
+   end
+   local s = lat.summary(l)
+   emit({ test = "connect", connects = s.count, connect_ms = s }, {
+      "Connection open latency:",
+      string.format("    connections:     %d", s.count),
+      "    min:             " .. fmt_ms(s.min),
+      "    avg:             " .. fmt_ms(s.avg),
+      "    95th percentile: " .. fmt_ms(s.p95),
+      "    max:             " .. fmt_ms(s.max),
+   })
+   return string.format("%-26s avg %s, p95 %s, min %s, max %s (%d connects)", "connection open",
+                        fmt_ms(s.avg), fmt_ms(s.p95), fmt_ms(s.min), fmt_ms(s.max), s.count)
+end
+
+-- Trivial SELECT as fast as one connection goes, --diag-time seconds each:
+-- reading the row, and leaving it unread.
+function tests.select()
+   local con, q = connect()
+   local st = con:prepare(q.select_one)
+   local res, summary = {}, {}
+   for _, fetch in ipairs({ true, false }) do
+      local l = lat.new()
+      local t_end = now() + sbench.opt.diag_time
+      local t0 = now()
+      local t = t0
+      repeat
+         local rs = st:execute()
+         if fetch then
+            local row = rs:fetch_row()
+            assert(row and tonumber(row[1]) == 1, "SELECT 1 returned no 1")
+         end
+         rs:free()
+         local t1 = now()
+         lat.add(l, (t1 - t) * 1000)
+         t = t1
+      until t >= t_end
+      local s = lat.summary(l)
+      local name = fetch and "with_fetch" or "no_fetch"
+      res[name] = { queries = s.count, seconds = t - t0, qps = s.count / (t - t0), latency_ms = s }
+      summary[#summary + 1] = string.format("%-26s %.0f qps, avg %s, p95 %s, min %s",
+                                            "trivial SELECT " .. (fetch and "with fetch" or "no fetch"),
+                                            s.count / (t - t0), fmt_ms(s.avg), fmt_ms(s.p95), fmt_ms(s.min))
+   end
+   st:close()
+   con:disconnect()
+   local lines = {}
+   for _, k in ipairs({ "with_fetch", "no_fetch" }) do
+      local r = res[k]
+      lines[#lines + 1] = string.format("Trivial SELECT test %s: %.2f qps", k == "with_fetch" and "with fetch" or "NO fetch", r.qps)
+      lines[#lines + 1] = string.format("    queries: %d in %.3fs; latency min %s, avg %s, 95th %s, max %s",
+                                        r.queries, r.seconds, fmt_ms(r.latency_ms.min), fmt_ms(r.latency_ms.avg),
+                                        fmt_ms(r.latency_ms.p95), fmt_ms(r.latency_ms.max))
+   end
+   emit({ test = "select", with_fetch = res.with_fetch, no_fetch = res.no_fetch }, lines)
+   return table.concat(summary, "\n")
+end
+
+-- BLOB upload and download bandwidth: --blobs values of --blob-size bytes
+-- inserted one per statement (autocommit), then read back one by one and
+-- compared byte for byte with what was sent.
+function tests.blob()
+   local con, q = connect()
+   local size, n = sbench.opt.blob_size, sbench.opt.blobs
+   if q.dialect == "postgresql" then con:query("SET bytea_output = 'escape'") end
+   con:query(q.blob_delete)
+   local data = {}
+   for i = 1, n do data[i] = sbench.rand.string(string.rep("@", size)) end
+   local ins = con:prepare(q.blob_insert)
+   local pid = ins:bind_create(sbench.sql.type.INT)
+   local pb = ins:bind_create(sbench.sql.type.VARCHAR, size)
+   ins:bind_param(pid, pb)
+   local up = 0
+   for i = 1, n do
+      pid:set(i)
+      pb:set(data[i])
+      local t0 = now()
+      ins:execute()
+      up = up + (now() - t0)
+   end
+   ins:close()
+   local sel = con:prepare(q.blob_select)
+   local sid = sel:bind_create(sbench.sql.type.INT)
+   sel:bind_param(sid)
+   local down, read_bytes, same, as_hex = 0, 0, 0, false
+   for i = 1, n do
+      sid:set(i)
+      local t0 = now()
+      local rs = sel:execute()
+      local row = rs:fetch_row()
+      rs:free()
+      down = down + (now() - t0)
+      local v = row and row[1] or ""
+      if #v == 2 * #data[i] and not v:find("[^%x]") then
+         -- ODBC hands a binary column to a character buffer as hex text
+         v = v:gsub("%x%x", function(h) return string.char(tonumber(h, 16)) end)
+         as_hex = true
+      end
+      read_bytes = read_bytes + #v
+      if v == data[i] then same = same + 1 end
+   end
+   sel:close()
+   local server_bytes = tonumber(query_value(con, q.blob_bytes))
+   con:disconnect()
+   local mb = size * n / 1048576
+   local r = { test = "blob", blob_type = q.blob_type, blob_size = size, blobs = n,
+               bytes_written = size * n, bytes_read = read_bytes, server_bytes = server_bytes,
+               identical = same == n, read_as_hex = as_hex, upload_mb_s = mb / up, download_mb_s = mb / down,
+               upload_seconds = up, download_seconds = down }
+   emit(r, {
+      string.format("BLOB bandwidth (%s, %d x %d bytes):", q.blob_type, n, size),
+      string.format("    BLOB upload:     %.2f MB/s (%.3fs)", r.upload_mb_s, up),
+      string.format("    BLOB download:   %.2f MB/s (%.3fs)", r.download_mb_s, down),
+      string.format("    bytes written %d, stored on the server %d, read back %d%s, identical: %s",
+                    r.bytes_written, server_bytes or -1, read_bytes,
+                    as_hex and " (as hex text, decoded)" or "", r.identical and "yes" or "NO"),
+   })
+   if not r.identical then
+      error(string.format("diag blob: %d of %d BLOBs read back differ from what was written", n - same, n), 0)
+   end
+   return string.format("%-26s upload %.2f MB/s, download %.2f MB/s (%d x %d bytes, read back identical)",
+                        "BLOB " .. q.blob_type, r.upload_mb_s, r.download_mb_s, n, size)
+end
+
+-- The large table read whole in key order: time to the first row and to
+-- the last.  PostgreSQL: one cursor, FETCH --scan-fetch rows at a time
+-- (rows stream from one snapshot); other databases: pages of --scan-fetch
+-- rows by key (WHERE id > last ORDER BY id LIMIT n), each an indexed range.
+function tests.scan()
+   local con, q = connect()
+   local batch = sbench.opt.scan_fetch
+   local rows, first, last, fetches, last_id = 0, nil, nil, 0, 0
+   local t0
+   -- reads one batch's rows: counts them, notes the first row's time and
+   -- the last key; returns how many came
+   local function drain(rs)
+      fetches = fetches + 1
+      local got = 0
+      local row = rs:fetch_row()
+      while row do
+         got = got + 1
+         if not first then first = now() - t0 end
+         last_id = tonumber(row[1])
+         row = rs:fetch_row()
+      end
+      rs:free()
+      rows = rows + got
+      return got
+   end
+   if q.scan_cursor then
+      con:begin()
+      t0 = now()
+      con:query(q.scan_declare)
+      local fetch = q.scan_fetch(batch)
+      while true do
+         local got = drain(con:query(fetch))
+         if got < batch then break end
+      end
+      last = now() - t0
+      con:query(q.scan_close)
+      con:commit()
+   else
+      local st = con:prepare(q.scan_page(batch))
+      local p = st:bind_create(sbench.sql.type.INT)
+      st:bind_param(p)
+      t0 = now()
+      while true do
+         p:set(last_id)
+         local got = drain(st:execute())
+         if got < batch then break end
+      end
+      last = now() - t0
+      st:close()
+   end
+   con:disconnect()
+   first = first or last
+   local how = q.scan_cursor and string.format("cursor, FETCH %d", batch)
+      or string.format("pages of %d by key", batch)
+   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = batch,
+               method = q.scan_cursor and "cursor" or "key_pages",
+               first_row_ms = first * 1000, last_row_ms = last * 1000,
+               rows_per_s = rows / last }
+   emit(r, {
+      string.format("Select from large table (%s):", how),
+      string.format("    Time to first row LARGE tab, indexed: %.3f ms", r.first_row_ms),
+      string.format("    Time to last row LARGE tab, indexed:  %.3f ms", r.last_row_ms),
+      string.format("    Rows: %d (%.0f rows/s, %d fetches)", rows, r.rows_per_s, fetches),
+   })
+   return string.format("%-26s first row %.1f ms, last row %.1f ms (%d rows, %s)", "large scan",
+                        r.first_row_ms, r.last_row_ms, rows, how)
+end
+
+-- Temporary table: --temp-rows rows inserted in one transaction (one
+-- prepared INSERT each), read back sorted on a non-key column, commit.
+function tests.temp()
+   local con, q = connect()
+   pcall(con.query, con, q.drop_temp)
+   con:query(q.create_temp)
+   local ins = con:prepare(q.temp_insert)
+   local a, b, c = ins:bind_create(sbench.sql.type.INT), ins:bind_create(sbench.sql.type.INT),
+      ins:bind_create(sbench.sql.type.VARCHAR, 60)
+   ins:bind_param(a, b, c)
+   local sizes, lines, summary = {}, {}, {}
+   for _, sz in ipairs(sbench.opt.temp_rows) do
+      local n = math.tointeger(tonumber(sz))
+      if not n or n < 1 then error("--temp-rows: '" .. tostring(sz) .. "' is not a positive integer", 0) end
+      con:query("DELETE FROM " .. q.temp_name)
+      con:begin()
+      local t0 = now()
+      for i = 1, n do
+         a:set(i)
+         b:set(sbench.rand.uniform(1, n))
+         c:set(sbench.rand.string("@@@@@@@@@@@@@@@@@@@@"))
+         ins:execute()
+      end
+      local t1 = now()
+      local rs = con:query(q.temp_sorted)
+      local got, prev, sorted = 0, nil, true
+      local row = rs:fetch_row()
+      while row do
+         got = got + 1
+         local k = tonumber(row[2])
+         if prev and k < prev then sorted = false end
+         prev = k
+         row = rs:fetch_row()
+      end
+      rs:free()
+      local t2 = now()
+      con:commit()
+      local t3 = now()
+      if got ~= n or not sorted then
+         error(string.format("diag temp: read %d rows back (%s), inserted %d", got,
+                             sorted and "in order" or "NOT in order", n), 0)
+      end
+      local r = { rows = n, insert_ms = (t1 - t0) * 1000, sort_ms = (t2 - t1) * 1000,
+                  commit_ms = (t3 - t2) * 1000 }
+      sizes[#sizes + 1] = r
+      lines[#lines + 1] = string.format("TemporaryTable insert size %d. Insert: %.1f ms. Sort: %.1f ms. Commit: %.1f ms",
+                                        n, r.insert_ms, r.sort_ms, r.commit_ms)
+      summary[#summary + 1] = string.format("%-26s insert %.1f ms, sorted read %.1f ms, commit %.1f ms",
+                                            "temp table " .. n .. " rows", r.insert_ms, r.sort_ms, r.commit_ms)
+   end
+   ins:close()
+   pcall(con.query, con, q.drop_temp)
+   con:disconnect()
+   emit({ test = "temp", sizes = sizes }, lines)
+   return table.concat(summary, "\n")
+end
+
+-- ---- the sweep: one sbench run of diag_sweep per client count ----
+
+local function shell_quote(s)
+   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+-- The options a step passes on: the driver's and the db-* ones, the search
+-- paths, the seed.  A password goes through a file only this user can
+-- read (os.tmpname makes it 0600), never on a command line.  Returns the
+-- argument text and the files to remove.
+local function child_options()
+   local drv = sbench.sql.driver():name()
+   local args, files = {}, {}
+   local names = {}
+   for k in pairs(sbench.opt) do names[#names + 1] = k end
+   table.sort(names)
+   for _, k in ipairs(names) do
+      local v = sbench.opt[k]
+      local dash = k:gsub("_", "-")
+      local pass = dash:find("^db%-") or dash:find("^" .. drv .. "%-") or dash == "driver-path" or
+         dash == "workload-path" or dash == "rand-seed" or dash == "histogram-precision" or
+         dash == "sweep-rows"
+      if pass and v ~= nil then
+         if type(v) == "boolean" then v = v and "on" or "off" end
+         if type(v) == "table" then v = table.concat(v, ",") end
+         if dash:find("%-password$") then
+            if v ~= "" then
+               local f = os.tmpname()
+               local h = assert(io.open(f, "w"))
+               h:write(v, "\n")
+               h:close()
+               files[#files + 1] = f
+               args[#args + 1] = "--" .. dash .. "-file=" .. shell_quote(f)
+            end
+         else
+            args[#args + 1] = "--" .. dash .. "=" .. shell_quote(v)
+         end
+      end
+   end
+   if sbench.opt.db_driver == nil then args[#args + 1] = "--db-driver=" .. drv end
+   return table.concat(args, " "), files
+end
+
+local function read_file(path)
+   local f = io.open(path, "r")
+   if not f then return nil end
+   local s = f:read("a")
+   f:close()
+   return s
+end
+
+local function sweep_steps(max)
+   local steps, c = {}, 1
+   while c < max do steps[#steps + 1] = c; c = c * 2 end
+   steps[#steps + 1] = max
+   return steps
+end
+
+function tests.sweep()
+   local con, q = connect()
+   con:query("DELETE FROM diag_seen")
+   local exe = sbench.diag.exe()
+   local opts, files = child_options()
+   local dir = os.tmpname()
+   os.remove(dir)
+   local steps, lines, summary = {}, {}, {}
+   local ok, err = pcall(function()
+      for _, k in ipairs(sweep_steps(sbench.opt.sweep_clients)) do
+         local out, log = dir .. "-" .. k .. ".json", dir .. "-" .. k .. ".log"
+         local cmd = string.format("%s %s --threads=%d --time=%d --report-format=json --output=%s " ..
+                                   "--db-server-counters=off diag_sweep run >%s 2>&1",
+                                   shell_quote(exe), opts, k, sbench.opt.sweep_time, shell_quote(out),
+                                   shell_quote(log))
+         local okx, how, code = os.execute(cmd)
+         local text = read_file(out)
+         os.remove(out)
+         if not okx or not text then
+            local l = read_file(log) or ""
+            os.remove(log)
+            error(string.format("diag sweep: the step with %d clients failed (%s %s):\n%s", k,
+                                tostring(how), tostring(code), l:sub(-1500)), 0)
+         end
+         os.remove(log)
+         local rep = json.decode(text)
+         local seen, rows = con:query_row(string.format(
+            "SELECT COUNT(DISTINCT backend), COUNT(*) FROM diag_seen WHERE clients = %d", k))
+         local kinds = {}
+         for _, kind in ipairs({ "select", "insert", "update", "commit" }) do
+            local kk = rep.kinds[kind]
+            kinds[kind] = { count = kk.count, avg_ms = kk.latency_ms.avg,
+                            p95_ms = kk.latency_ms.percentiles["95"] }
+         end
+         local s = { clients = k, threads = rep.threads, transactions = rep.transactions, tps = rep.tps,
+                     seconds = rep.seconds, statements = rep.queries.total, kinds = kinds,
+                     server_sessions = q.backend_id and tonumber(seen) or nil,
+                     sessions_recorded = tonumber(rows), latency_ms = rep.latency_ms }
+         steps[#steps + 1] = s
+         local line = string.format("%7d %10.1f %10.1f   %7.3f/%-7.3f %7.3f/%-7.3f %7.3f/%-7.3f %7.3f/%-7.3f %s",
+                                    k, s.tps, s.statements / s.seconds,
+                                    kinds.select.avg_ms, kinds.select.p95_ms,
+                                    kinds.insert.avg_ms, kinds.insert.p95_ms,
+                                    kinds.update.avg_ms, kinds.update.p95_ms,
+                                    kinds.commit.avg_ms, kinds.commit.p95_ms,
+                                    s.server_sessions and tostring(s.server_sessions) or "-")
+         lines[#lines + 1] = line
+         if not json_out then io.stderr:write(string.format("  sweep: %d clients done\n", k)) end
+      end
+   end)
+   for _, f in ipairs(files) do os.remove(f) end
+   con:disconnect()
+   local head = {
+      string.format("Client sweep (%ds per step; a transaction = select, insert, update, commit):", sbench.opt.sweep_time),
+      "clients        tps   stmts/s   select avg/p95  insert avg/p95  update avg/p95  commit avg/p95 (ms) server sessions",
+   }
+   for _, l in ipairs(lines) do head[#head + 1] = l end
+   emit({ test = "sweep", step_seconds = sbench.opt.sweep_time,
+          steps = setmetatable(steps, json.array_mt) }, head)
+   if not ok then error(err, 0) end
+   summary[#summary + 1] = "client sweep:"
+   for i = 2, #head do summary[#summary + 1] = head[i] end
+   return table.concat(summary, "\n")
+end
+
+-- ---- commands ----
+
+local function one(name)
+   return function()
+      json_out = sbench.opt.report_format == "json"
+      local ok, err = pcall(tests[name])
+      flush_output()
+      if not ok then error(err, 0) end
+   end
+end
+
+local function run_all()
+   json_out = sbench.opt.report_format == "json"
+   local con = sbench.sql.driver():connect()
+   local server = con:server_version()
+   con:disconnect()
+   local pr = params_cmd()
+   local summary, failed = {}, {}
+   local interrupted
+   for _, name in ipairs(sbench.opt.tests) do
+      if not tests[name] then
+         error(string.format("--tests: unknown test '%s' (connect, select, blob, scan, temp, sweep)", name), 0)
+      end
+   end
+   for _, name in ipairs(sbench.opt.tests) do
+      if not json_out then print("") end
+      local ok, res = pcall(tests[name])
+      if ok then
+         summary[#summary + 1] = res
+      else
+         local msg = type(res) == "table" and (res.sql_errmsg or tostring(res)) or tostring(res)
+         failed[#failed + 1] = name .. ": " .. msg
+         summary[#summary + 1] = string.format("%-26s FAILED: %s", name, msg:match("[^\n]*"))
+         if msg:find("interrupted") then interrupted = res break end
+      end
+   end
+   if not json_out then
+      print("")
+      print(string.rep("=", 100))
+      print(string.format("Diagnosis of %s (driver %s, %d settings read; 'sbench params' lists them)",
+                          server, sbench.sql.driver():name(), #pr.settings))
+      print(string.rep("=", 100))
+      for _, s in ipairs(summary) do print(s) end
+   end
+   emit({ test = "summary", tests = sbench.opt.tests, failed = setmetatable(failed, json.array_mt) }, {})
+   flush_output()
+   if interrupted then error(interrupted, 0) end
+   if #failed > 0 then error(string.format("diag: %d test(s) failed", #failed), 0) end
+end
+
+sbench.cmdline.commands = {
+   run = { run_all },
+   params = { function()
+      json_out = sbench.opt.report_format == "json"
+      params_cmd()
+      flush_output()
+   end },
+   connect = { one("connect") },
+   select = { one("select") },
+   blob = { one("blob") },
+   scan = { one("scan") },
+   temp = { one("temp") },
+   sweep = { one("sweep") },
+}
