@@ -116,6 +116,7 @@ static void add_core_options(struct sb_options *o)
     ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
     ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);
+    ADD("test", SB_OPT_STRING, NULL, "the workload, sysbench 0.5's way: '--test=FILE|NAME COMMAND' is 'WORKLOAD COMMAND'", NULL, 0, 0);
     ADD("verbosity", SB_OPT_INT, "3",
         "verbosity level: below 3 only errors, the script's own output and --report-format=json/csv "
         "(no header, no text report)", NULL, 0, 5);
@@ -292,6 +293,25 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
+/* sysbench's built-in tests, which have no script: one line saying so
+ * and 1, or 0 when name is none of them. */
+static int sysbench_builtin(const char *name)
+{
+    static const char *const other[] = {"cpu", "memory", "threads", "mutex"};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        if (strcmp(name, other[i]) == 0) {
+            fprintf(stderr, "sbench: '%s' is one of sysbench's built-in tests that do not use "
+                            "a database; sbench runs database workloads only\n", name);
+            return 1;
+        }
+    if (strcmp(name, "oltp") == 0) {
+        fprintf(stderr, "sbench: 'oltp' was sysbench 0.4's built-in test; its transaction is "
+                        "the oltp_read_write workload's\n");
+        return 1;
+    }
+    return 0;
+}
+
 /* Loads driver `name` from dirs and registers its options.  Returns the
  * driver, or NULL after printing why (*status: 2 unknown, 1 unloadable). */
 static const struct sbd_driver *load_driver(const struct sb_dirs *dirs, const char *name,
@@ -454,6 +474,8 @@ static int find_script(struct sb_run *run, const char **words, int nwords, char 
                     words[0]);
             return 2;
         }
+        if (sysbench_builtin(words[0]))
+            return 2;
         struct name_list l = {.len = 0};
         sb_list_workloads(&wdirs, collect_name, &l);
         fprintf(stderr, "sbench: unknown workload '%s' (workloads found: %s; a module name is "
@@ -499,6 +521,16 @@ int main(int argc, char **argv)
     if (nwords == 1 && strcmp(words[0], "info") == 0) /* no driver, no workload */
         return sb_info_command(o, run.script_ops->language,
                                strcmp(sb_opt_str(o, "report-format"), "json") == 0);
+
+    /* --test=WORKLOAD COMMAND (sysbench 0.5's form, which 1.0 still takes):
+     * the workload goes first among the words; the registry's array has
+     * room for every argv element, and --test took one */
+    const char *test = sb_opt_str(o, "test");
+    if (test != NULL) {
+        memmove(words + 1, words, (size_t)nwords * sizeof *words);
+        words[0] = test;
+        nwords++;
+    }
 
     static const char *const params_words[] = {"diag", "params"};
     if (nwords == 1 && strcmp(words[0], "params") == 0) { /* sbench params = sbench diag params */
@@ -559,6 +591,9 @@ int main(int argc, char **argv)
     int rc = find_script(&run, words, nwords, script, sizeof script);
     if (rc != 0)
         return rc;
+    if (test != NULL)
+        fprintf(stderr, "sbench: --test is deprecated (as in sysbench 1.0): "
+                        "'sbench [options] %s COMMAND' is the same\n", test);
     run.command = command;
     run.threads = (int)sb_opt_int(o, "threads");
     run.clients = (int)sb_opt_int(o, "clients");

@@ -306,6 +306,19 @@ static int distance(const char *a, const char *b)
     return prev[lb];
 }
 
+/* For --oltp-NAME, the option of sysbench 0.5's legacy OLTP scripts, the
+ * 1.0 workloads' name for it when this workload has it, else NULL. */
+static const char *legacy_oltp_name(const struct sb_options *o, const char *name)
+{
+    if (strncmp(name, "oltp-", 5) != 0)
+        return NULL;
+    const char *rest = name + 5;
+    if (strcmp(rest, "tables-count") == 0)
+        rest = "tables";
+    const struct sb_opt *p = find(o, rest);
+    return p ? p->name : NULL;
+}
+
 int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen)
 {
     for (int i = 0; i < o->nargs; i++) {
@@ -314,6 +327,12 @@ int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen
         if (p == NULL) {
             if (!final)
                 continue;
+            const char *now = legacy_oltp_name(o, g->name);
+            if (now != NULL) {
+                snprintf(err, errlen, "unknown option --%.60s: the name in sysbench 0.5's legacy "
+                         "OLTP scripts; this workload calls it --%s", g->name, now);
+                return -1;
+            }
             const char *best = NULL;
             int bestd = 1000;
             for (int k = 0; k < o->nopts; k++) {

@@ -224,6 +224,7 @@ void *l_client_create(struct sb_worker *w, int cid)
         return NULL;
     }
     lua_setfield(L, env, "require");
+    l_legacy_client(L, env, cid);
     if (push_shared_chunk(L, w->run->script) != LUA_OK) {
         l_take_error(t);
         lua_settop(L, base);
@@ -248,6 +249,7 @@ void *l_client_create(struct sb_worker *w, int cid)
         lua_settop(L, base);
         return NULL;
     }
+    l_legacy_export(t, env);
     if (lua_getfield(L, env, "event") != LUA_TFUNCTION) {
         snprintf(w->error, sizeof w->error, "%s defines no event() function", w->run->script);
         lua_settop(L, base);

@@ -12,6 +12,7 @@
 #define SB_L_INTERNAL_H
 
 #include <lua.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../core/event.h"
@@ -20,6 +21,7 @@
 struct sb_conn;
 struct sb_report;
 struct sb_options;
+struct sb_opt;
 
 /* The binding's state of one worker thread (or of the control worker). */
 struct l_thread {
@@ -30,6 +32,7 @@ struct l_thread {
     int cur_env_ref;                /* the environment of the client whose code
                                        runs (its hooks), or 0 for the globals */
     int in_event;                   /* the one-client loop is inside event() */
+    int legacy;                     /* the script declares no options (l_legacy.c) */
     struct sb_event ev;             /* the one-client loop's event */
     int event_nargs;                /* 1 when event() takes the thread id */
     int own_loop;                   /* the script defines thread_run() */
@@ -127,6 +130,10 @@ void l_open_rand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);
+/* Pushes option p's value v as sbench.opt holds it (nil for NULL). */
+void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v);
+/* Writes option p's name as Lua names it ('_' for '-') into key. */
+void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len);
 /* Installs sbench.diag (l_diag.c) into the table on top of the stack. */
 void l_open_diag(lua_State *L);
 /* ---- LuaJIT compatibility (l_compat.c, l_bit.c, l_format.c, l_ffi.c) ---- */
@@ -163,5 +170,20 @@ int l_sql_pipe_sync(lua_State *L);
 int l_is_sql_error(lua_State *L, int idx);
 /* Records how long a connect took (connection-time statistics). */
 void l_note_connect_time(struct sb_worker *w, int64_t ns);
+
+/* ---- l_legacy.c: sysbench's legacy (0.5-style) API ---- */
+
+/* Sets the legacy globals and functions of every script (after
+ * l_open_sbench). */
+void l_legacy_open(lua_State *L, struct sb_worker *w);
+/* After the script ran: t->legacy = 1 when it declared no options. */
+void l_legacy_detect(struct l_thread *t);
+/* Sets thread_id in a client's environment (at idx env) before its
+ * script runs there. */
+void l_legacy_client(lua_State *L, int env, int cid);
+/* For a legacy script: sets every option, num_threads, db_driver and test
+ * as globals of the table at idx (0: the globals), as sysbench 1.0 does
+ * before thread_init and commands.  Nothing for other scripts. */
+void l_legacy_export(struct l_thread *t, int idx);
 
 #endif

@@ -207,7 +207,7 @@ static int p_expect(lua_State *L)
 
 /* ---- sbench.opt ---- */
 
-static void push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
+void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
 {
     if (v == NULL && p->source == SB_SRC_WORKLOAD && p->kind != SB_OPT_FILE) {
         /* declared with a type and no default: sysbench gives "", 0, {}
@@ -261,6 +261,14 @@ static void push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
     }
 }
 
+void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len)
+{
+    snprintf(key, len, "%s", p->name);
+    for (char *c = key; *c; c++)
+        if (*c == '-')
+            *c = '_';
+}
+
 void l_set_options(struct sb_worker *w)
 {
     lua_State *L = ((struct l_thread *)w->script)->L;
@@ -270,14 +278,12 @@ void l_set_options(struct sb_worker *w)
     for (int i = 0; i < sb_options_count(o); i++) {
         const struct sb_opt *p = sb_options_at(o, i);
         char key[160];
-        snprintf(key, sizeof key, "%s", p->name);
-        for (char *c = key; *c; c++)
-            if (*c == '-')
-                *c = '_';
-        push_opt_value(L, p, p->value ? p->value : p->def);
+        l_opt_lua_name(p, key, sizeof key);
+        l_push_opt_value(L, p, p->value ? p->value : p->def);
         lua_setfield(L, -2, key);
     }
     lua_pop(L, 2);
+    l_legacy_export(w->script, 0); /* a legacy script: as globals too */
 }
 
 /* ---- sysbench's helpers in sbench.cmdline ---- */

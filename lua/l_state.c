@@ -114,6 +114,7 @@ int l_state_create(struct sb_worker *w, int with_opts)
     luaL_openlibs(L);
     l_open_sbench(L, w);
     l_open_compat(L);
+    l_legacy_open(L, w);
     if (with_opts)
         l_set_options(w);
     set_package_path(L, w->run);
@@ -125,6 +126,9 @@ int l_state_create(struct sb_worker *w, int with_opts)
         l_state_destroy(w);
         return -1;
     }
+    l_legacy_detect(t);
+    if (with_opts)
+        l_legacy_export(t, 0);
     return 0;
 }
 
