@@ -4,7 +4,10 @@
 # field numeric; per row qps = r+w+o rates and p50 <= p90 <= ... <= max;
 # and the rows add up: with a fixed arrival rate, sum(tps) * interval is the
 # events of the windows covered, which is the final event count (text
-# report) scaled by covered/total time, within 5%; never more than it.
+# report) scaled by covered/total time, within 5%; never more than it
+# beyond 1% (a row's rate is over its window's measured length, which a
+# late reporter wake-up on a loaded machine stretches or shortens by a few
+# ms against the nominal interval the CSV's time column shows).
 # Environment: SBT_BUILD (required).
 set -u
 : "${SBT_BUILD:?set SBT_BUILD}"
@@ -56,7 +59,7 @@ s = sum(d["tps"] for d in recs) * interval
 expect = ev * covered / tt
 print(f"{path}: {len(recs)} rows, sum(tps)*interval = {s:.0f}, final events {ev} in {tt}s, "
       f"{expect:.0f} expected for the {covered:g}s covered")
-if s > ev + 0.5: errs.append(f"rows add up to {s} > final events {ev}")
+if s > ev * 1.01 + 0.5: errs.append(f"rows add up to {s} > final events {ev} (+1%)")
 if mode == "rate" and abs(s - expect) > 0.05 * expect:
     errs.append(f"sum(tps)*interval {s:.0f} not within 5% of {expect:.0f}")
 if mode == "free" and not (0.5 * expect <= s <= 1.5 * expect):
