@@ -487,6 +487,197 @@ static int find_script(struct sb_run *run, const char **words, int nwords, char 
     return 0;
 }
 
+/* What the command line asks for, as main's steps read it. */
+struct cmdline {
+    const char **words;     /* WORKLOAD COMMAND (the options' registry owns them) */
+    int nwords;
+    const char *command;    /* NULL: run the script only */
+    const char *test;       /* --test=WORKLOAD, or NULL */
+    int want_help, stdin_script, default_driver;
+    struct sb_dirs ddirs;   /* where drivers are looked for */
+};
+
+/* Steps of main: each returns the exit status when sbench is done (an
+ * answer given, or a reason printed), or GO_ON. */
+enum { GO_ON = -1 };
+
+/* --version, info, --test, params, the words and --help. */
+static int read_words(struct sb_run *run, struct cmdline *cl)
+{
+    struct sb_options *o = run->opts;
+    if (sb_opt_bool(o, "version")) {
+        printf("sbench %s (driver ABI %d.%d, %s)\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR,
+               run->script_ops->language);
+        return 0;
+    }
+    if (cl->nwords == 1 && strcmp(cl->words[0], "info") == 0) /* no driver, no workload */
+        return sb_info_command(o, run->script_ops->language,
+                               strcmp(sb_opt_str(o, "report-format"), "json") == 0);
+
+    /* --test=WORKLOAD COMMAND (sysbench 0.5's form, which 1.0 still takes):
+     * the workload goes first among the words; the registry's array has
+     * room for every argv element, and --test took one */
+    cl->test = sb_opt_str(o, "test");
+    if (cl->test != NULL) {
+        memmove(cl->words + 1, cl->words, (size_t)cl->nwords * sizeof *cl->words);
+        cl->words[0] = cl->test;
+        cl->nwords++;
+    }
+
+    static const char *const params_words[] = {"diag", "params"};
+    if (cl->nwords == 1 && strcmp(cl->words[0], "params") == 0) { /* sbench params = sbench diag params */
+        cl->words = (const char **)params_words;
+        cl->nwords = 2;
+    }
+
+    if (cl->nwords > 2) {
+        fprintf(stderr, "sbench: unrecognized command line argument '%.200s' (usage: sbench "
+                "[options] WORKLOAD COMMAND)\n", cl->words[2]);
+        return 2;
+    }
+    run->verbosity = (int)sb_opt_int(o, "verbosity");
+    cl->want_help = sb_opt_bool(o, "help");
+    cl->command = cl->nwords >= 2 ? cl->words[1] : NULL;
+    if (cl->want_help && cl->nwords > 0 && strcmp(cl->words[0], "-") != 0)
+        cl->command = "help";
+    /* sysbench runs a script read from stdin and nothing else, whatever
+     * the command */
+    cl->stdin_script = !cl->want_help && (cl->nwords == 0 || strcmp(cl->words[0], "-") == 0);
+    return GO_ON;
+}
+
+/* The driver (its options are needed before the workload's), and
+ * --help without a workload. */
+static int choose_driver(struct sb_run *run, struct cmdline *cl)
+{
+    struct sb_options *o = run->opts;
+    char err[1024];
+    const char *drv_name = sb_opt_str(o, "db-driver");
+    cl->default_driver = drv_name == NULL;
+    if (cl->default_driver)
+        drv_name = DEFAULT_DRIVER;
+    sb_driver_dirs(sb_opt_str(o, "driver-path"), &cl->ddirs);
+    const struct sbd_driver *drv = NULL;
+    int need_driver = cl->stdin_script || !(cl->command && strcmp(cl->command, "help") == 0);
+    need_driver = need_driver && !(cl->want_help && cl->nwords == 0);
+    if (need_driver || (cl->want_help && !cl->default_driver)) {
+        int status;
+        drv = load_driver(&cl->ddirs, drv_name, o, &status);
+        if (drv == NULL)
+            return status;
+        if (sb_options_resolve(o, 0, err, sizeof err) != 0) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 2;
+        }
+        if (need_driver && (drv = dry_run(drv, &cl->ddirs, o, &status)) == NULL)
+            return status;
+    }
+    run->drv = drv;
+    run->driver_name = drv_name;
+
+    if (cl->want_help && (cl->nwords == 0 || strcmp(cl->words[0], "-") == 0)) {
+        usage(o);
+        if (drv) {
+            printf("\nOptions of driver '%s' (%s):\n", drv->name, drv->description ? drv->description : "");
+            sb_options_print_help(o, SB_SRC_DRIVER, stdout);
+        }
+        return 0;
+    }
+    return GO_ON;
+}
+
+/* The workload found, threads and clients, the seed, statement setup;
+ * a script without a command runs here. */
+static int choose_workload(struct sb_run *run, const struct cmdline *cl)
+{
+    struct sb_options *o = run->opts;
+    static char script[1400];
+    int rc = find_script(run, cl->words, cl->nwords, script, sizeof script);
+    if (rc != 0)
+        return rc;
+    if (cl->test != NULL)
+        fprintf(stderr, "sbench: --test is deprecated (as in sysbench 1.0): "
+                        "'sbench [options] %s COMMAND' is the same\n", cl->test);
+    run->command = cl->command;
+    run->threads = (int)sb_opt_int(o, "threads");
+    run->clients = (int)sb_opt_int(o, "clients");
+    if (run->clients == 0)
+        run->clients = run->threads;
+    else if (run->clients < run->threads)
+        run->threads = run->clients;
+    parse_rand(run);
+
+    run->ps_disabled = strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0;
+    if (run->drv)
+        sb_db_setup(run->drv, run->ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
+    if (cl->command == NULL || cl->stdin_script) /* the script alone (#!/usr/bin/env sbench, stdin) */
+        return run_script_only(run, cl->stdin_script);
+    return GO_ON;
+}
+
+/* The control worker's script state, the options it declares, help. */
+static int load_control_script(struct sb_run *run, const struct cmdline *cl)
+{
+    struct sb_options *o = run->opts;
+    char err[1024];
+    struct sb_worker *ctl = sb_worker_create(run, -1);
+    if (ctl == NULL) {
+        fprintf(stderr, "sbench: out of memory\n");
+        return 1;
+    }
+    run->control = ctl;
+    if (strcmp(cl->command, "run") != 0 && run->verbosity >= 3)
+        sb_print_version(run);
+    if (run->script_ops->create(ctl, 1) < 0) {
+        fprintf(stderr, "FATAL: %s\n", ctl->error);
+        return 1;
+    }
+    if (run->script_ops->register_options(ctl, o, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 1;
+    }
+    accept_other_drivers(o, &cl->ddirs, run->drv ? run->drv->name : "");
+    if (sb_options_resolve(o, 1, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+    run->script_ops->set_options(ctl);
+    if (strcmp(cl->command, "help") == 0)
+        return help_command(run);
+    return GO_ON;
+}
+
+/* The run's own options (limits, shutdown, checkpoints, outputs, shard),
+ * then the driver started. */
+static int start_command(struct sb_run *run, const struct cmdline *cl)
+{
+    struct sb_options *o = run->opts;
+    char err[1024];
+    read_run_options(run);
+    if (strcmp(cl->command, "run") == 0 && run->time_limit == 0 && run->event_limit == 0 &&
+        !sb_opt_bool(o, "forever")) {
+        fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
+        return 2;
+    }
+    if (parse_forced_shutdown(run, err, sizeof err) != 0 ||
+        parse_checkpoints(run, err, sizeof err) != 0 ||
+        parse_outputs(run, err, sizeof err) != 0 || sb_shard_apply(run, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
+    if (cl->default_driver)
+        printf("sbench: no --db-driver given, using the embedded SQLite database '%s' "
+               "(transactions: --sqlite-begin=%s)\n",
+               sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
+               sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
+    const struct sbd_host *host = sb_host_create(o, run->drv->name);
+    if (run->drv->init(host, err, sizeof err) != SBD_OK) {
+        fprintf(stderr, "sbench: %s driver: %s\n", run->drv->name, err);
+        return 1;
+    }
+    return GO_ON;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -506,166 +697,27 @@ int main(int argc, char **argv)
     }
     run.opts = o;
     add_core_options(o);
-    const char **words;
-    int nwords;
-    if (sb_options_parse_argv(o, argc, argv, &words, &nwords, err, sizeof err) != 0 ||
+    struct cmdline cl = {0};
+    if (sb_options_parse_argv(o, argc, argv, &cl.words, &cl.nwords, err, sizeof err) != 0 ||
         sb_options_resolve(o, 0, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
-    if (sb_opt_bool(o, "version")) {
-        printf("sbench %s (driver ABI %d.%d, %s)\n", SB_VERSION, SBD_ABI_MAJOR, SBD_ABI_MINOR,
-               run.script_ops->language);
-        return 0;
-    }
-    if (nwords == 1 && strcmp(words[0], "info") == 0) /* no driver, no workload */
-        return sb_info_command(o, run.script_ops->language,
-                               strcmp(sb_opt_str(o, "report-format"), "json") == 0);
-
-    /* --test=WORKLOAD COMMAND (sysbench 0.5's form, which 1.0 still takes):
-     * the workload goes first among the words; the registry's array has
-     * room for every argv element, and --test took one */
-    const char *test = sb_opt_str(o, "test");
-    if (test != NULL) {
-        memmove(words + 1, words, (size_t)nwords * sizeof *words);
-        words[0] = test;
-        nwords++;
-    }
-
-    static const char *const params_words[] = {"diag", "params"};
-    if (nwords == 1 && strcmp(words[0], "params") == 0) { /* sbench params = sbench diag params */
-        words = (const char **)params_words;
-        nwords = 2;
-    }
-
-    if (nwords > 2) {
-        fprintf(stderr, "sbench: unrecognized command line argument '%.200s' (usage: sbench "
-                "[options] WORKLOAD COMMAND)\n", words[2]);
-        return 2;
-    }
-    run.verbosity = (int)sb_opt_int(o, "verbosity");
-    int want_help = sb_opt_bool(o, "help");
-    const char *command = nwords >= 2 ? words[1] : NULL;
-    if (want_help && nwords > 0 && strcmp(words[0], "-") != 0)
-        command = "help";
-    /* sysbench runs a script read from stdin and nothing else, whatever
-     * the command */
-    int stdin_script = !want_help && (nwords == 0 || strcmp(words[0], "-") == 0);
-
-    /* the driver: its options are needed before the workload's */
-    const char *drv_name = sb_opt_str(o, "db-driver");
-    int default_driver = drv_name == NULL;
-    if (default_driver)
-        drv_name = DEFAULT_DRIVER;
-    struct sb_dirs ddirs;
-    sb_driver_dirs(sb_opt_str(o, "driver-path"), &ddirs);
-    const struct sbd_driver *drv = NULL;
-    int need_driver = stdin_script || !(command && strcmp(command, "help") == 0);
-    need_driver = need_driver && !(want_help && nwords == 0);
-    if (need_driver || (want_help && !default_driver)) {
-        int status;
-        drv = load_driver(&ddirs, drv_name, o, &status);
-        if (drv == NULL)
-            return status;
-        if (sb_options_resolve(o, 0, err, sizeof err) != 0) {
-            fprintf(stderr, "sbench: %s\n", err);
-            return 2;
-        }
-        if (need_driver && (drv = dry_run(drv, &ddirs, o, &status)) == NULL)
-            return status;
-    }
-    run.drv = drv;
-    run.driver_name = drv_name;
-
-    if (want_help && (nwords == 0 || strcmp(words[0], "-") == 0)) {
-        usage(o);
-        if (drv) {
-            printf("\nOptions of driver '%s' (%s):\n", drv->name, drv->description ? drv->description : "");
-            sb_options_print_help(o, SB_SRC_DRIVER, stdout);
-        }
-        return 0;
-    }
-
-    /* the workload */
-    char script[1400];
-    int rc = find_script(&run, words, nwords, script, sizeof script);
-    if (rc != 0)
+    int rc;
+    if ((rc = read_words(&run, &cl)) != GO_ON || (rc = choose_driver(&run, &cl)) != GO_ON ||
+        (rc = choose_workload(&run, &cl)) != GO_ON || (rc = load_control_script(&run, &cl)) != GO_ON ||
+        (rc = start_command(&run, &cl)) != GO_ON)
         return rc;
-    if (test != NULL)
-        fprintf(stderr, "sbench: --test is deprecated (as in sysbench 1.0): "
-                        "'sbench [options] %s COMMAND' is the same\n", test);
-    run.command = command;
-    run.threads = (int)sb_opt_int(o, "threads");
-    run.clients = (int)sb_opt_int(o, "clients");
-    if (run.clients == 0)
-        run.clients = run.threads;
-    else if (run.clients < run.threads)
-        run.threads = run.clients;
-    parse_rand(&run);
 
-    run.ps_disabled = strcmp(sb_opt_str(o, "db-ps-mode"), "disable") == 0;
-    if (drv)
-        sb_db_setup(drv, run.ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
-    if (command == NULL || stdin_script) /* the script alone (#!/usr/bin/env sbench, stdin) */
-        return run_script_only(&run, stdin_script);
-
-    struct sb_worker *ctl = sb_worker_create(&run, -1);
-    if (ctl == NULL) {
-        fprintf(stderr, "sbench: out of memory\n");
-        return 1;
-    }
-    run.control = ctl;
-    if (strcmp(command, "run") != 0 && run.verbosity >= 3)
-        sb_print_version(&run);
-    if (run.script_ops->create(ctl, 1) < 0) {
-        fprintf(stderr, "FATAL: %s\n", ctl->error);
-        return 1;
-    }
-    if (run.script_ops->register_options(ctl, o, err, sizeof err) != 0) {
-        fprintf(stderr, "sbench: %s\n", err);
-        return 1;
-    }
-    accept_other_drivers(o, &ddirs, drv ? drv->name : "");
-    if (sb_options_resolve(o, 1, err, sizeof err) != 0) {
-        fprintf(stderr, "sbench: %s\n", err);
-        return 2;
-    }
-    run.script_ops->set_options(ctl);
-    if (strcmp(command, "help") == 0)
-        return help_command(&run);
-
-    read_run_options(&run);
-    if (strcmp(command, "run") == 0 && run.time_limit == 0 && run.event_limit == 0 &&
-        !sb_opt_bool(o, "forever")) {
-        fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
-        return 2;
-    }
-    if (parse_forced_shutdown(&run, err, sizeof err) != 0 ||
-        parse_checkpoints(&run, err, sizeof err) != 0 ||
-        parse_outputs(&run, err, sizeof err) != 0 || sb_shard_apply(&run, err, sizeof err) != 0) {
-        fprintf(stderr, "sbench: %s\n", err);
-        return 2;
-    }
-
-    if (default_driver)
-        printf("sbench: no --db-driver given, using the embedded SQLite database '%s' "
-               "(transactions: --sqlite-begin=%s)\n",
-               sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
-               sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
-    const struct sbd_host *host = sb_host_create(o, drv->name);
-    if (drv->init(host, err, sizeof err) != SBD_OK) {
-        fprintf(stderr, "sbench: %s driver: %s\n", drv->name, err);
-        return 1;
-    }
     rc = sb_run_command(&run);
     if (run.abandoned) { /* worker threads still run: free nothing they use */
         fflush(stdout);
         _exit(rc);
     }
-    run.script_ops->destroy(ctl);
-    sb_worker_destroy(ctl);
-    if (drv->done)
-        drv->done();
+    run.script_ops->destroy(run.control);
+    sb_worker_destroy(run.control);
+    if (run.drv->done)
+        run.drv->done();
     sb_options_destroy(o);
     return rc;
 }
