@@ -256,6 +256,50 @@ static int same_run(const char *path, const char *id, int count, const struct mg
     return 0;
 }
 
+/* Pairs each shard's HdrHistogram log among the inputs with its report
+ * (logs[index]) and counts the shards missing into m (an error unless
+ * allow_missing).  0, or -1 with one line in err. */
+static int pair_logs(struct mg_run *m, const struct inputs *in, const struct mg_shard *first,
+                     struct mg_shard *const *by_index, const struct input **logs, int count,
+                     int allow_missing, char *err, size_t errlen)
+{
+    for (int i = 0; i < in->n; i++) {
+        const struct input *x = &in->v[i];
+        if (!x->is_hlog)
+            continue;
+        if (same_run(x->path, x->run_id, x->count, first, err, errlen))
+            return -1;
+        if (logs[x->index]) {
+            snprintf(err, errlen, "shard %d twice: %s and %s", x->index, logs[x->index]->path, x->path);
+            return -1;
+        }
+        logs[x->index] = x;
+    }
+    m->count = count;
+    for (int i = 0; i < count; i++) {
+        if (by_index[i] && !logs[i]) {
+            snprintf(err, errlen, "shard %d of %d (%s) has no HdrHistogram log among the inputs (the "
+                     "shard's --hdr-log)", i, count, by_index[i]->json_path);
+            return -1;
+        }
+        if (by_index[i])
+            continue;
+        if (!allow_missing) {
+            if (logs[i])
+                snprintf(err, errlen, "shard %d of %d is missing: %s has no final report beside it (the "
+                         "shard did not finish?); --allow-missing merges the others", i, count, logs[i]->path);
+            else
+                snprintf(err, errlen, "shard %d of %d is missing: no report or log of it among the "
+                         "inputs; --allow-missing merges the others", i, count);
+            return -1;
+        }
+        if (m->nmissing < (int)(sizeof m->missing / sizeof m->missing[0]))
+            m->missing[m->nmissing++] = i;
+        m->nmissing_total++;
+    }
+    return 0;
+}
+
 /* Loads the reports and their logs into m->sh (by index) after every check. */
 static int assemble(struct mg_run *m, const struct inputs *in, int allow_missing, char *err,
                     size_t errlen)
@@ -308,40 +352,8 @@ static int assemble(struct mg_run *m, const struct inputs *in, int allow_missing
                  "--output of each shard)");
         goto fail;
     }
-    for (int i = 0; i < in->n; i++) {
-        const struct input *x = &in->v[i];
-        if (!x->is_hlog)
-            continue;
-        if (same_run(x->path, x->run_id, x->count, first, err, errlen))
-            goto fail;
-        if (logs[x->index]) {
-            snprintf(err, errlen, "shard %d twice: %s and %s", x->index, logs[x->index]->path, x->path);
-            goto fail;
-        }
-        logs[x->index] = x;
-    }
-    m->count = count;
-    for (int i = 0; i < count; i++) {
-        if (by_index[i] && !logs[i]) {
-            snprintf(err, errlen, "shard %d of %d (%s) has no HdrHistogram log among the inputs (the "
-                     "shard's --hdr-log)", i, count, by_index[i]->json_path);
-            goto fail;
-        }
-        if (by_index[i])
-            continue;
-        if (!allow_missing) {
-            if (logs[i])
-                snprintf(err, errlen, "shard %d of %d is missing: %s has no final report beside it (the "
-                         "shard did not finish?); --allow-missing merges the others", i, count, logs[i]->path);
-            else
-                snprintf(err, errlen, "shard %d of %d is missing: no report or log of it among the "
-                         "inputs; --allow-missing merges the others", i, count);
-            goto fail;
-        }
-        if (m->nmissing < (int)(sizeof m->missing / sizeof m->missing[0]))
-            m->missing[m->nmissing++] = i;
-        m->nmissing_total++;
-    }
+    if (pair_logs(m, in, first, by_index, logs, count, allow_missing, err, errlen) != 0)
+        goto fail;
     if (m->nmissing_total)
         fprintf(stderr, "sbench merge: %d of %d shards missing (--allow-missing): merging the %d there\n",
                 m->nmissing_total, count, count - m->nmissing_total);
