@@ -282,23 +282,33 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
     struct sb_worker *w = t->w;
     struct sb_run *run = w->run;
     int top = lua_gettop(L);
-    if (lua_touserdata(L, top) == &l_restart_marker) {
+    int sql = l_is_sql_error(L, top);
+    /* sysbench's restart: a table raised with errcode ==
+     * sysbench.error.RESTART_EVENT (an SQL error gets it where it is
+     * raised when it is ignorable, l_sql.c); anything else is fatal */
+    int restart = 0;
+    if (lua_istable(L, top)) {
+        lua_getfield(L, top, "errcode");
+        restart = lua_isinteger(L, -1) && lua_tointeger(L, -1) == L_RESTART_EVENT;
         lua_pop(L, 1);
+    }
+    if (restart && !sql) { /* the script's own */
         SB_ADD(w->stats.ignored_errors, 1);
+        if (l_call_hook(t, env_ref, "before_restart_event", top, NULL) < 0)
+            return SB_EVENT_FATAL;
+        lua_settop(L, top - 1);
         if (atomic_load_explicit(&run->stop, memory_order_relaxed))
             return SB_EVENT_STOP;
         return SB_EVENT_RESTART;
     }
-    if (!l_is_sql_error(L, top)) {
+    if (!sql) {
         l_take_error(t);
         return SB_EVENT_FATAL;
     }
     lua_getfield(L, top, "status");
     int status = (int)lua_tointeger(L, -1);
-    lua_getfield(L, top, "errcode"); /* decided where it was raised (l_sql.c) */
-    int ignorable = lua_touserdata(L, -1) == &l_restart_marker;
-    lua_pop(L, 2);
-    if (!ignorable) {
+    lua_pop(L, 1);
+    if (!restart) {
         count_error(t, top, status, 1);
         l_take_error(t);
         return SB_EVENT_FATAL;

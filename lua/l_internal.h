@@ -119,8 +119,9 @@ int l_server_settings(struct sb_worker *w, char *buf, size_t len);
 enum { L_ARG_NULL, L_ARG_BOOL, L_ARG_INT, L_ARG_SIZE, L_ARG_DOUBLE, L_ARG_STRING, L_ARG_LIST,
        L_ARG_FILE, L_ARG_MAX };
 
-/* Its address is sbench.error.RESTART_EVENT. */
-extern int l_restart_marker;
+/* sbench.error.RESTART_EVENT, sysbench 1.0's value: a table raised with
+ * errcode == it restarts the event (also DB_ERROR_RESTART_TRANSACTION). */
+enum { L_RESTART_EVENT = 1 };
 /* Builds the sbench table; sets globals sbench and sysbench. */
 void l_open_sbench(lua_State *L, struct sb_worker *w);
 /* Installs sbench.sql into the table on top of the stack. */

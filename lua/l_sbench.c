@@ -19,7 +19,6 @@
 #define SB_VERSION "0.0.0"
 #endif
 
-int l_restart_marker;
 
 /* ---- sbench.sql.type ---- */
 
@@ -413,11 +412,12 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     lua_newtable(L);
     lua_setfield(L, -2, "hooks");
 
-    /* error.RESTART_EVENT: a unique light userdata */
+    /* sysbench 1.0's error codes: error({errcode = RESTART_EVENT})
+     * restarts the event */
     lua_newtable(L);
     lua_pushinteger(L, 0);
     lua_setfield(L, -2, "NONE");
-    lua_pushlightuserdata(L, &l_restart_marker);
+    lua_pushinteger(L, L_RESTART_EVENT);
     lua_setfield(L, -2, "RESTART_EVENT");
     lua_setfield(L, -2, "error");
 

@@ -101,7 +101,7 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
     }
     luaL_setmetatable(L, ERR_MT);
     if (ignorable(L, lua_gettop(L), status)) { /* sysbench's restart mark */
-        lua_pushlightuserdata(L, &l_restart_marker);
+        lua_pushinteger(L, L_RESTART_EVENT);
         lua_setfield(L, -2, "errcode");
     }
     return lua_error(L);

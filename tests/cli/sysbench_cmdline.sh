@@ -12,7 +12,8 @@
 # `help` (the script's help(), sorted options, 0.2 not 0.20000000000000001),
 # a script without a command, a script on stdin, a module on LUA_PATH,
 # `unknown command`, --verbosity, --report-checkpoints (counts checked
-# against the script's own count) and --mysql-dry-run.
+# against the script's own count), --mysql-dry-run, and sysbench.error's
+# restart (a table with errcode = RESTART_EVENT; a bare number is fatal).
 # Usage: sysbench_cmdline.sh [BUILD_DIR]   (default: $SBT_BUILD, else ./build)
 set -u
 build=${1:-${SBT_BUILD:-build}}
@@ -320,6 +321,34 @@ sb --db-driver=mysql --mysql-dry-run --mysql-port=1 --events=500 --time=0 oltp_r
 b=$(echo "$out" | sed -n 's/^ *\(transactions\|total number of events\): *\([0-9]*\).*/\1 \2/p'); rb=$rc
 same "--mysql-dry-run run: the same 500 transactions" "$a" "$b"
 [ "$ra$rb" = 00 ] && ok "both exit 0" || bad "exit statuses: sysbench $ra, sbench $rb"
+
+# ---- sysbench.error: a table raised with errcode = RESTART_EVENT restarts the event ----
+cat > restart.lua <<'LUA'
+local n = 0
+function event()
+   n = n + 1
+   if n % 2 == 1 then error({errcode = sysbench.error.RESTART_EVENT, why = "odd"}) end
+end
+function sysbench.hooks.before_restart_event(err)
+   restarts = (restarts or 0) + 1
+end
+function thread_done()
+   print("values", sysbench.error.NONE, sysbench.error.RESTART_EVENT, type(sysbench.error.RESTART_EVENT))
+   print("before_restart_event calls", restarts)
+end
+LUA
+sy --events=10 --time=0 restart.lua run
+a=$(echo "$out" | grep -E "^values|^before_restart|total number of events"); ra=$rc
+sb $N --events=10 --time=0 restart.lua run
+b=$(echo "$out" | grep -E "^values|^before_restart|total number of events"); rb=$rc
+same "error({errcode = RESTART_EVENT}): the same events, restarts and values" "$a" "$b"
+has "error({errcode = RESTART_EVENT}): 10 events" "$b" "total number of events:              10"
+[ "$ra$rb" = 00 ] && ok "both exit 0" || bad "exit statuses: sysbench $ra, sbench $rb"
+printf 'function event() error(sysbench.error.RESTART_EVENT) end\n' > restart_number.lua
+sy --events=3 --time=0 restart_number.lua run; ra=$rc
+sb $N --events=3 --time=0 restart_number.lua run; rb=$rc
+[ "$ra" != 0 ] && [ "$rb" != 0 ] && ok "error(RESTART_EVENT) without a table: fatal in both" ||
+    bad "error(RESTART_EVENT) without a table: exit statuses sysbench $ra, sbench $rb"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

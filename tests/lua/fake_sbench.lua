@@ -352,7 +352,7 @@ function F.install(cfg)
          argv = {},
          PARALLEL_COMMAND = { "PARALLEL_COMMAND" },
       },
-      error = { RESTART_EVENT = { "RESTART_EVENT" } },
+      error = { NONE = 0, RESTART_EVENT = 1 },
       hooks = {},
       progress = {
          expect = function(n)
