@@ -129,12 +129,13 @@ static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_s
 /* The server's settings for the JSON final report, read after the run
  * and its last server-counter read (the reading session's own statements
  * stay out of the run's counts); not after a failure or an interrupt (the
- * report comes first), nor for other formats. */
+ * report comes first), nor for other formats, nor with
+ * --db-server-settings=off. */
 static void read_settings(struct bench *b, int failed)
 {
     struct sb_run *run = b->run;
     b->settings[0] = 0;
-    if (failed || sb_interrupted || strcmp(b->fmt->name, "json") != 0 ||
+    if (failed || sb_interrupted || !run->server_settings || strcmp(b->fmt->name, "json") != 0 ||
         run->script_ops->server_settings == NULL)
         return;
     if (run->script_ops->server_settings(run->control, b->settings, sizeof b->settings) < 0 &&

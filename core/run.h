@@ -108,6 +108,7 @@ struct sb_run {
     int clients_given;              /* --clients was given */
     int ps_disabled;                /* --db-ps-mode=disable */
     int server_counters;            /* --db-server-counters */
+    int server_settings;            /* --db-server-settings */
     /* the outputs, parsed and checked by main.c */
     const struct sb_report_format *report_format; /* --report-format */
     double percentiles[SB_MAX_PERCENTILES];      /* --percentiles */

@@ -237,10 +237,9 @@ static int reconnect(struct sb_worker *w, struct sb_conn *c)
     return rc;
 }
 
-/* Counts the SQL error at idx in w's error table. */
-static void count_error(struct l_thread *t, int idx, int status, int fatal)
+/* Counts the SQL error at idx of L in w's error table. */
+void l_count_sql_error(lua_State *L, struct l_thread *t, int idx, int status, int fatal)
 {
-    lua_State *L = t->L;
     lua_getfield(L, idx, "sql_state");
     lua_getfield(L, idx, "sql_errno");
     sb_stats_count_error(&t->w->stats, lua_tostring(L, -2), (long)lua_tointeger(L, -1), status,
@@ -292,34 +291,27 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
         restart = lua_isinteger(L, -1) && lua_tointeger(L, -1) == L_RESTART_EVENT;
         lua_pop(L, 1);
     }
-    if (restart && !sql) { /* the script's own */
-        SB_ADD(w->stats.ignored_errors, 1);
-        if (l_call_hook(t, env_ref, "before_restart_event", top, NULL) < 0)
-            return SB_EVENT_FATAL;
-        lua_settop(L, top - 1);
-        if (atomic_load_explicit(&run->stop, memory_order_relaxed))
-            return SB_EVENT_STOP;
-        return SB_EVENT_RESTART;
-    }
-    if (!sql) {
-        l_take_error(t);
-        return SB_EVENT_FATAL;
-    }
-    lua_getfield(L, top, "status");
-    int status = (int)lua_tointeger(L, -1);
-    lua_pop(L, 1);
     if (!restart) {
-        count_error(t, top, status, 1);
+        if (sql) {
+            lua_getfield(L, top, "status");
+            l_count_sql_error(L, t, top, (int)lua_tointeger(L, -1), 1);
+            lua_pop(L, 1);
+        }
         l_take_error(t);
         return SB_EVENT_FATAL;
     }
-    count_error(t, top, status, 0);
-    int r = recover(t, top, status);
-    if (r != SB_EVENT_RESTART) {
-        lua_settop(L, top - 1);
-        return r;
+    if (sql) { /* counted where it was raised (l_sql.c), as sysbench does */
+        lua_getfield(L, top, "status");
+        int status = (int)lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        int r = recover(t, top, status);
+        if (r != SB_EVENT_RESTART) {
+            lua_settop(L, top - 1);
+            return r;
+        }
+    } else { /* the script's own error({errcode = RESTART_EVENT}) */
+        SB_ADD(w->stats.ignored_errors, 1);
     }
-    SB_ADD(w->stats.ignored_errors, 1);
     if (l_call_hook(t, env_ref, "before_restart_event", top, NULL) < 0)
         return SB_EVENT_FATAL;
     lua_settop(L, top - 1);

@@ -169,6 +169,9 @@ int l_sql_pipe_pending(lua_State *L);
 int l_sql_pipe_sync(lua_State *L);
 /* 1 if the value at idx is an SQL error raised by the binding. */
 int l_is_sql_error(lua_State *L, int idx);
+/* Counts the SQL error object at idx of L (a state or coroutine of t) in
+ * t's errors by SQLSTATE, fatal or ignored (l_event.c). */
+void l_count_sql_error(lua_State *L, struct l_thread *t, int idx, int status, int fatal);
 /* Records how long a connect took (connection-time statistics). */
 void l_note_connect_time(struct sb_worker *w, int64_t ns);
 

@@ -103,6 +103,11 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
     if (ignorable(L, lua_gettop(L), status)) { /* sysbench's restart mark */
         lua_pushinteger(L, L_RESTART_EVENT);
         lua_setfield(L, -2, "errcode");
+        /* an ignored error counts here, as in sysbench, whether it then
+         * restarts the event or a pcall in the script catches it */
+        struct l_thread *t = l_thread(L);
+        SB_ADD(t->w->stats.ignored_errors, 1);
+        l_count_sql_error(L, t, lua_gettop(L), status, 0);
     }
     return lua_error(L);
 }

@@ -59,7 +59,7 @@ if [ "${2:-}" = "" ] && [ "$1" -ge 4 ]; then echo "ok   params: $1 settings equa
 printf 'function event() end\n' > "$J/noop.lua"
 run_settings() { # OPTIONS...: a 5-event run's run.server_settings into $J/run-settings.json
     rm -f "$J/run.json"
-    sb runsettings --events=5 --time=0 --report-format=json --output="$J/run.json" "$@" "$J/noop.lua" run
+    sb runsettings --db-server-settings=on --events=5 --time=0 --report-format=json --output="$J/run.json" "$@" "$J/noop.lua" run
     [ $rc = 0 ] || { show_out; fail "noop run exited $rc"; }
     tail -1 "$J/run.json" | py 'import json,sys; print(json.dumps(json.load(sys.stdin)["run"].get("server_settings", {})))' > "$J/run-settings.json"
 }

@@ -194,5 +194,34 @@ must_stop "error not ignorable, clients+pipeline" "23505" --events=100 --null-fa
 must_stop "lost with --db-reconnect=off" "--db-reconnect=off" --events=100 --null-fail-every=25 \
     --null-fail-status=lost --db-reconnect=off oltp_read_write run
 
+# An ignorable error the script catches with pcall still counts as an
+# ignored error (as sysbench counts it where it is raised) and restarts
+# nothing: every 3rd of 60 single-statement events fails, 20 caught.
+echo "== ignorable errors caught by the script"
+ncases=$((ncases + 1))
+cat > "$tmp/caught.lua" <<'LUA'
+function thread_init() con = sbench.sql.driver():connect() end
+function event()
+   local ok, e = pcall(con.query, con, "SELECT 1")
+   if not ok then
+      assert(e.errcode == sbench.error.RESTART_EVENT, "not marked ignorable")
+      caught = (caught or 0) + 1
+   end
+end
+function thread_done() print("caught " .. (caught or 0)) end
+LUA
+timeout 60 "$SB" --db-driver=null --events=60 --time=0 --threads=1 --null-fail-every=3 \
+    --null-fail-status=retry --report-format=json --output="$tmp/caught.json" "$tmp/caught.lua" run \
+    >"$tmp/caught.out" 2>"$tmp/caught.err"
+got=$(python3 -c 'import json,sys; f=[json.loads(l) for l in open(sys.argv[1])][-1]; print(f["transactions"], f["ignored_errors"])' "$tmp/caught.json" 2>/dev/null)
+caught=$(sed -n 's/^caught //p' "$tmp/caught.out")
+if [ "$got" = "60 20" ] && [ "$caught" = 20 ]; then
+    echo "ok: pcall-caught: 60 events, 20 ignored errors = 20 caught by the script"
+else
+    echo "FAIL: pcall-caught: events and ignored errors '$got' (want '60 20'), caught '$caught' (want 20)"
+    sed 's/^/    /' "$tmp/caught.err" | head -5
+    failed=$((failed + 1))
+fi
+
 echo "$((ncases - failed)) of $ncases cases passed"
 [ $failed -eq 0 ]

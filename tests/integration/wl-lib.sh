@@ -134,7 +134,7 @@ sb() {
     OUT=$SBT_TMP/wl-$TARGET-$name.out
     # SB_DRV is split on purpose (no option value contains spaces).
     # shellcheck disable=SC2086
-    if "$SBENCH" $SB_DRV --db-server-counters=off "$@" >"$OUT" 2>&1; then rc=0; else rc=$?; fi
+    if "$SBENCH" $SB_DRV --db-server-counters=off --db-server-settings=off "$@" >"$OUT" 2>&1; then rc=0; else rc=$?; fi
 }
 show_out() { sed 's/^/     | /' "$OUT" | tail -n "${1:-15}"; }
 
