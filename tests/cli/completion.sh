@@ -29,6 +29,9 @@ bad() { fail=$((fail + 1)); echo "FAIL $1"; }
 # a line.  A fresh bash each time, as a new shell would load it.
 complete_line() {
     : >"$tmp/compopt"
+    # on demand, bash-completion looks in XDG_DATA_DIRS: the installation's
+    # share/ (and never in a user's own completions)
+    BASH_COMPLETION_USER_DIR="$tmp/no-user-completions" XDG_DATA_DIRS="$(dirname "$sbdir")/share" \
     PATH="$sbdir:/usr/bin:/bin" SB_COMPOPT="$tmp/compopt" SB_FILE="$file" SB_LINE="$1" bash --norc --noprofile -c '
         . /usr/share/bash-completion/bash_completion
         # outside a real TAB, compopt refuses to run: record what it was asked
