@@ -87,13 +87,16 @@ else
 fi
 
 # ---- install ----
+# every path the packages hold, and whether it was there before
+for d in $debs; do dpkg-deb -c "$tmp/$d"; done | awk '{ print $6 }' | sed 's|^\./|/|; s|/$||' |
+    grep -v '^\.\?$' | sort -u >"$tmp/files"
+while read -r f; do [ -e "$f" ] && echo "$f"; done <"$tmp/files" >"$tmp/existed"
 installed=1
 if (cd "$tmp" && apt_get install $(printf './%s ' $debs)) >"$tmp/install.log" 2>&1; then
     ok "apt-get install ./*.deb"
 else
     bad "apt-get install:"; tail -20 "$tmp/install.log"; finish
 fi
-for p in $pkgs; do dpkg-query -L "$p"; done | sort -u >"$tmp/files"
 
 run() { (cd "$tmp/work" && env -i PATH=/usr/bin:/bin HOME="$tmp" timeout 120 sbench "$@"); }
 mkdir "$tmp/work"
@@ -177,14 +180,14 @@ if apt_get purge $pkgs >"$tmp/purge.log" 2>&1; then
 else
     bad "apt-get purge:"; tail -10 "$tmp/purge.log"
 fi
+# a path of the packages that is there now but was not before (directories
+# such as /usr/bin that other packages hold too were there before)
 left=""
 while read -r f; do
-    [ -e "$f" ] || continue
-    # directories other packages own too (/usr/bin, /usr/share/man/man1, ...)
-    [ -d "$f" ] && [ -n "$(dpkg-query -S "$f" 2>/dev/null)" ] && continue
-    left="$left $f"
+    [ -e "$f" ] && ! grep -qxF "$f" "$tmp/existed" && left="$left $f"
 done <"$tmp/files"
-[ -z "$left" ] && ok "no file of the packages is left ($(wc -l <"$tmp/files") paths checked)" || bad "left behind:$left"
+[ -z "$left" ] && ok "no file or directory of the packages is left ($(wc -l <"$tmp/files") paths checked, $(wc -l <"$tmp/existed") of them there before)" ||
+    bad "left behind:$left"
 snapshot >"$tmp/after"
 new=$(comm -13 "$tmp/before" "$tmp/after")
 [ -z "$new" ] && ok "no new path named *sbench* under /usr, /etc, /var/lib" || bad "new paths after the purge: $new"
