@@ -9,9 +9,9 @@
 #     installed sbench: --help lists each driver and workload at the place
 #     its package installed it, oltp_read_write prepare/run/cleanup on
 #     SQLite and on the test PostgreSQL (counts against the workload's mix
-#     and, for the rows, against sqlite3/psql), the man pages, the driver
-#     SDK (tests/install/sdk.sh /usr) and the bash completion loaded on
-#     demand from /usr/share (tests/cli/completion.sh /usr/bin);
+#     and, for the rows, against Python's sqlite3 and psql), the man pages,
+#     the driver SDK and the bash completion loaded on demand from
+#     /usr/share (tests/install/installed.sh /usr);
 #   - `apt-get purge`: no file of the packages is left, nor any other path
 #     named *sbench* under /usr, /etc and /var/lib that was not there before.
 # Needs root, the SBT_PG* server of scripts/test.sh, and no sbench package
@@ -121,57 +121,47 @@ fi
 [ -f /usr/share/man/man1/sbench.1.gz ] && zcat /usr/share/man/man1/sbench.1.gz | grep -q '^\.SH GENERAL OPTIONS' &&
     [ -f /usr/share/man/man1/sbench-drvcheck.1.gz ] && ok "man pages sbench(1), sbench-drvcheck(1)" || bad "man pages"
 
-# oltp_read_write: 14 reads, 4 writes, BEGIN and COMMIT per event; one
-# thread, so no retry adds statements
-check_rw() {  # check_rw NAME EVENTS LOG
-    local r w o e
-    r=$(sed -n 's/^ *read: *\([0-9]*\)$/\1/p' "$3"); w=$(sed -n 's/^ *write: *\([0-9]*\)$/\1/p' "$3")
-    o=$(sed -n 's/^ *other: *\([0-9]*\)$/\1/p' "$3"); e=$(sed -n 's/^ *total number of events: *\([0-9]*\)$/\1/p' "$3")
-    if [ "$e" = "$2" ] && [ "$r" = $((14 * $2)) ] && [ "$w" = $((4 * $2)) ] && [ "$o" = $((2 * $2)) ]; then
-        ok "$1: oltp_read_write run, $e events: $r reads, $w writes, $o other"
+# oltp_read_write prepare, run, cleanup on one database, with one thread
+# (no retry adds statements).  rw_cycle NAME ROWS TABLES SBENCH_OPTS...:
+# ROWS and TABLES are functions that print, read without sbench, the rows
+# in sbtest1 + sbtest2 and the number of sbtest tables.  A run of 300
+# events must count 14 reads, 4 writes, BEGIN and COMMIT per event.
+rw_cycle() {
+    local name=$1 rows=$2 tables=$3 r w o e n=300; shift 3
+    if run "$@" oltp_read_write prepare >"$tmp/prep.log" 2>&1 && [ "$($rows)" = 1000 ]; then
+        ok "$name: prepare, 2 x 500 rows ($rows)"
     else
-        bad "$1: oltp_read_write run: events '$e' reads '$r' writes '$w' other '$o' (want $2, $((14 * $2)), $((4 * $2)), $((2 * $2)))"
-        tail -30 "$3"
+        bad "$name: prepare"; tail -5 "$tmp/prep.log"
     fi
+    run "$@" --time=0 --events=$n oltp_read_write run >"$tmp/run.log" 2>&1
+    r=$(sed -n 's/^ *read: *\([0-9]*\)$/\1/p' "$tmp/run.log"); w=$(sed -n 's/^ *write: *\([0-9]*\)$/\1/p' "$tmp/run.log")
+    o=$(sed -n 's/^ *other: *\([0-9]*\)$/\1/p' "$tmp/run.log"); e=$(sed -n 's/^ *total number of events: *\([0-9]*\)$/\1/p' "$tmp/run.log")
+    if [ "$e" = $n ] && [ "$r" = $((14 * n)) ] && [ "$w" = $((4 * n)) ] && [ "$o" = $((2 * n)) ]; then
+        ok "$name: oltp_read_write run, $e events: $r reads, $w writes, $o other"
+    else
+        bad "$name: oltp_read_write run: events '$e' reads '$r' writes '$w' other '$o' (want $n, $((14 * n)), $((4 * n)), $((2 * n)))"
+        tail -30 "$tmp/run.log"
+    fi
+    run "$@" oltp_read_write cleanup >/dev/null 2>&1 && [ "$($tables)" = 0 ] &&
+        ok "$name: cleanup dropped the tables ($tables)" || bad "$name: cleanup"
 }
 opts="--tables=2 --table-size=500 --threads=1"
-if run $opts oltp_read_write prepare >"$tmp/sq-prep.log" 2>&1 &&
-   [ "$(python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); print(sum(c.execute(f"SELECT COUNT(*) FROM sbtest{i}").fetchone()[0] for i in (1, 2)))' "$tmp/work/sbtest.db")" = 1000 ]; then
-    ok "SQLite: prepare, 2 x 500 rows in sbtest.db"
-else
-    bad "SQLite: prepare"; tail -5 "$tmp/sq-prep.log"
-fi
-run $opts --time=0 --events=300 oltp_read_write run >"$tmp/sq-run.log" 2>&1
-check_rw SQLite 300 "$tmp/sq-run.log"
-run $opts oltp_read_write cleanup >/dev/null 2>&1 &&
-    [ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT COUNT(*) FROM sqlite_master WHERE name LIKE \"sbtest%\"").fetchone()[0])' "$tmp/work/sbtest.db")" = 0 ] &&
-    ok "SQLite: cleanup dropped the tables" || bad "SQLite: cleanup"
+sqlite_q() { python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchone()[0])' "$tmp/work/sbtest.db" "$1"; }
+sqlite_rows() { sqlite_q 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)'; }
+sqlite_tables() { sqlite_q "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name LIKE 'sbtest%'"; }
+rw_cycle SQLite sqlite_rows sqlite_tables $opts
 
 pg -d postgres -c 'DROP DATABASE IF EXISTS sbench_deb' -c 'CREATE DATABASE sbench_deb' >/dev/null 2>&1 ||
     bad "creating database sbench_deb on $SBT_PGHOST:$SBT_PGPORT"
-pgopts="--db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest --pgsql-db=sbench_deb"
 printf '%s\n' "$SBT_PGPASSWORD" >"$tmp/pgpw" && chmod 600 "$tmp/pgpw"
-pgopts="$pgopts --pgsql-password-file=$tmp/pgpw $opts"
-if run $pgopts oltp_read_write prepare >"$tmp/pg-prep.log" 2>&1 &&
-   [ "$(pg -d sbench_deb -c 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)')" = 1000 ]; then
-    ok "PostgreSQL: prepare, 2 x 500 rows (psql)"
-else
-    bad "PostgreSQL: prepare"; tail -5 "$tmp/pg-prep.log"
-fi
-run $pgopts --time=0 --events=300 oltp_read_write run >"$tmp/pg-run.log" 2>&1
-check_rw PostgreSQL 300 "$tmp/pg-run.log"
-run $pgopts oltp_read_write cleanup >/dev/null 2>&1 &&
-    [ "$(pg -d sbench_deb -c "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'")" = 0 ] &&
-    ok "PostgreSQL: cleanup dropped the tables" || bad "PostgreSQL: cleanup"
+pg_rows() { pg -d sbench_deb -c 'SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)'; }
+pg_tables() { pg -d sbench_deb -c "SELECT COUNT(*) FROM pg_tables WHERE tablename LIKE 'sbtest%'"; }
+rw_cycle PostgreSQL pg_rows pg_tables --db-driver=pgsql --pgsql-host="$SBT_PGHOST" --pgsql-port="$SBT_PGPORT" \
+    --pgsql-user=sbtest --pgsql-db=sbench_deb --pgsql-password-file="$tmp/pgpw" $opts
 
 # the SDK and the completion as the packages installed them
-for t in "install/sdk.sh /usr" "cli/completion.sh /usr/bin"; do
-    if bash "$src/tests/"$t >"$tmp/sub.log" 2>&1; then
-        ok "tests/$t: $(tail -n 1 "$tmp/sub.log")"
-    else
-        bad "tests/$t:"; grep -v '^ok ' "$tmp/sub.log"
-    fi
-done
+out=$(bash "$src/tests/install/installed.sh" "/usr") && ok "SDK and completion as installed: ${out##*$'\n'}" ||
+    { bad "SDK and completion as installed:"; echo "$out" | grep -v '^ok '; }
 
 # ---- remove ----
 if apt_get purge $pkgs >"$tmp/purge.log" 2>&1; then

@@ -68,13 +68,8 @@ man=$(ls "$prefix"/share/man/man1/sbench.1* 2>/dev/null | head -n 1)
 if [ -n "$man" ]; then ok "man page installed: $man"; else bad "man page not installed"; fi
 
 # the driver SDK and the bash completion, as installed
-for t in "install/sdk.sh $prefix" "cli/completion.sh $prefix/bin"; do
-    if bash "$src/tests/"$t >"$tmp/sub.log" 2>&1; then
-        ok "tests/$t: $(tail -n 1 "$tmp/sub.log")"
-    else
-        bad "tests/$t:"; grep -v '^ok ' "$tmp/sub.log"
-    fi
-done
+out=$(bash "$src/tests/install/installed.sh" "$prefix") && ok "SDK and completion as installed: ${out##*$'\n'}" ||
+    { bad "SDK and completion as installed:"; echo "$out" | grep -v '^ok '; }
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
