@@ -59,6 +59,17 @@ null_dir=$(clean "$S" --help 2>&1 | awk '$1 == "null" && $2 ~ /sbench-null.so$/ 
 [ -n "$driverdir" ] && [ "$driverdir" = "$null_dir" ] && ok "pkg-config driverdir $driverdir is where sbench finds its drivers" ||
     bad "pkg-config driverdir '$driverdir', sbench --help finds null in '$null_dir'"
 
+# bad command lines of sbench-drvcheck: one line and a non-zero exit each
+for args in "" "--bogus x.so" "$tmp/no-such-driver.so"; do
+    msg=$(clean "$CHECK" $args 2>&1); rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && [ "$(echo "$msg" | grep -c .)" -eq 1 ]; then
+        ok "sbench-drvcheck ${args:-(no argument)}: exit $rc, $msg"
+    else
+        bad "sbench-drvcheck ${args:-(no argument)}: exit $rc, $msg"
+    fi
+done
+clean "$CHECK" --help | grep -q -- '--no-data' && ok "sbench-drvcheck --help names --no-data" || bad "sbench-drvcheck --help"
+
 # the copy: the null driver's sources as the SDK ships them, renamed to foo
 example=$(ls -d "$prefix"/share/doc/sbench*/examples/null-driver 2>/dev/null | head -n 1)
 if [ -n "$example" ] && [ -f "$example/null.c" ]; then ok "example sources: $example"; else bad "no examples/null-driver under $prefix/share/doc"; finish; fi

@@ -17,9 +17,11 @@
  * against the same statements run blocking (drvcheck_async.c).  Every
  * value read back is compared with what was written.
  *
- * The null driver stores nothing: it gets every check that needs no
- * stored data (SELECT <integer>, syntax errors, the nonblocking and
- * pipelined calls) and the checks of its own model (drvcheck_null.c).
+ * The null driver stores nothing, nor (by its author's word) does a
+ * driver checked with --no-data: they get every check that needs no stored
+ * data (SELECT <integer>, syntax errors, the nonblocking and pipelined
+ * calls); the null driver also the checks of its own model
+ * (drvcheck_null.c).
  * Exits 0 when all checks pass, 1 on the first failure (with the check's
  * name).
  */
@@ -588,7 +590,8 @@ int main(int argc, char **argv)
         }
     }
     if (first >= argc) {
-        fputs(usage, stderr);
+        fprintf(stderr, "drvcheck: no DRIVER.so given (usage: drvcheck [--no-data] DRIVER.so "
+                        "[--option=value ...])\n");
         return 2;
     }
     argv += first - 1;
