@@ -102,6 +102,9 @@ same "--db-driver=pgsql --<TAB> = every option of 'sbench --db-driver=pgsql --he
 got=$(complete_line "sbench --db-driver=mysql --pg")
 [ -z "$got" ] && ok "--db-driver=mysql --pg<TAB> offers no pgsql option" || bad "--db-driver=mysql --pg<TAB> offers: $got"
 
+got=$(complete_line "sbench --db-driver=no_such_driver --thr")
+same "--db-driver=no_such_driver --thr<TAB>: the general options still" "--threads=" "$got"
+
 got=$(complete_line "sbench --sq")
 same "--sq<TAB> without --db-driver: the default driver's (sqlite) options" \
     "$(options_of --db-driver=sqlite --help | grep '^--sq')" "$got"
