@@ -78,7 +78,7 @@ mkdir "$tmp/foo" && cp "$example"/*.[ch] "$tmp/foo/" && cd "$tmp/foo" || exit 1
 sed -i -e 's/null-/foo-/g' -e 's/\.name = "null"/.name = "foo"/' \
     -e 's/"null driver/"foo driver/g' -e 's/does nothing, answers like a server/out-of-tree copy of the null driver/' *.c
 build_copy() {  # build_copy OUT.so: the build line of docs/writing-a-driver.md
-    clean sh -c 'cc -shared $(pkg-config --cflags sbench-driver) *.c -o "$1"' sh "$1"
+    clean sh -c 'cc -shared -fPIC -fvisibility=hidden $(pkg-config --cflags sbench-driver) *.c -o "$1"' sh "$1"
 }
 if build_copy sbench-foo.so >build.log 2>&1; then
     ok "the copy builds with pkg-config --cflags sbench-driver ($(clean pkg-config --cflags sbench-driver | tr -d '\n'))"
@@ -88,7 +88,7 @@ fi
 exports=$(nm -D --defined-only sbench-foo.so | awk '{ print $3 }')
 [ "$exports" = "sbench_driver_entry" ] && ok "exports only sbench_driver_entry" || bad "exports: $exports"
 # everything it needs is resolved: libc alone
-if clean sh -c 'cc -shared $(pkg-config --cflags sbench-driver) -Wl,--no-undefined *.c -o check-undefined.so' >build.log 2>&1; then
+if clean sh -c 'cc -shared -fPIC $(pkg-config --cflags sbench-driver) -Wl,--no-undefined *.c -o check-undefined.so' >build.log 2>&1; then
     ok "links with -Wl,--no-undefined (no symbol left to the executable)"
 else
     bad "-Wl,--no-undefined:"; cat build.log
