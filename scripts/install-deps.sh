@@ -1,12 +1,15 @@
 #!/bin/sh
 # install-deps.sh: installs, with apt-get, what sbench needs to build, and
-# (with --test) the servers, ODBC drivers and peers the test suite uses.
+# (with --test) the servers, ODBC drivers and peers the test suite uses, and
+# the tools its package and completion tests drive (debhelper, lintian,
+# bash-completion).
 # Does nothing for packages already installed.  Needs root (or sudo).
 set -eu
 build="meson ninja-build pkg-config gcc liblua5.4-dev libpq-dev libsqlite3-dev
 default-libmysqlclient-dev unixodbc-dev zlib1g-dev libjson-c-dev"
 test="postgresql-15 postgresql-contrib mariadb-server mariadb-client unixodbc
 odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer nodejs
+bash-completion debhelper lintian fakeroot
 prometheus python3-jsonschema openssl clang libclang-rt-14-dev valgrind time
 openmpi-bin python3-yaml"
 want=$build

@@ -13,8 +13,8 @@
  * lost connection), --null-fail-connect (refuse every connection).
  */
 #include "null_int.h"
-#include "../common/error.h"
-#include "../common/value.h"
+#include "common/error.h"
+#include "common/value.h"
 
 #include <stdlib.h>
 

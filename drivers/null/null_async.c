@@ -15,8 +15,8 @@
  * flight than ever before on the connection.
  */
 #include "null_int.h"
-#include "../common/buf.h"
-#include "../common/error.h"
+#include "common/buf.h"
+#include "common/error.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -23,8 +23,8 @@
  * server is one party for every connection).
  */
 #include "null_int.h"
-#include "../common/error.h"
-#include "../common/text.h"
+#include "common/error.h"
+#include "common/text.h"
 
 #include <stdatomic.h>
 #include <stdio.h>

@@ -3,7 +3,8 @@
 # lean build tree: -Dbuildtype=plain), then runs the installed binary with an
 # empty environment: --version, --help (drivers under PREFIX/lib*/sbench,
 # workloads under PREFIX/share/sbench), oltp_point_select prepare/run/cleanup
-# on the default SQLite, the man page.  Also checks `meson install --destdir`
+# on the default SQLite, the man page, the driver SDK (sdk.sh) and the bash
+# completion loaded on demand (cli/completion.sh).  Also checks `meson install --destdir`
 # of the main build.  Usage: install.sh [BUILD_DIR] (default $SBT_BUILD).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,6 +66,10 @@ if run $opts oltp_point_select cleanup >clean.log 2>&1; then ok "cleanup"; else 
 
 man=$(ls "$prefix"/share/man/man1/sbench.1* 2>/dev/null | head -n 1)
 if [ -n "$man" ]; then ok "man page installed: $man"; else bad "man page not installed"; fi
+
+# the driver SDK and the bash completion, as installed
+out=$(bash "$src/tests/install/installed.sh" "$prefix") && ok "SDK and completion as installed: ${out##*$'\n'}" ||
+    { bad "SDK and completion as installed:"; echo "$out" | grep -v '^ok '; }
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
