@@ -19,6 +19,7 @@
 #include "clock.h"
 #include "db.h"
 #include "stats.h"
+#include "lost.h"
 
 struct sb_options;
 struct sb_script_ops;
@@ -56,6 +57,7 @@ struct sb_worker {
      * (client tid + i * threads at [i]); written by this thread only */
     _Atomic uint64_t *client_events;
     int nclients;
+    struct sb_lost lost;            /* its lost connections (lost.h) */
 };
 
 struct sb_run {
