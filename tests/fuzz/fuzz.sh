@@ -42,6 +42,10 @@ run() { # name seconds
         -artifact_prefix="$work/$name.art/" "$corpus" >"$work/$name.log" 2>&1
     local rc=$?
     local runs
+    # a slow unit is a note (a loaded machine makes them), not a finding:
+    # kept with the logs, not failed on; a timeout (-timeout) does fail
+    mkdir -p "$work/$name.slow"
+    mv "$work/$name.art"/slow-unit-* "$work/$name.slow/" 2>/dev/null
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log")
     if [ -n "${FUZZ_KEEP:-}" ]; then
         mkdir -p "$FUZZ_KEEP/$name"

@@ -228,3 +228,14 @@ def my_result(rows, seq=1, binary=True, typ=T_VAR_STRING):
         out += (my_binary_row if binary else my_text_row)([r], seq)
         seq += 1
     return out + my_eof(seq)
+
+
+def my_text_result(names, row, seq=1):
+    """A text-protocol result set of one row with the given columns."""
+    out = my_packet(lenenc_int(len(names)), seq)
+    seq += 1
+    for n in names:
+        out += my_coldef(seq, n, T_VAR_STRING)
+        seq += 1
+    out += my_eof(seq) + my_text_row(row, seq + 1)
+    return out + my_eof(seq + 2)
