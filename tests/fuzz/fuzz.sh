@@ -12,7 +12,9 @@
 #   FUZZ_TIME=1800 nice tests/fuzz/fuzz.sh pgsql_wire
 # Usage: fuzz.sh [TARGET...]   (default: all of the above)
 # Environment: FUZZ_TIME (seconds per target, instead of the table's),
-# FUZZ_KEEP (a directory: the grown corpora and logs are kept there).
+# FUZZ_KEEP (a directory: the grown corpora and logs are kept there),
+# FUZZ_UNIT_TIMEOUT (seconds one input may take, default 10; a long run
+# under nice on a loaded machine needs more: starved, a 0.1 s input took 10).
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 command -v clang >/dev/null || { echo "FAIL: clang not installed"; exit 1; }
@@ -37,7 +39,7 @@ run() { # name seconds
     mkdir -p "$work/$name.art" "$corpus"
     cp "$src/tests/fuzz/corpus/$name/"* "$corpus/" 2>/dev/null ||
         { echo "FAIL: $name: no seed corpus in tests/fuzz/corpus/$name"; fails=$((fails + 1)); return; }
-    timeout -k 10 $((secs + 120)) "$work/fuzz_$name" -max_total_time="$secs" -timeout=10 \
+    timeout -k 10 $((secs + 120)) "$work/fuzz_$name" -max_total_time="$secs" -timeout="${FUZZ_UNIT_TIMEOUT:-10}" \
         -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$work/$name.art/" "$corpus" >"$work/$name.log" 2>&1
     local rc=$?

@@ -2,7 +2,7 @@
 # exhaustion.sh: resources that run out.  Each case must end with status 1
 # and one line naming what ran out, and leave no file that looks whole:
 #   - `ulimit -n 64` with --clients=200 on PostgreSQL: "Too many open files";
-#   - the server's connection limit reached (the sbtest role limited to 3
+#   - the server's connection limit reached (a role limited to 3
 #     connections, --clients=8): PostgreSQL's "too many connections";
 #   - a full disk (a 64 KB tmpfs) for --output and --hdr-log: --output is
 #     never written (its temporary file is removed), --hdr-log's bytes are
@@ -31,11 +31,15 @@ check() {
     oltp_point_select run) >"$T/fds.out" 2>"$T/fds.err" </dev/null
 check fds $? "Too many open files"
 
-pg_sql -c "ALTER ROLE sbtest CONNECTION LIMIT 3" >/dev/null
-timeout -k 5 60 "$S" $PG $O --clients=8 --threads=2 --time=2 --db-server-counters=off \
+# sbtest is a superuser, which connection limits leave out: a role of
+# its own, limited to 3 connections
+pg_sql -c "DROP ROLE IF EXISTS sbtest_lim" -c "CREATE ROLE sbtest_lim LOGIN PASSWORD 'lim-pw-1' CONNECTION LIMIT 3" \
+    -c "GRANT SELECT ON sbtest1 TO sbtest_lim" >/dev/null
+LIM="--db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest_lim --pgsql-password=lim-pw-1 --pgsql-db=sbtest"
+timeout -k 5 60 "$S" $LIM $O --clients=8 --threads=2 --time=2 --db-server-counters=off \
     oltp_point_select run >"$T/maxconn.out" 2>"$T/maxconn.err" </dev/null
 rc=$?
-pg_sql -c "ALTER ROLE sbtest CONNECTION LIMIT -1" >/dev/null
+pg_sql -c "REVOKE ALL ON sbtest1 FROM sbtest_lim" -c "DROP ROLE sbtest_lim" >/dev/null
 check maxconn $rc "too many connections"
 
 D=$T/full
