@@ -31,6 +31,9 @@
 #include "script.h"
 #include "run_meta.h"
 #include "tally.h"
+#include "options.h"
+#include "partial.h"
+#include "verdict.h"
 #include "worker.h"
 
 extern volatile sig_atomic_t sb_interrupted;
@@ -280,6 +283,7 @@ static int open_observers(struct bench *b)
         b->hdr = sb_hdr_log_open(run->hdr_log_path, sb_epoch_of_mono(b->hdr_base), err, sizeof err);
         if (b->hdr == NULL) {
             fprintf(stderr, "sbench: --hdr-log: %s\n", err);
+            remove(run->hdr_log_path); /* created, maybe, but holds nothing */
             return 1;
         }
         if (run->shard.given) {
@@ -630,6 +634,8 @@ static int final_report(struct bench *b)
      * all, an empty report would only hide them */
     if (!failed || r.d.events > 0)
         emit(b, &r, 1);
+    if (!failed && !sb_interrupted)
+        failed = sb_verdict(&r.d, sb_opt_num(run->opts, "max-failed-share"));
     if (b->hdr && b->next_report == 0) /* no intervals: the whole run is one */
         sb_hdr_log_write(b->hdr, (double)(b->measure_start - b->hdr_base) / 1e9, r.seconds,
                          b->cur->lat);
@@ -646,15 +652,18 @@ static int close_outputs(struct bench *b)
     int failed = 0;
     sb_prom_stop(b->prom);
     b->prom = NULL;
+    errno = 0;
     if (b->hdr && sb_hdr_log_close(b->hdr) != 0) {
-        fprintf(stderr, "sbench: writing --hdr-log file '%s' failed\n", b->run->hdr_log_path);
+        sb_set_aside("--hdr-log", b->run->hdr_log_path, errno);
         failed = 1;
     }
     b->hdr = NULL;
     if (b->tmppath) {
         int bad = ferror(b->out);
+        errno = 0;
         if (fclose(b->out) != 0 || bad) {
-            fprintf(stderr, "sbench: writing --output file '%s' failed\n", b->run->output_path);
+            fprintf(stderr, "sbench: writing --output file '%s' failed (%s): not written\n",
+                    b->run->output_path, errno ? strerror(errno) : "a write failed");
             failed = 1;
         }
         if (!failed && b->final_done && rename(b->tmppath, b->run->output_path) != 0) {

@@ -105,6 +105,8 @@ static void add_core_options(struct sb_options *o)
     ADD("db-query-timeout", SB_OPT_INT, "0", "seconds a statement may run (0 = no limit)", NULL, 0, 86400);
     ADD("db-ignore-sqlstates", SB_OPT_LIST, "23505",
         "SQLSTATEs that restart the event like a deadlock (23505: PostgreSQL unique violation, as sysbench)", NULL, 0, 0);
+    ADD("db-max-result-bytes", SB_OPT_INT, "268435456", "largest answer to one statement the wire fast paths read, in bytes: a longer one ends the connection with an error", NULL, 65536, 1 << 30);
+    ADD("max-failed-share", SB_OPT_NUMBER, "100", "exit non-zero when more than this percentage of event attempts failed (a run in which no event succeeded always does)", NULL, 0, 100);
     ADD("db-reconnect", SB_OPT_BOOL, "on", "reconnect and restart the event when a connection is lost", NULL, 0, 0);
     ADD("reconnect", SB_OPT_STRING, "off", "transaction: open a new connection for every event (pgbench -C)", "off|transaction", 0, 0);
     ADD("pipeline", SB_OPT_INT, "0", "send up to N statements of an event without waiting for each answer (libpq pipeline mode; 0 = off)", NULL, 0, 100000);

@@ -20,6 +20,7 @@
 #include "db.h"
 #include "shard.h"
 #include "stats.h"
+#include "lost.h"
 
 struct sb_options;
 struct sb_script_ops;
@@ -62,6 +63,7 @@ struct sb_worker {
     /* the type of the event being recorded next (core/event_types.h), set
      * by the script (sbench.event_type); -1 = none */
     int event_type;
+    struct sb_lost lost;            /* its lost connections (lost.h) */
 };
 
 struct sb_run {

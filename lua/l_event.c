@@ -265,6 +265,8 @@ static int recover(struct l_thread *t, int top, int status)
                  "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
         return SB_EVENT_FATAL;
     }
+    if (sb_lost_before_reconnect(&w->lost, w, &c->err, w->error, sizeof w->error) != 0)
+        return SB_EVENT_FATAL;
     if (reconnect(w, c) != SBD_OK) {
         if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
             return SB_EVENT_STOP;

@@ -145,6 +145,8 @@ static int myd_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     myd_cfg.load_data = h->opt_bool("mysql-load-data");
     myd_cfg.wire = h->opt_bool("mysql-wire");
     myd_cfg.query_timeout = h->query_timeout > 0 ? h->query_timeout : 0;
+    long long max = h->opt_int("db-max-result-bytes");
+    myd_cfg.max_answer = max > 0 ? (size_t)max : (size_t)1 << 30;
     if (read_connection(h, errbuf, errlen) != 0 ||
         myd_parse_ignore(h->opt_str("mysql-ignore-errors"), &myd_cfg.ignored,
                          errbuf, errlen) != 0)

@@ -126,6 +126,8 @@ struct myd_settings {
     int load_data;                  /* --mysql-load-data */
     int wire;                       /* --mysql-wire */
     int query_timeout;              /* --db-query-timeout in seconds, 0: none */
+    size_t max_answer;              /* --db-max-result-bytes: the fast path's
+                                       largest answer */
 };
 extern struct myd_settings myd_cfg;
 

@@ -123,18 +123,31 @@ int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
 
 /* ---- socket ------------------------------------------------------------ */
 
+/* fill's status for an answer over --db-max-result-bytes. */
+#define FILL_TOO_BIG (-3)
+
 /* Appends what the socket has to w->in (nothing follows an answer, so
  * whatever comes belongs to it).  1 when bytes came, 0 at end of stream,
- * -1 with errno; with `nonblock`, -2 when nothing is there yet. */
+ * -1 with errno; with `nonblock`, -2 when nothing is there yet;
+ * FILL_TOO_BIG when the answer would pass --db-max-result-bytes (w->in
+ * never holds more). */
 static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
 {
+    size_t max = myd_cfg.max_answer;
+    if (w->need > max || w->in_len >= max)
+        return FILL_TOO_BIG;
     size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
+    if (want > max)
+        want = max;
     if (myd_wire_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;
     }
     /* keep the byte myd_wire_reserve adds for the last string terminator */
-    long k = sbc_recv(fd, w->in + w->in_len, w->in_cap - 1 - w->in_len, !nonblock,
+    size_t room = w->in_cap - 1 - w->in_len;
+    if (room > max - w->in_len)
+        room = max - w->in_len;
+    long k = sbc_recv(fd, w->in + w->in_len, room, !nonblock,
                       deadline > 0 && !nonblock, deadline);
     if (k > 0) {
         w->in_len += (size_t)k;
@@ -191,16 +204,27 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
         int step = myd_wire_parse(w);
         if (step == MYD_WIRE_DONE)
             break;
-        if (step == MYD_WIRE_BAD)
-            return lost(c, w->bad, 0);
+        if (step == MYD_WIRE_BAD) {
+            /* SQLSTATE 08P01 tells the core the server broke the protocol */
+            int rc = lost(c, w->bad, 0);
+            memcpy(c->err.sqlstate, "08P01", 6);
+            return rc;
+        }
         int got = fill(fd, w, deadline, nonblock);
         if (got == -2)
             return SBD_AGAIN;
+        if (got == FILL_TOO_BIG) {
+            char what[100];
+            snprintf(what, sizeof what, "an answer over --db-max-result-bytes (%zu bytes)",
+                     myd_cfg.max_answer);
+            return lost(c, what, 0);
+        }
         if (got <= 0) {
             int err = errno;
             if (got == 0)
                 return lost(c, "server closed the connection", 0);
-            return lost(c, err == ETIMEDOUT ? "read timeout" : "receiving the answer", err);
+            return lost(c, err == ETIMEDOUT ? "no complete answer within --db-query-timeout"
+                                            : "receiving the answer", err);
         }
     }
     /* what Connector/C's handle says after the same answer */

@@ -110,6 +110,19 @@ static int64_t text_to_i64(const unsigned char *s, size_t len)
     return (int64_t)strtoll(terminated(buf, s, len), NULL, 10);
 }
 
+/* A DOUBLE value into an integer binding, as Connector/C's cast gives it on
+ * x86-64 but without the cast's undefined behaviour for a NaN or a value
+ * out of range (a server's bytes can say anything): those become
+ * INT64_MIN, the processor's "integer indefinite". */
+static int64_t double_to_i64(double d, int uns)
+{
+    if (uns && d > -1.0 && d < 18446744073709551616.0)
+        return (int64_t)(uint64_t)d;
+    if (d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+        return (int64_t)d;
+    return INT64_MIN;
+}
+
 static int is_int_type(int t)
 {
     return t == MYD_T_TINY || t == MYD_T_SHORT || t == MYD_T_YEAR || t == MYD_T_INT24 ||
@@ -230,7 +243,7 @@ int myd_wire_row(struct myd_wire *w, int r, const struct myd_col *bind, struct s
             if (val.is_int)
                 x = val.iv;
             else if (val.is_dbl)
-                x = (bind[i].flags & MYD_WIRE_UNSIGNED_FLAG) ? (int64_t)(uint64_t)val.dv : (int64_t)val.dv;
+                x = double_to_i64(val.dv, (bind[i].flags & MYD_WIRE_UNSIGNED_FLAG) != 0);
             else
                 x = text_to_i64(val.s, val.sl);
             if ((bind[i].flags & MYD_WIRE_UNSIGNED_FLAG) && x < 0) {

@@ -170,6 +170,11 @@ int pgd_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     if (read_connection(h, errbuf, errlen) != SBD_OK || read_session(h, errbuf, errlen) != SBD_OK)
         return SBD_ERROR;
     pgd_cfg.wire = h->opt_bool("pgsql-wire");
+    int qtimeout = h->struct_size > offsetof(struct sbd_host, query_timeout)
+                   ? h->query_timeout : 0;
+    pgd_cfg.wire_timeout_ms = qtimeout > 0 ? qtimeout * 1000 + PGD_TIMEOUT_GRACE_MS : 0;
+    long long max = h->opt_int("db-max-result-bytes");
+    pgd_cfg.max_answer = max > 0 ? (size_t)max : (size_t)1 << 30;
     return SBD_OK;
 }
 

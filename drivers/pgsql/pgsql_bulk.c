@@ -90,7 +90,7 @@ int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
         }
         c->copy_cap = COPY_BUF_SIZE;
     }
-    PGresult *res = PQexec(c->pg, sql);
+    PGresult *res = pgd_pq_exec(c, sql);
     free(sql);
     if (PQresultStatus(res) != PGRES_COPY_IN) {
         int st = PQresultStatus(res) == PGRES_FATAL_ERROR
@@ -162,16 +162,17 @@ int pgd_bulk_end(sbd_conn *c)
     if (st != SBD_OK)
         return st;
     c->in_copy = 0;
+    pgd_pq_deadline(c);
     if (PQputCopyEnd(c->pg, NULL) != 1) {
         st = pgd_error(c, NULL);
         PGresult *r;
-        while ((r = PQgetResult(c->pg)) != NULL)
+        while ((r = pgd_pq_get(c)) != NULL)
             PQclear(r);
         return st;
     }
     st = SBD_OK;
     PGresult *res;
-    while ((res = PQgetResult(c->pg)) != NULL) {
+    while ((res = pgd_pq_get(c)) != NULL) {
         if (st == SBD_OK && PQresultStatus(res) != PGRES_COMMAND_OK)
             st = pgd_error(c, res);
         PQclear(res);

@@ -47,6 +47,11 @@ int pgd_error(sbd_conn *c, const PGresult *res)
     int bad = PQstatus(c->pg) == CONNECTION_BAD;
     if (bad)
         pgd_wire_off(c); /* libpq reports the broken connection from now on */
+    if (bad && c->pq_timed_out) { /* pgsql_pqwait.c shut it down */
+        state = NULL;
+        msg = "connection to the server dropped: no complete answer within "
+              "--db-query-timeout (and its grace)";
+    }
     return pgd_server_error(c, state, msg, bad);
 }
 
@@ -137,7 +142,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     PQsetNoticeReceiver(c->pg, on_notice, NULL);
 
     if (cfg->session_sql[0] != 0) {
-        PGresult *res = PQexec(c->pg, cfg->session_sql);
+        PGresult *res = pgd_pq_exec(c, cfg->session_sql);
         if (PQresultStatus(res) != PGRES_COMMAND_OK) {
             pgd_error(c, res);
             PQclear(res);

@@ -29,6 +29,11 @@
  * write. */
 #define PGD_NUM_MAX 32
 
+/* The server cancels a statement at --db-query-timeout (statement_timeout)
+ * and sends its error; the client gives up on an answer that is still not
+ * complete this much later, and drops the connection. */
+#define PGD_TIMEOUT_GRACE_MS 500
+
 /* Settings read once by pgd_init (pgsql.c); read-only while threads run. */
 struct pgd_settings {
     const struct sbd_host *host;
@@ -40,6 +45,10 @@ struct pgd_settings {
                                      also the user or database name (sbc_secret) */
     char session_sql[200];        /* run after connecting, "" if nothing */
     int wire;                     /* --pgsql-wire */
+    int wire_timeout_ms;          /* the fast path's client-side limit for
+                                     one answer (--db-query-timeout plus
+                                     PGD_TIMEOUT_GRACE_MS), 0: none */
+    size_t max_answer;            /* --db-max-result-bytes */
     locale_t c_locale;            /* for strtod_l: the user's locale may use ',' */
 };
 extern struct pgd_settings pgd_cfg;
@@ -101,6 +110,8 @@ struct sbd_conn {
      * is on, the session is unencrypted and the fast path has not given
      * up on the connection (c->tp is one of its transports then) */
     int wire_on;
+    int64_t wire_deadline;        /* sbc_now_ms() time the answer in flight
+                                     must be complete by, 0: none */
     long wire_execs;              /* statements it served (logged at debug) */
     int wire_simple;              /* the request is a simple Query */
     int wire_flight;              /* nonblocking: its answer is awaited */
@@ -118,6 +129,9 @@ struct sbd_conn {
 
     /* bulk load (pgsql_bulk.c) */
     int in_copy;
+    int64_t pq_deadline;          /* pgsql_pqwait.c: libpq's answer is due by
+                                     then (sbc_now_ms() time), 0: no limit */
+    int pq_timed_out;             /* it was not: the socket is shut down */
     int copy_ncols;
     char *copy_buf;
     size_t copy_len, copy_cap;
@@ -237,6 +251,19 @@ void pgd_sock_blocking(sbd_conn *c, int on);
 
 /* pgsql_bulk.c: bulk load through COPY ... FROM STDIN; free with
  * pgd_copy_free at disconnect. */
+/* pgsql_pqwait.c: libpq's blocking calls with the client-side query
+ * limit.  pgd_pq_deadline starts the limit for a request; pgd_pq_get is
+ * PQgetResult waiting at most until it; pgd_pq_last(c, sent) reads the
+ * results of the request just sent (sent: what PQsend* returned; NULL
+ * when 0) to the end and returns the last, stopping at a COPY state or a
+ * broken connection, as PQexec does (owned by the caller: PQclear);
+ * pgd_pq_exec is PQexec so bounded.  Past the limit the connection is
+ * broken and pgd_error reports the timeout. */
+void pgd_pq_deadline(sbd_conn *c);
+PGresult *pgd_pq_get(sbd_conn *c);
+PGresult *pgd_pq_last(sbd_conn *c, int sent);
+PGresult *pgd_pq_exec(sbd_conn *c, const char *sql);
+
 int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                    const int *types, int ncolumns);
 int pgd_bulk_row(sbd_conn *c, const struct sbd_value *values);

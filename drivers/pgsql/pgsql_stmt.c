@@ -148,7 +148,7 @@ int pgd_pq_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_inf
     pgd_sock_blocking(c, 0);
     if (pgd_copy_sql(c, sql, len) != 0)
         return pgd_fail(c, "out of memory for query text");
-    return pgd_take_result(c, PQexec(c->pg, c->sql), info);
+    return pgd_take_result(c, pgd_pq_exec(c, c->sql), info);
 }
 
 int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
@@ -304,7 +304,8 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     memcpy(s->name, "sbench_", 7);
     sbc_u64_to_text(++c->next_stmt_id, s->name + 7);
 
-    PGresult *res = PQprepare(c->pg, s->name, text, nparams, oids);
+    pgd_pq_deadline(c);
+    PGresult *res = pgd_pq_last(c, PQsendPrepare(c->pg, s->name, text, nparams, oids));
     free(text);
     free(oids);
     if (PQresultStatus(res) != PGRES_COMMAND_OK) {
@@ -377,19 +378,8 @@ static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
     if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
         return PQexecPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0);
 #endif
-    if (!PQsendQueryPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0))
-        return NULL;
-    PGresult *last = NULL, *r;
-    while ((r = PQgetResult(c->pg)) != NULL) {
-        if (last != NULL)
-            PQclear(last);
-        last = r;
-        ExecStatusType st = PQresultStatus(r);
-        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH ||
-            PQstatus(c->pg) == CONNECTION_BAD)
-            break;
-    }
-    return last;
+    pgd_pq_deadline(c);
+    return pgd_pq_last(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0));
 }
 
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
@@ -430,7 +420,7 @@ void pgd_close_stmt(sbd_conn *c, sbd_stmt *s)
         pgd_sock_blocking(c, 0);
         memcpy(sql, "DEALLOCATE ", 11);
         memcpy(sql + 11, s->name, strlen(s->name) + 1);
-        PQclear(PQexec(c->pg, sql));
+        PQclear(pgd_pq_exec(c, sql));
     }
     pgd_free_stmt(s);
 }
@@ -457,12 +447,12 @@ int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out)
     if (flush && c->counter_reads == 0) {
         /* flush this session's start-up transactions before the first
          * read, so that every read sees them */
-        res = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
+        res = pgd_pq_exec(c, "SELECT pg_stat_force_next_flush()");
         PQclear(res);
     }
     /* one simple-protocol message: one transaction per read, flushed
      * (forced) as it ends */
-    res = PQexec(c->pg, flush ? "SELECT pg_stat_force_next_flush(); SELECT pg_stat_clear_snapshot(); "
+    res = pgd_pq_exec(c, flush ? "SELECT pg_stat_force_next_flush(); SELECT pg_stat_clear_snapshot(); "
                                 "SELECT xact_commit, xact_rollback FROM pg_stat_database "
                                 "WHERE datname = current_database()"
                               : "SELECT pg_stat_clear_snapshot(); "

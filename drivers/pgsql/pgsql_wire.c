@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 
 static void on_notice(void *arg, const char *severity, const char *msg)
 {
@@ -68,6 +69,15 @@ void pgd_wire_setup(sbd_conn *c, int enabled)
 #endif
     c->wire_on = enabled && !encrypted;
     c->tp = c->wire_on ? &pgd_tp_wire : &pgd_tp_libpq;
+    if (c->wire_on && pgd_cfg.wire_timeout_ms > 0) {
+        /* the blocking path's first recv of an answer waits without a
+         * poll: this bounds it (libpq never blocks in recv: its socket
+         * stays nonblocking while it works, so this changes nothing for
+         * libpq).  The later reads poll with the answer's deadline. */
+        struct timeval tv = {.tv_sec = pgd_cfg.wire_timeout_ms / 1000,
+                             .tv_usec = (pgd_cfg.wire_timeout_ms % 1000) * 1000};
+        setsockopt(PQsocket(c->pg), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    }
 }
 
 void pgd_wire_off(sbd_conn *c)
@@ -97,19 +107,40 @@ void pgd_sock_blocking(sbd_conn *c, int on)
     c->sock_blocking = on;
 }
 
+/* Sets the deadline of the answer to the request being sent: now plus
+ * --db-query-timeout and PGD_TIMEOUT_GRACE_MS (a clock read per statement
+ * only when the timeout is set). */
+static void set_deadline(sbd_conn *c)
+{
+    c->wire_deadline = pgd_cfg.wire_timeout_ms > 0 ? sbc_now_ms() + pgd_cfg.wire_timeout_ms : 0;
+}
+
+/* fill's status for an answer over --db-max-result-bytes. */
+#define FILL_TOO_BIG (-3)
+
 /* Appends what the socket has to w->in, first waiting for it when `wait`
  * (the first read of an answer: it cannot be there yet, and recv would
- * only say EAGAIN).  With `block` 0 it never waits: -2 when the socket has
- * nothing now.  1 when bytes came, 0 at end of stream, -1 with errno
- * (ENOMEM when the buffer cannot grow). */
-static int fill(int fd, struct pgd_wire *w, int wait, int block)
+ * only say EAGAIN), never past `deadline` (sbc_now_ms() time, 0: none).
+ * With `block` 0 it never waits: -2 when the socket has nothing now.
+ * 1 when bytes came, 0 at end of stream, -1 with errno (ENOMEM when the
+ * buffer cannot grow, ETIMEDOUT past the deadline), FILL_TOO_BIG when the
+ * answer would pass --db-max-result-bytes (w->in never holds more). */
+static int fill(int fd, struct pgd_wire *w, int wait, int block, int64_t deadline)
 {
+    size_t max = pgd_cfg.max_answer;
+    if (w->need > max || w->in_len >= max)
+        return FILL_TOO_BIG;
     size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
+    if (want > max)
+        want = max;
     if (pgd_wire_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;
     }
-    long k = sbc_recv(fd, w->in + w->in_len, w->in_cap - w->in_len, block, wait, 0);
+    size_t room = w->in_cap - w->in_len;
+    if (room > max - w->in_len)
+        room = max - w->in_len;
+    long k = sbc_recv(fd, w->in + w->in_len, room, block, wait, deadline);
     if (k > 0) {
         w->in_len += (size_t)k;
         return 1;
@@ -133,6 +164,36 @@ static int lost(sbd_conn *c, const char *what, int err)
     else
         snprintf(msg, sizeof msg, "connection to the server lost: %s", what);
     return pgd_lost(c, msg);
+}
+
+/* The server broke the protocol: lost, with SQLSTATE 08P01
+ * (protocol_violation), which tells the core it is no network failure. */
+static int violation(sbd_conn *c, const char *what)
+{
+    int rc = lost(c, what, 0);
+    memcpy(c->err.sqlstate, "08P01", 6);
+    return rc;
+}
+
+/* Why fill failed (got <= 0 or FILL_TOO_BIG, errno in err), as lost()
+ * reports it. */
+static int fill_failed(sbd_conn *c, int got, int err)
+{
+    char what[120];
+    if (got == FILL_TOO_BIG) {
+        snprintf(what, sizeof what, "an answer over --db-max-result-bytes (%zu bytes)",
+                 pgd_cfg.max_answer);
+        return lost(c, what, 0);
+    }
+    if (got == 0)
+        return lost(c, "server closed the connection unexpectedly", 0);
+    if (err == ETIMEDOUT) {
+        snprintf(what, sizeof what, "no complete answer within --db-query-timeout "
+                 "(%d s, and %d ms of grace)", (pgd_cfg.wire_timeout_ms - PGD_TIMEOUT_GRACE_MS) / 1000,
+                 PGD_TIMEOUT_GRACE_MS);
+        return lost(c, what, 0);
+    }
+    return lost(c, "receiving the answer", err);
 }
 
 /* ---- execute ----------------------------------------------------------- */
@@ -186,14 +247,17 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
 {
     struct pgd_wire *w = &c->wire;
     int fd = PQsocket(c->pg);
-    /* a blocking socket's recv waits by itself */
-    int first = block && !c->sock_blocking;
+    /* a blocking socket's recv waits by itself (SO_RCVTIMEO bounds it
+     * under --db-query-timeout); the later reads of an answer with a
+     * deadline poll until it */
+    int wait = block && !c->sock_blocking;
+    int64_t deadline = c->wire_deadline;
     for (;;) {
         int step = pgd_wire_parse(w);
         if (step == PGD_WIRE_DONE)
             break;
         if (step == PGD_WIRE_BAD)
-            return lost(c, w->bad, 0);
+            return violation(c, w->bad);
         if (step == PGD_WIRE_COPY_IN && c->wire_pipe)
             return lost(c, "COPY in a pipeline (libpq refuses it too)", 0);
         if (step == PGD_WIRE_COPY_IN) {
@@ -205,11 +269,11 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
-        int got = fill(fd, w, first, block);
-        first = 0;
+        int got = fill(fd, w, wait, block, deadline);
+        wait = block && deadline > 0;
         if (got == -2)
             return SBD_AGAIN;
-        if (got <= 0) {
+        if (got <= 0 || got == FILL_TOO_BIG) {
             int err = errno;
             c->wire_flight = 0;
             /* a FATAL error (terminated backend, shutdown) comes just
@@ -219,9 +283,7 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
                 return pgd_server_error(c, w->err_state ? w->in + w->err_state : NULL,
                                         w->err_msg ? w->in + w->err_msg : NULL, 1);
             }
-            if (got == 0)
-                return lost(c, "server closed the connection unexpectedly", 0);
-            return lost(c, "receiving the answer", err);
+            return fill_failed(c, got, err);
         }
     }
     c->wire_flight = 0;
@@ -259,6 +321,7 @@ static int run_blocking(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     if (rc != SBD_OK)
         return rc;
     c->wire.simple = s == NULL;
+    set_deadline(c);
     pgd_sock_blocking(c, 1);
     if (sbc_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
         return lost(c, "sending the statement", errno);
@@ -318,6 +381,7 @@ static int send_one(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     c->wire.simple = s == NULL;
     c->wire_sent = 0;
     c->wire_fresh = 1;
+    set_deadline(c);
     if (send_some(c, c->wire.out, c->wire.out_len) < 0)
         return lost(c, "sending the statement", errno);
     c->wire_flight = 1;
@@ -430,6 +494,8 @@ static int pipe_send(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     memcpy(c->pipe_out + c->pipe_out_len, w->out, w->out_len);
     c->pipe_out_len += w->out_len;
     c->wire_execs++;
+    if (c->in_flight == 0)
+        set_deadline(c);
     c->in_flight++;
     c->wire_flight = 1;
     c->poll = pipe_poll;
@@ -459,6 +525,7 @@ static int pipe_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
         pgd_clear_result(c);
         pgd_wire_next(&c->wire);
         c->wire_answered = 0;
+        set_deadline(c); /* the next answer's */
     }
     int rc = pump(c, 0, info);
     if (rc == SBD_AGAIN)

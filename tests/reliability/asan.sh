@@ -2,7 +2,9 @@
 # asan.sh: builds sbench with -Db_sanitize=address,undefined in a second
 # build tree ($SBT_TMP/asan, reused when present) and runs short
 # multi-threaded oltp_read_write runs on SQLite, PostgreSQL and the null
-# driver (prepare, run, cleanup) with leak detection on.  Any sanitizer
+# driver (prepare, run, cleanup) with leak detection on, and the quick
+# matrix of tests/hostile/hostile.sh (a fake server that misbehaves) against
+# that build.  Any sanitizer
 # report (or a failed run) fails the test.  The dlopen'ed drivers are the
 # ones of that build tree.  Needs SBT_PG* for the PostgreSQL part.
 source "$(dirname "$0")/lib.sh"
@@ -60,5 +62,13 @@ if [ -n "${SBT_PGPORT:-}" ]; then
     san pgsql_cleanup $PG $O oltp_read_write cleanup
 else
     fail "SBT_PGPORT not set: PostgreSQL part not run"
+fi
+
+# a hostile server (tests/hostile/hostile.sh --quick) against this build
+if SBENCH=$AS HOSTILE_NO_ULIMIT=1 HOSTILE_LIMIT=30 timeout 900 bash "$SRC/tests/hostile/hostile.sh" \
+    --quick "$SBT_BUILD" >"$T/hostile.out" 2>&1; then
+    ok "hostile server: $(grep -c '^ok' "$T/hostile.out") cases, no sanitizer report"
+else
+    fail "hostile server under ASan:"; grep -v '^ok' "$T/hostile.out" | head -n 30
 fi
 finish

@@ -2,7 +2,9 @@
 # valgrind.sh: one short multi-threaded SQLite run (--threads=2
 # --events=200; its prepare and cleanup too) under valgrind memcheck
 # --leak-check=full --errors-for-leak-kinds=definite: no definite leak and
-# no memory error (status 99 from valgrind fails).  No server needed.
+# no memory error (status 99 from valgrind fails); then the quick matrix of
+# tests/hostile/hostile.sh (a fake server that misbehaves) with sbench under
+# memcheck.  No server needed.
 # BEGIN IMMEDIATE: with deferred transactions the two threads' read-to-write
 # upgrades race (SQLITE_BUSY, restarts), and under valgrind's one-thread-at-
 # a-time scheduling on a loaded machine that once ran past the 300 s limit;
@@ -24,4 +26,14 @@ for c in prepare run cleanup; do
         ok "valgrind $c: clean"
     fi
 done
+
+# a hostile server (tests/hostile/hostile.sh --quick) with sbench under
+# memcheck: every case still ends in status 1 (99 is a memcheck error)
+if WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99" \
+    HOSTILE_NO_ULIMIT=1 HOSTILE_LIMIT=45 timeout 1200 bash "$SRC/tests/hostile/hostile.sh" \
+    --quick "$SBT_BUILD" >"$T/hostile.out" 2>&1; then
+    ok "hostile server under valgrind: $(grep -c '^ok' "$T/hostile.out") cases clean"
+else
+    fail "hostile server under valgrind:"; grep -v '^ok' "$T/hostile.out" | head -n 30
+fi
 finish

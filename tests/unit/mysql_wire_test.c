@@ -13,6 +13,7 @@
  */
 #include "mysql_wire.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -770,6 +771,37 @@ static void test_conversions(void)
            strcmp(v[0].s, "-9223372036854775808") == 0 && v[0].len == 20 &&
            v[1].type == SBD_TYPE_STRING && strcmp(v[1].s, "4294967295") == 0,
            "integers as text");
+
+    /* a DOUBLE that is NaN, infinite or out of range into an integer
+     * binding (found by tests/fuzz/fuzz_mysql_wire.c: the cast was
+     * undefined): INT64_MIN, what the cast gives on x86-64; in range, the
+     * truncated value, signed or unsigned */
+    static const double odd[4] = {NAN, INFINITY, -1e300, 1.5e19};
+    static const struct myd_col dbl4[4] = {
+        COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0), COL(MYD_T_DOUBLE, 0)};
+    static const struct myd_col int4[4] = {
+        COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONGLONG, 0), COL(MYD_T_LONGLONG, 0),
+        COL(MYD_T_LONGLONG, MYD_WIRE_UNSIGNED_FLAG)};
+    b.n = 0; b.seq = 1;
+    start(&b); byte(&b, 4); end(&b);
+    for (int i = 0; i < 4; i++)
+        coldef(&b, "d", dbl4[i].type, 0, 0);
+    eof_packet(&b, 2);
+    start(&b); byte(&b, 0); byte(&b, 0);
+    for (int i = 0; i < 4; i++) {
+        uint64_t bits;
+        memcpy(&bits, &odd[i], 8);
+        le(&b, bits, 8);
+    }
+    end(&b);
+    eof_packet(&b, 2);
+    myd_wire_begin(&w, 1, NULL, 0);
+    append(&w, b.b, b.n);
+    EXPECT(myd_wire_parse(&w) == MYD_WIRE_DONE && myd_wire_conv_reserve(&w) == 0, "odd doubles parse");
+    EXPECT(myd_wire_row(&w, 0, int4, v) == 0 && v[0].i == INT64_MIN && v[1].i == INT64_MIN &&
+           v[2].i == INT64_MIN && v[3].type == SBD_TYPE_DOUBLE && v[3].d == 1.5e19,
+           "odd doubles into integers: %lld %lld %lld %g", (long long)v[0].i, (long long)v[1].i,
+           (long long)v[2].i, v[3].d);
     myd_wire_free(&w);
     free(b.b);
 }
