@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "hdr_read.h"
+#include "readfile.h"
 
-#define MAX_FILE_BYTES (1L << 31)
 
 /* Where a message points: file and line (0: the file as a whole). */
 struct ctx {
@@ -69,40 +69,9 @@ static int is_obj(json_object *v) { return json_object_is_type(v, json_type_obje
 /* The whole file, NUL-terminated, into *buf (caller frees); 0, or -1. */
 static int slurp(struct ctx *c, char **buf, size_t *len)
 {
-    FILE *f = fopen(c->path, "rb");
-    if (!f)
-        return bad(c, "cannot read: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    for (;;) {
-        if (!b) {
-            fclose(f);
-            return bad(c, "out of memory");
-        }
-        n += fread(b + n, 1, cap - 1 - n, f);
-        if (n < cap - 1)
-            break;
-        if (cap > MAX_FILE_BYTES) {
-            free(b);
-            fclose(f);
-            return bad(c, "larger than 2 GiB");
-        }
-        char *nb = realloc(b, cap * 2);
-        if (!nb)
-            free(b);
-        b = nb;
-        cap *= 2;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) {
-        free(b);
-        return bad(c, "cannot read: %s", strerror(EIO));
-    }
-    b[n] = 0;
-    *buf = b;
-    *len = n;
-    return 0;
+    char msg[256];
+    *buf = sb_read_file(c->path, SB_READ_FILE_MAX, len, msg, sizeof msg);
+    return *buf ? 0 : bad(c, "%s", msg);
 }
 
 /* ---- JSON fields ---- */
