@@ -19,6 +19,8 @@
  *                      number the text and HTML reports show
  *   compare_text.c     the markdown summary on stdout
  *   compare_html.c     the HTML report, charts drawn by gnuplot (SVG)
+ *   compare_json.c     the JSON compare writes (json-c; read back with
+ *                      core/json_get.c)
  *
  * Nothing here runs on a measured path: every run is a child process.
  */
@@ -28,7 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include <jansson.h>
+#include "json_get.h"
 
 #define CMP_MAX_TARGETS 16
 #define CMP_MAX_WORKLOADS 16
@@ -116,11 +118,11 @@ int cmp_spec_target(const struct cmp_spec *s, const char *name);
  * caller, or NULL when out of memory.  cmp_spec_identity() is the part
  * that must not change when a comparison resumes (all but the title and
  * the number of repeats). */
-json_t *cmp_spec_to_json(const struct cmp_spec *s);
-json_t *cmp_spec_identity(const json_t *spec_json);
+json_object *cmp_spec_to_json(const struct cmp_spec *s);
+json_object *cmp_spec_identity(const json_object *spec_json);
 /* Reads a spec back from cmp_spec_to_json()'s output (options stay
  * masked: good for reports, not for running).  Returns 0 or -1 with err. */
-int cmp_spec_from_json(struct cmp_spec *s, const json_t *j, char *err, size_t errlen);
+int cmp_spec_from_json(struct cmp_spec *s, const json_object *j, char *err, size_t errlen);
 
 /* opt with the value of every "...password=VALUE" in it replaced by
  * "***" (an option, or a --target=NAME:OPTIONS argument).  Writes into
@@ -151,7 +153,7 @@ void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *bu
  * record compare wrote.  Runs not done are left out.  Targets with a
  * from_dir are read from there.  NULL with err on an unreadable file.
  */
-json_t *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen);
+json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen);
 
 /* 1 when run id's files in dir make a finished run, else 0. */
 int cmp_run_done(const char *dir, const char *id);
@@ -161,18 +163,31 @@ int cmp_run_done(const char *dir, const char *id);
 /* The summary of a comparison (schema docs/compare.schema.json): a new
  * reference owned by the caller, or NULL with err.  loaded is
  * cmp_load_runs()'s result. */
-json_t *cmp_summary(const struct cmp_spec *s, const json_t *spec_json, const json_t *loaded,
+json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
                     const struct cmp_request *req, char *err, size_t errlen);
 
 /* ---- compare_text.c / compare_html.c ---- */
 
 /* The markdown summary of sum to f. */
-void cmp_text_report(const json_t *sum, FILE *f);
+void cmp_text_report(const json_object *sum, FILE *f);
 /* Writes the HTML report of sum to path (charts drawn by gnuplot in
  * directory chart_dir, which is created).  Returns 0, or -1 with err (no
  * file at path then). */
-int cmp_html_report(const json_t *sum, const char *path, const char *chart_dir, char *err,
+int cmp_html_report(const json_object *sum, const char *path, const char *chart_dir, char *err,
                     size_t errlen);
+
+/* ---- compare_json.c ---- */
+
+/* New values (owned by the caller, to hand to json_object_object_add or
+ * json_object_array_add, which take them): a real, NULL (JSON null) when v
+ * is not finite; the list [x, y]; a string, NULL (null) for NULL.  NULL
+ * too when out of memory. */
+json_object *cmp_real(double v);
+json_object *cmp_pair(double x, double y);
+json_object *cmp_string(const char *s);
+/* Writes j to path (indented) through path.tmp and a rename.  Returns 0,
+ * or -1 with one line in err (no file at path then, an older one stays). */
+int cmp_write_json(const char *path, json_object *j, char *err, size_t errlen);
 
 /* ---- compare_cli.c (called by main.c) ---- */
 

@@ -271,27 +271,18 @@ static int build_spec(struct cli *c, char *err, size_t errlen)
     return cmp_spec_check(s, err, errlen);
 }
 
-/* The machine's facts, kept with the runs (machine.json).  `sbench info`
- * (issue 17) will have more: this is where they go. */
+/* The machine's facts, kept with the runs (machine.json), keys in
+ * alphabetical order.  `sbench info` (issue 17) will have more: this is
+ * where they go. */
 static void machine_facts(const char *dir)
 {
-    json_t *m = json_object();
-    struct utsname u;
-    if (uname(&u) == 0) {
-        json_object_set_new(m, "kernel", json_string(u.release));
-        json_object_set_new(m, "hostname", json_string(u.nodename));
-        json_object_set_new(m, "arch", json_string(u.machine));
-    }
-    json_object_set_new(m, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
-    json_object_set_new(m, "memory_bytes",
-                        json_integer((json_int_t)sysconf(_SC_PHYS_PAGES) * (json_int_t)sysconf(_SC_PAGESIZE)));
-    char line[512];
+    char cpu[512] = "", os[512] = "", line[512];
     FILE *f = fopen("/proc/cpuinfo", "r");
     while (f && fgets(line, sizeof line, f))
         if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
             char *v = strchr(line, ':') + 2;
             v[strcspn(v, "\n")] = 0;
-            json_object_set_new(m, "cpu", json_string(v));
+            snprintf(cpu, sizeof cpu, "%s", v);
             break;
         }
     if (f)
@@ -305,29 +296,46 @@ static void machine_facts(const char *dir)
                 v++;
                 v[strcspn(v, "\"")] = 0;
             }
-            json_object_set_new(m, "os", json_string(v));
+            snprintf(os, sizeof os, "%s", v);
         }
     if (f)
         fclose(f);
-    char path[4200];
+    json_object *m = json_object_new_object();
+    struct utsname u;
+    int have_u = uname(&u) == 0;
+    if (have_u)
+        json_object_object_add(m, "arch", json_object_new_string(u.machine));
+    if (cpu[0])
+        json_object_object_add(m, "cpu", json_object_new_string(cpu));
+    json_object_object_add(m, "cpus", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
+    if (have_u) {
+        json_object_object_add(m, "hostname", json_object_new_string(u.nodename));
+        json_object_object_add(m, "kernel", json_object_new_string(u.release));
+    }
+    json_object_object_add(m, "memory_bytes",
+                           json_object_new_int64((int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE)));
+    if (os[0])
+        json_object_object_add(m, "os", json_object_new_string(os));
+    char path[4200], err[300];
     snprintf(path, sizeof path, "%s/machine.json", dir);
-    json_dump_file(m, path, JSON_INDENT(1) | JSON_SORT_KEYS);
-    json_decref(m);
+    if (cmp_write_json(path, m, err, sizeof err) != 0) /* the summary then has no machine facts */
+        fprintf(stderr, "compare: %s\n", err);
+    json_object_put(m);
 }
 
 /* Loads the runs, writes summary.json and the HTML report, prints the
  * markdown.  Returns the exit status. */
-static int report(struct cli *c, const json_t *spec_json)
+static int report(struct cli *c, const json_object *spec_json)
 {
     char err[1024];
     struct cmp_request *req = &c->req;
-    json_t *loaded = cmp_load_runs(&c->spec, req->results, err, sizeof err);
+    json_object *loaded = cmp_load_runs(&c->spec, req->results, err, sizeof err);
     if (loaded == NULL) {
         fprintf(stderr, "compare: %s\n", err);
         return 1;
     }
-    json_t *sum = cmp_summary(&c->spec, spec_json, loaded, req, err, sizeof err);
-    json_decref(loaded);
+    json_object *sum = cmp_summary(&c->spec, spec_json, loaded, req, err, sizeof err);
+    json_object_put(loaded);
     if (sum == NULL) {
         fprintf(stderr, "compare: %s\n", err);
         return 1;
@@ -341,11 +349,9 @@ static int report(struct cli *c, const json_t *spec_json)
         req->html = c->html_buf;
     }
     int rc = 0;
-    char tmp[4300], charts[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", req->json);
-    if (json_dump_file(sum, tmp, JSON_INDENT(1)) != 0 || rename(tmp, req->json) != 0) {
-        fprintf(stderr, "compare: cannot write %s: %s\n", req->json, strerror(errno));
-        unlink(tmp);
+    char charts[4300];
+    if (cmp_write_json(req->json, sum, err, sizeof err) != 0) {
+        fprintf(stderr, "compare: %s\n", err);
         rc = 1;
     }
     snprintf(charts, sizeof charts, "%s/charts", req->results);
@@ -355,10 +361,10 @@ static int report(struct cli *c, const json_t *spec_json)
     }
     cmp_text_report(sum, stdout);
     printf("Report: %s  Summary: %s\n", req->html, req->json);
-    const char *gate = json_string_value(json_object_get(json_object_get(sum, "regression"), "status"));
+    const char *gate = sb_json_str(sb_json_member(sum, "regression"), "status");
     if (rc == 0 && gate && strcmp(gate, "fail") == 0)
         rc = EXIT_REGRESSION;
-    json_decref(sum);
+    json_object_put(sum);
     return rc;
 }
 
@@ -395,9 +401,9 @@ int sb_compare_main(int argc, char **argv)
     rc = cmp_execute(&c.spec, &c.req);
     if (rc == 0) {
         machine_facts(c.req.results);
-        json_t *sj = cmp_spec_to_json(&c.spec);
+        json_object *sj = cmp_spec_to_json(&c.spec);
         rc = report(&c, sj);
-        json_decref(sj);
+        json_object_put(sj);
     }
     cli_free(&c);
     return rc;
@@ -423,26 +429,25 @@ int sb_report_main(int argc, char **argv)
     c.req.results = c.words[0];
     char path[4200];
     snprintf(path, sizeof path, "%s/comparison.json", c.req.results);
-    json_error_t je;
-    json_t *sj = json_load_file(path, 0, &je);
+    json_object *sj = sb_json_load_file(path, err, sizeof err);
     if (sj == NULL || cmp_spec_from_json(&c.spec, sj, err, sizeof err) != 0 ||
         cmp_spec_check(&c.spec, err, sizeof err) != 0) {
-        fprintf(stderr, "sbench report: %s is not a results directory of sbench compare (%s)\n", c.req.results,
-                sj ? err : je.text);
-        json_decref(sj);
+        fprintf(stderr, "sbench report: %s is not a results directory of sbench compare (%s: %s)\n", c.req.results,
+                path, err);
+        json_object_put(sj);
         cli_free(&c);
         return 1;
     }
     if (c.req.baseline && cmp_spec_target(&c.spec, c.req.baseline) < 0) {
         fprintf(stderr, "sbench report: unknown target '%s' for --baseline\n", c.req.baseline);
-        json_decref(sj);
+        json_object_put(sj);
         cli_free(&c);
         return 2;
     }
-    json_object_del(sj, "source");
-    json_object_del(sj, "command");
+    json_object_object_del(sj, "source");
+    json_object_object_del(sj, "command");
     rc = report(&c, sj);
-    json_decref(sj);
+    json_object_put(sj);
     cli_free(&c);
     return rc;
 }

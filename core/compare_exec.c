@@ -112,19 +112,6 @@ static int mkdir_p(const char *path)
     return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* Writes j to path through path.tmp and a rename.  Returns 0 or -1. */
-static int write_json_file(const char *path, const json_t *j)
-{
-    char tmp[4300];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return -1;
-    if (json_dump_file(j, tmp, JSON_INDENT(1) | JSON_SORT_KEYS) != 0) {
-        unlink(tmp);
-        return -1;
-    }
-    return rename(tmp, path);
-}
-
 static void path_of(char *buf, size_t len, const char *dir, const char *sub, const char *name,
                     const char *ext)
 {
@@ -472,21 +459,27 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
         return -1;
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    json_t *j = json_pack("{s:s, s:i, s:f, s:f, s:i, s:s, s:s, s:i}", "id", id, "exit_status",
-                          r.status, "wall_s", r.wall_s, "client_cpu_s", r.cpu_s, "order", order,
-                          "start_time", start_iso, "command", cmdline, "cpus", (int)cpus);
-    json_object_set_new(j, "client_cpu_share",
-                        json_real(r.wall_s > 0 && cpus > 0 ? r.cpu_s / (r.wall_s * (double)cpus) : 0));
+    json_object *j = json_object_new_object();
+    json_object_object_add(j, "id", json_object_new_string(id));
+    json_object_object_add(j, "exit_status", json_object_new_int(r.status));
+    json_object_object_add(j, "wall_s", cmp_real(r.wall_s));
+    json_object_object_add(j, "client_cpu_s", cmp_real(r.cpu_s));
+    json_object_object_add(j, "order", json_object_new_int(order));
+    json_object_object_add(j, "start_time", json_object_new_string(start_iso));
+    json_object_object_add(j, "command", json_object_new_string(cmdline));
+    json_object_object_add(j, "cpus", json_object_new_int((int)cpus));
+    json_object_object_add(j, "client_cpu_share",
+                           cmp_real(r.wall_s > 0 && cpus > 0 ? r.cpu_s / (r.wall_s * (double)cpus) : 0));
     if (have_cpu) {
-        json_object_set_new(j, "machine_busy_share", json_real(busy_share(&c1, &c2)));
-        json_object_set_new(j, "busy_share_before", json_real(busy_share(&c0, &c1)));
+        json_object_object_add(j, "machine_busy_share", cmp_real(busy_share(&c1, &c2)));
+        json_object_object_add(j, "busy_share_before", cmp_real(busy_share(&c0, &c1)));
     }
     if (load >= 0)
-        json_object_set_new(j, "loadavg_1m", json_real(load));
-    int rc = write_json_file(rec, j);
-    json_decref(j);
+        json_object_object_add(j, "loadavg_1m", cmp_real(load));
+    int rc = cmp_write_json(rec, j, msg, sizeof msg);
+    json_object_put(j);
     if (rc != 0) {
-        fprintf(stderr, "compare: cannot write %s: %s\n", rec, strerror(errno));
+        fprintf(stderr, "compare: %s\n", msg);
         return -1;
     }
     x->done_now++;
@@ -508,27 +501,25 @@ static int claim_dir(struct exec *x)
 {
     char path[4200], err[512];
     snprintf(path, sizeof path, "%s/comparison.json", x->dir);
-    json_t *mine = cmp_spec_to_json(x->s);
+    json_object *mine = cmp_spec_to_json(x->s);
     if (mine == NULL)
         return -1;
     if (x->s->source)
-        json_object_set_new(mine, "source", json_string(x->s->source));
+        json_object_object_add(mine, "source", json_object_new_string(x->s->source));
     if (x->req->command)
-        json_object_set_new(mine, "command", json_string(x->req->command));
-    json_error_t je;
-    json_t *old = json_load_file(path, 0, &je);
+        json_object_object_add(mine, "command", json_object_new_string(x->req->command));
+    json_object *old = access(path, F_OK) == 0 ? sb_json_load_file(path, err, sizeof err) : NULL;
     int rc = 0;
     if (old == NULL && access(path, F_OK) == 0) {
-        fprintf(stderr, "compare: %s is damaged (%s); remove the directory or use another --results\n", path,
-                je.text);
+        fprintf(stderr, "compare: %s is damaged (%s); remove the directory or use another --results\n", path, err);
         rc = -1;
     } else if (old) {
-        json_t *a = cmp_spec_identity(old), *b = cmp_spec_identity(mine);
-        if (!json_equal(a, b)) {
+        json_object *a = cmp_spec_identity(old), *b = cmp_spec_identity(mine);
+        if (!json_object_equal(a, b)) {
             const char *what = "options";
             static const char *const keys[] = {"targets", "workloads", "threads", "time", "events", "warmup", NULL};
             for (int i = 0; keys[i]; i++)
-                if (!json_equal(json_object_get(a, keys[i]), json_object_get(b, keys[i]))) {
+                if (!json_object_equal(sb_json_member(a, keys[i]), sb_json_member(b, keys[i]))) {
                     what = keys[i];
                     break;
                 }
@@ -536,16 +527,15 @@ static int claim_dir(struct exec *x)
                     x->dir, what);
             rc = -1;
         }
-        json_decref(a);
-        json_decref(b);
+        json_object_put(a);
+        json_object_put(b);
     }
-    if (rc == 0 && write_json_file(path, mine) != 0) {
-        snprintf(err, sizeof err, "%s", strerror(errno));
-        fprintf(stderr, "compare: cannot write %s: %s\n", path, err);
+    if (rc == 0 && cmp_write_json(path, mine, err, sizeof err) != 0) {
+        fprintf(stderr, "compare: %s\n", err);
         rc = -1;
     }
-    json_decref(old);
-    json_decref(mine);
+    json_object_put(old);
+    json_object_put(mine);
     return rc;
 }
 
@@ -559,14 +549,13 @@ static int check_saved(const struct cmp_spec *s)
             continue;
         char path[4200];
         snprintf(path, sizeof path, "%s/comparison.json", t->from_dir);
-        json_error_t je;
-        json_t *j = json_load_file(path, 0, &je);
         struct cmp_spec old = {0};
         char err[512];
+        json_object *j = sb_json_load_file(path, err, sizeof err);
         if (j == NULL || cmp_spec_from_json(&old, j, err, sizeof err) != 0) {
             fprintf(stderr, "compare: target '%s': %s is not a results directory of sbench compare\n", t->name,
                     t->from_dir);
-            json_decref(j);
+            json_object_put(j);
             cmp_spec_free(&old);
             return -1;
         }
@@ -580,17 +569,17 @@ static int check_saved(const struct cmp_spec *s)
                     t->from_target, t->from_dir, names);
             rc = -1;
         }
-        json_t *a = cmp_spec_to_json(s), *b = cmp_spec_to_json(&old);
+        json_object *a = cmp_spec_to_json(s), *b = cmp_spec_to_json(&old);
         static const char *const keys[] = {"workloads", "time", "events", "warmup", NULL};
         for (int i = 0; keys[i] && rc == 0; i++)
-            if (!json_equal(json_object_get(a, keys[i]), json_object_get(b, keys[i]))) {
+            if (!json_object_equal(sb_json_member(a, keys[i]), sb_json_member(b, keys[i]))) {
                 fprintf(stderr, "compare: target '%s': %s was measured with different %s\n", t->name,
                         t->from_dir, keys[i]);
                 rc = -1;
             }
-        json_decref(a);
-        json_decref(b);
-        json_decref(j);
+        json_object_put(a);
+        json_object_put(b);
+        json_object_put(j);
         cmp_spec_free(&old);
         if (rc)
             return -1;

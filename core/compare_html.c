@@ -30,7 +30,7 @@ struct chart {
 };
 
 struct html {
-    const json_t *sum;
+    const json_object *sum;
     const char *dir;            /* chart directory */
     FILE *gp;                   /* the gnuplot script */
     struct chart charts[MAX_CHARTS];
@@ -39,14 +39,9 @@ struct html {
     char gnuplot_msg[300];
 };
 
-static double num(const json_t *o, const char *key)
+static const char *str(const json_object *o, const char *key)
 {
-    return json_number_value(json_object_get(o, key));
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
+    const char *s = sb_json_str(o, key);
     return s ? s : "";
 }
 
@@ -81,29 +76,28 @@ static struct chart *new_chart(struct html *h, const char *caption, const char *
     return c;
 }
 
-static const json_t *point(const struct html *h, const char *wl, long threads, const char *target)
+static const json_object *point(const struct html *h, const char *wl, long threads, const char *target)
 {
-    size_t i;
-    json_t *x;
-    json_array_foreach(json_object_get(h->sum, "points"), i, x)
-        if (!strcmp(str(x, "workload"), wl) && !strcmp(str(x, "target"), target) &&
-            json_integer_value(json_object_get(x, "threads")) == threads)
+    const json_object *points = sb_json_member(h->sum, "points");
+    for (size_t i = 0; i < sb_json_len(points); i++) {
+        const json_object *x = sb_json_elem(points, i);
+        if (!strcmp(str(x, "workload"), wl) && !strcmp(str(x, "target"), target) && sb_json_int(x, "threads") == threads)
             return x;
+    }
     return NULL;
 }
 
 static void chart_throughput(struct html *h, const char *wl)
 {
-    const json_t *spec = json_object_get(h->sum, "spec");
-    const json_t *threads = json_object_get(spec, "threads");
+    const json_object *spec = sb_json_member(h->sum, "spec");
+    const json_object *threads = sb_json_member(spec, "threads"), *targets = sb_json_member(spec, "targets");
     if (new_chart(h, "Throughput against threads: median of the repeats, bars: its confidence interval",
                   "chart-tps", wl, -1) == NULL)
         return;
     long lo = 0, hi = 0;
-    size_t i, k;
-    json_t *t, *tg;
-    json_array_foreach(threads, i, t) {
-        long v = (long)json_integer_value(t);
+    size_t nth = sb_json_len(threads), ntg = sb_json_len(targets);
+    for (size_t i = 0; i < nth; i++) {
+        long v = (long)sb_json_int_of(sb_json_elem(threads, i));
         lo = i == 0 || v < lo ? v : lo;
         hi = v > hi ? v : hi;
     }
@@ -112,25 +106,26 @@ static void chart_throughput(struct html *h, const char *wl)
     fprintf(h->gp, "set xlabel 'threads'\nset ylabel 'transactions per second'\nset yrange [0:*]\n");
     fprintf(h->gp, "set xrange [%g:%g]\n", hi >= 4 * lo ? lo / 1.3 : lo - 0.5, hi >= 4 * lo ? hi * 1.3 : hi + 0.5);
     fprintf(h->gp, "set xtics (");
-    json_array_foreach(threads, i, t)
-        fprintf(h->gp, "%s%lld", i ? ", " : "", (long long)json_integer_value(t));
+    for (size_t i = 0; i < nth; i++)
+        fprintf(h->gp, "%s%lld", i ? ", " : "", (long long)sb_json_int_of(sb_json_elem(threads, i)));
     fprintf(h->gp, ")\n");
-    json_array_foreach(json_object_get(spec, "targets"), k, tg) {
+    for (size_t k = 0; k < ntg; k++) {
         fprintf(h->gp, "$T%zu << EOD\n", k);
-        json_array_foreach(threads, i, t) {
-            const json_t *p = point(h, wl, (long)json_integer_value(t), str(tg, "name"));
+        for (size_t i = 0; i < nth; i++) {
+            long t = (long)sb_json_int_of(sb_json_elem(threads, i));
+            const json_object *p = point(h, wl, t, str(sb_json_elem(targets, k), "name"));
             if (p) {
-                const json_t *v = json_object_get(p, "tps");
-                fprintf(h->gp, "%lld %.17g %.17g %.17g\n", (long long)json_integer_value(t), num(v, "median"),
-                        num(v, "low"), num(v, "high"));
+                const json_object *v = sb_json_member(p, "tps");
+                fprintf(h->gp, "%ld %.17g %.17g %.17g\n", t, sb_json_num(v, "median"), sb_json_num(v, "low"),
+                        sb_json_num(v, "high"));
             }
         }
         fprintf(h->gp, "EOD\n");
     }
     fprintf(h->gp, "plot ");
-    json_array_foreach(json_object_get(spec, "targets"), k, tg)
+    for (size_t k = 0; k < ntg; k++)
         fprintf(h->gp, "%s$T%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 lc %zu title '%s'", k ? ", " : "", k,
-                k + 1, str(tg, "name"));
+                k + 1, str(sb_json_elem(targets, k), "name"));
     fprintf(h->gp, "\n");
 }
 
@@ -142,29 +137,27 @@ static void chart_latency(struct html *h, const char *wl, long threads)
     fprintf(h->gp, "set logscale xy\nset xlabel 'percentile'\nset ylabel 'latency (ms)'\n");
     /* tic labels are formats: '%%%%' prints one '%' */
     fprintf(h->gp, "set xtics ('0%%%%' 1, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, '99.999%%%%' 100000)\n");
-    size_t k;
-    json_t *tg;
-    const json_t *targets = json_object_get(json_object_get(h->sum, "spec"), "targets");
-    int any = 0;
-    json_array_foreach(targets, k, tg) {
-        const json_t *p = point(h, wl, threads, str(tg, "name"));
-        const json_t *curve = json_object_get(json_object_get(p, "latency_ms"), "curve");
+    const json_object *targets = sb_json_at(h->sum, "spec.targets");
+    size_t ntg = sb_json_len(targets);
+    for (size_t k = 0; k < ntg; k++) {
+        const json_object *p = point(h, wl, threads, str(sb_json_elem(targets, k), "name"));
+        const json_object *curve = sb_json_at(p, "latency_ms.curve");
         fprintf(h->gp, "$L%zu << EOD\n", k);
-        size_t i;
-        json_t *pt;
-        json_array_foreach(curve, i, pt) /* x = 1 / (1 - p) */
-            fprintf(h->gp, "%.17g %.17g\n", 1 / (1 - json_number_value(json_array_get(pt, 0)) / 100),
-                    json_number_value(json_array_get(pt, 1)));
-        if (json_array_size(curve) == 0)
+        for (size_t i = 0; i < sb_json_len(curve); i++) { /* x = 1 / (1 - p) */
+            const json_object *pt = sb_json_elem(curve, i);
+            fprintf(h->gp, "%.17g %.17g\n", 1 / (1 - sb_json_num_of(sb_json_elem(pt, 0)) / 100),
+                    sb_json_num_of(sb_json_elem(pt, 1)));
+        }
+        if (sb_json_len(curve) == 0)
             fprintf(h->gp, "1 NaN\n");
         fprintf(h->gp, "EOD\n");
-        any = 1;
     }
-    if (!any)
+    if (ntg == 0)
         return;
     fprintf(h->gp, "plot ");
-    json_array_foreach(targets, k, tg)
-        fprintf(h->gp, "%s$L%zu using 1:2 with steps lw 2 lc %zu title '%s'", k ? ", " : "", k, k + 1, str(tg, "name"));
+    for (size_t k = 0; k < ntg; k++)
+        fprintf(h->gp, "%s$L%zu using 1:2 with steps lw 2 lc %zu title '%s'", k ? ", " : "", k, k + 1,
+                str(sb_json_elem(targets, k), "name"));
     fprintf(h->gp, "\n");
 }
 
@@ -173,26 +166,26 @@ static void chart_time(struct html *h, const char *wl, long threads)
     if (new_chart(h, "Throughput of every run over time (one line per repeat)", "chart-time", wl, threads) == NULL)
         return;
     fprintf(h->gp, "set xlabel 'seconds (after warm-up)'\nset ylabel 'transactions per second'\nset yrange [0:*]\n");
-    const json_t *targets = json_object_get(json_object_get(h->sum, "spec"), "targets");
-    size_t i, k, n = 0;
-    json_t *r, *tg;
+    const json_object *targets = sb_json_at(h->sum, "spec.targets"), *runs = sb_json_member(h->sum, "runs");
+    size_t n = 0;
     char plot[16384] = "";
     size_t used = 0;
-    json_array_foreach(targets, k, tg)
-        json_array_foreach(json_object_get(h->sum, "runs"), i, r) {
+    for (size_t k = 0; k < sb_json_len(targets); k++)
+        for (size_t i = 0; i < sb_json_len(runs); i++) {
+            const json_object *r = sb_json_elem(runs, i), *tg = sb_json_elem(targets, k);
             if (strcmp(str(r, "workload"), wl) || strcmp(str(r, "target"), str(tg, "name")) ||
-                json_integer_value(json_object_get(r, "threads")) != threads)
+                sb_json_int(r, "threads") != threads)
                 continue;
             fprintf(h->gp, "$R%zu << EOD\n", n);
-            size_t q;
-            json_t *pt;
-            json_array_foreach(json_object_get(r, "intervals"), q, pt)
-                fprintf(h->gp, "%.17g %.17g\n", json_number_value(json_array_get(pt, 0)),
-                        json_number_value(json_array_get(pt, 1)));
-            if (json_array_size(json_object_get(r, "intervals")) == 0)
+            const json_object *iv = sb_json_member(r, "intervals");
+            for (size_t q = 0; q < sb_json_len(iv); q++) {
+                const json_object *pt = sb_json_elem(iv, q);
+                fprintf(h->gp, "%.17g %.17g\n", sb_json_num_of(sb_json_elem(pt, 0)), sb_json_num_of(sb_json_elem(pt, 1)));
+            }
+            if (sb_json_len(iv) == 0)
                 fprintf(h->gp, "0 NaN\n");
             fprintf(h->gp, "EOD\n");
-            long rep = (long)json_integer_value(json_object_get(r, "repeat"));
+            long rep = (long)sb_json_int(r, "repeat");
             if (used < sizeof plot - 200)
                 used += (size_t)snprintf(plot + used, sizeof plot - used,
                                          "%s$R%zu using 1:2 with linespoints pt 7 ps 0.4 lc %zu dt %ld title '%s r%ld'",
@@ -307,28 +300,28 @@ static void points_table(const struct html *h, const char *wl, FILE *f)
     fprintf(f, "<table class=\"points\" data-workload=\"%s\">\n<tr><th>threads</th><th>target</th><th>n</th>"
                "<th>median tps</th><th>CI low</th><th>CI high</th><th>CI level</th><th>min</th><th>max</th>"
                "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>mean ms</th></tr>\n", wl);
-    size_t i;
-    json_t *p;
-    json_array_foreach(json_object_get(h->sum, "points"), i, p) {
+    const json_object *points = sb_json_member(h->sum, "points");
+    for (size_t i = 0; i < sb_json_len(points); i++) {
+        const json_object *p = sb_json_elem(points, i);
         if (strcmp(str(p, "workload"), wl))
             continue;
-        const json_t *t = json_object_get(p, "tps"), *l = json_object_get(p, "latency_ms");
-        const json_t *pc = json_object_get(l, "percentiles");
+        const json_object *t = sb_json_member(p, "tps"), *l = sb_json_member(p, "latency_ms");
+        const json_object *pc = sb_json_member(l, "percentiles");
         fprintf(f, "<tr data-threads=\"%lld\" data-target=\"%s\"><td>%lld</td><td>%s</td>",
-                (long long)json_integer_value(json_object_get(p, "threads")), str(p, "target"),
-                (long long)json_integer_value(json_object_get(p, "threads")), str(p, "target"));
-        cell(f, "tps.n", num(t, "n"), "%.0f");
-        cell(f, "tps.median", num(t, "median"), "%.1f");
-        cell(f, "tps.low", num(t, "low"), "%.1f");
-        cell(f, "tps.high", num(t, "high"), "%.1f");
-        cell(f, "tps.level", num(t, "level") * 100, "%.1f%%");
-        cell(f, "tps.min", num(t, "min"), "%.1f");
-        cell(f, "tps.max", num(t, "max"), "%.1f");
-        cell(f, "latency_ms.50", num(pc, "50"), "%.3f");
-        cell(f, "latency_ms.95", num(pc, "95"), "%.3f");
-        cell(f, "latency_ms.99", num(pc, "99"), "%.3f");
-        cell(f, "latency_ms.99.9", num(pc, "99.9"), "%.3f");
-        cell(f, "latency_ms.mean", num(l, "mean"), "%.3f");
+                (long long)sb_json_int(p, "threads"), str(p, "target"), (long long)sb_json_int(p, "threads"),
+                str(p, "target"));
+        cell(f, "tps.n", sb_json_num(t, "n"), "%.0f");
+        cell(f, "tps.median", sb_json_num(t, "median"), "%.1f");
+        cell(f, "tps.low", sb_json_num(t, "low"), "%.1f");
+        cell(f, "tps.high", sb_json_num(t, "high"), "%.1f");
+        cell(f, "tps.level", sb_json_num(t, "level") * 100, "%.1f%%");
+        cell(f, "tps.min", sb_json_num(t, "min"), "%.1f");
+        cell(f, "tps.max", sb_json_num(t, "max"), "%.1f");
+        cell(f, "latency_ms.50", sb_json_num(pc, "50"), "%.3f");
+        cell(f, "latency_ms.95", sb_json_num(pc, "95"), "%.3f");
+        cell(f, "latency_ms.99", sb_json_num(pc, "99"), "%.3f");
+        cell(f, "latency_ms.99.9", sb_json_num(pc, "99.9"), "%.3f");
+        cell(f, "latency_ms.mean", sb_json_num(l, "mean"), "%.3f");
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</table>\n");
@@ -337,19 +330,19 @@ static void points_table(const struct html *h, const char *wl, FILE *f)
 static void verdicts(const struct html *h, const char *wl, FILE *f)
 {
     fprintf(f, "<ul class=\"verdicts\">\n");
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(h->sum, "verdicts"), i, v) {
+    const json_object *all = sb_json_member(h->sum, "verdicts");
+    for (size_t i = 0; i < sb_json_len(all); i++) {
+        const json_object *v = sb_json_elem(all, i);
         if (wl && strcmp(str(v, "workload"), wl))
             continue;
         fprintf(f, "<li class=\"%s\" data-workload=\"%s\" data-threads=\"%lld\" data-a=\"%s\" data-b=\"%s\" "
                    "data-change=\"%.17g\" data-low=\"%.17g\" data-high=\"%.17g\" data-p=\"%.17g\"><b>%s, %lld threads:</b> ",
-                json_is_true(json_object_get(v, "significant")) ? "sig" : "nosig", str(v, "workload"),
-                (long long)json_integer_value(json_object_get(v, "threads")), str(v, "a"), str(v, "b"),
-                num(v, "change_pct"), num(v, "low_pct"), num(v, "high_pct"), num(v, "p_value"), str(v, "workload"),
-                (long long)json_integer_value(json_object_get(v, "threads")));
+                sb_json_true(v, "significant") ? "sig" : "nosig", str(v, "workload"),
+                (long long)sb_json_int(v, "threads"), str(v, "a"), str(v, "b"), sb_json_num(v, "change_pct"),
+                sb_json_num(v, "low_pct"), sb_json_num(v, "high_pct"), sb_json_num(v, "p_value"), str(v, "workload"),
+                (long long)sb_json_int(v, "threads"));
         esc(f, str(v, "text"));
-        fprintf(f, " <span class=\"p\">(p = %.3g)</span></li>\n", num(v, "p_value"));
+        fprintf(f, " <span class=\"p\">(p = %.3g)</span></li>\n", sb_json_num(v, "p_value"));
     }
     fprintf(f, "</ul>\n");
 }
@@ -358,19 +351,19 @@ static void runs_table(const struct html *h, FILE *f)
 {
     fprintf(f, "<table class=\"runs\">\n<tr><th>order</th><th>run</th><th>tps</th><th>transactions</th><th>seconds</th>"
                "<th>p95 ms</th><th>client CPU</th><th>machine busy</th><th>busy before</th><th>load 1m</th><th>command</th></tr>\n");
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(h->sum, "runs"), i, r) {
-        fprintf(f, "<tr data-run=\"%s\"><td>%lld</td><td>%s</td>", str(r, "id"),
-                (long long)json_integer_value(json_object_get(r, "order")), str(r, "id"));
-        cell(f, "tps", num(r, "tps"), "%.1f");
-        cell(f, "transactions", num(r, "transactions"), "%.0f");
-        cell(f, "seconds", num(r, "seconds"), "%.2f");
-        cell(f, "latency_ms.95", num(json_object_get(r, "latency_ms"), "95"), "%.3f");
-        cell(f, "client_cpu_share", num(r, "client_cpu_share") * 100, "%.0f%%");
-        cell(f, "machine_busy_share", num(r, "machine_busy_share") * 100, "%.0f%%");
-        cell(f, "busy_share_before", num(r, "busy_share_before") * 100, "%.0f%%");
-        cell(f, "loadavg_1m", num(r, "loadavg_1m"), "%.2f");
+    const json_object *runs = sb_json_member(h->sum, "runs");
+    for (size_t i = 0; i < sb_json_len(runs); i++) {
+        const json_object *r = sb_json_elem(runs, i);
+        fprintf(f, "<tr data-run=\"%s\"><td>%lld</td><td>%s</td>", str(r, "id"), (long long)sb_json_int(r, "order"),
+                str(r, "id"));
+        cell(f, "tps", sb_json_num(r, "tps"), "%.1f");
+        cell(f, "transactions", sb_json_num(r, "transactions"), "%.0f");
+        cell(f, "seconds", sb_json_num(r, "seconds"), "%.2f");
+        cell(f, "latency_ms.95", sb_json_num(sb_json_member(r, "latency_ms"), "95"), "%.3f");
+        cell(f, "client_cpu_share", sb_json_num(r, "client_cpu_share") * 100, "%.0f%%");
+        cell(f, "machine_busy_share", sb_json_num(r, "machine_busy_share") * 100, "%.0f%%");
+        cell(f, "busy_share_before", sb_json_num(r, "busy_share_before") * 100, "%.0f%%");
+        cell(f, "loadavg_1m", sb_json_num(r, "loadavg_1m"), "%.2f");
         fprintf(f, "<td class=\"cmd\">");
         esc(f, str(r, "command"));
         fprintf(f, "</td></tr>\n");
@@ -378,26 +371,32 @@ static void runs_table(const struct html *h, FILE *f)
     fprintf(f, "</table>\n");
 }
 
+/* v as compact JSON text (owned by v; "null" for NULL) */
+static const char *json_text(json_object *v)
+{
+    const char *s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    return s ? s : "";
+}
+
 static void environment(const struct html *h, FILE *f)
 {
-    const json_t *env = json_object_get(h->sum, "environment");
+    const json_object *env = sb_json_member(h->sum, "environment");
     fprintf(f, "<section id=\"environment\"><h2>Environment</h2>\n<p>sbench ");
     esc(f, str(env, "sbench_version"));
     fprintf(f, "</p>\n<table class=\"env\"><tr><th>machine</th><td>");
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)json_object_get(env, "machine"), k, v) {
-        char *s = json_dumps(v, JSON_ENCODE_ANY);
-        esc(f, k);
-        fputs(": ", f);
-        esc(f, s ? s : "");
-        fputs("<br>", f);
-        free(s);
+    json_object *machine = sb_json_member(env, "machine");
+    if (json_object_is_type(machine, json_type_object)) {
+        json_object_object_foreach(machine, k, v) {
+            esc(f, k);
+            fputs(": ", f);
+            esc(f, json_text(v));
+            fputs("<br>", f);
+        }
     }
     fprintf(f, "</td></tr>\n");
-    size_t i;
-    json_t *t;
-    json_array_foreach(json_object_get(env, "targets"), i, t) {
+    const json_object *targets = sb_json_member(env, "targets");
+    for (size_t i = 0; i < sb_json_len(targets); i++) {
+        const json_object *t = sb_json_elem(targets, i);
         fprintf(f, "<tr><th>");
         esc(f, str(t, "name"));
         fprintf(f, "</th><td>driver ");
@@ -406,27 +405,25 @@ static void environment(const struct html *h, FILE *f)
         esc(f, str(t, "client_version"));
         fprintf(f, ", server ");
         esc(f, str(t, "server_version"));
-        if (json_object_get(t, "from")) {
+        if (sb_json_member(t, "from")) {
             fprintf(f, ", saved runs from ");
             esc(f, str(t, "from"));
         }
-        const json_t *spec_t = json_array_get(json_object_get(json_object_get(h->sum, "spec"), "targets"), i);
+        const json_object *opts = sb_json_member(sb_json_elem(sb_json_at(h->sum, "spec.targets"), i), "options");
         fprintf(f, "<br>options:");
-        size_t q;
-        json_t *o;
-        json_array_foreach(json_object_get(spec_t, "options"), q, o) {
+        for (size_t q = 0; q < sb_json_len(opts); q++) {
+            const char *o = json_object_get_string(sb_json_elem(opts, q));
             fputc(' ', f);
-            esc(f, json_string_value(o));
+            esc(f, o ? o : "");
         }
-        if (json_is_object(json_object_get(t, "facts"))) {
-            char *s = json_dumps(json_object_get(t, "facts"), JSON_COMPACT);
+        json_object *facts = sb_json_member(t, "facts");
+        if (json_object_is_type(facts, json_type_object)) {
             fprintf(f, "<br>facts: ");
-            esc(f, s ? s : "");
-            free(s);
+            esc(f, json_text(facts));
         }
         fprintf(f, "</td></tr>\n");
     }
-    if (json_is_string(json_object_get(env, "command"))) {
+    if (sb_json_str(env, "command")) {
         fprintf(f, "<tr><th>command</th><td class=\"cmd\">");
         esc(f, str(env, "command"));
         fprintf(f, "</td></tr>\n");
@@ -443,46 +440,47 @@ static const char style[] =
 
 static void body(struct html *h, FILE *f)
 {
-    const json_t *sum = h->sum, *spec = json_object_get(sum, "spec");
+    const json_object *sum = h->sum, *spec = sb_json_member(sum, "spec");
+    const json_object *targets = sb_json_member(spec, "targets"), *workloads = sb_json_member(spec, "workloads");
+    const json_object *threads = sb_json_member(spec, "threads"), *sweeps = sb_json_member(sum, "sweeps");
+    const json_object *warnings = sb_json_member(sum, "warnings");
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
     esc(f, str(sum, "title"));
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>", style);
     esc(f, str(sum, "title"));
     fprintf(f, "</h1>\n<p>%lld of %lld runs, %lld repeats of %llds after %llds warm-up per point, generated %s.%s</p>\n",
-            (long long)json_integer_value(json_object_get(sum, "runs_done")),
-            (long long)json_integer_value(json_object_get(sum, "runs_planned")),
-            (long long)json_integer_value(json_object_get(spec, "repeats")),
-            (long long)json_integer_value(json_object_get(spec, "time")),
-            (long long)json_integer_value(json_object_get(spec, "warmup")), str(sum, "generated"),
-            json_is_true(json_object_get(sum, "complete")) ? "" : " <b class=\"warn\">Incomplete: run the comparison again to finish it.</b>");
+            (long long)sb_json_int(sum, "runs_done"), (long long)sb_json_int(sum, "runs_planned"),
+            (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
+            (long long)sb_json_int(spec, "warmup"), str(sum, "generated"),
+            sb_json_true(sum, "complete") ? "" : " <b class=\"warn\">Incomplete: run the comparison again to finish it.</b>");
     fprintf(f, "<section id=\"verdicts\"><h2>Verdicts</h2>\n");
     verdicts(h, NULL, f);
-    const json_t *g = json_object_get(sum, "regression");
+    const json_object *g = sb_json_member(sum, "regression");
     if (strcmp(str(g, "status"), "off") != 0)
         fprintf(f, "<p id=\"regression\" data-status=\"%s\">Regression gate against %s (slower by more than %.1f%%): <b>%s</b></p>\n",
-                str(g, "status"), str(g, "baseline"), num(g, "threshold_pct"), str(g, "status"));
+                str(g, "status"), str(g, "baseline"), sb_json_num(g, "threshold_pct"), str(g, "status"));
     fprintf(f, "</section>\n");
     char series[1024] = "";
-    size_t i, q;
-    json_t *w, *t;
-    json_array_foreach(json_object_get(spec, "targets"), i, t)
-        snprintf(series + strlen(series), sizeof series - strlen(series), "%s%s", i ? " " : "", str(t, "name"));
-    json_array_foreach(json_object_get(spec, "workloads"), i, w) {
-        const char *wl = str(w, "label");
+    for (size_t i = 0; i < sb_json_len(targets); i++)
+        snprintf(series + strlen(series), sizeof series - strlen(series), "%s%s", i ? " " : "",
+                 str(sb_json_elem(targets, i), "name"));
+    for (size_t i = 0; i < sb_json_len(workloads); i++) {
+        const char *wl = str(sb_json_elem(workloads, i), "label");
         fprintf(f, "<section class=\"workload\" id=\"wl-%s\"><h2>%s</h2>\n", wl, wl);
         figure(h, "chart-tps", wl, -1, series, f);
         fprintf(f, "<ul class=\"scaling\">\n");
-        json_t *x;
-        json_array_foreach(json_object_get(sum, "sweeps"), q, x)
+        for (size_t q = 0; q < sb_json_len(sweeps); q++) {
+            const json_object *x = sb_json_elem(sweeps, q);
             if (!strcmp(str(x, "workload"), wl)) {
                 fprintf(f, "<li>");
                 esc(f, str(x, "text"));
                 fprintf(f, "</li>\n");
             }
+        }
         fprintf(f, "</ul>\n");
         points_table(h, wl, f);
-        json_array_foreach(json_object_get(spec, "threads"), q, x) {
-            long th = (long)json_integer_value(x);
+        for (size_t q = 0; q < sb_json_len(threads); q++) {
+            long th = (long)sb_json_int_of(sb_json_elem(threads, q));
             fprintf(f, "<h3>%s, %ld threads</h3>\n", wl, th);
             figure(h, "chart-lat", wl, th, series, f);
             figure(h, "chart-time", wl, th, series, f);
@@ -490,12 +488,13 @@ static void body(struct html *h, FILE *f)
         fprintf(f, "</section>\n");
     }
     fprintf(f, "<section id=\"warnings\"><h2>Warnings</h2>\n<ul>\n");
-    json_array_foreach(json_object_get(sum, "warnings"), i, w) {
+    for (size_t i = 0; i < sb_json_len(warnings); i++) {
+        const json_object *w = sb_json_elem(warnings, i);
         fprintf(f, "<li data-kind=\"%s\">%s: ", str(w, "kind"), str(w, "run"));
         esc(f, str(w, "text"));
         fprintf(f, "</li>\n");
     }
-    if (json_array_size(json_object_get(sum, "warnings")) == 0)
+    if (sb_json_len(warnings) == 0)
         fprintf(f, "<li>none</li>\n");
     fprintf(f, "</ul></section>\n<section id=\"runs-section\"><h2>Every run</h2>\n");
     runs_table(h, f);
@@ -506,7 +505,7 @@ static void body(struct html *h, FILE *f)
     fprintf(f, "</p></section>\n</body></html>\n");
 }
 
-int cmp_html_report(const json_t *sum, const char *path, const char *chart_dir, char *err, size_t errlen)
+int cmp_html_report(const json_object *sum, const char *path, const char *chart_dir, char *err, size_t errlen)
 {
     struct html h = {.sum = sum, .dir = chart_dir};
     if (mkdir(chart_dir, 0777) != 0 && errno != EEXIST) {
@@ -520,15 +519,14 @@ int cmp_html_report(const json_t *sum, const char *path, const char *chart_dir, 
         snprintf(err, errlen, "cannot write %s: %s", script, strerror(errno));
         return -1;
     }
-    const json_t *spec = json_object_get(sum, "spec");
-    size_t i, q;
-    json_t *w, *x;
-    json_array_foreach(json_object_get(spec, "workloads"), i, w) {
-        const char *wl = str(w, "label");
+    const json_object *workloads = sb_json_at(sum, "spec.workloads"), *threads = sb_json_at(sum, "spec.threads");
+    for (size_t i = 0; i < sb_json_len(workloads); i++) {
+        const char *wl = str(sb_json_elem(workloads, i), "label");
         chart_throughput(&h, wl);
-        json_array_foreach(json_object_get(spec, "threads"), q, x) {
-            chart_latency(&h, wl, (long)json_integer_value(x));
-            chart_time(&h, wl, (long)json_integer_value(x));
+        for (size_t q = 0; q < sb_json_len(threads); q++) {
+            long th = (long)sb_json_int_of(sb_json_elem(threads, q));
+            chart_latency(&h, wl, th);
+            chart_time(&h, wl, th);
         }
     }
     if (fclose(h.gp) != 0) {

@@ -18,40 +18,63 @@
 
 #include "hdr_read.h"
 #include "histogram.h"
+#include "json_get.h"
 #include "readfile.h"
 #include "stats.h"
 
 static const double point_pcts[] = {50, 95, 99, 99.9};
 
-/* The final line and the interval points of a JSON lines report; final
- * is a new reference (NULL when the file has none), intervals gets
- * [end time, tps] pairs. */
-static json_t *read_report(const char *path, json_t *intervals)
+/* The final line and the interval points of the JSON lines report at
+ * path: *final a new reference, intervals gets [end time, tps] pairs.
+ * Returns 0, or -1 with one line in err (a line that is not JSON, a
+ * truncated file, no final line). */
+static int read_report(const char *path, json_object **final, json_object *intervals, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return NULL;
-    char *line = NULL;
-    size_t cap = 0;
-    json_t *final = NULL;
-    double t = 0;
-    while (getline(&line, &cap, f) > 0) {
-        /* reals: random_seed is a uint64, beyond jansson's integers */
-        json_t *j = json_loads(line, JSON_DECODE_INT_AS_REAL, NULL);
-        const char *type = json_string_value(json_object_get(j, "type"));
-        if (type && strcmp(type, "interval") == 0) {
-            t += json_number_value(json_object_get(j, "seconds"));
-            json_array_append_new(intervals,
-                                  json_pack("[f, f]", t, json_number_value(json_object_get(j, "tps"))));
-        } else if (type && strcmp(type, "final") == 0) {
-            json_decref(final);
-            final = json_incref(j);
-        }
-        json_decref(j);
+    char msg[300];
+    size_t len;
+    *final = NULL;
+    char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, msg, sizeof msg);
+    if (buf == NULL) {
+        snprintf(err, errlen, "%.400s: %s", path, msg);
+        return -1;
     }
-    free(line);
-    fclose(f);
-    return final;
+    struct sb_json_lines lines;
+    json_object *j;
+    int got = sb_json_lines_init(&lines, buf, len, msg, sizeof msg);
+    double t = 0;
+    while (got == 0 && (got = sb_json_lines_next(&lines, &j, msg, sizeof msg)) == 1) {
+        const char *type = sb_json_str(j, "type");
+        got = 0;
+        if (type && strcmp(type, "interval") == 0) {
+            t += sb_json_num(j, "seconds");
+            json_object_array_add(intervals, cmp_pair(t, sb_json_num(j, "tps")));
+            json_object_put(j);
+        } else if (type && strcmp(type, "final") == 0 && *final == NULL) {
+            *final = j;
+        } else {
+            json_object_put(j);
+            snprintf(msg, sizeof msg, "%s", type && strcmp(type, "final") == 0 ? "a second final report"
+                                                                              : "not an interval or final report");
+            got = -1;
+        }
+    }
+    int line = lines.line;
+    sb_json_lines_close(&lines);
+    free(buf);
+    if (got == 0 && *final == NULL) {
+        snprintf(err, errlen, "%.400s: no final report (the run did not finish)", path);
+        return -1;
+    }
+    if (got < 0) {
+        json_object_put(*final);
+        *final = NULL;
+        if (line > 0)
+            snprintf(err, errlen, "%.400s:%d: %s", path, line, msg);
+        else
+            snprintf(err, errlen, "%.400s: %s", path, msg);
+        return -1;
+    }
+    return 0;
 }
 
 /* Accumulated latency of one point. */
@@ -90,16 +113,16 @@ static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
 /* The percentile object of a point: {count, min, max, mean, percentiles,
  * curve}, computed by sbench's own histogram code once the exact min,
  * max and sum of the repeats' reports are set. */
-static json_t *point_latency(struct point_lat *p)
+static json_object *point_latency(struct point_lat *p)
 {
     sb_histogram *h = p->h;
     int64_t min_ns = llround(p->min_ms * 1e6), max_ns = llround(p->max_ms * 1e6);
     sb_histogram_set_summary(h, min_ns, max_ns, llround(p->sum_ms * 1e6));
-    json_t *pct = json_object(), *curve = json_array();
+    json_object *pct = json_object_new_object(), *curve = json_object_new_array();
     for (size_t k = 0; k < sizeof point_pcts / sizeof point_pcts[0]; k++) {
         char key[16];
         snprintf(key, sizeof key, "%g", point_pcts[k]);
-        json_object_set_new(pct, key, json_real((double)sb_histogram_percentile(h, point_pcts[k]) / 1e6));
+        json_object_object_add(pct, key, cmp_real((double)sb_histogram_percentile(h, point_pcts[k]) / 1e6));
     }
     /* the percentile curve: from percentile 100*before/n on, latency is
      * at least the bucket's value */
@@ -110,47 +133,60 @@ static json_t *point_latency(struct point_lat *p)
             continue;
         int64_t v = sb_histogram_bucket_highest(h, i);
         v = v < min_ns ? min_ns : v > max_ns ? max_ns : v;
-        json_array_append_new(curve, json_pack("[f, f]", 100.0 * (double)before / (double)total,
-                                               (double)v / 1e6));
+        json_object_array_add(curve, cmp_pair(100.0 * (double)before / (double)total, (double)v / 1e6));
         before += n;
     }
-    return json_pack("{s:I, s:f, s:f, s:f, s:o, s:o, s:i}", "count", (json_int_t)p->count, "min",
-                     p->min_ms, "max", p->max_ms, "mean", p->count ? p->sum_ms / (double)p->count : 0,
-                     "percentiles", pct, "curve", curve, "runs", p->runs);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "count", json_object_new_uint64(p->count));
+    json_object_object_add(o, "min", cmp_real(p->min_ms));
+    json_object_object_add(o, "max", cmp_real(p->max_ms));
+    json_object_object_add(o, "mean", cmp_real(p->count ? p->sum_ms / (double)p->count : 0));
+    json_object_object_add(o, "percentiles", pct);
+    json_object_object_add(o, "curve", curve);
+    json_object_object_add(o, "runs", json_object_new_int(p->runs));
+    return o;
 }
 
-static double report_precision(const json_t *final)
+static double report_precision(const json_object *final)
 {
-    const char *v = json_string_value(
-        json_object_get(json_object_get(json_object_get(final, "run"), "options"), "histogram-precision"));
+    const char *v = sb_json_str(sb_json_at(final, "run.options"), "histogram-precision");
     return v ? atof(v) : 0.01;
 }
 
-/* Reads one run into runs and p; 1 when it is not done, 0 when read, -1
+/* Reads one run into run and p; 1 when it is not done, 0 when read, -1
  * with err. */
-static int load_run(const char *dir, const char *id, json_t *run, struct point_lat *p, char *err,
+static int load_run(const char *dir, const char *id, json_object *run, struct point_lat *p, char *err,
                     size_t errlen)
 {
     if (!cmp_run_done(dir, id))
         return 1;
-    char path[4300], msg[300];
+    char path[4300], msg[1024];
     snprintf(path, sizeof path, "%s/runs/%s.record.json", dir, id);
-    json_t *rec = json_load_file(path, 0, NULL);
-    json_t *intervals = json_array();
-    snprintf(path, sizeof path, "%s/runs/%s.json", dir, id);
-    json_t *final = read_report(path, intervals);
-    if (rec == NULL || final == NULL) {
-        snprintf(err, errlen, "run %s: %s is unreadable or has no final report", id, rec ? path : "its record");
-        json_decref(rec);
-        json_decref(final);
-        json_decref(intervals);
+    json_object *rec = sb_json_load_file(path, msg, sizeof msg);
+    if (rec == NULL) {
+        snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
         return -1;
     }
-    json_object_set_new(run, "id", json_string(id));
-    json_object_set_new(run, "final", final);
-    json_object_set_new(run, "record", rec);
-    json_object_set_new(run, "intervals", intervals);
-    json_t *lat = json_object_get(final, "latency_ms");
+    json_object_object_add(run, "id", json_object_new_string(id));
+    json_object_object_add(run, "record", rec);
+    json_object *intervals = json_object_new_array(), *final;
+    json_object_object_add(run, "intervals", intervals);
+    snprintf(path, sizeof path, "%s/runs/%s.json", dir, id);
+    if (read_report(path, &final, intervals, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "run %s: %s", id, msg);
+        return -1;
+    }
+    json_object_object_add(run, "final", final);
+    /* the report's exact count, min, max and sum of the latencies */
+    uint64_t n;
+    double mn, mx, sum;
+    if (sb_json_get_u64(final, "latency_ms.count", &n, msg, sizeof msg) ||
+        sb_json_get_num(final, "latency_ms.min", &mn, msg, sizeof msg) ||
+        sb_json_get_num(final, "latency_ms.max", &mx, msg, sizeof msg) ||
+        sb_json_get_num(final, "latency_ms.sum", &sum, msg, sizeof msg)) {
+        snprintf(err, errlen, "run %s: %.400s: the final report's %s", id, path, msg);
+        return -1;
+    }
     if (p->h == NULL &&
         (p->h = sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, report_precision(final))) == NULL) {
         snprintf(err, errlen, "out of memory");
@@ -162,27 +198,27 @@ static int load_run(const char *dir, const char *id, json_t *run, struct point_l
         snprintf(err, errlen, "run %s: %s", id, msg);
         return -1;
     }
-    uint64_t n = (uint64_t)json_number_value(json_object_get(lat, "count"));
     if (sb_histogram_count(p->h) - before != n) {
         snprintf(err, errlen, "run %s: its HdrHistogram log holds %llu latencies, its report %llu", id,
                  (unsigned long long)(sb_histogram_count(p->h) - before), (unsigned long long)n);
         return -1;
     }
-    double mn = json_number_value(json_object_get(lat, "min")), mx = json_number_value(json_object_get(lat, "max"));
     if (n > 0) {
         p->min_ms = p->count == 0 || mn < p->min_ms ? mn : p->min_ms;
         p->max_ms = p->count == 0 || mx > p->max_ms ? mx : p->max_ms;
     }
     p->count += n;
-    p->sum_ms += json_number_value(json_object_get(lat, "sum"));
+    p->sum_ms += sum;
     p->runs++;
     return 0;
 }
 
-json_t *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen)
+json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen)
 {
-    json_t *out = json_pack("{s:[], s:{}}", "runs", "latency");
-    json_t *runs = json_object_get(out, "runs"), *latency = json_object_get(out, "latency");
+    json_object *out = json_object_new_object();
+    json_object *runs = json_object_new_array(), *latency = json_object_new_object();
+    json_object_object_add(out, "runs", runs);
+    json_object_object_add(out, "latency", latency);
     for (int w = 0; w < s->nworkloads; w++)
         for (int t = 0; t < s->nthreads; t++)
             for (int k = 0; k < s->ntargets; k++) {
@@ -192,19 +228,19 @@ json_t *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size
                 const char *rdir = dir;
                 int kk = k;
                 if (tg->from_dir) { /* the saved target's runs, by its own name */
-                    char path[4300];
+                    char path[4300], msg[300];
                     snprintf(path, sizeof path, "%s/comparison.json", tg->from_dir);
-                    json_t *j = json_load_file(path, 0, NULL);
+                    json_object *j = sb_json_load_file(path, msg, sizeof msg);
                     if (j == NULL || cmp_spec_from_json(&saved, j, err, errlen) != 0 ||
                         (kk = cmp_spec_target(&saved, tg->from_target)) < 0) {
                         snprintf(err, errlen, "target '%s': no target '%s' in %s", tg->name,
                                  tg->from_target, tg->from_dir);
-                        json_decref(j);
+                        json_object_put(j);
                         cmp_spec_free(&saved);
-                        json_decref(out);
+                        json_object_put(out);
                         return NULL;
                     }
-                    json_decref(j);
+                    json_object_put(j);
                     from = &saved;
                     rdir = tg->from_dir;
                 }
@@ -219,24 +255,26 @@ json_t *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size
                 for (int r = 0; tt >= 0 && r < from->repeats && rc >= 0; r++) {
                     char id[300];
                     cmp_run_id(from, w, tt, kk, r, id, sizeof id);
-                    json_t *run = json_pack("{s:s, s:i, s:s, s:i}", "workload", s->workloads[w].label,
-                                            "threads", s->threads[t], "target", tg->name, "repeat", r + 1);
+                    json_object *run = json_object_new_object();
+                    json_object_object_add(run, "workload", json_object_new_string(s->workloads[w].label));
+                    json_object_object_add(run, "threads", json_object_new_int(s->threads[t]));
+                    json_object_object_add(run, "target", json_object_new_string(tg->name));
+                    json_object_object_add(run, "repeat", json_object_new_int(r + 1));
                     rc = load_run(rdir, id, run, &p, err, errlen);
                     if (rc == 0)
-                        json_array_append(runs, run);
-                    json_decref(run);
+                        json_object_array_add(runs, json_object_get(run));
+                    json_object_put(run);
                 }
                 cmp_spec_free(&saved);
                 if (rc < 0) {
                     sb_histogram_destroy(p.h);
-                    json_decref(out);
+                    json_object_put(out);
                     return NULL;
                 }
                 if (p.runs > 0) {
-                    json_t *l = point_latency(&p);
                     char key[300];
                     snprintf(key, sizeof key, "%s/%d/%s", s->workloads[w].label, s->threads[t], tg->name);
-                    json_object_set_new(latency, key, l);
+                    json_object_object_add(latency, key, point_latency(&p));
                 }
                 sb_histogram_destroy(p.h);
             }

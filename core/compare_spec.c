@@ -513,108 +513,123 @@ int cmp_spec_check(struct cmp_spec *s, char *err, size_t errlen)
 
 /* ---- JSON ---- */
 
-static json_t *strv_json(const struct cmp_strv *v)
+static json_object *strv_json(const struct cmp_strv *v)
 {
-    json_t *a = json_array();
-    for (int i = 0; i < v->n; i++) {
+    json_object *a = json_object_new_array();
+    for (int i = 0; a && i < v->n; i++) {
         char buf[4400];
-        json_array_append_new(a, json_string(cmp_mask_option(v->v[i], buf, sizeof buf)));
+        json_object_array_add(a, json_object_new_string(cmp_mask_option(v->v[i], buf, sizeof buf)));
     }
     return a;
 }
 
-json_t *cmp_spec_to_json(const struct cmp_spec *s)
+json_object *cmp_spec_to_json(const struct cmp_spec *s)
 {
-    json_t *targets = json_array(), *workloads = json_array(), *threads = json_array();
+    json_object *targets = json_object_new_array(), *workloads = json_object_new_array();
+    json_object *threads = json_object_new_array(), *o = json_object_new_object();
     for (int i = 0; i < s->ntargets; i++) {
         const struct cmp_target *t = &s->targets[i];
-        json_t *o = json_pack("{s:s, s:o, s:b}", "name", t->name, "options", strv_json(&t->opts),
-                              "prepare", t->prepare);
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "name", json_object_new_string(t->name));
+        json_object_object_add(e, "options", strv_json(&t->opts));
+        json_object_object_add(e, "prepare", json_object_new_boolean(t->prepare));
         if (t->from_dir) {
             char ref[1200];
             snprintf(ref, sizeof ref, "%s/%s", t->from_dir, t->from_target);
-            json_object_set_new(o, "from", json_string(ref));
+            json_object_object_add(e, "from", json_object_new_string(ref));
         }
-        json_array_append_new(targets, o);
+        json_object_array_add(targets, e);
     }
-    for (int i = 0; i < s->nworkloads; i++)
-        json_array_append_new(workloads, json_pack("{s:s, s:s, s:o}", "label", s->workloads[i].label,
-                                                   "name", s->workloads[i].name, "options",
-                                                   strv_json(&s->workloads[i].opts)));
+    for (int i = 0; i < s->nworkloads; i++) {
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "label", json_object_new_string(s->workloads[i].label));
+        json_object_object_add(e, "name", json_object_new_string(s->workloads[i].name));
+        json_object_object_add(e, "options", strv_json(&s->workloads[i].opts));
+        json_object_array_add(workloads, e);
+    }
     for (int i = 0; i < s->nthreads; i++)
-        json_array_append_new(threads, json_integer(s->threads[i]));
-    return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:I, s:I, s:I, s:i, s:o}", "format",
-                     "sbench-compare/1", "title", s->title, "targets", targets, "workloads",
-                     workloads, "threads", threads, "time", (json_int_t)s->time, "events",
-                     (json_int_t)s->events, "warmup", (json_int_t)s->warmup, "repeats",
-                     s->repeats, "options", strv_json(&s->opts));
+        json_object_array_add(threads, json_object_new_int(s->threads[i]));
+    json_object_object_add(o, "format", json_object_new_string("sbench-compare/1"));
+    json_object_object_add(o, "title", cmp_string(s->title));
+    json_object_object_add(o, "targets", targets);
+    json_object_object_add(o, "workloads", workloads);
+    json_object_object_add(o, "threads", threads);
+    json_object_object_add(o, "time", json_object_new_int64(s->time));
+    json_object_object_add(o, "events", json_object_new_int64(s->events));
+    json_object_object_add(o, "warmup", json_object_new_int64(s->warmup));
+    json_object_object_add(o, "repeats", json_object_new_int(s->repeats));
+    json_object_object_add(o, "options", strv_json(&s->opts));
+    return o;
 }
 
-json_t *cmp_spec_identity(const json_t *spec_json)
+json_object *cmp_spec_identity(const json_object *spec_json)
 {
-    json_t *id = json_deep_copy(spec_json);
-    if (id) {
-        json_object_del(id, "title");
-        json_object_del(id, "repeats");
-        json_object_del(id, "source");
-        json_object_del(id, "command");
-    }
+    json_object *id = NULL;
+    if (json_object_deep_copy((json_object *)spec_json, &id, NULL) != 0)
+        return NULL;
+    json_object_object_del(id, "title");
+    json_object_object_del(id, "repeats");
+    json_object_object_del(id, "source");
+    json_object_object_del(id, "command");
     return id;
 }
 
-static int strv_from_json(struct cmp_strv *v, const json_t *a)
+static int strv_from_json(struct cmp_strv *v, const json_object *a)
 {
-    size_t i;
-    json_t *x;
-    json_array_foreach(a, i, x)
-        if (!json_is_string(x) || cmp_strv_push(v, json_string_value(x)) != 0)
+    for (size_t i = 0; i < sb_json_len(a); i++) {
+        json_object *x = sb_json_elem(a, i);
+        if (!json_object_is_type(x, json_type_string) || cmp_strv_push(v, json_object_get_string(x)) != 0)
             return -1;
+    }
     return 0;
 }
 
-int cmp_spec_from_json(struct cmp_spec *s, const json_t *j, char *err, size_t errlen)
+int cmp_spec_from_json(struct cmp_spec *s, const json_object *j, char *err, size_t errlen)
 {
     err[0] = 0;
-    const char *fmt = json_string_value(json_object_get(j, "format"));
+    const char *fmt = sb_json_str(j, "format");
     if (fmt == NULL || strcmp(fmt, "sbench-compare/1") != 0) {
         snprintf(err, errlen, "not a comparison written by sbench compare (format '%s')", fmt ? fmt : "none");
         return -1;
     }
-    const char *title = json_string_value(json_object_get(j, "title"));
+    const char *title = sb_json_str(j, "title");
     s->title = title ? strdup(title) : NULL;
-    size_t i;
-    json_t *x;
-    json_array_foreach(json_object_get(j, "targets"), i, x) {
-        const char *name = json_string_value(json_object_get(x, "name"));
+    json_object *a = sb_json_member(j, "targets");
+    for (size_t i = 0; i < sb_json_len(a); i++) {
+        json_object *x = sb_json_elem(a, i);
+        const char *name = sb_json_str(x, "name");
         struct cmp_target *t = name ? new_target(s, name, strlen(name), err, errlen) : NULL;
-        if (t == NULL || strv_from_json(&t->opts, json_object_get(x, "options")) != 0)
+        if (t == NULL || strv_from_json(&t->opts, sb_json_member(x, "options")) != 0)
             goto bad;
-        t->prepare = json_is_true(json_object_get(x, "prepare"));
-        const char *from = json_string_value(json_object_get(x, "from"));
+        t->prepare = sb_json_true(x, "prepare");
+        const char *from = sb_json_str(x, "from");
         if (from && set_from(t, from, err, errlen) != 0)
             goto bad;
     }
-    json_array_foreach(json_object_get(j, "workloads"), i, x) {
+    a = sb_json_member(j, "workloads");
+    for (size_t i = 0; i < sb_json_len(a); i++) {
+        json_object *x = sb_json_elem(a, i);
         if (s->nworkloads == CMP_MAX_WORKLOADS)
             goto bad;
         struct cmp_workload *w = &s->workloads[s->nworkloads++];
-        const char *label = json_string_value(json_object_get(x, "label"));
-        const char *name = json_string_value(json_object_get(x, "name"));
+        const char *label = sb_json_str(x, "label");
+        const char *name = sb_json_str(x, "name");
         if (label == NULL || name == NULL || (w->name = strdup(name)) == NULL ||
-            strv_from_json(&w->opts, json_object_get(x, "options")) != 0)
+            strv_from_json(&w->opts, sb_json_member(x, "options")) != 0)
             goto bad;
         snprintf(w->label, sizeof w->label, "%s", label);
     }
-    json_array_foreach(json_object_get(j, "threads"), i, x) {
+    a = sb_json_member(j, "threads");
+    for (size_t i = 0; i < sb_json_len(a); i++) {
         if (s->nthreads == CMP_MAX_THREADS)
             goto bad;
-        s->threads[s->nthreads++] = (int)json_integer_value(x);
+        s->threads[s->nthreads++] = (int)sb_json_int_of(sb_json_elem(a, i));
     }
-    s->time = (long)json_integer_value(json_object_get(j, "time"));
-    s->events = (long)json_integer_value(json_object_get(j, "events"));
-    s->warmup = (long)json_integer_value(json_object_get(j, "warmup"));
-    s->repeats = (int)json_integer_value(json_object_get(j, "repeats"));
-    if (strv_from_json(&s->opts, json_object_get(j, "options")) != 0)
+    s->time = (long)sb_json_int(j, "time");
+    s->events = (long)sb_json_int(j, "events");
+    s->warmup = (long)sb_json_int(j, "warmup");
+    s->repeats = (int)sb_json_int(j, "repeats");
+    if (strv_from_json(&s->opts, sb_json_member(j, "options")) != 0)
         goto bad;
     return 0;
 bad:

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compare_stats.h"
+#include "json_get.h"
 #include "run_meta.h"
 
 #define CONF 0.95
@@ -27,14 +28,15 @@
 
 struct ctx {
     const struct cmp_spec *s;
-    const json_t *runs;         /* loaded runs */
-    const json_t *latency;      /* loaded latency per point */
-    json_t *warnings;
+    const json_object *runs;    /* loaded runs */
+    const json_object *latency; /* loaded latency per point */
+    json_object *warnings;
 };
 
-static double num(const json_t *o, const char *key)
+/* o[key] = a new reference to v (borrowed; NULL: null) */
+static void add_ref(json_object *o, const char *key, json_object *v)
 {
-    return json_number_value(json_object_get(o, key));
+    json_object_object_add(o, key, json_object_get(v));
 }
 
 /* Throughput of the repeats of a point, in repeat order, into v; returns
@@ -42,81 +44,86 @@ static double num(const json_t *o, const char *key)
 static int point_tps(const struct ctx *c, const char *wl, int threads, const char *target, double *v)
 {
     int n = 0;
-    size_t i;
-    json_t *r;
-    json_array_foreach(c->runs, i, r) {
-        if (strcmp(json_string_value(json_object_get(r, "workload")), wl) == 0 &&
-            json_integer_value(json_object_get(r, "threads")) == threads &&
-            strcmp(json_string_value(json_object_get(r, "target")), target) == 0 && n < CMP_MAX_REPEATS)
-            v[n++] = num(json_object_get(r, "final"), "tps");
+    for (size_t i = 0; i < sb_json_len(c->runs); i++) {
+        json_object *r = sb_json_elem(c->runs, i);
+        if (strcmp(sb_json_str(r, "workload"), wl) == 0 && sb_json_int(r, "threads") == threads &&
+            strcmp(sb_json_str(r, "target"), target) == 0 && n < CMP_MAX_REPEATS)
+            v[n++] = sb_json_num(sb_json_member(r, "final"), "tps");
     }
     return n;
 }
 
-static void warn(struct ctx *c, const json_t *run, const char *kind, const char *fmt, double a, double b)
+static void warn(struct ctx *c, const json_object *run, const char *kind, const char *fmt, double a, double b)
 {
     char text[400];
     snprintf(text, sizeof text, fmt, a, b);
-    json_array_append_new(c->warnings,
-                          json_pack("{s:s, s:O, s:O, s:O, s:O, s:s}", "kind", kind, "workload",
-                                    json_object_get(run, "workload"), "threads", json_object_get(run, "threads"),
-                                    "target", json_object_get(run, "target"), "run", json_object_get(run, "id"),
-                                    "text", text));
+    json_object *w = json_object_new_object();
+    json_object_object_add(w, "kind", json_object_new_string(kind));
+    static const char *const keys[] = {"workload", "threads", "target", NULL};
+    for (int i = 0; keys[i]; i++)
+        add_ref(w, keys[i], sb_json_member(run, keys[i]));
+    add_ref(w, "run", sb_json_member(run, "id"));
+    json_object_object_add(w, "text", json_object_new_string(text));
+    json_object_array_add(c->warnings, w);
 }
 
-/* A count of a report (read as a real, see compare_load.c) as an integer. */
-static json_t *count(const json_t *o, const char *key)
+/* A count of a report, v, as it is (an integer, read exactly), else 0. */
+static json_object *count(const json_object *v)
 {
-    return json_integer((json_int_t)json_number_value(json_object_get(o, key)));
+    if (!json_object_is_type(v, json_type_int))
+        return json_object_new_int(0);
+    return json_object_get_int64(v) < 0 ? json_object_new_int64(json_object_get_int64(v))
+                                         : json_object_new_uint64(json_object_get_uint64(v));
 }
 
 /* One run of the summary, and its warnings. */
-static json_t *run_entry(struct ctx *c, const json_t *r)
+static json_object *run_entry(struct ctx *c, const json_object *r)
 {
-    const json_t *f = json_object_get(r, "final"), *rec = json_object_get(r, "record");
-    const json_t *lat = json_object_get(f, "latency_ms");
-    json_t *e = json_pack("{s:O, s:O, s:O, s:O, s:O, s:f, s:o, s:f, s:O, s:O, s:o, s:o}", "id",
-                          json_object_get(r, "id"), "workload", json_object_get(r, "workload"), "threads",
-                          json_object_get(r, "threads"), "target", json_object_get(r, "target"), "repeat",
-                          json_object_get(r, "repeat"), "tps", num(f, "tps"), "transactions",
-                          count(f, "transactions"), "seconds", num(f, "seconds"), "latency_ms",
-                          json_object_get(lat, "percentiles"), "intervals", json_object_get(r, "intervals"),
-                          "failed_transactions", count(f, "failed_transactions"), "ignored_errors",
-                          count(f, "ignored_errors"));
+    const json_object *f = sb_json_member(r, "final"), *rec = sb_json_member(r, "record");
+    json_object *e = json_object_new_object();
+    static const char *const run_keys[] = {"id", "workload", "threads", "target", "repeat", NULL};
+    for (int i = 0; run_keys[i]; i++)
+        add_ref(e, run_keys[i], sb_json_member(r, run_keys[i]));
+    json_object_object_add(e, "tps", cmp_real(sb_json_num(f, "tps")));
+    json_object_object_add(e, "transactions", count(sb_json_member(f, "transactions")));
+    json_object_object_add(e, "seconds", cmp_real(sb_json_num(f, "seconds")));
+    add_ref(e, "latency_ms", sb_json_at(f, "latency_ms.percentiles"));
+    add_ref(e, "intervals", sb_json_member(r, "intervals"));
+    json_object_object_add(e, "failed_transactions", count(sb_json_member(f, "failed_transactions")));
+    json_object_object_add(e, "ignored_errors", count(sb_json_member(f, "ignored_errors")));
     static const char *const rec_keys[] = {"order", "start_time", "wall_s", "client_cpu_s", "client_cpu_share",
                                            "machine_busy_share", "busy_share_before", "loadavg_1m",
                                            "command", NULL};
     for (int i = 0; rec_keys[i]; i++)
-        if (json_object_get(rec, rec_keys[i]))
-            json_object_set(e, rec_keys[i], json_object_get(rec, rec_keys[i]));
-    if (json_object_get(f, "server")) {
-        json_t *srv = json_object();
-        const char *key;
-        json_t *v;
-        json_object_foreach(json_object_get(f, "server"), key, v)
-            json_object_set_new(srv, key, count(json_object_get(f, "server"), key));
-        json_object_set_new(e, "server", srv);
+        if (sb_json_member(rec, rec_keys[i]))
+            add_ref(e, rec_keys[i], sb_json_member(rec, rec_keys[i]));
+    json_object *server = sb_json_member(f, "server");
+    if (json_object_is_type(server, json_type_object)) {
+        json_object *srv = json_object_new_object();
+        json_object_object_foreach(server, key, v)
+            json_object_object_add(srv, key, count(v));
+        json_object_object_add(e, "server", srv);
     }
-    double share = num(rec, "client_cpu_share"), before = num(rec, "busy_share_before");
+    double share = sb_json_num(rec, "client_cpu_share"), before = sb_json_num(rec, "busy_share_before");
     if (share >= CLIENT_CPU_WARN)
         warn(c, r, "client_cpu",
              "the client (sbench) used %.0f%% of the machine's CPU: it may be the bottleneck", share * 100, 0);
     if (before >= BUSY_BEFORE_WARN)
         warn(c, r, "machine_busy",
              "the machine was %.0f%% busy just before the run (something else was running)", before * 100, 0);
-    const json_t *lag = json_object_get(f, "schedule_lag_ms");
-    double lag95 = num(json_object_get(lag, "percentiles"), "95");
+    const json_object *lag = sb_json_member(f, "schedule_lag_ms");
+    double lag95 = sb_json_num(sb_json_member(lag, "percentiles"), "95");
     if (lag && lag95 > LAG_WARN_MS)
         warn(c, r, "schedule_lag",
              "events started late under --rate (schedule lag p95 %.2f ms): the client could not keep the rate",
              lag95, 0);
-    double failed = num(f, "failed_transactions");
+    double failed = sb_json_num(f, "failed_transactions");
     if (failed > 0)
         warn(c, r, "failed", "%.0f events failed after --max-retries", failed, 0);
     return e;
 }
 
-static json_t *point_entry(const struct ctx *c, const char *wl, int threads, const char *target)
+static json_object *point_entry(const struct ctx *c, const char *wl, int threads, const char *target)
 {
     double v[CMP_MAX_REPEATS];
     int n = point_tps(c, wl, threads, target, v);
@@ -125,19 +132,29 @@ static json_t *point_entry(const struct ctx *c, const char *wl, int threads, con
     struct cmp_interval ci;
     cmp_median_ci(v, n, CONF, &ci);
     double mn = v[0], mx = v[0];
-    json_t *values = json_array();
+    json_object *values = json_object_new_array();
     for (int i = 0; i < n; i++) {
         mn = v[i] < mn ? v[i] : mn;
         mx = v[i] > mx ? v[i] : mx;
-        json_array_append_new(values, json_real(v[i]));
+        json_object_array_add(values, cmp_real(v[i]));
     }
     char key[300];
     snprintf(key, sizeof key, "%s/%d/%s", wl, threads, target);
-    json_t *tps = json_pack("{s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:o}", "n", n, "median", cmp_median(v, n),
-                            "low", ci.low, "high", ci.high, "level", ci.level, "min", mn, "max", mx, "values",
-                            values);
-    return json_pack("{s:s, s:i, s:s, s:o, s:O}", "workload", wl, "threads", threads, "target", target, "tps",
-                     tps, "latency_ms", json_object_get(c->latency, key));
+    json_object *tps = json_object_new_object(), *p = json_object_new_object();
+    json_object_object_add(tps, "n", json_object_new_int(n));
+    json_object_object_add(tps, "median", cmp_real(cmp_median(v, n)));
+    json_object_object_add(tps, "low", cmp_real(ci.low));
+    json_object_object_add(tps, "high", cmp_real(ci.high));
+    json_object_object_add(tps, "level", cmp_real(ci.level));
+    json_object_object_add(tps, "min", cmp_real(mn));
+    json_object_object_add(tps, "max", cmp_real(mx));
+    json_object_object_add(tps, "values", values);
+    json_object_object_add(p, "workload", json_object_new_string(wl));
+    json_object_object_add(p, "threads", json_object_new_int(threads));
+    json_object_object_add(p, "target", json_object_new_string(target));
+    json_object_object_add(p, "tps", tps);
+    add_ref(p, "latency_ms", sb_json_member(c->latency, key));
+    return p;
 }
 
 static double pct_of(double logratio)
@@ -165,7 +182,7 @@ static void verdict_text(const struct cmp_shift *sh, const char *a, const char *
     }
 }
 
-static json_t *verdict(const struct ctx *c, const char *wl, int threads, const char *a, const char *b)
+static json_object *verdict(const struct ctx *c, const char *wl, int threads, const char *a, const char *b)
 {
     double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
     int n = point_tps(c, wl, threads, a, va), m = point_tps(c, wl, threads, b, vb);
@@ -174,26 +191,37 @@ static json_t *verdict(const struct ctx *c, const char *wl, int threads, const c
         return NULL;
     char text[600];
     verdict_text(&sh, a, b, cmp_min_repeats(CONF), text, sizeof text);
-    return json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:s}", "workload", wl,
-                     "threads", threads, "a", a, "b", b, "n_a", n, "n_b", m, "change_pct", pct_of(sh.estimate),
-                     "low_pct", pct_of(sh.low), "high_pct", pct_of(sh.high), "level", sh.level, "p_value",
-                     sh.p_value, "achievable", sh.achievable, "significant", sh.significant, "text", text);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "workload", json_object_new_string(wl));
+    json_object_object_add(o, "threads", json_object_new_int(threads));
+    json_object_object_add(o, "a", json_object_new_string(a));
+    json_object_object_add(o, "b", json_object_new_string(b));
+    json_object_object_add(o, "n_a", json_object_new_int(n));
+    json_object_object_add(o, "n_b", json_object_new_int(m));
+    json_object_object_add(o, "change_pct", cmp_real(pct_of(sh.estimate)));
+    json_object_object_add(o, "low_pct", cmp_real(pct_of(sh.low)));
+    json_object_object_add(o, "high_pct", cmp_real(pct_of(sh.high)));
+    json_object_object_add(o, "level", cmp_real(sh.level));
+    json_object_object_add(o, "p_value", cmp_real(sh.p_value));
+    json_object_object_add(o, "achievable", json_object_new_boolean(sh.achievable));
+    json_object_object_add(o, "significant", json_object_new_boolean(sh.significant));
+    json_object_object_add(o, "text", json_object_new_string(text));
+    return o;
 }
 
 /* Peak and knee of one target's sweep (points sorted by threads). */
-static json_t *sweep(const json_t *points, const char *wl, const char *target)
+static json_object *sweep(const json_object *points, const char *wl, const char *target)
 {
     struct { int t; double tps, p95; } p[CMP_MAX_THREADS];
     int n = 0;
-    size_t i;
-    json_t *x;
-    json_array_foreach(points, i, x) {
-        if (strcmp(json_string_value(json_object_get(x, "workload")), wl) ||
-            strcmp(json_string_value(json_object_get(x, "target")), target) || n == CMP_MAX_THREADS)
+    for (size_t i = 0; i < sb_json_len(points); i++) {
+        json_object *x = sb_json_elem(points, i);
+        if (strcmp(sb_json_str(x, "workload"), wl) || strcmp(sb_json_str(x, "target"), target) ||
+            n == CMP_MAX_THREADS)
             continue;
-        p[n].t = (int)json_integer_value(json_object_get(x, "threads"));
-        p[n].tps = num(json_object_get(x, "tps"), "median");
-        p[n].p95 = num(json_object_get(json_object_get(x, "latency_ms"), "percentiles"), "95");
+        p[n].t = (int)sb_json_int(x, "threads");
+        p[n].tps = sb_json_num(sb_json_member(x, "tps"), "median");
+        p[n].p95 = sb_json_num(sb_json_at(x, "latency_ms.percentiles"), "95");
         n++;
     }
     if (n < 2)
@@ -208,8 +236,12 @@ static json_t *sweep(const json_t *points, const char *wl, const char *target)
     for (int k = 1; k < n; k++)
         if (p[k].tps > p[peak].tps)
             peak = k;
-    json_t *o = json_pack("{s:s, s:s, s:{s:i, s:f}}", "workload", wl, "target", target, "peak", "threads",
-                          p[peak].t, "tps", p[peak].tps);
+    json_object *o = json_object_new_object(), *pk = json_object_new_object();
+    json_object_object_add(o, "workload", json_object_new_string(wl));
+    json_object_object_add(o, "target", json_object_new_string(target));
+    json_object_object_add(pk, "threads", json_object_new_int(p[peak].t));
+    json_object_object_add(pk, "tps", cmp_real(p[peak].tps));
+    json_object_object_add(o, "peak", pk);
     char text[400];
     /* the smallest count whose doubling (the next count >= 2x) adds under
      * 5%, or whose p95 latency grows faster than the threads */
@@ -232,29 +264,36 @@ static json_t *sweep(const json_t *points, const char *wl, const char *target)
                      target, p[k].t, p[j].t, lat);
         }
         if (reason) {
-            json_object_set_new(o, "knee", json_pack("{s:i, s:i, s:s, s:f, s:f}", "threads", p[k].t, "next",
-                                                     p[j].t, "reason", reason, "gain_pct", gain * 100,
-                                                     "latency_ratio", lat));
-            json_object_set_new(o, "text", json_string(text));
+            json_object *knee = json_object_new_object();
+            json_object_object_add(knee, "threads", json_object_new_int(p[k].t));
+            json_object_object_add(knee, "next", json_object_new_int(p[j].t));
+            json_object_object_add(knee, "reason", json_object_new_string(reason));
+            json_object_object_add(knee, "gain_pct", cmp_real(gain * 100));
+            json_object_object_add(knee, "latency_ratio", cmp_real(lat));
+            json_object_object_add(o, "knee", knee);
+            json_object_object_add(o, "text", json_object_new_string(text));
             return o;
         }
     }
     snprintf(text, sizeof text, "%s scales up to %d threads (no knee in the sweep; peak %.1f tps at %d)", target,
              p[n - 1].t, p[peak].tps, p[peak].t);
-    json_object_set_new(o, "knee", json_null());
-    json_object_set_new(o, "text", json_string(text));
+    json_object_object_add(o, "knee", NULL);
+    json_object_object_add(o, "text", json_object_new_string(text));
     return o;
 }
 
 /* The regression gate: every target against the baseline; a target
  * fails when the whole 95% interval of its change lies below
  * -threshold. */
-static json_t *gate(const struct ctx *c, const char *baseline, double threshold)
+static json_object *gate(const struct ctx *c, const char *baseline, double threshold)
 {
-    if (threshold < 0)
-        return json_pack("{s:s}", "status", "off");
+    json_object *g = json_object_new_object();
+    if (threshold < 0) {
+        json_object_object_add(g, "status", json_object_new_string("off"));
+        return g;
+    }
     const struct cmp_spec *s = c->s;
-    json_t *fails = json_array();
+    json_object *fails = json_object_new_array();
     for (int w = 0; w < s->nworkloads; w++)
         for (int t = 0; t < s->nthreads; t++)
             for (int k = 0; k < s->ntargets; k++) {
@@ -270,81 +309,89 @@ static json_t *gate(const struct ctx *c, const char *baseline, double threshold)
                 if (sh.achievable && pct_of(sh.high) < -threshold) {
                     char text[600];
                     verdict_text(&sh, baseline, s->targets[k].name, 0, text, sizeof text);
-                    json_array_append_new(fails, json_pack("{s:s, s:i, s:s, s:f, s:f, s:f, s:s}", "workload", wl,
-                                                           "threads", s->threads[t], "target", s->targets[k].name,
-                                                           "change_pct", pct_of(sh.estimate), "low_pct",
-                                                           pct_of(sh.low), "high_pct", pct_of(sh.high), "text",
-                                                           text));
+                    json_object *x = json_object_new_object();
+                    json_object_object_add(x, "workload", json_object_new_string(wl));
+                    json_object_object_add(x, "threads", json_object_new_int(s->threads[t]));
+                    json_object_object_add(x, "target", json_object_new_string(s->targets[k].name));
+                    json_object_object_add(x, "change_pct", cmp_real(pct_of(sh.estimate)));
+                    json_object_object_add(x, "low_pct", cmp_real(pct_of(sh.low)));
+                    json_object_object_add(x, "high_pct", cmp_real(pct_of(sh.high)));
+                    json_object_object_add(x, "text", json_object_new_string(text));
+                    json_object_array_add(fails, x);
                 }
             }
-    return json_pack("{s:s, s:s, s:f, s:o}", "status", json_array_size(fails) ? "fail" : "pass", "baseline",
-                     baseline, "threshold_pct", threshold, "regressions", fails);
+    json_object_object_add(g, "status", json_object_new_string(sb_json_len(fails) ? "fail" : "pass"));
+    json_object_object_add(g, "baseline", json_object_new_string(baseline));
+    json_object_object_add(g, "threshold_pct", cmp_real(threshold));
+    json_object_object_add(g, "regressions", fails);
+    return g;
 }
 
 /* Versions and facts: the machine (machine.json, written when the runs
  * ran), each target's driver, client and server versions (its connection
  * check's report, else its first run's), and targets/NAME.facts.json when
  * present (the hook for `sbench info`, issue 17). */
-static json_t *environment(const struct ctx *c, const char *dir)
+static json_object *environment(const struct ctx *c, const char *dir)
 {
-    char path[4300];
+    char path[4300], msg[300];
+    json_object *env = json_object_new_object(), *targets = json_object_new_array();
     snprintf(path, sizeof path, "%s/machine.json", dir);
-    json_t *machine = json_load_file(path, 0, NULL);
-    json_t *targets = json_array();
+    json_object *machine = sb_json_load_file(path, msg, sizeof msg);
     const char *version = NULL;
     for (int k = 0; k < c->s->ntargets; k++) {
         const struct cmp_target *t = &c->s->targets[k];
         const char *tdir = t->from_dir ? t->from_dir : dir;
         const char *tname = t->from_dir ? t->from_target : t->name;
-        json_t *run = NULL;
-        size_t i;
-        json_t *r;
-        json_array_foreach(c->runs, i, r)
-            if (run == NULL && strcmp(json_string_value(json_object_get(r, "target")), t->name) == 0)
-                run = json_object_get(json_object_get(r, "final"), "run");
-        json_t *e = json_pack("{s:s}", "name", t->name);
+        json_object *run = NULL;
+        for (size_t i = 0; run == NULL && i < sb_json_len(c->runs); i++) {
+            json_object *r = sb_json_elem(c->runs, i);
+            if (strcmp(sb_json_str(r, "target"), t->name) == 0)
+                run = sb_json_at(r, "final.run");
+        }
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "name", json_object_new_string(t->name));
         if (run) {
             static const char *const keys[] = {"driver", "client_version", "server_version", "sbench_version", "host", NULL};
             for (int q = 0; keys[q]; q++)
-                if (json_object_get(run, keys[q]))
-                    json_object_set(e, keys[q], json_object_get(run, keys[q]));
+                if (sb_json_member(run, keys[q]))
+                    add_ref(e, keys[q], sb_json_member(run, keys[q]));
             if (version == NULL)
-                version = json_string_value(json_object_get(run, "sbench_version"));
+                version = sb_json_str(run, "sbench_version");
         }
         if (t->from_dir) {
             snprintf(path, sizeof path, "%s/%s", t->from_dir, t->from_target);
-            json_object_set_new(e, "from", json_string(path));
+            json_object_object_add(e, "from", json_object_new_string(path));
         }
+        /* optional: none, or one that does not parse, is null */
         snprintf(path, sizeof path, "%s/targets/%s.facts.json", tdir, tname);
-        json_t *facts = json_load_file(path, 0, NULL);
-        json_object_set_new(e, "facts", facts ? facts : json_null());
-        json_array_append_new(targets, e);
+        json_object_object_add(e, "facts", sb_json_load_file(path, msg, sizeof msg));
+        json_object_array_add(targets, e);
     }
     snprintf(path, sizeof path, "%s/comparison.json", dir);
-    json_t *spec = json_load_file(path, 0, NULL);
-    json_t *env = json_pack("{s:s, s:o, s:o, s:O}", "sbench_version", version ? version : SB_VERSION, "machine",
-                            machine ? machine : json_object(), "targets", targets, "command",
-                            json_object_get(spec, "command") ? json_object_get(spec, "command") : json_null());
-    json_decref(spec);
+    json_object *spec = sb_json_load_file(path, msg, sizeof msg);
+    json_object_object_add(env, "sbench_version", json_object_new_string(version ? version : SB_VERSION));
+    json_object_object_add(env, "machine", machine ? machine : json_object_new_object());
+    json_object_object_add(env, "targets", targets);
+    add_ref(env, "command", sb_json_member(spec, "command"));
+    json_object_put(spec);
     return env;
 }
 
-json_t *cmp_summary(const struct cmp_spec *s, const json_t *spec_json, const json_t *loaded,
-                    const struct cmp_request *req, char *err, size_t errlen)
+json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
+                         const struct cmp_request *req, char *err, size_t errlen)
 {
-    struct ctx c = {.s = s, .runs = json_object_get(loaded, "runs"),
-                    .latency = json_object_get(loaded, "latency"), .warnings = json_array()};
+    struct ctx c = {.s = s, .runs = sb_json_member(loaded, "runs"),
+                    .latency = sb_json_member(loaded, "latency"), .warnings = json_object_new_array()};
     const char *baseline = req->baseline ? req->baseline : s->targets[0].name;
     if (cmp_spec_target(s, baseline) < 0) {
         snprintf(err, errlen, "unknown target '%s' for --baseline", baseline);
-        json_decref(c.warnings);
+        json_object_put(c.warnings);
         return NULL;
     }
-    json_t *runs = json_array(), *points = json_array(), *verdicts = json_array(), *sweeps = json_array();
-    size_t i;
-    json_t *r;
-    json_array_foreach(c.runs, i, r)
-        json_array_append_new(runs, run_entry(&c, r));
+    json_object *runs = json_object_new_array(), *points = json_object_new_array();
+    json_object *verdicts = json_object_new_array(), *sweeps = json_object_new_array();
+    for (size_t i = 0; i < sb_json_len(c.runs); i++)
+        json_object_array_add(runs, run_entry(&c, sb_json_elem(c.runs, i)));
     int planned = 0;
     for (int k = 0; k < s->ntargets; k++)
         planned += s->targets[k].from_dir ? 0 : s->nworkloads * s->nthreads * s->repeats;
@@ -352,26 +399,26 @@ json_t *cmp_summary(const struct cmp_spec *s, const json_t *spec_json, const jso
         const char *wl = s->workloads[w].label;
         for (int t = 0; t < s->nthreads; t++) {
             for (int k = 0; k < s->ntargets; k++) {
-                json_t *p = point_entry(&c, wl, s->threads[t], s->targets[k].name);
+                json_object *p = point_entry(&c, wl, s->threads[t], s->targets[k].name);
                 if (p)
-                    json_array_append_new(points, p);
+                    json_object_array_add(points, p);
             }
             for (int a = 0; a < s->ntargets; a++)
                 for (int b = a + 1; b < s->ntargets; b++) {
-                    json_t *v = verdict(&c, wl, s->threads[t], s->targets[a].name, s->targets[b].name);
+                    json_object *v = verdict(&c, wl, s->threads[t], s->targets[a].name, s->targets[b].name);
                     if (v)
-                        json_array_append_new(verdicts, v);
+                        json_object_array_add(verdicts, v);
                 }
         }
         for (int k = 0; k < s->ntargets; k++) {
-            json_t *sw = sweep(points, wl, s->targets[k].name);
+            json_object *sw = sweep(points, wl, s->targets[k].name);
             if (sw)
-                json_array_append_new(sweeps, sw);
+                json_object_array_add(sweeps, sw);
         }
     }
     int done = 0;
-    json_array_foreach(runs, i, r)
-        done += !s->targets[cmp_spec_target(s, json_string_value(json_object_get(r, "target")))].from_dir;
+    for (size_t i = 0; i < sb_json_len(runs); i++)
+        done += !s->targets[cmp_spec_target(s, sb_json_str(sb_json_elem(runs, i), "target"))].from_dir;
     char method[1200];
     snprintf(method, sizeof method,
              "Throughput per point: the median of the repeats, with the distribution-free confidence interval of "
@@ -386,17 +433,23 @@ json_t *cmp_summary(const struct cmp_spec *s, const json_t *spec_json, const jso
              cmp_min_repeats(CONF));
     char now[40];
     sb_iso_now(now, sizeof now);
-    json_t *sum = json_pack("{s:s, s:s, s:s, s:s, s:b, s:i, s:i, s:f, s:s, s:O}", "format",
-                            "sbench-compare-summary/1", "title", s->title ? s->title : "sbench compare",
-                            "results_dir", req->results, "generated", now, "complete", done >= planned,
-                            "runs_planned", planned, "runs_done", done, "confidence", CONF, "method", method,
-                            "spec", spec_json);
-    json_object_set_new(sum, "points", points);
-    json_object_set_new(sum, "verdicts", verdicts);
-    json_object_set_new(sum, "sweeps", sweeps);
-    json_object_set_new(sum, "warnings", c.warnings);
-    json_object_set_new(sum, "regression", gate(&c, baseline, req->fail_slower));
-    json_object_set_new(sum, "environment", environment(&c, req->results));
-    json_object_set_new(sum, "runs", runs);
+    json_object *sum = json_object_new_object();
+    json_object_object_add(sum, "format", json_object_new_string("sbench-compare-summary/1"));
+    json_object_object_add(sum, "title", json_object_new_string(s->title ? s->title : "sbench compare"));
+    json_object_object_add(sum, "results_dir", json_object_new_string(req->results));
+    json_object_object_add(sum, "generated", json_object_new_string(now));
+    json_object_object_add(sum, "complete", json_object_new_boolean(done >= planned));
+    json_object_object_add(sum, "runs_planned", json_object_new_int(planned));
+    json_object_object_add(sum, "runs_done", json_object_new_int(done));
+    json_object_object_add(sum, "confidence", cmp_real(CONF));
+    json_object_object_add(sum, "method", json_object_new_string(method));
+    add_ref(sum, "spec", (json_object *)spec_json);
+    json_object_object_add(sum, "points", points);
+    json_object_object_add(sum, "verdicts", verdicts);
+    json_object_object_add(sum, "sweeps", sweeps);
+    json_object_object_add(sum, "warnings", c.warnings);
+    json_object_object_add(sum, "regression", gate(&c, baseline, req->fail_slower));
+    json_object_object_add(sum, "environment", environment(&c, req->results));
+    json_object_object_add(sum, "runs", runs);
     return sum;
 }

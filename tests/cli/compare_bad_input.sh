@@ -73,5 +73,24 @@ expect 2 "missing WORKLOAD" -- compare --target="a:$null"
 expect 2 "invalid value 'x' for --fail-slower" -- compare --target="a:$null" --fail-slower=x oltp_point_select
 expect 2 "each run needs a length" -- compare --target="a:$null" --time=0 oltp_point_select
 expect 1 "notadir is not a results directory of sbench compare" -- report notadir
+# damaged run files in a results directory: one line naming the file, no
+# summary written (sbench report reads them through core/json_get.c)
+run=runs/oltp_point_select_t1_a_r1
+cp -r good cut && head -c -20 good/$run.json >cut/$run.json && rm -f cut/summary.json
+expect 1 "run oltp_point_select_t1_a_r1: cut/$run.json: the last line does not end: the file is truncated" -- report cut
+[ ! -e cut/summary.json ] && echo "ok   no summary from a truncated report" || fail "cut/summary.json written"
+cp -r good badline && sed -i '1s/^{/{{/' badline/$run.json
+expect 1 "badline/$run.json:1: .* at column 2" -- report badline
+cp -r good badrec && printf '{"id": ' >badrec/$run.record.json
+expect 1 "badrec/$run.record.json: not JSON: the text ends inside the value" -- report badrec
+cp -r good badcount && python3 - badcount/$run.json <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+final = json.loads(lines[-1])
+final["latency_ms"]["count"] = str(final["latency_ms"]["count"])
+lines[-1] = json.dumps(final)
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+expect 1 "the final report's \"latency_ms.count\" is missing or not a count" -- report badcount
 expect 2 "unknown option '--bogus' for sbench report" -- report good --bogus=1
 finish
