@@ -3,7 +3,8 @@
  * `sbench [options] WORKLOAD COMMAND`), core options, choosing and loading
  * the driver, loading the workload into the control Lua state, and handing
  * over to the command.  The only place that decides the exit status:
- * 0 success, 1 a failure while running, 2 a usage error.
+ * 0 success, 1 a failure while running, 2 a usage error (3: the regression
+ * gate of `sbench compare`).
  */
 #include <lauxlib.h>
 
@@ -17,6 +18,7 @@
 
 #include <sbench/driver.h>
 
+#include "compare.h"
 #include "db.h"
 #include "driver_loader.h"
 #include "info.h"
@@ -140,7 +142,9 @@ static void usage(struct sb_options *o)
     printf("Usage: sbench [options] WORKLOAD COMMAND\n");
     printf("       sbench [--report-format=json] info    the machine, drivers and workloads found\n");
     printf("       sbench [driver options] params          the server's version and settings (diag params)\n");
-    printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n\n");
+    printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
+    printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
+    printf("       sbench report DIR                     a comparison's results redrawn\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
@@ -693,6 +697,11 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     if (sb_merge_is_command(argc, argv)) /* core/merge.c */
         return sb_merge_command(argc, argv);
+    /* the comparison commands (core/compare_cli.c): a child sbench per run */
+    if (argc >= 2 && strcmp(argv[1], "compare") == 0)
+        return sb_compare_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "report") == 0)
+        return sb_report_main(argc - 1, argv + 1);
 
     struct sb_options *o = sb_options_create();
     if (o == NULL) {

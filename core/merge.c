@@ -214,7 +214,7 @@ static int options_agree(const struct mg_shard *a, const struct mg_shard *b, cha
             (void)v;
             if (!sb_shard_option_must_agree(key))
                 continue;
-            const char *va = mg_json_str(a->options, key), *vb = mg_json_str(b->options, key);
+            const char *va = sb_json_str(a->options, key), *vb = sb_json_str(b->options, key);
             if (va && vb && strcmp(va, vb) == 0)
                 continue;
             snprintf(err, errlen, "shard %d (%s) has --%s=%.60s, shard %d (%s) --%s=%.60s: the shards "
@@ -225,7 +225,7 @@ static int options_agree(const struct mg_shard *a, const struct mg_shard *b, cha
     }
     static const char *const meta[] = {"workload", "sbench_version", NULL};
     for (int i = 0; meta[i]; i++) {
-        const char *va = mg_json_str(a->run, meta[i]), *vb = mg_json_str(b->run, meta[i]);
+        const char *va = sb_json_str(a->run, meta[i]), *vb = sb_json_str(b->run, meta[i]);
         if (!va || !vb || strcmp(va, vb) != 0) {
             snprintf(err, errlen, "shard %d (%s) ran %s '%.60s', shard %d (%s) '%.60s': not one run",
                      b->index, b->json_path, meta[i], vb ? vb : "", a->index, a->json_path, va ? va : "");
@@ -395,9 +395,9 @@ static int out_options(const struct sb_options *o, const struct mg_run *m, struc
     out->hdr_log = sb_opt_str(o, "hdr-log");
     out->histogram = sb_opt_bool(o, "histogram");
     json_object *so = m->sh[0]->options;
-    const char *pct = sb_opt_is_set(o, "percentile") ? sb_opt_str(o, "percentile") : mg_json_str(so, "percentile");
+    const char *pct = sb_opt_is_set(o, "percentile") ? sb_opt_str(o, "percentile") : sb_json_str(so, "percentile");
     const char *list = sb_opt_is_set(o, "percentiles") ? sb_opt_str(o, "percentiles")
-                                                       : mg_json_str(so, "percentiles");
+                                                       : sb_json_str(so, "percentiles");
     out->percentile = pct ? strtod(pct, NULL) : 95;
     out->npercentiles = sb_report_parse_percentiles(list ? list : "", out->percentiles, 32);
     if (out->npercentiles < 0) {

@@ -1,7 +1,7 @@
 /*
  * merge_load.c: one shard's files for `sbench merge` (see merge_shard.h):
  * the JSON lines report (interval lines, then the final line with its
- * run.shard tag and merge_data) parsed with jansson, and the HdrHistogram
+ * run.shard tag and merge_data) parsed with json-c (core/json_get.c), and the HdrHistogram
  * interval log (core/hdr_read.c), checked against each other.  Every byte
  * is untrusted: whatever is missing, malformed or inconsistent is one line
  * naming the file (and the line), never a crash.
@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "hdr_read.h"
+#include "json_get.h"
+#include "readfile.h"
 
-#define MAX_FILE_BYTES (1L << 31)
 
 /* Where a message points: file and line (0: the file as a whole). */
 struct ctx {
@@ -46,22 +47,7 @@ sb_histogram *mg_hist_new(double precision)
     return sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, precision);
 }
 
-json_object *mg_json_get(json_object *o, const char *key)
-{
-    json_object *v = NULL;
-    if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v))
-        return NULL;
-    return v;
-}
-
-const char *mg_json_str(json_object *o, const char *key)
-{
-    json_object *v = mg_json_get(o, key);
-    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 static int is_int(json_object *v) { return json_object_is_type(v, json_type_int); }
-static int is_num(json_object *v) { return is_int(v) || json_object_is_type(v, json_type_double); }
 static int is_str(json_object *v) { return json_object_is_type(v, json_type_string); }
 static int is_arr(json_object *v) { return json_object_is_type(v, json_type_array); }
 static int is_obj(json_object *v) { return json_object_is_type(v, json_type_object); }
@@ -69,94 +55,35 @@ static int is_obj(json_object *v) { return json_object_is_type(v, json_type_obje
 /* The whole file, NUL-terminated, into *buf (caller frees); 0, or -1. */
 static int slurp(struct ctx *c, char **buf, size_t *len)
 {
-    FILE *f = fopen(c->path, "rb");
-    if (!f)
-        return bad(c, "cannot read: %s", strerror(errno));
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    for (;;) {
-        if (!b) {
-            fclose(f);
-            return bad(c, "out of memory");
-        }
-        n += fread(b + n, 1, cap - 1 - n, f);
-        if (n < cap - 1)
-            break;
-        if (cap > MAX_FILE_BYTES) {
-            free(b);
-            fclose(f);
-            return bad(c, "larger than 2 GiB");
-        }
-        char *nb = realloc(b, cap * 2);
-        if (!nb)
-            free(b);
-        b = nb;
-        cap *= 2;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) {
-        free(b);
-        return bad(c, "cannot read: %s", strerror(EIO));
-    }
-    b[n] = 0;
-    *buf = b;
-    *len = n;
-    return 0;
+    char msg[256];
+    *buf = sb_read_file(c->path, SB_READ_FILE_MAX, len, msg, sizeof msg);
+    return *buf ? 0 : bad(c, "%s", msg);
 }
 
-/* ---- JSON fields ---- */
-
-/* o's member at a dotted path ("latency_ms.sum"), or NULL. */
-static json_object *at(json_object *o, const char *path)
-{
-    char key[64];
-    while (o && *path) {
-        size_t n = strcspn(path, ".");
-        if (n >= sizeof key)
-            return NULL;
-        memcpy(key, path, n);
-        key[n] = 0;
-        o = mg_json_get(o, key);
-        path += n + (path[n] == '.');
-    }
-    return o;
-}
+/* ---- JSON fields (core/json_get.c), the message prefixed with where ---- */
 
 static int get_u64(struct ctx *c, json_object *o, const char *path, uint64_t *out)
 {
-    json_object *v = at(o, path);
-    if (!is_int(v) || json_object_get_int64(v) < 0)
-        return bad(c, "\"%s\" is missing or not a count", path);
-    *out = (uint64_t)json_object_get_int64(v);
-    return 0;
+    char msg[200];
+    return sb_json_get_u64(o, path, out, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
 static int get_i64(struct ctx *c, json_object *o, const char *path, int64_t *out)
 {
-    json_object *v = at(o, path);
-    if (!is_int(v))
-        return bad(c, "\"%s\" is missing or not an integer", path);
-    *out = (int64_t)json_object_get_int64(v);
-    return 0;
+    char msg[200];
+    return sb_json_get_i64(o, path, out, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
 static int get_num(struct ctx *c, json_object *o, const char *path, double *out)
 {
-    json_object *v = at(o, path);
-    if (!is_num(v) || !isfinite(json_object_get_double(v)))
-        return bad(c, "\"%s\" is missing or not a number", path);
-    *out = json_object_get_double(v);
-    return 0;
+    char msg[200];
+    return sb_json_get_num(o, path, out, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
 static int get_str(struct ctx *c, json_object *o, const char *path, char *out, size_t len)
 {
-    json_object *v = at(o, path);
-    if (!is_str(v) || strlen(json_object_get_string(v)) >= len)
-        return bad(c, "\"%s\" is missing or not a string", path);
-    snprintf(out, len, "%s", json_object_get_string(v));
-    return 0;
+    char msg[200];
+    return sb_json_get_str(o, path, out, len, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
 /* The counts of a report line (interval or final) into d. */
@@ -175,7 +102,7 @@ static int snapshot(struct ctx *c, json_object *o, struct sb_snapshot *d)
         if (get_u64(c, o, path, &d->queries[k]))
             return -1;
     }
-    json_object *errs = mg_json_get(o, "errors");
+    json_object *errs = sb_json_member(o, "errors");
     if (!is_arr(errs))
         return bad(c, "\"errors\" is missing or not a list");
     for (size_t i = 0; i < json_object_array_length(errs); i++) {
@@ -200,7 +127,7 @@ static int exact_hist(struct ctx *c, json_object *o, const char *what, double pr
 {
     uint64_t count;
     int64_t mn = 0, mx = 0, sum = 0;
-    json_object *hdr = mg_json_get(o, "hdr");
+    json_object *hdr = sb_json_member(o, "hdr");
     if (!is_obj(o))
         return bad(c, "merge_data's %s histogram is missing", what);
     if (get_u64(c, o, "count", &count) || get_i64(c, o, "min_ns", &mn) ||
@@ -225,7 +152,7 @@ static int exact_hist(struct ctx *c, json_object *o, const char *what, double pr
 
 static int int_list(struct ctx *c, json_object *o, const char *what, int n, int64_t *out)
 {
-    json_object *a = mg_json_get(o, what);
+    json_object *a = sb_json_member(o, what);
     if (!is_arr(a) || (int)json_object_array_length(a) != n)
         return bad(c, "\"%s\" is missing or not %d numbers", what, n);
     for (int i = 0; i < n; i++) {
@@ -240,8 +167,8 @@ static int int_list(struct ctx *c, json_object *o, const char *what, int n, int6
 /* run.shard, run.host, the options the merge reads. */
 static int run_meta(struct ctx *c, struct mg_shard *s, json_object *fin)
 {
-    json_object *run = mg_json_get(fin, "run");
-    json_object *sh = at(run, "shard");
+    json_object *run = sb_json_member(fin, "run");
+    json_object *sh = sb_json_at(run, "shard");
     if (!is_obj(sh))
         return bad(c, "the final report has no run.shard: not written by a shard (--shard=I/N or a launcher)");
     int64_t idx = 0, cnt = 0;
@@ -259,16 +186,16 @@ static int run_meta(struct ctx *c, struct mg_shard *s, json_object *fin)
     if (get_str(c, run, "host.name", s->host, sizeof s->host) || get_i64(c, run, "host.cpus", &cpus))
         return -1;
     s->cpus = cpus > 0 && cpus < 1 << 20 ? (int)cpus : 1;
-    s->options = mg_json_get(run, "options");
+    s->options = sb_json_member(run, "options");
     if (!is_obj(s->options))
         return bad(c, "run.options is missing");
-    const char *prec = json_object_get_string(mg_json_get(s->options, "histogram-precision"));
-    const char *ri = json_object_get_string(mg_json_get(s->options, "report-interval"));
+    const char *prec = json_object_get_string(sb_json_member(s->options, "histogram-precision"));
+    const char *ri = json_object_get_string(sb_json_member(s->options, "report-interval"));
     s->precision = prec ? strtod(prec, NULL) : 0;
     s->report_interval = ri ? strtod(ri, NULL) : -1;
     if (!(s->precision > 0 && s->precision < 1) || !(s->report_interval >= 0))
         return bad(c, "run.options: histogram-precision or report-interval missing or invalid");
-    s->start_at = mg_json_get(s->options, "start-at") != NULL;
+    s->start_at = sb_json_member(s->options, "start-at") != NULL;
     s->run = json_object_get(run);
     return 0;
 }
@@ -284,23 +211,23 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
     if (threads < 1 || threads > 10000000)
         return bad(c, "\"threads\" is not a thread count");
     s->threads = (int)threads;
-    json_object *md = mg_json_get(fin, "merge_data");
+    json_object *md = sb_json_member(fin, "merge_data");
     if (!is_obj(md))
         return bad(c, "the final report has no merge_data: not written by a shard (--shard=I/N or a launcher)");
-    if (exact_hist(c, mg_json_get(md, "latency"), "latency", s->precision, &s->lat) ||
-        exact_hist(c, mg_json_get(md, "connect"), "connect", s->precision, &s->connect))
+    if (exact_hist(c, sb_json_member(md, "latency"), "latency", s->precision, &s->lat) ||
+        exact_hist(c, sb_json_member(md, "connect"), "connect", s->precision, &s->connect))
         return -1;
     for (int k = 0; k < SB_Q_NKINDS; k++)
-        if (exact_hist(c, at(md, "kinds") ? mg_json_get(at(md, "kinds"), sb_qkind_names[k]) : NULL,
+        if (exact_hist(c, sb_json_at(md, "kinds") ? sb_json_member(sb_json_at(md, "kinds"), sb_qkind_names[k]) : NULL,
                        sb_qkind_names[k], s->precision, &s->kind[k]))
             return -1;
-    if (mg_json_get(md, "lag") &&
-        exact_hist(c, mg_json_get(md, "lag"), "lag", s->precision, &s->lag))
+    if (sb_json_member(md, "lag") &&
+        exact_hist(c, sb_json_member(md, "lag"), "lag", s->precision, &s->lag))
         return -1;
     if (s->d.events != sb_histogram_count(s->lat))
         return bad(c, "%llu transactions but %llu latencies", (unsigned long long)s->d.events,
                    (unsigned long long)sb_histogram_count(s->lat));
-    json_object *named = mg_json_get(md, "named");
+    json_object *named = sb_json_member(md, "named");
     if (!is_arr(named) || json_object_array_length(named) > SB_MAX_NAMED)
         return bad(c, "merge_data.named is missing or too long");
     for (size_t i = 0; i < json_object_array_length(named); i++) {
@@ -308,7 +235,7 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
         s->nnamed = (int)i + 1; /* freed with s whatever happens below */
         if (get_str(c, e, "name", s->named_name[i], sizeof s->named_name[i]) ||
             get_u64(c, e, "count", &s->named_count[i]) ||
-            exact_hist(c, mg_json_get(e, "latency"), s->named_name[i], s->precision, &s->named_lat[i]))
+            exact_hist(c, sb_json_member(e, "latency"), s->named_name[i], s->precision, &s->named_lat[i]))
             return -1;
     }
     s->thread_events = calloc((size_t)s->threads, sizeof *s->thread_events);
@@ -320,7 +247,7 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
         get_u64(c, md, "connects", &s->d.connects) || get_i64(c, md, "connect_ns", &s->d.connect_ns) ||
         get_u64(c, md, "pipelined", &s->d.pipelined))
         return -1;
-    json_object *ce = at(fin, "clients_fairness.events");
+    json_object *ce = sb_json_at(fin, "clients_fairness.events");
     if (ce) {
         if (!is_arr(ce) || json_object_array_length(ce) == 0 || json_object_array_length(ce) > 10000000)
             return bad(c, "clients_fairness.events is not a list of counts");
@@ -328,11 +255,11 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
         s->client_events = calloc((size_t)s->nclients, sizeof *s->client_events);
         if (!s->client_events)
             return bad(c, "out of memory");
-        if (int_list(c, mg_json_get(fin, "clients_fairness"), "events", s->nclients,
+        if (int_list(c, sb_json_member(fin, "clients_fairness"), "events", s->nclients,
                      (int64_t *)s->client_events))
             return -1;
     }
-    json_object *srv = mg_json_get(fin, "server");
+    json_object *srv = sb_json_member(fin, "server");
     if (srv) {
         struct sbd_server_counters *v = &s->server;
         if (get_i64(c, srv, "commits", &v->commits) || get_i64(c, srv, "rollbacks", &v->rollbacks) ||
@@ -343,12 +270,12 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
         s->server_valid = 1;
     }
     int64_t v = 0;
-    if (mg_json_get(fin, "unfinished_on_forced_shutdown") &&
+    if (sb_json_member(fin, "unfinished_on_forced_shutdown") &&
         get_i64(c, fin, "unfinished_on_forced_shutdown", &v))
         return -1;
     s->unfinished = (int)v;
     v = 0;
-    if (at(fin, "pipeline.depth") && get_i64(c, fin, "pipeline.depth", &v))
+    if (sb_json_at(fin, "pipeline.depth") && get_i64(c, fin, "pipeline.depth", &v))
         return -1;
     s->pipeline_depth = (int)v;
     return 0;
@@ -376,36 +303,17 @@ static int load_json(struct mg_shard *s, char *err, size_t errlen)
     size_t len;
     if (slurp(&c, &buf, &len))
         return -1;
-    int rc = -1, cap = 0, have_final = 0;
-    json_object *fin = NULL;
-    struct json_tokener *tok = json_tokener_new();
-    if (!tok) {
-        free(buf);
-        return bad(&c, "out of memory");
-    }
-    json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-    if (len > 0 && buf[len - 1] != '\n') {
-        bad(&c, "the last line does not end: the file is truncated");
+    int rc = -1, cap = 0, have_final = 0, got;
+    json_object *fin = NULL, *o;
+    struct sb_json_lines lines;
+    char msg[300];
+    if (sb_json_lines_init(&lines, buf, len, msg, sizeof msg) != 0) {
+        bad(&c, "%s", msg);
         goto out;
     }
-    for (char *p = buf; p < buf + len;) {
-        char *nl = memchr(p, '\n', (size_t)(buf + len - p));
-        size_t n = (size_t)(nl - p);
-        c.line++;
-        json_tokener_reset(tok);
-        json_object *o = json_tokener_parse_ex(tok, p, (int)n);
-        enum json_tokener_error je = json_tokener_get_error(tok);
-        size_t end = json_tokener_get_parse_end(tok);
-        p = nl + 1;
-        if (o == NULL || je != json_tokener_success || end != n) {
-            json_object_put(o);
-            bad(&c, "not a JSON report line (%s at column %zu)",
-                je == json_tokener_success ? "text after the object" :
-                je == json_tokener_continue ? "the line ends inside the object" : json_tokener_error_desc(je),
-                end + 1);
-            goto out;
-        }
-        const char *type = json_object_get_string(mg_json_get(o, "type"));
+    while ((got = sb_json_lines_next(&lines, &o, msg, sizeof msg)) == 1) {
+        c.line = lines.line;
+        const char *type = sb_json_str(o, "type");
         if (have_final) {
             json_object_put(o);
             bad(&c, "a line after the final report");
@@ -439,6 +347,11 @@ static int load_json(struct mg_shard *s, char *err, size_t errlen)
         if (wr)
             goto out;
     }
+    if (got < 0) {
+        c.line = lines.line;
+        bad(&c, "not a JSON report line (%s)", msg);
+        goto out;
+    }
     c.line = 0;
     if (!have_final) {
         bad(&c, "no final report line: the shard did not finish, or the file is truncated");
@@ -447,7 +360,7 @@ static int load_json(struct mg_shard *s, char *err, size_t errlen)
     rc = 0;
 out:
     json_object_put(fin);
-    json_tokener_free(tok);
+    sb_json_lines_close(&lines);
     free(buf);
     return rc;
 }

@@ -18,7 +18,7 @@
 
 static double opt_num(const struct mg_run *m, const char *name)
 {
-    const char *v = mg_json_str(m->total.options, name);
+    const char *v = sb_json_str(m->total.options, name);
     return v ? strtod(v, NULL) : 0;
 }
 

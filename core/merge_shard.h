@@ -10,11 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <json-c/json.h>
-
 #include <sbench/driver.h>
 
 #include "histogram.h"
+#include "json_get.h"
 #include "report.h"
 #include "shard.h"
 #include "stats.h"
@@ -83,11 +82,6 @@ struct mg_run {
 /* The histogram layout of a run with --histogram-precision p: NULL when
  * out of memory.  Caller frees. */
 sb_histogram *mg_hist_new(double precision);
-
-/* o's member key, or NULL (o not an object, or no such member); and the
- * string value of a member, or NULL.  Borrowed from o. */
-json_object *mg_json_get(json_object *o, const char *key);
-const char *mg_json_str(json_object *o, const char *key);
 
 struct mg_run;
 

@@ -3,7 +3,10 @@
  * (blocking, nonblocking, pipelined) brought it.  It keeps no data; it
  * answers in order:
  *   - SELECT: --null-rows rows of one integer column (1, 2, ...); a SELECT
- *     of one integer literal ("SELECT 42") one row with that number;
+ *     of one integer literal ("SELECT 42") one row with that number; a
+ *     SELECT COUNT(*) one row with 0 (it keeps no rows: every table, the
+ *     catalog's too, is empty, so a workload's "does the table exist?"
+ *     says no and prepare runs);
  *   - INSERT, UPDATE, DELETE: one affected row; anything else: no result;
  *   - a statement that does not start with a word: syntax error (42601);
  *   - transactions as PostgreSQL runs them: after an error inside
@@ -74,6 +77,25 @@ static int is_blank(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || c
 
 static int is_letter(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 
+/* "SELECT COUNT(*) ..." (any case, blanks allowed around the '(' and '*'). */
+static int count_select(const char *p, const char *end)
+{
+    while (p < end && is_blank(*p))
+        p++;
+    if (end - p < 5 || strncasecmp(p, "count", 5) != 0)
+        return 0;
+    p += 5;
+    const char *want = "(*)";
+    for (; *want; want++) {
+        while (p < end && is_blank(*p))
+            p++;
+        if (p == end || *p != *want)
+            return 0;
+        p++;
+    }
+    return 1;
+}
+
 /* "SELECT <integer>" (digits with an optional '-', within int64_t) with
  * nothing after but blanks and a ';': *v. */
 static int literal_select(const char *p, const char *end, int64_t *v)
@@ -119,8 +141,13 @@ struct null_sql null_parse(const char *sql, size_t len)
             s.kind = words[i].kind;
             break;
         }
-    if (s.kind == NK_SELECT)
+    if (s.kind == NK_SELECT) {
         s.literal = literal_select(sql + n, end, &s.value);
+        if (!s.literal && count_select(sql + n, end)) {
+            s.literal = 1;
+            s.value = 0;
+        }
+    }
     return s;
 }
 

@@ -106,6 +106,11 @@ static void check_rules(sbd_conn *c)
           "a blocking call in pipeline mode: HY010");
     CHECK(one_int(c, nb_wait(c, &info, NULL), &info, 4), c, "pipelined answer");
     CHECK(drv->pipeline(c, 0) == SBD_OK, c, "pipeline(0) with nothing in flight");
+    /* it keeps no rows: a count is 0, so a workload's catalog query says
+     * its table does not exist yet */
+    CHECK(query_int(c, "SELECT COUNT(*) FROM pg_catalog.pg_tables WHERE tablename = 'x'") == 0, c,
+          "SELECT COUNT(*) answers 0");
+    CHECK(query_int(c, " select count ( * ) from t") == 0, c, "select count ( * ) answers 0");
 }
 
 static void counters(sbd_conn *c, struct sbd_server_counters *out)

@@ -1,0 +1,199 @@
+/*
+ * compare.h: `sbench compare` and `sbench report`, comparing databases
+ * (targets) over a matrix of workloads and thread counts with repeated,
+ * interleaved runs.  The pieces, one file each:
+ *
+ *   compare_cli.c      the two commands' command lines, and the order of
+ *                      the steps (the only entry points, for main.c)
+ *   compare_spec.c     the description of a comparison: read from a Lua
+ *                      file or the command line, stored as JSON in the
+ *                      results directory, and its identity for resuming
+ *   compare_exec.c     checks, prepare and the runs: one child sbench per
+ *                      run, interleaved, resumable, with load and CPU
+ *                      recorded per run
+ *   compare_load.c     the stored runs read back (final JSON report,
+ *                      interval lines, HdrHistogram log, run record)
+ *   compare_stats.c    statistics (compare_stats.h: pure functions)
+ *   compare_summary.c  the summary (JSON): points, verdicts, knees,
+ *                      warnings, environment; the one source of every
+ *                      number the text and HTML reports show
+ *   compare_text.c     the markdown summary on stdout
+ *   compare_html.c     the HTML report, charts drawn by gnuplot (SVG)
+ *   compare_json.c     the JSON compare writes (json-c; read back with
+ *                      core/json_get.c)
+ *
+ * Nothing here runs on a measured path: every run is a child process.
+ */
+#ifndef SB_COMPARE_H
+#define SB_COMPARE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "json_get.h"
+
+#define CMP_MAX_TARGETS 16
+#define CMP_MAX_WORKLOADS 16
+#define CMP_MAX_THREADS 64
+#define CMP_MAX_REPEATS 100
+#define CMP_NAME_LEN 64
+
+/* A list of strings ("--name=value" options), owned. */
+struct cmp_strv {
+    char **v;
+    int n;
+};
+
+struct cmp_target {
+    char name[CMP_NAME_LEN];
+    struct cmp_strv opts;       /* run options of this target */
+    int prepare;                /* 1: prepare (cleanup + prepare) its tables */
+    char *from_dir;             /* NULL, or a results directory whose runs */
+    char from_target[CMP_NAME_LEN]; /* of this target stand in for it */
+};
+
+struct cmp_workload {
+    char label[CMP_NAME_LEN];   /* unique within the comparison */
+    char *name;                 /* as sbench's WORKLOAD word */
+    struct cmp_strv opts;
+};
+
+struct cmp_spec {
+    char *title;
+    struct cmp_target targets[CMP_MAX_TARGETS];
+    int ntargets;
+    struct cmp_workload workloads[CMP_MAX_WORKLOADS];
+    int nworkloads;
+    int threads[CMP_MAX_THREADS];
+    int nthreads;
+    long time;                  /* --time of each run (s) */
+    long events;                /* --events of each run (0 = none) */
+    long warmup;                /* --warmup-time of each run (s) */
+    int repeats;
+    struct cmp_strv opts;       /* options of every run */
+    char *source;               /* the comparison file, or NULL */
+};
+
+/* What the command was asked to do besides running (command line). */
+struct cmp_request {
+    const char *results;        /* results directory */
+    const char *baseline;       /* target the others are gated against */
+    double fail_slower;         /* percent; < 0: no gate */
+    const char *html;           /* report file (default DIR/report.html) */
+    const char *json;           /* summary file (default DIR/summary.json) */
+    int quiet;                  /* no progress lines */
+    const char *command;        /* the compare command line, masked */
+};
+
+/* ---- compare_spec.c ---- */
+
+/* Frees what s owns and zeroes it; NULL is a no-op. */
+void cmp_spec_free(struct cmp_spec *s);
+void cmp_strv_free(struct cmp_strv *v);
+/* Appends a copy of str; returns 0, or -1 when out of memory. */
+int cmp_strv_push(struct cmp_strv *v, const char *str);
+/* Splits text on blanks into v (no quoting: option values have no
+ * spaces).  Returns 0 or -1 (out of memory). */
+int cmp_strv_split(struct cmp_strv *v, const char *text);
+
+/* Reads a comparison file (Lua returning a table) into s (zeroed by the
+ * caller).  Returns 0, or -1 with one line in err. */
+int cmp_spec_load_lua(struct cmp_spec *s, const char *path, char *err, size_t errlen);
+
+/* Adds a target "NAME:OPTIONS" or "NAME:@DIR/TARGET" (--target=).
+ * Returns 0, or -1 with one line in err. */
+int cmp_spec_add_target(struct cmp_spec *s, const char *arg, char *err, size_t errlen);
+/* Parses a --threads list "1,2,4" into s.  Returns 0 or -1 with err. */
+int cmp_spec_set_threads(struct cmp_spec *s, const char *list, char *err, size_t errlen);
+
+/* Checks a complete spec (names, limits, options compare sets itself)
+ * and gives each workload without a label its name as label.  Returns 0,
+ * or -1 with one line in err. */
+int cmp_spec_check(struct cmp_spec *s, char *err, size_t errlen);
+
+/* The target called name, or -1. */
+int cmp_spec_target(const struct cmp_spec *s, const char *name);
+
+/* The spec as JSON (passwords masked): a new reference owned by the
+ * caller, or NULL when out of memory.  cmp_spec_identity() is the part
+ * that must not change when a comparison resumes (all but the title and
+ * the number of repeats). */
+json_object *cmp_spec_to_json(const struct cmp_spec *s);
+json_object *cmp_spec_identity(const json_object *spec_json);
+/* Reads a spec back from cmp_spec_to_json()'s output (options stay
+ * masked: good for reports, not for running).  Returns 0 or -1 with err. */
+int cmp_spec_from_json(struct cmp_spec *s, const json_object *j, char *err, size_t errlen);
+
+/* opt with the value of every "...password=VALUE" in it replaced by
+ * "***" (an option, or a --target=NAME:OPTIONS argument).  Writes into
+ * buf (truncating) and returns it. */
+const char *cmp_mask_option(const char *opt, char *buf, size_t len);
+
+/* ---- compare_exec.c ---- */
+
+/* Runs every run of s not yet in results directory req->results, after
+ * checking that each target answers and preparing their tables.  Returns
+ * 0 when every run is done, 1 on a failure or an interruption (one line
+ * on stderr says which). */
+int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req);
+
+/* The file name (no directory, no extension) of one run. */
+void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len);
+
+/* ---- compare_load.c ---- */
+
+/*
+ * The runs of results directory dir for spec s, read back: a new JSON
+ * object owned by the caller,
+ *   {"runs": [ {workload, threads, target, repeat, id, final, record,
+ *               intervals: [[time, tps], ...]} ...],
+ *    "latency": { "<workload>/<threads>/<target>": {lowest, highest,
+ *               sig_figs, counts: {index: count}, min_ns, max_ns} } }
+ * where `final` is the run's final JSON report line and `record` the run
+ * record compare wrote.  Runs not done are left out.  Targets with a
+ * from_dir are read from there.  NULL with err on an unreadable file.
+ */
+json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen);
+
+/* 1 when run id's files in dir make a finished run, else 0. */
+int cmp_run_done(const char *dir, const char *id);
+
+/* ---- compare_summary.c ---- */
+
+/* The summary of a comparison (schema docs/compare.schema.json): a new
+ * reference owned by the caller, or NULL with err.  loaded is
+ * cmp_load_runs()'s result. */
+json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
+                    const struct cmp_request *req, char *err, size_t errlen);
+
+/* ---- compare_text.c / compare_html.c ---- */
+
+/* The markdown summary of sum to f. */
+void cmp_text_report(const json_object *sum, FILE *f);
+/* Writes the HTML report of sum to path (charts drawn by gnuplot in
+ * directory chart_dir, which is created).  Returns 0, or -1 with err (no
+ * file at path then). */
+int cmp_html_report(const json_object *sum, const char *path, const char *chart_dir, char *err,
+                    size_t errlen);
+
+/* ---- compare_json.c ---- */
+
+/* New values (owned by the caller, to hand to json_object_object_add or
+ * json_object_array_add, which take them): a real, NULL (JSON null) when v
+ * is not finite; the list [x, y]; a string, NULL (null) for NULL.  NULL
+ * too when out of memory. */
+json_object *cmp_real(double v);
+json_object *cmp_pair(double x, double y);
+json_object *cmp_string(const char *s);
+/* Writes j to path (indented) through path.tmp and a rename.  Returns 0,
+ * or -1 with one line in err (no file at path then, an older one stays). */
+int cmp_write_json(const char *path, json_object *j, char *err, size_t errlen);
+
+/* ---- compare_cli.c (called by main.c) ---- */
+
+/* `sbench compare ...` and `sbench report DIR ...`: argv[0] is the
+ * command word.  Returns the exit status. */
+int sb_compare_main(int argc, char **argv);
+int sb_report_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * compare_json.c: the JSON compare writes (json-c, read back through
+ * core/json_get.c): numbers that stay valid JSON, [x, y] pairs, and files
+ * written whole (through FILE.tmp and a rename) so that a results
+ * directory never holds half a file.
+ */
+#include "compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+json_object *cmp_real(double v)
+{
+    /* json-c would print NaN or Infinity, which JSON has not */
+    return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+json_object *cmp_pair(double x, double y)
+{
+    json_object *a = json_object_new_array_ext(2);
+    if (a) {
+        json_object_array_add(a, cmp_real(x));
+        json_object_array_add(a, cmp_real(y));
+    }
+    return a;
+}
+
+json_object *cmp_string(const char *s)
+{
+    return s ? json_object_new_string(s) : NULL;
+}
+
+int cmp_write_json(const char *path, json_object *j, char *err, size_t errlen)
+{
+    char tmp[4300];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        snprintf(err, errlen, "cannot write %.200s: the path is too long", path);
+        return -1;
+    }
+    /* the text first: json_object_to_file_ext gives no reason on failure */
+    const char *text = json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+    FILE *f = text ? fopen(tmp, "w") : NULL;
+    int ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot write %.200s: %s", path, text ? strerror(errno) : "out of memory");
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}

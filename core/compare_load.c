@@ -1,0 +1,282 @@
+/*
+ * compare_load.c: the stored runs of a comparison read back, for the
+ * summary.  Per run: the final line of its JSON report, its interval
+ * lines (throughput over time), and the record compare wrote.  Per point
+ * (workload, thread count, target): the latency histograms of the
+ * repeats' HdrHistogram logs added bucket by bucket (hdr_read.c, the
+ * reader of sbench merge) into one sbench histogram, with the exact min,
+ * max and sum of the repeats' reports, and its percentiles as sbench's
+ * own reports compute them.  A log that does not hold
+ * as many values as its run's report is an error: nothing is summarised
+ * from files that disagree.
+ */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hdr_read.h"
+#include "histogram.h"
+#include "json_get.h"
+#include "readfile.h"
+#include "stats.h"
+
+static const double point_pcts[] = {50, 95, 99, 99.9};
+
+/* The final line and the interval points of the JSON lines report at
+ * path: *final a new reference, intervals gets [end time, tps] pairs.
+ * Returns 0, or -1 with one line in err (a line that is not JSON, a
+ * truncated file, no final line). */
+static int read_report(const char *path, json_object **final, json_object *intervals, char *err, size_t errlen)
+{
+    char msg[300];
+    size_t len;
+    *final = NULL;
+    char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, msg, sizeof msg);
+    if (buf == NULL) {
+        snprintf(err, errlen, "%.400s: %s", path, msg);
+        return -1;
+    }
+    struct sb_json_lines lines;
+    json_object *j;
+    int got = sb_json_lines_init(&lines, buf, len, msg, sizeof msg);
+    double t = 0;
+    while (got == 0 && (got = sb_json_lines_next(&lines, &j, msg, sizeof msg)) == 1) {
+        const char *type = sb_json_str(j, "type");
+        got = 0;
+        if (type && strcmp(type, "interval") == 0) {
+            t += sb_json_num(j, "seconds");
+            json_object_array_add(intervals, cmp_pair(t, sb_json_num(j, "tps")));
+            json_object_put(j);
+        } else if (type && strcmp(type, "final") == 0 && *final == NULL) {
+            *final = j;
+        } else {
+            json_object_put(j);
+            snprintf(msg, sizeof msg, "%s", type && strcmp(type, "final") == 0 ? "a second final report"
+                                                                              : "not an interval or final report");
+            got = -1;
+        }
+    }
+    int line = lines.line;
+    sb_json_lines_close(&lines);
+    free(buf);
+    if (got == 0 && *final == NULL) {
+        snprintf(err, errlen, "%.400s: no final report (the run did not finish)", path);
+        return -1;
+    }
+    if (got < 0) {
+        json_object_put(*final);
+        *final = NULL;
+        if (line > 0)
+            snprintf(err, errlen, "%.400s:%d: %s", path, line, msg);
+        else
+            snprintf(err, errlen, "%.400s: %s", path, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* Accumulated latency of one point. */
+struct point_lat {
+    sb_histogram *h;            /* the repeats' logs added (owned; NULL before the first) */
+    uint64_t count;             /* from the reports */
+    double sum_ms, min_ms, max_ms;
+    int runs;
+};
+
+/* Adds every interval of the HdrHistogram log at path into h (the
+ * reader of sbench merge, core/hdr_read.c).  0, or -1 with one line in
+ * err. */
+static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
+{
+    size_t len;
+    char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, err, errlen);
+    if (buf == NULL)
+        return -1;
+    struct sb_hdr_reader r;
+    struct sb_hdr_interval iv;
+    char msg[256];
+    int got;
+    sb_hdr_reader_init(&r, buf, len);
+    while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1)
+        if (sb_hdr_decode_add(iv.hist, iv.hist_len, h, msg, sizeof msg) != 0) {
+            got = -1;
+            break;
+        }
+    free(buf);
+    if (got < 0)
+        snprintf(err, errlen, "its HdrHistogram log: %s", msg);
+    return got < 0 ? -1 : 0;
+}
+
+/* The percentile object of a point: {count, min, max, mean, percentiles,
+ * curve}, computed by sbench's own histogram code once the exact min,
+ * max and sum of the repeats' reports are set. */
+static json_object *point_latency(struct point_lat *p)
+{
+    sb_histogram *h = p->h;
+    int64_t min_ns = llround(p->min_ms * 1e6), max_ns = llround(p->max_ms * 1e6);
+    sb_histogram_set_summary(h, min_ns, max_ns, llround(p->sum_ms * 1e6));
+    json_object *pct = json_object_new_object(), *curve = json_object_new_array();
+    for (size_t k = 0; k < sizeof point_pcts / sizeof point_pcts[0]; k++) {
+        char key[16];
+        snprintf(key, sizeof key, "%g", point_pcts[k]);
+        json_object_object_add(pct, key, cmp_real((double)sb_histogram_percentile(h, point_pcts[k]) / 1e6));
+    }
+    /* the percentile curve: from percentile 100*before/n on, latency is
+     * at least the bucket's value */
+    uint64_t before = 0, total = sb_histogram_count(h);
+    for (int32_t i = 0; i < sb_histogram_bucket_count(h); i++) {
+        uint64_t n = sb_histogram_count_at(h, i);
+        if (n == 0)
+            continue;
+        int64_t v = sb_histogram_bucket_highest(h, i);
+        v = v < min_ns ? min_ns : v > max_ns ? max_ns : v;
+        json_object_array_add(curve, cmp_pair(100.0 * (double)before / (double)total, (double)v / 1e6));
+        before += n;
+    }
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "count", json_object_new_uint64(p->count));
+    json_object_object_add(o, "min", cmp_real(p->min_ms));
+    json_object_object_add(o, "max", cmp_real(p->max_ms));
+    json_object_object_add(o, "mean", cmp_real(p->count ? p->sum_ms / (double)p->count : 0));
+    json_object_object_add(o, "percentiles", pct);
+    json_object_object_add(o, "curve", curve);
+    json_object_object_add(o, "runs", json_object_new_int(p->runs));
+    return o;
+}
+
+static double report_precision(const json_object *final)
+{
+    const char *v = sb_json_str(sb_json_at(final, "run.options"), "histogram-precision");
+    return v ? atof(v) : 0.01;
+}
+
+/* Reads one run into run and p; 1 when it is not done, 0 when read, -1
+ * with err. */
+static int load_run(const char *dir, const char *id, json_object *run, struct point_lat *p, char *err,
+                    size_t errlen)
+{
+    if (!cmp_run_done(dir, id))
+        return 1;
+    char path[4300], msg[1024];
+    snprintf(path, sizeof path, "%s/runs/%s.record.json", dir, id);
+    json_object *rec = sb_json_load_file(path, msg, sizeof msg);
+    if (rec == NULL) {
+        snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
+        return -1;
+    }
+    json_object_object_add(run, "id", json_object_new_string(id));
+    json_object_object_add(run, "record", rec);
+    json_object *intervals = json_object_new_array(), *final;
+    json_object_object_add(run, "intervals", intervals);
+    snprintf(path, sizeof path, "%s/runs/%s.json", dir, id);
+    if (read_report(path, &final, intervals, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "run %s: %s", id, msg);
+        return -1;
+    }
+    json_object_object_add(run, "final", final);
+    /* the report's exact count, min, max and sum of the latencies */
+    uint64_t n;
+    double mn, mx, sum;
+    if (sb_json_get_u64(final, "latency_ms.count", &n, msg, sizeof msg) ||
+        sb_json_get_num(final, "latency_ms.min", &mn, msg, sizeof msg) ||
+        sb_json_get_num(final, "latency_ms.max", &mx, msg, sizeof msg) ||
+        sb_json_get_num(final, "latency_ms.sum", &sum, msg, sizeof msg)) {
+        snprintf(err, errlen, "run %s: %.400s: the final report's %s", id, path, msg);
+        return -1;
+    }
+    if (p->h == NULL &&
+        (p->h = sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, report_precision(final))) == NULL) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    uint64_t before = sb_histogram_count(p->h);
+    snprintf(path, sizeof path, "%s/runs/%s.hlog", dir, id);
+    if (add_log(path, p->h, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "run %s: %s", id, msg);
+        return -1;
+    }
+    if (sb_histogram_count(p->h) - before != n) {
+        snprintf(err, errlen, "run %s: its HdrHistogram log holds %llu latencies, its report %llu", id,
+                 (unsigned long long)(sb_histogram_count(p->h) - before), (unsigned long long)n);
+        return -1;
+    }
+    if (n > 0) {
+        p->min_ms = p->count == 0 || mn < p->min_ms ? mn : p->min_ms;
+        p->max_ms = p->count == 0 || mx > p->max_ms ? mx : p->max_ms;
+    }
+    p->count += n;
+    p->sum_ms += sum;
+    p->runs++;
+    return 0;
+}
+
+json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen)
+{
+    json_object *out = json_object_new_object();
+    json_object *runs = json_object_new_array(), *latency = json_object_new_object();
+    json_object_object_add(out, "runs", runs);
+    json_object_object_add(out, "latency", latency);
+    for (int w = 0; w < s->nworkloads; w++)
+        for (int t = 0; t < s->nthreads; t++)
+            for (int k = 0; k < s->ntargets; k++) {
+                const struct cmp_target *tg = &s->targets[k];
+                struct cmp_spec saved = {0};
+                const struct cmp_spec *from = s;
+                const char *rdir = dir;
+                int kk = k;
+                if (tg->from_dir) { /* the saved target's runs, by its own name */
+                    char path[4300], msg[300];
+                    snprintf(path, sizeof path, "%s/comparison.json", tg->from_dir);
+                    json_object *j = sb_json_load_file(path, msg, sizeof msg);
+                    if (j == NULL || cmp_spec_from_json(&saved, j, err, errlen) != 0 ||
+                        (kk = cmp_spec_target(&saved, tg->from_target)) < 0) {
+                        snprintf(err, errlen, "target '%s': no target '%s' in %s", tg->name,
+                                 tg->from_target, tg->from_dir);
+                        json_object_put(j);
+                        cmp_spec_free(&saved);
+                        json_object_put(out);
+                        return NULL;
+                    }
+                    json_object_put(j);
+                    from = &saved;
+                    rdir = tg->from_dir;
+                }
+                /* the saved comparison may lack this thread count or have
+                 * a different number of repeats */
+                int tt = -1;
+                for (int i = 0; i < from->nthreads; i++)
+                    if (from->threads[i] == s->threads[t])
+                        tt = i;
+                struct point_lat p = {0};
+                int rc = 0;
+                for (int r = 0; tt >= 0 && r < from->repeats && rc >= 0; r++) {
+                    char id[300];
+                    cmp_run_id(from, w, tt, kk, r, id, sizeof id);
+                    json_object *run = json_object_new_object();
+                    json_object_object_add(run, "workload", json_object_new_string(s->workloads[w].label));
+                    json_object_object_add(run, "threads", json_object_new_int(s->threads[t]));
+                    json_object_object_add(run, "target", json_object_new_string(tg->name));
+                    json_object_object_add(run, "repeat", json_object_new_int(r + 1));
+                    rc = load_run(rdir, id, run, &p, err, errlen);
+                    if (rc == 0)
+                        json_object_array_add(runs, json_object_get(run));
+                    json_object_put(run);
+                }
+                cmp_spec_free(&saved);
+                if (rc < 0) {
+                    sb_histogram_destroy(p.h);
+                    json_object_put(out);
+                    return NULL;
+                }
+                if (p.runs > 0) {
+                    char key[300];
+                    snprintf(key, sizeof key, "%s/%d/%s", s->workloads[w].label, s->threads[t], tg->name);
+                    json_object_object_add(latency, key, point_latency(&p));
+                }
+                sb_histogram_destroy(p.h);
+            }
+    return out;
+}

@@ -1,0 +1,455 @@
+/*
+ * compare_summary.c: the summary of a comparison, one JSON object (schema
+ * docs/compare.schema.json) computed from the runs compare_load.c read
+ * back: per point the median throughput with its interval and the merged
+ * latency percentiles, a verdict per pair of targets, the peak and knee of
+ * each target's thread sweep, warnings (a busy client, a machine loaded
+ * before a run, late starts under --rate, failed events), the regression
+ * gate, and the environment.  The text and HTML reports only format this
+ * object: every number they show is in it.
+ */
+#include "compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare_stats.h"
+#include "json_get.h"
+#include "run_meta.h"
+
+#define CONF 0.95
+/* warning thresholds (docs/compare.md) */
+#define CLIENT_CPU_WARN 0.5
+#define BUSY_BEFORE_WARN 0.25
+#define LAG_WARN_MS 1.0
+/* the knee: doubling the threads adds less than this */
+#define KNEE_GAIN 0.05
+
+struct ctx {
+    const struct cmp_spec *s;
+    const json_object *runs;    /* loaded runs */
+    const json_object *latency; /* loaded latency per point */
+    json_object *warnings;
+};
+
+/* o[key] = a new reference to v (borrowed; NULL: null) */
+static void add_ref(json_object *o, const char *key, json_object *v)
+{
+    json_object_object_add(o, key, json_object_get(v));
+}
+
+/* Throughput of the repeats of a point, in repeat order, into v; returns
+ * how many. */
+static int point_tps(const struct ctx *c, const char *wl, int threads, const char *target, double *v)
+{
+    int n = 0;
+    for (size_t i = 0; i < sb_json_len(c->runs); i++) {
+        json_object *r = sb_json_elem(c->runs, i);
+        if (strcmp(sb_json_str(r, "workload"), wl) == 0 && sb_json_int(r, "threads") == threads &&
+            strcmp(sb_json_str(r, "target"), target) == 0 && n < CMP_MAX_REPEATS)
+            v[n++] = sb_json_num(sb_json_member(r, "final"), "tps");
+    }
+    return n;
+}
+
+static void warn(struct ctx *c, const json_object *run, const char *kind, const char *fmt, double a, double b)
+{
+    char text[400];
+    snprintf(text, sizeof text, fmt, a, b);
+    json_object *w = json_object_new_object();
+    json_object_object_add(w, "kind", json_object_new_string(kind));
+    static const char *const keys[] = {"workload", "threads", "target", NULL};
+    for (int i = 0; keys[i]; i++)
+        add_ref(w, keys[i], sb_json_member(run, keys[i]));
+    add_ref(w, "run", sb_json_member(run, "id"));
+    json_object_object_add(w, "text", json_object_new_string(text));
+    json_object_array_add(c->warnings, w);
+}
+
+/* A count of a report, v, as it is (an integer, read exactly), else 0. */
+static json_object *count(const json_object *v)
+{
+    if (!json_object_is_type(v, json_type_int))
+        return json_object_new_int(0);
+    return json_object_get_int64(v) < 0 ? json_object_new_int64(json_object_get_int64(v))
+                                         : json_object_new_uint64(json_object_get_uint64(v));
+}
+
+/* One run of the summary, and its warnings. */
+static json_object *run_entry(struct ctx *c, const json_object *r)
+{
+    const json_object *f = sb_json_member(r, "final"), *rec = sb_json_member(r, "record");
+    json_object *e = json_object_new_object();
+    static const char *const run_keys[] = {"id", "workload", "threads", "target", "repeat", NULL};
+    for (int i = 0; run_keys[i]; i++)
+        add_ref(e, run_keys[i], sb_json_member(r, run_keys[i]));
+    json_object_object_add(e, "tps", cmp_real(sb_json_num(f, "tps")));
+    json_object_object_add(e, "transactions", count(sb_json_member(f, "transactions")));
+    json_object_object_add(e, "seconds", cmp_real(sb_json_num(f, "seconds")));
+    add_ref(e, "latency_ms", sb_json_at(f, "latency_ms.percentiles"));
+    add_ref(e, "intervals", sb_json_member(r, "intervals"));
+    json_object_object_add(e, "failed_transactions", count(sb_json_member(f, "failed_transactions")));
+    json_object_object_add(e, "ignored_errors", count(sb_json_member(f, "ignored_errors")));
+    static const char *const rec_keys[] = {"order", "start_time", "wall_s", "client_cpu_s", "client_cpu_share",
+                                           "machine_busy_share", "busy_share_before", "loadavg_1m",
+                                           "command", NULL};
+    for (int i = 0; rec_keys[i]; i++)
+        if (sb_json_member(rec, rec_keys[i]))
+            add_ref(e, rec_keys[i], sb_json_member(rec, rec_keys[i]));
+    json_object *server = sb_json_member(f, "server");
+    if (json_object_is_type(server, json_type_object)) {
+        json_object *srv = json_object_new_object();
+        json_object_object_foreach(server, key, v)
+            json_object_object_add(srv, key, count(v));
+        json_object_object_add(e, "server", srv);
+    }
+    double share = sb_json_num(rec, "client_cpu_share"), before = sb_json_num(rec, "busy_share_before");
+    if (share >= CLIENT_CPU_WARN)
+        warn(c, r, "client_cpu",
+             "the client (sbench) used %.0f%% of the machine's CPU: it may be the bottleneck", share * 100, 0);
+    if (before >= BUSY_BEFORE_WARN)
+        warn(c, r, "machine_busy",
+             "the machine was %.0f%% busy just before the run (something else was running)", before * 100, 0);
+    const json_object *lag = sb_json_member(f, "schedule_lag_ms");
+    double lag95 = sb_json_num(sb_json_member(lag, "percentiles"), "95");
+    if (lag && lag95 > LAG_WARN_MS)
+        warn(c, r, "schedule_lag",
+             "events started late under --rate (schedule lag p95 %.2f ms): the client could not keep the rate",
+             lag95, 0);
+    double failed = sb_json_num(f, "failed_transactions");
+    if (failed > 0)
+        warn(c, r, "failed", "%.0f events failed after --max-retries", failed, 0);
+    return e;
+}
+
+static json_object *point_entry(const struct ctx *c, const char *wl, int threads, const char *target)
+{
+    double v[CMP_MAX_REPEATS];
+    int n = point_tps(c, wl, threads, target, v);
+    if (n == 0)
+        return NULL;
+    struct cmp_interval ci;
+    cmp_median_ci(v, n, CONF, &ci);
+    double mn = v[0], mx = v[0];
+    json_object *values = json_object_new_array();
+    for (int i = 0; i < n; i++) {
+        mn = v[i] < mn ? v[i] : mn;
+        mx = v[i] > mx ? v[i] : mx;
+        json_object_array_add(values, cmp_real(v[i]));
+    }
+    char key[300];
+    snprintf(key, sizeof key, "%s/%d/%s", wl, threads, target);
+    json_object *tps = json_object_new_object(), *p = json_object_new_object();
+    json_object_object_add(tps, "n", json_object_new_int(n));
+    json_object_object_add(tps, "median", cmp_real(cmp_median(v, n)));
+    json_object_object_add(tps, "low", cmp_real(ci.low));
+    json_object_object_add(tps, "high", cmp_real(ci.high));
+    json_object_object_add(tps, "level", cmp_real(ci.level));
+    json_object_object_add(tps, "min", cmp_real(mn));
+    json_object_object_add(tps, "max", cmp_real(mx));
+    json_object_object_add(tps, "values", values);
+    json_object_object_add(p, "workload", json_object_new_string(wl));
+    json_object_object_add(p, "threads", json_object_new_int(threads));
+    json_object_object_add(p, "target", json_object_new_string(target));
+    json_object_object_add(p, "tps", tps);
+    add_ref(p, "latency_ms", sb_json_member(c->latency, key));
+    return p;
+}
+
+static double pct_of(double logratio)
+{
+    return (exp(logratio) - 1) * 100;
+}
+
+/* "B is 12.3% faster than A (95% CI 7.0% to 17.1%)" and the like. */
+static void verdict_text(const struct cmp_shift *sh, const char *a, const char *b, int repeats_min,
+                         char *buf, size_t len)
+{
+    double est = pct_of(sh->estimate), lo = pct_of(sh->low), hi = pct_of(sh->high);
+    if (!sh->achievable) {
+        snprintf(buf, len,
+                 "no significant difference at %d and %d repeats (%s vs %s: %+.1f%%; so few repeats cannot show a difference at 95%%: use %d or more)",
+                 sh->n, sh->m, b, a, est, repeats_min);
+    } else if (!sh->significant) {
+        snprintf(buf, len, "no significant difference at %d and %d repeats (%s vs %s: %+.1f%%, 95%% CI %+.1f%% to %+.1f%%)",
+                 sh->n, sh->m, b, a, est, lo, hi);
+    } else if (sh->estimate > 0) {
+        snprintf(buf, len, "%s is %.1f%% faster than %s (95%% CI %.1f%% to %.1f%%)", b, est, a, lo, hi);
+    } else {
+        /* slower: 1 - b/a, the interval's ends swap */
+        snprintf(buf, len, "%s is %.1f%% slower than %s (95%% CI %.1f%% to %.1f%%)", b, -est, a, -hi, -lo);
+    }
+}
+
+static json_object *verdict(const struct ctx *c, const char *wl, int threads, const char *a, const char *b)
+{
+    double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
+    int n = point_tps(c, wl, threads, a, va), m = point_tps(c, wl, threads, b, vb);
+    struct cmp_shift sh;
+    if (n == 0 || m == 0 || cmp_compare(va, n, vb, m, CONF, &sh) != 0)
+        return NULL;
+    char text[600];
+    verdict_text(&sh, a, b, cmp_min_repeats(CONF), text, sizeof text);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "workload", json_object_new_string(wl));
+    json_object_object_add(o, "threads", json_object_new_int(threads));
+    json_object_object_add(o, "a", json_object_new_string(a));
+    json_object_object_add(o, "b", json_object_new_string(b));
+    json_object_object_add(o, "n_a", json_object_new_int(n));
+    json_object_object_add(o, "n_b", json_object_new_int(m));
+    json_object_object_add(o, "change_pct", cmp_real(pct_of(sh.estimate)));
+    json_object_object_add(o, "low_pct", cmp_real(pct_of(sh.low)));
+    json_object_object_add(o, "high_pct", cmp_real(pct_of(sh.high)));
+    json_object_object_add(o, "level", cmp_real(sh.level));
+    json_object_object_add(o, "p_value", cmp_real(sh.p_value));
+    json_object_object_add(o, "achievable", json_object_new_boolean(sh.achievable));
+    json_object_object_add(o, "significant", json_object_new_boolean(sh.significant));
+    json_object_object_add(o, "text", json_object_new_string(text));
+    return o;
+}
+
+/* Peak and knee of one target's sweep (points sorted by threads). */
+static json_object *sweep(const json_object *points, const char *wl, const char *target)
+{
+    struct { int t; double tps, p95; } p[CMP_MAX_THREADS];
+    int n = 0;
+    for (size_t i = 0; i < sb_json_len(points); i++) {
+        json_object *x = sb_json_elem(points, i);
+        if (strcmp(sb_json_str(x, "workload"), wl) || strcmp(sb_json_str(x, "target"), target) ||
+            n == CMP_MAX_THREADS)
+            continue;
+        p[n].t = (int)sb_json_int(x, "threads");
+        p[n].tps = sb_json_num(sb_json_member(x, "tps"), "median");
+        p[n].p95 = sb_json_num(sb_json_at(x, "latency_ms.percentiles"), "95");
+        n++;
+    }
+    if (n < 2)
+        return NULL;
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && p[b - 1].t > p[b].t; b--) {
+            __typeof__(p[0]) tmp = p[b];
+            p[b] = p[b - 1];
+            p[b - 1] = tmp;
+        }
+    int peak = 0;
+    for (int k = 1; k < n; k++)
+        if (p[k].tps > p[peak].tps)
+            peak = k;
+    json_object *o = json_object_new_object(), *pk = json_object_new_object();
+    json_object_object_add(o, "workload", json_object_new_string(wl));
+    json_object_object_add(o, "target", json_object_new_string(target));
+    json_object_object_add(pk, "threads", json_object_new_int(p[peak].t));
+    json_object_object_add(pk, "tps", cmp_real(p[peak].tps));
+    json_object_object_add(o, "peak", pk);
+    char text[400];
+    /* the smallest count whose doubling (the next count >= 2x) adds under
+     * 5%, or whose p95 latency grows faster than the threads */
+    for (int k = 0; k < n; k++) {
+        int j = k + 1;
+        while (j < n && p[j].t < 2 * p[k].t)
+            j++;
+        if (j == n)
+            break;
+        double gain = p[k].tps > 0 ? p[j].tps / p[k].tps - 1 : 0;
+        double lat = p[k].p95 > 0 ? p[j].p95 / p[k].p95 : 0;
+        const char *reason = NULL;
+        if (gain < KNEE_GAIN) {
+            reason = "throughput";
+            snprintf(text, sizeof text, "%s stops scaling at %d threads: %d threads add %+.1f%% throughput", target,
+                     p[k].t, p[j].t, gain * 100);
+        } else if (lat > (double)p[j].t / p[k].t) {
+            reason = "latency";
+            snprintf(text, sizeof text, "%s stops scaling at %d threads: at %d threads p95 latency grows %.1fx, faster than the threads",
+                     target, p[k].t, p[j].t, lat);
+        }
+        if (reason) {
+            json_object *knee = json_object_new_object();
+            json_object_object_add(knee, "threads", json_object_new_int(p[k].t));
+            json_object_object_add(knee, "next", json_object_new_int(p[j].t));
+            json_object_object_add(knee, "reason", json_object_new_string(reason));
+            json_object_object_add(knee, "gain_pct", cmp_real(gain * 100));
+            json_object_object_add(knee, "latency_ratio", cmp_real(lat));
+            json_object_object_add(o, "knee", knee);
+            json_object_object_add(o, "text", json_object_new_string(text));
+            return o;
+        }
+    }
+    snprintf(text, sizeof text, "%s scales up to %d threads (no knee in the sweep; peak %.1f tps at %d)", target,
+             p[n - 1].t, p[peak].tps, p[peak].t);
+    json_object_object_add(o, "knee", NULL);
+    json_object_object_add(o, "text", json_object_new_string(text));
+    return o;
+}
+
+/* The regression gate: every target against the baseline; a target
+ * fails when the whole 95% interval of its change lies below
+ * -threshold. */
+static json_object *gate(const struct ctx *c, const char *baseline, double threshold)
+{
+    json_object *g = json_object_new_object();
+    if (threshold < 0) {
+        json_object_object_add(g, "status", json_object_new_string("off"));
+        return g;
+    }
+    const struct cmp_spec *s = c->s;
+    json_object *fails = json_object_new_array();
+    for (int w = 0; w < s->nworkloads; w++)
+        for (int t = 0; t < s->nthreads; t++)
+            for (int k = 0; k < s->ntargets; k++) {
+                if (strcmp(s->targets[k].name, baseline) == 0)
+                    continue;
+                double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
+                const char *wl = s->workloads[w].label;
+                int n = point_tps(c, wl, s->threads[t], baseline, va);
+                int m = point_tps(c, wl, s->threads[t], s->targets[k].name, vb);
+                struct cmp_shift sh;
+                if (n == 0 || m == 0 || cmp_compare(va, n, vb, m, CONF, &sh) != 0)
+                    continue;
+                if (sh.achievable && pct_of(sh.high) < -threshold) {
+                    char text[600];
+                    verdict_text(&sh, baseline, s->targets[k].name, 0, text, sizeof text);
+                    json_object *x = json_object_new_object();
+                    json_object_object_add(x, "workload", json_object_new_string(wl));
+                    json_object_object_add(x, "threads", json_object_new_int(s->threads[t]));
+                    json_object_object_add(x, "target", json_object_new_string(s->targets[k].name));
+                    json_object_object_add(x, "change_pct", cmp_real(pct_of(sh.estimate)));
+                    json_object_object_add(x, "low_pct", cmp_real(pct_of(sh.low)));
+                    json_object_object_add(x, "high_pct", cmp_real(pct_of(sh.high)));
+                    json_object_object_add(x, "text", json_object_new_string(text));
+                    json_object_array_add(fails, x);
+                }
+            }
+    json_object_object_add(g, "status", json_object_new_string(sb_json_len(fails) ? "fail" : "pass"));
+    json_object_object_add(g, "baseline", json_object_new_string(baseline));
+    json_object_object_add(g, "threshold_pct", cmp_real(threshold));
+    json_object_object_add(g, "regressions", fails);
+    return g;
+}
+
+/* Versions and facts: the machine (machine.json, written when the runs
+ * ran), each target's driver, client and server versions (its connection
+ * check's report, else its first run's), and targets/NAME.facts.json when
+ * present (the hook for `sbench info`, issue 17). */
+static json_object *environment(const struct ctx *c, const char *dir)
+{
+    char path[4300], msg[300];
+    json_object *env = json_object_new_object(), *targets = json_object_new_array();
+    snprintf(path, sizeof path, "%s/machine.json", dir);
+    json_object *machine = sb_json_load_file(path, msg, sizeof msg);
+    const char *version = NULL;
+    for (int k = 0; k < c->s->ntargets; k++) {
+        const struct cmp_target *t = &c->s->targets[k];
+        const char *tdir = t->from_dir ? t->from_dir : dir;
+        const char *tname = t->from_dir ? t->from_target : t->name;
+        json_object *run = NULL;
+        for (size_t i = 0; run == NULL && i < sb_json_len(c->runs); i++) {
+            json_object *r = sb_json_elem(c->runs, i);
+            if (strcmp(sb_json_str(r, "target"), t->name) == 0)
+                run = sb_json_at(r, "final.run");
+        }
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "name", json_object_new_string(t->name));
+        if (run) {
+            static const char *const keys[] = {"driver", "client_version", "server_version", "sbench_version", "host", NULL};
+            for (int q = 0; keys[q]; q++)
+                if (sb_json_member(run, keys[q]))
+                    add_ref(e, keys[q], sb_json_member(run, keys[q]));
+            if (version == NULL)
+                version = sb_json_str(run, "sbench_version");
+        }
+        if (t->from_dir) {
+            snprintf(path, sizeof path, "%s/%s", t->from_dir, t->from_target);
+            json_object_object_add(e, "from", json_object_new_string(path));
+        }
+        /* optional: none, or one that does not parse, is null */
+        snprintf(path, sizeof path, "%s/targets/%s.facts.json", tdir, tname);
+        json_object_object_add(e, "facts", sb_json_load_file(path, msg, sizeof msg));
+        json_object_array_add(targets, e);
+    }
+    snprintf(path, sizeof path, "%s/comparison.json", dir);
+    json_object *spec = sb_json_load_file(path, msg, sizeof msg);
+    json_object_object_add(env, "sbench_version", json_object_new_string(version ? version : SB_VERSION));
+    json_object_object_add(env, "machine", machine ? machine : json_object_new_object());
+    json_object_object_add(env, "targets", targets);
+    add_ref(env, "command", sb_json_member(spec, "command"));
+    json_object_put(spec);
+    return env;
+}
+
+json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
+                         const struct cmp_request *req, char *err, size_t errlen)
+{
+    struct ctx c = {.s = s, .runs = sb_json_member(loaded, "runs"),
+                    .latency = sb_json_member(loaded, "latency"), .warnings = json_object_new_array()};
+    const char *baseline = req->baseline ? req->baseline : s->targets[0].name;
+    if (cmp_spec_target(s, baseline) < 0) {
+        snprintf(err, errlen, "unknown target '%s' for --baseline", baseline);
+        json_object_put(c.warnings);
+        return NULL;
+    }
+    json_object *runs = json_object_new_array(), *points = json_object_new_array();
+    json_object *verdicts = json_object_new_array(), *sweeps = json_object_new_array();
+    for (size_t i = 0; i < sb_json_len(c.runs); i++)
+        json_object_array_add(runs, run_entry(&c, sb_json_elem(c.runs, i)));
+    int planned = 0;
+    for (int k = 0; k < s->ntargets; k++)
+        planned += s->targets[k].from_dir ? 0 : s->nworkloads * s->nthreads * s->repeats;
+    for (int w = 0; w < s->nworkloads; w++) {
+        const char *wl = s->workloads[w].label;
+        for (int t = 0; t < s->nthreads; t++) {
+            for (int k = 0; k < s->ntargets; k++) {
+                json_object *p = point_entry(&c, wl, s->threads[t], s->targets[k].name);
+                if (p)
+                    json_object_array_add(points, p);
+            }
+            for (int a = 0; a < s->ntargets; a++)
+                for (int b = a + 1; b < s->ntargets; b++) {
+                    json_object *v = verdict(&c, wl, s->threads[t], s->targets[a].name, s->targets[b].name);
+                    if (v)
+                        json_object_array_add(verdicts, v);
+                }
+        }
+        for (int k = 0; k < s->ntargets; k++) {
+            json_object *sw = sweep(points, wl, s->targets[k].name);
+            if (sw)
+                json_object_array_add(sweeps, sw);
+        }
+    }
+    int done = 0;
+    for (size_t i = 0; i < sb_json_len(runs); i++)
+        done += !s->targets[cmp_spec_target(s, sb_json_str(sb_json_elem(runs, i), "target"))].from_dir;
+    char method[1200];
+    snprintf(method, sizeof method,
+             "Throughput per point: the median of the repeats, with the distribution-free confidence interval of "
+             "the median (order statistics, binomial coverage; fewer than 6 repeats cannot reach 95%%, the level "
+             "reached is given). Verdicts: exact two-sided Mann-Whitney rank test on the repeats' throughput, "
+             "with the Hodges-Lehmann estimate of the ratio and its exact 95%% interval (Moses), which excludes 0 "
+             "exactly when the test rejects at 5%%. Rank methods assume no shape for run-to-run noise and keep "
+             "the false-positive rate at or below 5%%; %d repeats per target are needed to show any difference. "
+             "Latency: the repeats' HdrHistogram logs added bucket by bucket. Knee: the smallest thread count "
+             "past which doubling the threads adds under 5%% throughput, or p95 latency grows faster than the "
+             "threads (medians).",
+             cmp_min_repeats(CONF));
+    char now[40];
+    sb_iso_now(now, sizeof now);
+    json_object *sum = json_object_new_object();
+    json_object_object_add(sum, "format", json_object_new_string("sbench-compare-summary/1"));
+    json_object_object_add(sum, "title", json_object_new_string(s->title ? s->title : "sbench compare"));
+    json_object_object_add(sum, "results_dir", json_object_new_string(req->results));
+    json_object_object_add(sum, "generated", json_object_new_string(now));
+    json_object_object_add(sum, "complete", json_object_new_boolean(done >= planned));
+    json_object_object_add(sum, "runs_planned", json_object_new_int(planned));
+    json_object_object_add(sum, "runs_done", json_object_new_int(done));
+    json_object_object_add(sum, "confidence", cmp_real(CONF));
+    json_object_object_add(sum, "method", json_object_new_string(method));
+    add_ref(sum, "spec", (json_object *)spec_json);
+    json_object_object_add(sum, "points", points);
+    json_object_object_add(sum, "verdicts", verdicts);
+    json_object_object_add(sum, "sweeps", sweeps);
+    json_object_object_add(sum, "warnings", c.warnings);
+    json_object_object_add(sum, "regression", gate(&c, baseline, req->fail_slower));
+    json_object_object_add(sum, "environment", environment(&c, req->results));
+    json_object_object_add(sum, "runs", runs);
+    return sum;
+}

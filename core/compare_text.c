@@ -1,0 +1,105 @@
+/*
+ * compare_text.c: the summary of a comparison as markdown on stdout: per
+ * workload a table of median throughput (with its interval) and p95/p99
+ * latency per thread count and target, then the verdicts, the knees, the
+ * warnings and the regression gate.  A pure function of the summary.
+ */
+#include "compare.h"
+
+#include <string.h>
+
+static const char *str(const json_object *o, const char *key)
+{
+    const char *s = sb_json_str(o, key);
+    return s ? s : "";
+}
+
+static void point_cell(const json_object *p, FILE *f)
+{
+    const json_object *t = sb_json_member(p, "tps"), *l = sb_json_at(p, "latency_ms.percentiles");
+    fprintf(f, " %.1f [%.1f, %.1f] | %.3f / %.3f |", sb_json_num(t, "median"), sb_json_num(t, "low"),
+            sb_json_num(t, "high"), sb_json_num(l, "95"), sb_json_num(l, "99"));
+}
+
+void cmp_text_report(const json_object *sum, FILE *f)
+{
+    const json_object *spec = sb_json_member(sum, "spec");
+    const json_object *targets = sb_json_member(spec, "targets"), *threads = sb_json_member(spec, "threads");
+    const json_object *points = sb_json_member(sum, "points"), *workloads = sb_json_member(spec, "workloads");
+    fprintf(f, "# %s\n\n", str(sum, "title"));
+    fprintf(f, "%lld of %lld runs done; %lld repeats of %llds (+%llds warm-up) per point; results in %s\n\n",
+            (long long)sb_json_int(sum, "runs_done"), (long long)sb_json_int(sum, "runs_planned"),
+            (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
+            (long long)sb_json_int(spec, "warmup"), str(sum, "results_dir"));
+    for (size_t wi = 0; wi < sb_json_len(workloads); wi++) {
+        const char *wl = str(sb_json_elem(workloads, wi), "label");
+        fprintf(f, "## %s\n\nMedian tps [interval of the median], p95 / p99 latency (ms) of the merged repeats\n\n| threads |", wl);
+        for (size_t ti = 0; ti < sb_json_len(targets); ti++)
+            fprintf(f, " %s tps | %s p95 / p99 |", str(sb_json_elem(targets, ti), "name"),
+                    str(sb_json_elem(targets, ti), "name"));
+        fprintf(f, "\n|---:|");
+        for (size_t ti = 0; ti < sb_json_len(targets); ti++)
+            fprintf(f, "---:|---:|");
+        fprintf(f, "\n");
+        for (size_t hi = 0; hi < sb_json_len(threads); hi++) {
+            int64_t th = sb_json_int_of(sb_json_elem(threads, hi));
+            fprintf(f, "| %lld |", (long long)th);
+            for (size_t ti = 0; ti < sb_json_len(targets); ti++) {
+                const char *name = str(sb_json_elem(targets, ti), "name");
+                const json_object *found = NULL;
+                for (size_t i = 0; i < sb_json_len(points); i++) {
+                    const json_object *x = sb_json_elem(points, i);
+                    if (!strcmp(str(x, "workload"), wl) && !strcmp(str(x, "target"), name) &&
+                        sb_json_int(x, "threads") == th)
+                        found = x;
+                }
+                if (found)
+                    point_cell(found, f);
+                else
+                    fprintf(f, " - | - |");
+            }
+            fprintf(f, "\n");
+        }
+        fprintf(f, "\nVerdicts:\n\n");
+        const json_object *verdicts = sb_json_member(sum, "verdicts"), *sweeps = sb_json_member(sum, "sweeps");
+        for (size_t i = 0; i < sb_json_len(verdicts); i++) {
+            const json_object *x = sb_json_elem(verdicts, i);
+            if (!strcmp(str(x, "workload"), wl))
+                fprintf(f, "- %lld threads: %s\n", (long long)sb_json_int(x, "threads"), str(x, "text"));
+        }
+        int any = 0;
+        for (size_t i = 0; i < sb_json_len(sweeps); i++) {
+            const json_object *x = sb_json_elem(sweeps, i);
+            if (!strcmp(str(x, "workload"), wl))
+                fprintf(f, "%s- %s\n", any++ ? "" : "\nScaling:\n\n", str(x, "text"));
+        }
+        fprintf(f, "\n");
+    }
+    const json_object *warnings = sb_json_member(sum, "warnings");
+    size_t nw = sb_json_len(warnings);
+    if (nw) {
+        fprintf(f, "Warnings (%zu):\n\n", nw);
+        for (size_t i = 0; i < nw; i++) {
+            if (i == 10) {
+                fprintf(f, "- ... %zu more in the HTML report and summary.json\n", nw - 10);
+                break;
+            }
+            fprintf(f, "- %s: %s\n", str(sb_json_elem(warnings, i), "run"), str(sb_json_elem(warnings, i), "text"));
+        }
+        fprintf(f, "\n");
+    }
+    const json_object *g = sb_json_member(sum, "regression");
+    if (strcmp(str(g, "status"), "off") != 0) {
+        fprintf(f, "Regression gate (slower than '%s' by more than %.1f%%, whole 95%% CI): %s\n", str(g, "baseline"),
+                sb_json_num(g, "threshold_pct"), strcmp(str(g, "status"), "fail") == 0 ? "FAIL" : "pass");
+        const json_object *regs = sb_json_member(g, "regressions");
+        for (size_t i = 0; i < sb_json_len(regs); i++) {
+            const json_object *x = sb_json_elem(regs, i);
+            fprintf(f, "- %s, %lld threads: %s\n", str(x, "workload"), (long long)sb_json_int(x, "threads"),
+                    str(x, "text"));
+        }
+        fprintf(f, "\n");
+    }
+    if (!sb_json_true(sum, "complete"))
+        fprintf(f, "The comparison is incomplete: run it again to finish the missing runs.\n\n");
+}

@@ -1,0 +1,93 @@
+#!/bin/bash
+# compare-html.sh: the HTML report in a real browser (Debian's chromium,
+# headless).  A null-driver comparison (two targets, 2 thread counts, 2
+# repeats), then: a screenshot that is not blank (decoded here with zlib:
+# many colours, a fair share of non-white pixels); the DOM after loading
+# (--dump-dom) has the charts (throughput, latency percentiles, throughput
+# over time per point) with a series per target; and no request leaves the
+# file: chromium's net log holds no request made by the page (a control
+# page with an external image shows that such a request would be seen).
+. "$(dirname "$0")/compare-lib.sh" "$1"
+command -v chromium >/dev/null || { fail "chromium is not installed (scripts/install-deps.sh --test)"; finish; exit 1; }
+"$SB" compare --prepare=off --target='fast:--db-driver=null --null-delay-us=200' \
+    --target='slow:--db-driver=null --null-delay-us=200 --rate=300' --threads=1,2 --time=1 --warmup-time=0 \
+    --repeats=2 --results=h --quiet oltp_point_select >h.md 2>h.err
+expect_eq "exit status" "$?" 0
+html=$T/h/report.html
+chrome() { timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --user-data-dir="$T/chrome" "$@" 2>/dev/null; }
+chrome --window-size=1200,2400 --screenshot="$T/shot.png" "file://$html" >/dev/null
+checks=$((checks + 1))
+if python3 - "$T/shot.png" <<'PY'; then echo "ok   screenshot is not blank"; else fail "screenshot"; fi
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, w = 8, b"", 0
+while pos < len(data):
+    n, typ = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if typ == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        assert depth == 8 and ctype in (2, 6), (depth, ctype)
+        bpp = 3 if ctype == 2 else 4
+    elif typ == b"IDAT":
+        idat += body
+    pos += 12 + n
+raw, stride = zlib.decompress(idat), w * bpp
+prev, colours, nonwhite = bytearray(stride), set(), 0
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        line[i] = (line[i] + [0, a, b, (a + b) // 2, pr][f]) & 255
+    for x in range(0, stride, bpp * 4):  # every 4th pixel
+        px = bytes(line[x:x + 3])
+        colours.add(px)
+        nonwhite += px != b"\xff\xff\xff"
+    prev = line
+share = nonwhite / (h * w / 4)
+print("     %dx%d, %d colours, %.1f%% not white" % (w, h, len(colours), 100 * share))
+sys.exit(0 if len(colours) > 20 and share > 0.02 else 1)
+PY
+chrome --log-net-log="$T/net.json" --net-log-capture-mode=Everything --dump-dom "file://$html" >dom.html
+checks=$((checks + 1))
+if python3 - dom.html <<'PY'; then echo "ok   the DOM has every chart with a series per target"; else fail "DOM"; fi
+import re, sys
+dom = open(sys.argv[1]).read()
+want = ["chart-tps-oltp_point_select"] + ["chart-%s-oltp_point_select-t%d" % (k, t) for k in ("lat", "time") for t in (1, 2)]
+ok = True
+for fid in want:
+    m = re.search(r'<figure[^>]*id="%s".*?</figure>' % fid, dom, re.S)
+    if not m or "<svg" not in m.group(0):
+        print("     | missing chart", fid); ok = False; continue
+    titles = re.findall(r"<title>([^<]*)</title>", m.group(0))
+    need = ["fast", "slow"] if "time" not in fid else ["fast r1", "fast r2", "slow r1", "slow r2"]
+    if not all(n in titles for n in need):
+        print("     | %s series %s, want %s" % (fid, titles, need)); ok = False
+ok = ok and len(re.findall(r"<figure", dom)) == 5 and 'class="points"' in dom
+sys.exit(0 if ok else 1)
+PY
+netcheck() { # NETLOG -> the URLs the page requested, one per line
+    python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+inv = {v: k for k, v in d["constants"]["logEventTypes"].items()}
+for e in d["events"]:
+    p = e.get("params") or {}
+    # chromium's own background requests carry no origin; the page's do
+    if inv.get(e["type"]) == "URL_REQUEST_START_JOB" and "url" in p and p.get("initiator") != "not an origin":
+        print(p["url"])
+PY
+}
+netcheck "$T/net.json" >page-requests.txt
+expect_eq "requests made by the report page" "$(wc -l <page-requests.txt | tr -d ' ')" 0
+echo '<html><body><img src="http://127.0.0.1:9/x.png"></body></html>' >control.html
+chrome --log-net-log="$T/net2.json" --net-log-capture-mode=Everything --dump-dom "file://$T/control.html" >/dev/null
+expect_eq "control page: its external image is seen" "$(netcheck "$T/net2.json")" "http://127.0.0.1:9/x.png"
+checks=$((checks + 1))
+if grep -Eq '(src|href)="(https?:|//)|@import|url\((https?:|//)' "$html"; then fail "report.html refers to something outside"
+else echo "ok   report.html refers to nothing outside itself"; fi
+finish
