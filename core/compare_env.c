@@ -226,6 +226,10 @@ json_object *cmp_environment(const struct cmp_spec *s, const json_object *runs, 
     json_object_object_add(env, "machine_from", cmp_string(machine ? from : NULL));
     add_ref(env, "drivers", sb_json_member(info, "drivers"));
     json_object_object_add(env, "targets", targets);
+    int with = 0;
+    for (int k = 0; k < s->ntargets; k++)
+        with += settings[k] && json_object_object_length(settings[k]) > 0;
+    json_object_object_add(env, "settings_targets", json_object_new_int(with));
     json_object_object_add(env, "settings_differ", settings_differ(s, settings));
     add_ref(env, "command", sb_json_member(spec, "command"));
     json_object_put(spec);
