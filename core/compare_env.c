@@ -75,8 +75,9 @@ static void settings_changed(const json_object *runs, const char *target, const 
             continue;
         char text[1024], x[200], y[200];
         int n = 0;
-        size_t used = (size_t)snprintf(text, sizeof text, "server settings differ from the target's first run %s:",
-                                       sb_json_str(first, "id"));
+        size_t used = (size_t)snprintf(text, sizeof text,
+                                       "server settings differ from the target's first run %s (changed during the "
+                                       "comparison):", sb_json_str(first, "id"));
         /* names of either side: a's, then those only b has */
         for (int side = 0; side < 2; side++) {
             const json_object *from = side ? b : a, *other = side ? a : b;
@@ -87,7 +88,7 @@ static void settings_changed(const json_object *runs, const char *target, const 
                 if ((side && o) || same_setting(e, o))
                     continue;
                 if (used < sizeof text)
-                    used += (size_t)snprintf(text + used, sizeof text - used, "%s %s %s there, %s here",
+                    used += (size_t)snprintf(text + used, sizeof text - used, "%s %s %s -> %s",
                                              n ? ";" : "", name, shown(side ? o : e, x, sizeof x),
                                              shown(side ? e : o, y, sizeof y));
                 n++;
