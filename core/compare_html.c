@@ -378,6 +378,16 @@ static const char *json_text(json_object *v)
     return s ? s : "";
 }
 
+/* "<tr class=CLS ATTR=NAME><th>NAME</th>" (cls may be NULL) */
+static void row_start(FILE *f, const char *cls, const char *attr, const char *name)
+{
+    fprintf(f, "<tr%s%s%s %s=\"", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "", attr);
+    esc(f, name);
+    fprintf(f, "\"><th>");
+    esc(f, name);
+    fprintf(f, "</th>");
+}
+
 /* One row of the machine table: a label, the member key (dotted) of
  * the machine object it shows, its text. */
 static void fact_row(FILE *f, const char *label, const char *key, const char *text)
@@ -430,11 +440,8 @@ static void machine_table(const json_object *env, FILE *f)
     fprintf(f, "<table class=\"env\" id=\"drivers\"><tr><th>driver</th><th>client library</th><th>file</th></tr>\n");
     for (size_t i = 0; i < sb_json_len(drivers); i++) {
         const json_object *d = sb_json_elem(drivers, i);
-        fprintf(f, "<tr data-driver=\"");
-        esc(f, str(d, "name"));
-        fprintf(f, "\"><th>");
-        esc(f, str(d, "name"));
-        fprintf(f, "</th><td>");
+        row_start(f, NULL, "data-driver", str(d, "name"));
+        fprintf(f, "<td>");
         esc(f, sb_json_str(d, "error") ? "does not load: " : "");
         esc(f, sb_json_str(d, "error") ? str(d, "error") : str(d, "client_version"));
         fprintf(f, "</td><td class=\"cmd\">");
@@ -475,11 +482,7 @@ static void settings_tables(const json_object *env, FILE *f)
         fprintf(f, "</tr>\n");
         for (size_t q = 0; q < sb_json_len(differ); q++) {
             const json_object *d = sb_json_elem(differ, q);
-            fprintf(f, "<tr class=\"differs\" data-setting=\"");
-            esc(f, str(d, "name"));
-            fprintf(f, "\"><th>");
-            esc(f, str(d, "name"));
-            fprintf(f, "</th>");
+            row_start(f, "differs", "data-setting", str(d, "name"));
             for (size_t i = 0; i < sb_json_len(targets); i++) {
                 const char *name = str(sb_json_elem(targets, i), "name");
                 const char *v = sb_json_str(sb_json_member(d, "values"), name);
@@ -516,11 +519,8 @@ static void settings_tables(const json_object *env, FILE *f)
             int d = 0;
             for (size_t q = 0; q < sb_json_len(differ) && !d; q++)
                 d = strcmp(str(sb_json_elem(differ, q), "name"), name) == 0;
-            fprintf(f, "<tr%s data-setting=\"", d ? " class=\"differs\"" : "");
-            esc(f, name);
-            fprintf(f, "\"><th>");
-            esc(f, name);
-            fprintf(f, "</th><td>");
+            row_start(f, d ? "differs" : NULL, "data-setting", name);
+            fprintf(f, "<td>");
             setting_text(f, sb_json_str(e, "value"), sb_json_str(e, "unit"));
             fprintf(f, "</td></tr>\n");
         }
