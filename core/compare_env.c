@@ -211,8 +211,9 @@ json_object *cmp_environment(const struct cmp_spec *s, const json_object *runs, 
         const json_object *r = NULL;
         for (size_t i = 0; i < sb_json_len(runs); i++) {
             const json_object *x = sb_json_elem(runs, i);
-            const struct cmp_target *t = &s->targets[cmp_spec_target(s, sb_json_str(x, "target"))];
-            if (t->from_dir == NULL && json_object_is_type(sb_json_at(x, "final.run.host"), json_type_object) &&
+            int k = cmp_spec_target(s, sb_json_str(x, "target"));
+            if (k >= 0 && s->targets[k].from_dir == NULL &&
+                json_object_is_type(sb_json_at(x, "final.run.host"), json_type_object) &&
                 (r == NULL || sb_json_int(sb_json_member(x, "record"), "order") <
                                   sb_json_int(sb_json_member(r, "record"), "order")))
                 r = x;
