@@ -51,9 +51,11 @@ else
 fi
 
 checks=$((checks + 1))
-python3 - "$tmp" "$EVENTS" $((o1 - o0)) $((h1 - h0)) "$root/docs/report.schema.json" <<'PY' || failures=$((failures + 1))
+python3 - "$tmp" "$EVENTS" $((o1 - o0)) $((h1 - h0)) "$root" <<'PY' || failures=$((failures + 1))
 import json, re, sys
-tmp, events, orders, history, schema = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+tmp, events, orders, history, root = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+sys.path.insert(0, root + "/tests/measure")
+from schema_errors import schema_errors
 errs = []
 shards = [json.loads(open(f"{tmp}/shards/s{i}.json").read().splitlines()[-1]) for i in (0, 1)]
 lines = [json.loads(l) for l in open(f"{tmp}/merged.json")]
@@ -82,13 +84,7 @@ for label, want in (("NOPM (New-Orders committed/min):", count("new_order") / mi
     m = re.search(r"^    %s +([0-9.]+)$" % re.escape(label), text, re.M)
     if not m or abs(float(m.group(1)) - want) > 0.05 + 1e-9 * want:
         errs.append(f"text: {label} {m.group(1) if m else 'missing'}, from the merged JSON {want:.2f}")
-try:
-    import jsonschema
-    val = jsonschema.Draft202012Validator(json.load(open(schema)))
-    for i, d in enumerate(lines):
-        for e in val.iter_errors(d): errs.append(f"merged line {i + 1} against the schema: {e.message[:160]}")
-except ImportError:
-    errs.append("python3-jsonschema missing")
+errs += schema_errors(root + "/docs/report.schema.json", lines, "merged line")
 for e in errs: print("FAIL:", e)
 if not errs:
     print(f"ok   {tx} transactions from 2 shards; new_order {count('new_order')} = ORDERS rows added, "

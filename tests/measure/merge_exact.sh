@@ -104,13 +104,8 @@ buckets = read_buckets(f"{tmp}/shards.buckets")
 for p, v in lat["percentiles"].items():
     want = percentile(buckets, float(p), exp["min"], exp["max"])
     if ns(v) != want: errs.append(f"p{p} from the reference decoder's buckets {want}, merge {ns(v)}")
-try:
-    import jsonschema
-    val = jsonschema.Draft202012Validator(json.load(open(schema)))
-    for i, d in enumerate(lines):
-        for e in val.iter_errors(d): errs.append(f"line {i + 1} against the schema: {e.message[:160]}")
-except ImportError:
-    errs.append("python3-jsonschema missing")
+from schema_errors import schema_errors
+errs += schema_errors(schema, lines, "line")
 # event types: the merged report against one histogram per type
 if len(types) != 6: errs.append(f"shard_gen wrote {len(types)} types")
 got_types = fin.get("types", {})
@@ -137,14 +132,8 @@ if "new_order" in types:
     if sum(c for _, c, _ in nb) != cnt: errs.append("new_order's buckets (hdr-histogram-js) do not hold its count")
     for p, want in ((95, p95), (99, p99)):
         if percentile(nb, p, mn, mx) != want: errs.append(f"new_order p{p} from hdr-histogram-js's buckets")
-try:
-    import jsonschema
-    val = jsonschema.Draft202012Validator(json.load(open(schema)))
-    for i in range(3):
-        d = json.loads(open(f"{tmp}/run/shard-{i}.json").read().splitlines()[-1])
-        for e in val.iter_errors(d): errs.append(f"shard {i}'s final line against the schema: {e.message[:160]}")
-except ImportError:
-    pass
+errs += schema_errors(schema, [json.loads(open(f"{tmp}/run/shard-{i}.json").read().splitlines()[-1])
+                               for i in range(3)], "the final line of shard")
 csv = open(f"{tmp}/m.csv").read().splitlines()
 if len(csv) != 1 + len(windows) or not csv[0].startswith("time,threads,tps"): errs.append(f"CSV: {csv[:2]}")
 for e in errs: print("FAIL:", e)
