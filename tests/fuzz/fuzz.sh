@@ -92,12 +92,23 @@ target() { # name: build it and run it for its time
         build fuzz_hdr_read "$src/tests/fuzz/fuzz_hdr_read.c" "$src/core/hdr_read.c" \
             "$src/core/hdr_log.c" "$src/core/histogram.c" -lz &&
             run hdr_read 60 ;;
+    json_read)
+        # merge_load.c and compare_load.c with what they link to (the
+        # comparison's spec is Lua; run_meta.c wants SB_VERSION)
+        build fuzz_json_read -D_GNU_SOURCE -DSB_VERSION='"fuzz"' $(pkg-config --cflags json-c lua5.4) \
+            "$src/tests/fuzz/fuzz_json_read.c" "$src/core/merge_load.c" "$src/core/compare_load.c" \
+            "$src/core/json_get.c" "$src/core/readfile.c" "$src/core/hdr_read.c" "$src/core/histogram.c" \
+            "$src/core/stats.c" "$src/core/shard_id.c" "$src/core/merge_sum.c" "$src/core/compare_json.c" \
+            "$src/core/compare_spec.c" "$src/core/compare_exec.c" "$src/core/options.c" \
+            "$src/core/event_types.c" "$src/core/run_meta.c" "$src/core/jsonw.c" "$src/core/sysinfo.c" \
+            -ljson-c -llua5.4 -lz &&
+            run json_read 60 ;;
     *)
         echo "FAIL: no fuzz target '$1'"; fails=$((fails + 1)) ;;
     esac
 }
 
-[ $# -gt 0 ] || set -- options db_literal pgsql_wire mysql_wire hdr_read
+[ $# -gt 0 ] || set -- options db_literal pgsql_wire mysql_wire hdr_read json_read
 for t in "$@"; do
     target "$t"
 done
