@@ -15,8 +15,10 @@
  *                      interval lines, HdrHistogram log, run record)
  *   compare_stats.c    statistics (compare_stats.h: pure functions)
  *   compare_summary.c  the summary (JSON): points, verdicts, knees,
- *                      warnings, environment; the one source of every
- *                      number the text and HTML reports show
+ *                      warnings; the one source of every number the
+ *                      text and HTML reports show
+ *   compare_env.c      the summary's environment: machine (info.json),
+ *                      versions, server settings and those that differ
  *   compare_text.c     the markdown summary on stdout
  *   compare_html.c     the HTML report, charts drawn by gnuplot (SVG)
  *   compare_json.c     the JSON compare writes (json-c; read back with
@@ -173,6 +175,21 @@ int cmp_run_done(const char *dir, const char *id);
  * cmp_load_runs()'s result. */
 json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
                     const struct cmp_request *req, char *err, size_t errlen);
+
+/* Appends to warnings a warning {kind, workload, threads, target, run,
+ * text} about loaded run run. */
+void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text);
+
+/* ---- compare_env.c ---- */
+
+/* The summary's environment (a new reference owned by the caller): the
+ * machine and drivers of DIR/info.json (else the first run's run.host),
+ * the targets' versions and server settings (their first run's), and the
+ * settings that differ between targets.  runs is the loaded runs' list;
+ * a run whose settings differ from its target's first run adds a
+ * "settings_changed" warning to warnings. */
+json_object *cmp_environment(const struct cmp_spec *s, const json_object *runs, const char *dir,
+                             json_object *warnings);
 
 /* ---- compare_text.c / compare_html.c ---- */
 

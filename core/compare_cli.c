@@ -17,7 +17,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #define EXIT_REGRESSION 3
@@ -271,58 +270,6 @@ static int build_spec(struct cli *c, char *err, size_t errlen)
     return cmp_spec_check(s, err, errlen);
 }
 
-/* The machine's facts, kept with the runs (machine.json), keys in
- * alphabetical order.  `sbench info` (issue 17) will have more: this is
- * where they go. */
-static void machine_facts(const char *dir)
-{
-    char cpu[512] = "", os[512] = "", line[512];
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "model name", 10) == 0 && strchr(line, ':')) {
-            char *v = strchr(line, ':') + 2;
-            v[strcspn(v, "\n")] = 0;
-            snprintf(cpu, sizeof cpu, "%s", v);
-            break;
-        }
-    if (f)
-        fclose(f);
-    f = fopen("/etc/os-release", "r");
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, "PRETTY_NAME=", 12) == 0) {
-            char *v = line + 12;
-            v[strcspn(v, "\n")] = 0;
-            if (*v == '"') {
-                v++;
-                v[strcspn(v, "\"")] = 0;
-            }
-            snprintf(os, sizeof os, "%s", v);
-        }
-    if (f)
-        fclose(f);
-    json_object *m = json_object_new_object();
-    struct utsname u;
-    int have_u = uname(&u) == 0;
-    if (have_u)
-        json_object_object_add(m, "arch", json_object_new_string(u.machine));
-    if (cpu[0])
-        json_object_object_add(m, "cpu", json_object_new_string(cpu));
-    json_object_object_add(m, "cpus", json_object_new_int64(sysconf(_SC_NPROCESSORS_ONLN)));
-    if (have_u) {
-        json_object_object_add(m, "hostname", json_object_new_string(u.nodename));
-        json_object_object_add(m, "kernel", json_object_new_string(u.release));
-    }
-    json_object_object_add(m, "memory_bytes",
-                           json_object_new_int64((int64_t)sysconf(_SC_PHYS_PAGES) * (int64_t)sysconf(_SC_PAGESIZE)));
-    if (os[0])
-        json_object_object_add(m, "os", json_object_new_string(os));
-    char path[4200], err[300];
-    snprintf(path, sizeof path, "%s/machine.json", dir);
-    if (cmp_write_json(path, m, err, sizeof err) != 0) /* the summary then has no machine facts */
-        fprintf(stderr, "compare: %s\n", err);
-    json_object_put(m);
-}
-
 /* Loads the runs, writes summary.json and the HTML report, prints the
  * markdown.  Returns the exit status. */
 static int report(struct cli *c, const json_object *spec_json)
@@ -400,7 +347,6 @@ int sb_compare_main(int argc, char **argv)
     c.req.command = c.command;
     rc = cmp_execute(&c.spec, &c.req);
     if (rc == 0) {
-        machine_facts(c.req.results);
         json_object *sj = cmp_spec_to_json(&c.spec);
         rc = report(&c, sj);
         json_object_put(sj);

@@ -17,7 +17,8 @@
  * (wait4), the machine's busy share during the run and just before it
  * (/proc/stat), the load average, and the command with passwords masked.
  * A run is done when its record exists; an interrupted comparison resumes
- * by skipping those.
+ * by skipping those.  Before the first run, `sbench info` writes the
+ * machine's facts and the drivers' versions to info.json.
  */
 #include "compare.h"
 
@@ -148,27 +149,35 @@ struct child_result {
 };
 
 /*
- * Runs argv (argv[0] = sbench's own executable) with stdout and stderr to
- * out_path; returns 0 and fills r, or -1 when it could not be started.
+ * Runs argv (argv[0] = sbench's own executable) with stdout to out_path
+ * and stderr to err_path (NULL: out_path too); returns 0 and fills r, or
+ * -1 when it could not be started.
  * A signal to compare is passed on as SIGINT (sbench then ends its run);
  * the child dies with compare (PR_SET_PDEATHSIG), so that a killed
  * comparison leaves no run writing behind it.
  */
-static int run_child(char *const argv[], const char *out_path, struct child_result *r)
+static int run_child(char *const argv[], const char *out_path, const char *err_path, struct child_result *r)
 {
     int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
         return -1;
+    int efd = err_path ? open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : fd;
+    if (efd < 0) {
+        close(fd);
+        return -1;
+    }
     double t0 = now_s();
     pid_t pid = fork();
     if (pid < 0) {
         close(fd);
+        if (efd != fd)
+            close(efd);
         return -1;
     }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         dup2(fd, 1);
-        dup2(fd, 2);
+        dup2(efd, 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0)
             dup2(devnull, 0);
@@ -176,6 +185,8 @@ static int run_child(char *const argv[], const char *out_path, struct child_resu
         _exit(127);
     }
     close(fd);
+    if (efd != fd)
+        close(efd);
     int status = 0, forwarded = 0;
     struct rusage ru;
     for (;;) {
@@ -331,7 +342,7 @@ static int check_targets(struct exec *x)
         av_add(&a, script);
         av_add(&a, "run");
         struct child_result r;
-        if (run_child(a.v, out, &r) != 0) {
+        if (run_child(a.v, out, NULL, &r) != 0) {
             fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
             return -1;
         }
@@ -348,6 +359,57 @@ static int check_targets(struct exec *x)
         return -1;
     }
     return interrupted ? -1 : 0;
+}
+
+/* An option of opts that is --NAME=..., for NAME in the list, onto a. */
+static void av_pick(struct argv_buf *a, const struct cmp_strv *opts, const char *const names[])
+{
+    for (int i = 0; i < opts->n; i++)
+        for (int q = 0; names[q]; q++)
+            if (strncmp(opts->v[i], names[q], strlen(names[q])) == 0)
+                av_add(a, opts->v[i]);
+}
+
+/*
+ * The machine and the drivers found with their client versions, written
+ * by `sbench info --report-format=json` itself (core/info.c, one code for
+ * both) into DIR/info.json, once, before the first run: a resumed
+ * comparison keeps the first session's facts (each run's report has its
+ * own run.host).  The child gets the runs' --driver-path and
+ * --workload-path.  A failure is one warning: the summary then takes the
+ * machine from the first run's report.
+ */
+static void write_info(struct exec *x)
+{
+    char path[4200], tmp[4300], errs[4200], msg[1024];
+    snprintf(path, sizeof path, "%s/info.json", x->dir);
+    if (access(path, F_OK) == 0)
+        return;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    snprintf(errs, sizeof errs, "%s/logs/info.err", x->dir);
+    static const char *const paths[] = {"--driver-path=", "--workload-path=", NULL};
+    struct argv_buf a = {.n = 0};
+    av_add(&a, x->self);
+    av_pick(&a, &x->s->opts, paths);
+    for (int k = 0; k < x->s->ntargets; k++)
+        av_pick(&a, &x->s->targets[k].opts, paths);
+    av_add(&a, "--report-format=json");
+    av_add(&a, "info");
+    struct child_result r;
+    json_object *j = NULL;
+    if (run_child(a.v, tmp, errs, &r) != 0)
+        snprintf(msg, sizeof msg, "cannot start %.200s: %.200s", x->self, strerror(errno));
+    else if (r.status != 0)
+        snprintf(msg, sizeof msg, "sbench info exited with status %d (see %.900s)", r.status, errs);
+    else if ((j = sb_json_load_file(tmp, msg, sizeof msg)) != NULL && rename(tmp, path) != 0)
+        snprintf(msg, sizeof msg, "cannot write %.800s: %.150s", path, strerror(errno));
+    else if (j != NULL)
+        msg[0] = 0;
+    if (msg[0]) {
+        fprintf(stderr, "compare: warning: no machine facts (%s): the summary takes them from the first run\n", msg);
+        unlink(tmp);
+    }
+    json_object_put(j);
 }
 
 /* cleanup + prepare of workload w on every target that prepares, once:
@@ -380,7 +442,7 @@ static int prepare_tables(struct exec *x, int w)
             av_add(&a, wl->name);
             av_add(&a, cmds[c]);
             struct child_result r;
-            if (run_child(a.v, out, &r) != 0 || (r.status != 0 && !interrupted)) {
+            if (run_child(a.v, out, NULL, &r) != 0 || (r.status != 0 && !interrupted)) {
                 last_line(out, msg, sizeof msg);
                 fprintf(stderr, "compare: %s of workload '%s' on target '%s' failed: %s (see %s)\n", cmds[c],
                         wl->label, t->name, msg[0] ? msg : strerror(errno), out);
@@ -440,7 +502,7 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     char start_iso[40];
     sb_iso_now(start_iso, sizeof start_iso);
     struct child_result r;
-    if (run_child(a.v, out, &r) != 0) {
+    if (run_child(a.v, out, NULL, &r) != 0) {
         fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
         return -1;
     }
@@ -644,6 +706,7 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
         fprintf(stderr, "compare: resuming in %s: %d of %d runs done\n", x.dir, x.done_before, x.planned);
     if (check_targets(&x) != 0)
         goto out;
+    write_info(&x);
     int order = x.done_before;
     for (int w = 0; w < s->nworkloads; w++) {
         int prepared = 0;

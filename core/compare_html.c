@@ -378,22 +378,164 @@ static const char *json_text(json_object *v)
     return s ? s : "";
 }
 
+/* "<tr class=CLS ATTR=NAME><th>NAME</th>" (cls may be NULL) */
+static void row_start(FILE *f, const char *cls, const char *attr, const char *name)
+{
+    fprintf(f, "<tr%s%s%s %s=\"", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "", attr);
+    esc(f, name);
+    fprintf(f, "\"><th>");
+    esc(f, name);
+    fprintf(f, "</th>");
+}
+
+/* One row of the machine table: a label, the member key (dotted) of
+ * the machine object it shows, its text. */
+static void fact_row(FILE *f, const char *label, const char *key, const char *text)
+{
+    fprintf(f, "<tr><th>%s</th><td data-key=\"%s\">", label, key);
+    esc(f, text);
+    fprintf(f, "</td></tr>\n");
+}
+
+static double mb(const json_object *o, const char *path)
+{
+    return sb_json_num_of(sb_json_at(o, path)) / (1024.0 * 1024.0);
+}
+
+/* The machine's facts (sbench info's host object). */
+static void machine_table(const json_object *env, FILE *f)
+{
+    const json_object *m = sb_json_member(env, "machine");
+    char t[1600];
+    fprintf(f, "<table class=\"env\" id=\"machine\" data-from=\"");
+    esc(f, str(env, "machine_from"));
+    fprintf(f, "\">\n");
+    fact_row(f, "OS", "os", str(m, "os"));
+    snprintf(t, sizeof t, "%s %s (%s) %s", str(m, "sysname"), str(m, "kernel"), str(m, "arch"),
+             str(m, "kernel_version"));
+    fact_row(f, "kernel", "kernel", t);
+    fact_row(f, "host name", "name", str(m, "name"));
+    fact_row(f, "CPU model", "cpu_model", str(m, "cpu_model"));
+    snprintf(t, sizeof t, "%lld online (%lld configured)", (long long)sb_json_int(m, "cpus"),
+             (long long)sb_json_int(m, "cpus_configured"));
+    fact_row(f, "CPUs", "cpus", t);
+    snprintf(t, sizeof t, "%.0f MB total, %.0f MB available", mb(m, "memory_bytes"),
+             mb(m, "memory_available_bytes"));
+    fact_row(f, "memory", "memory_bytes", t);
+    snprintf(t, sizeof t, "%s on %s (%s), %.0f MB free of %.0f MB (%.0f MB usable), working directory %s",
+             str(sb_json_member(m, "fs"), "mount"), str(sb_json_member(m, "fs"), "device"),
+             str(sb_json_member(m, "fs"), "type"), mb(m, "fs.free_bytes"), mb(m, "fs.total_bytes"),
+             mb(m, "fs.available_bytes"), str(m, "cwd"));
+    fact_row(f, "file system", "fs", t);
+    snprintf(t, sizeof t, "%s (available: %s)", str(m, "clocksource"), str(m, "clocksources_available"));
+    fact_row(f, "clock source", "clocksource", t);
+    const json_object *l = sb_json_member(m, "loadavg");
+    snprintf(t, sizeof t, "%.2f %.2f %.2f", sb_json_num_of(sb_json_elem(l, 0)), sb_json_num_of(sb_json_elem(l, 1)),
+             sb_json_num_of(sb_json_elem(l, 2)));
+    fact_row(f, "load average at the start", "loadavg", sb_json_len(l) == 3 ? t : "");
+    fprintf(f, "</table>\n");
+    const json_object *drivers = sb_json_member(env, "drivers");
+    if (sb_json_len(drivers) == 0)
+        return;
+    fprintf(f, "<table class=\"env\" id=\"drivers\"><tr><th>driver</th><th>client library</th><th>file</th></tr>\n");
+    for (size_t i = 0; i < sb_json_len(drivers); i++) {
+        const json_object *d = sb_json_elem(drivers, i);
+        row_start(f, NULL, "data-driver", str(d, "name"));
+        fprintf(f, "<td>");
+        esc(f, sb_json_str(d, "error") ? "does not load: " : "");
+        esc(f, sb_json_str(d, "error") ? str(d, "error") : str(d, "client_version"));
+        fprintf(f, "</td><td class=\"cmd\">");
+        esc(f, str(d, "path"));
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f, "</table>\n");
+}
+
+/* A setting's "VALUE UNIT" (unit may be NULL). */
+static void setting_text(FILE *f, const char *v, const char *u)
+{
+    esc(f, v ? v : "");
+    if (u && *u) {
+        fputc(' ', f);
+        esc(f, u);
+    }
+}
+
+/* The settings that differ between targets, highlighted, then each
+ * target's whole list, collapsed. */
+static void settings_tables(const json_object *env, FILE *f)
+{
+    const json_object *targets = sb_json_member(env, "targets"), *differ = sb_json_member(env, "settings_differ");
+    fprintf(f, "<h3>Server settings that differ</h3>\n");
+    int with = (int)sb_json_int(env, "settings_targets");
+    if (sb_json_len(differ) == 0) {
+        fprintf(f, "<p id=\"settings-differ-none\">%s</p>\n",
+                with >= 2 ? "None: no setting that two targets have differs between them."
+                          : with ? "Only one target's server settings were read." : "No server settings were read.");
+    } else {
+        fprintf(f, "<table class=\"differs\" id=\"settings-differ\"><tr><th>setting</th>");
+        for (size_t i = 0; i < sb_json_len(targets); i++) {
+            fprintf(f, "<th>");
+            esc(f, str(sb_json_elem(targets, i), "name"));
+            fprintf(f, "</th>");
+        }
+        fprintf(f, "</tr>\n");
+        for (size_t q = 0; q < sb_json_len(differ); q++) {
+            const json_object *d = sb_json_elem(differ, q);
+            row_start(f, "differs", "data-setting", str(d, "name"));
+            for (size_t i = 0; i < sb_json_len(targets); i++) {
+                const char *name = str(sb_json_elem(targets, i), "name");
+                const char *v = sb_json_str(sb_json_member(d, "values"), name);
+                fprintf(f, "<td data-target=\"");
+                esc(f, name);
+                fprintf(f, "\" data-value=\"");
+                esc(f, v ? v : "");
+                fprintf(f, "\">");
+                if (v)
+                    setting_text(f, v, sb_json_str(sb_json_member(d, "units"), name));
+                else
+                    fputs("<i>none</i>", f);
+                fprintf(f, "</td>");
+            }
+            fprintf(f, "</tr>\n");
+        }
+        fprintf(f, "</table>\n");
+    }
+    for (size_t i = 0; i < sb_json_len(targets); i++) {
+        const json_object *t = sb_json_elem(targets, i);
+        json_object *settings = sb_json_at(t, "server_settings.settings");
+        if (!json_object_is_type(settings, json_type_object) || json_object_object_length(settings) == 0)
+            continue;
+        fprintf(f, "<details class=\"settings\" data-target=\"");
+        esc(f, str(t, "name"));
+        fprintf(f, "\"><summary>");
+        esc(f, str(t, "name"));
+        fprintf(f, ": %d server settings (", json_object_object_length(settings));
+        esc(f, str(sb_json_member(t, "server_settings"), "version"));
+        fprintf(f, "), read after run ");
+        esc(f, str(t, "server_settings_run"));
+        fprintf(f, "</summary>\n<table class=\"settings\"><tr><th>setting</th><th>value</th></tr>\n");
+        json_object_object_foreach(settings, name, e) {
+            int d = 0;
+            for (size_t q = 0; q < sb_json_len(differ) && !d; q++)
+                d = strcmp(str(sb_json_elem(differ, q), "name"), name) == 0;
+            row_start(f, d ? "differs" : NULL, "data-setting", name);
+            fprintf(f, "<td>");
+            setting_text(f, sb_json_str(e, "value"), sb_json_str(e, "unit"));
+            fprintf(f, "</td></tr>\n");
+        }
+        fprintf(f, "</table></details>\n");
+    }
+}
+
 static void environment(const struct html *h, FILE *f)
 {
     const json_object *env = sb_json_member(h->sum, "environment");
     fprintf(f, "<section id=\"environment\"><h2>Environment</h2>\n<p>sbench ");
     esc(f, str(env, "sbench_version"));
-    fprintf(f, "</p>\n<table class=\"env\"><tr><th>machine</th><td>");
-    json_object *machine = sb_json_member(env, "machine");
-    if (json_object_is_type(machine, json_type_object)) {
-        json_object_object_foreach(machine, k, v) {
-            esc(f, k);
-            fputs(": ", f);
-            esc(f, json_text(v));
-            fputs("<br>", f);
-        }
-    }
-    fprintf(f, "</td></tr>\n");
+    fprintf(f, "</p>\n");
+    machine_table(env, f);
+    fprintf(f, "<table class=\"env\" id=\"targets\">\n");
     const json_object *targets = sb_json_member(env, "targets");
     for (size_t i = 0; i < sb_json_len(targets); i++) {
         const json_object *t = sb_json_elem(targets, i);
@@ -428,7 +570,9 @@ static void environment(const struct html *h, FILE *f)
         esc(f, str(env, "command"));
         fprintf(f, "</td></tr>\n");
     }
-    fprintf(f, "</table>\n<p>Every run's exact command is in the table of runs.</p></section>\n");
+    fprintf(f, "</table>\n");
+    settings_tables(env, f);
+    fprintf(f, "<p>Every run's exact command is in the table of runs.</p></section>\n");
 }
 
 static const char style[] =
@@ -436,7 +580,9 @@ static const char style[] =
     "table{border-collapse:collapse;font-size:90%;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
     "th{background:#f0f0f0}td.cmd{text-align:left;font-family:monospace;font-size:80%}"
     "li.sig{font-weight:bold}li.nosig{color:#555}.warn{color:#a40}figure{margin:1em 0}"
-    "figcaption{font-size:90%;color:#555}svg{max-width:100%;height:auto}";
+    "figcaption{font-size:90%;color:#555}svg{max-width:100%;height:auto}"
+    "table.env td,table.settings td{text-align:left}.differs td{background:#ffe08a;font-weight:bold}"
+    "details.settings{margin:.3em 0}";
 
 static void body(struct html *h, FILE *f)
 {

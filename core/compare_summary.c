@@ -5,8 +5,8 @@
  * latency percentiles, a verdict per pair of targets, the peak and knee of
  * each target's thread sweep, warnings (a busy client, a machine loaded
  * before a run, late starts under --rate, failed events), the regression
- * gate, and the environment.  The text and HTML reports only format this
- * object: every number they show is in it.
+ * gate, and the environment (compare_env.c).  The text and HTML reports
+ * only format this object: every number they show is in it.
  */
 #include "compare.h"
 
@@ -53,10 +53,8 @@ static int point_tps(const struct ctx *c, const char *wl, int threads, const cha
     return n;
 }
 
-static void warn(struct ctx *c, const json_object *run, const char *kind, const char *fmt, double a, double b)
+void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text)
 {
-    char text[400];
-    snprintf(text, sizeof text, fmt, a, b);
     json_object *w = json_object_new_object();
     json_object_object_add(w, "kind", json_object_new_string(kind));
     static const char *const keys[] = {"workload", "threads", "target", NULL};
@@ -64,7 +62,14 @@ static void warn(struct ctx *c, const json_object *run, const char *kind, const 
         add_ref(w, keys[i], sb_json_member(run, keys[i]));
     add_ref(w, "run", sb_json_member(run, "id"));
     json_object_object_add(w, "text", json_object_new_string(text));
-    json_object_array_add(c->warnings, w);
+    json_object_array_add(warnings, w);
+}
+
+static void warn(struct ctx *c, const json_object *run, const char *kind, const char *fmt, double a, double b)
+{
+    char text[400];
+    snprintf(text, sizeof text, fmt, a, b);
+    cmp_warn(c->warnings, run, kind, text);
 }
 
 /* A count of a report, v, as it is (an integer, read exactly), else 0. */
@@ -327,56 +332,6 @@ static json_object *gate(const struct ctx *c, const char *baseline, double thres
     return g;
 }
 
-/* Versions and facts: the machine (machine.json, written when the runs
- * ran), each target's driver, client and server versions (its connection
- * check's report, else its first run's), and targets/NAME.facts.json when
- * present (the hook for `sbench info`, issue 17). */
-static json_object *environment(const struct ctx *c, const char *dir)
-{
-    char path[4300], msg[300];
-    json_object *env = json_object_new_object(), *targets = json_object_new_array();
-    snprintf(path, sizeof path, "%s/machine.json", dir);
-    json_object *machine = sb_json_load_file(path, msg, sizeof msg);
-    const char *version = NULL;
-    for (int k = 0; k < c->s->ntargets; k++) {
-        const struct cmp_target *t = &c->s->targets[k];
-        const char *tdir = t->from_dir ? t->from_dir : dir;
-        const char *tname = t->from_dir ? t->from_target : t->name;
-        json_object *run = NULL;
-        for (size_t i = 0; run == NULL && i < sb_json_len(c->runs); i++) {
-            json_object *r = sb_json_elem(c->runs, i);
-            if (strcmp(sb_json_str(r, "target"), t->name) == 0)
-                run = sb_json_at(r, "final.run");
-        }
-        json_object *e = json_object_new_object();
-        json_object_object_add(e, "name", json_object_new_string(t->name));
-        if (run) {
-            static const char *const keys[] = {"driver", "client_version", "server_version", "sbench_version", "host", NULL};
-            for (int q = 0; keys[q]; q++)
-                if (sb_json_member(run, keys[q]))
-                    add_ref(e, keys[q], sb_json_member(run, keys[q]));
-            if (version == NULL)
-                version = sb_json_str(run, "sbench_version");
-        }
-        if (t->from_dir) {
-            snprintf(path, sizeof path, "%s/%s", t->from_dir, t->from_target);
-            json_object_object_add(e, "from", json_object_new_string(path));
-        }
-        /* optional: none, or one that does not parse, is null */
-        snprintf(path, sizeof path, "%s/targets/%s.facts.json", tdir, tname);
-        json_object_object_add(e, "facts", sb_json_load_file(path, msg, sizeof msg));
-        json_object_array_add(targets, e);
-    }
-    snprintf(path, sizeof path, "%s/comparison.json", dir);
-    json_object *spec = sb_json_load_file(path, msg, sizeof msg);
-    json_object_object_add(env, "sbench_version", json_object_new_string(version ? version : SB_VERSION));
-    json_object_object_add(env, "machine", machine ? machine : json_object_new_object());
-    json_object_object_add(env, "targets", targets);
-    add_ref(env, "command", sb_json_member(spec, "command"));
-    json_object_put(spec);
-    return env;
-}
-
 json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
                          const struct cmp_request *req, char *err, size_t errlen)
 {
@@ -449,7 +404,7 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     json_object_object_add(sum, "sweeps", sweeps);
     json_object_object_add(sum, "warnings", c.warnings);
     json_object_object_add(sum, "regression", gate(&c, baseline, req->fail_slower));
-    json_object_object_add(sum, "environment", environment(&c, req->results));
+    json_object_object_add(sum, "environment", cmp_environment(s, c.runs, req->results, c.warnings));
     json_object_object_add(sum, "runs", runs);
     return sum;
 }

@@ -2,7 +2,8 @@
  * compare_text.c: the summary of a comparison as markdown on stdout: per
  * workload a table of median throughput (with its interval) and p95/p99
  * latency per thread count and target, then the verdicts, the knees, the
- * warnings and the regression gate.  A pure function of the summary.
+ * warnings, the server settings that differ between targets and the
+ * regression gate.  A pure function of the summary.
  */
 #include "compare.h"
 
@@ -19,6 +20,42 @@ static void point_cell(const json_object *p, FILE *f)
     const json_object *t = sb_json_member(p, "tps"), *l = sb_json_at(p, "latency_ms.percentiles");
     fprintf(f, " %.1f [%.1f, %.1f] | %.3f / %.3f |", sb_json_num(t, "median"), sb_json_num(t, "low"),
             sb_json_num(t, "high"), sb_json_num(l, "95"), sb_json_num(l, "99"));
+}
+
+/* "Server settings that differ": a table of the settings two or more
+ * targets have with unequal values, or a line saying there are none. */
+static void settings_section(const json_object *env, FILE *f)
+{
+    const json_object *targets = sb_json_member(env, "targets"), *differ = sb_json_member(env, "settings_differ");
+    int with = (int)sb_json_int(env, "settings_targets");
+    fprintf(f, "Server settings that differ:");
+    if (with < 2) {
+        fprintf(f, " %s\n\n", with ? "only one target's server settings were read" : "no server settings were read");
+        return;
+    }
+    if (sb_json_len(differ) == 0) {
+        fprintf(f, " none (between the %d targets whose settings were read)\n\n", with);
+        return;
+    }
+    fprintf(f, "\n\n| setting |");
+    for (size_t i = 0; i < sb_json_len(targets); i++)
+        fprintf(f, " %s |", str(sb_json_elem(targets, i), "name"));
+    fprintf(f, "\n|---|");
+    for (size_t i = 0; i < sb_json_len(targets); i++)
+        fprintf(f, "---|");
+    fprintf(f, "\n");
+    for (size_t q = 0; q < sb_json_len(differ); q++) {
+        const json_object *d = sb_json_elem(differ, q);
+        fprintf(f, "| %s |", str(d, "name"));
+        for (size_t i = 0; i < sb_json_len(targets); i++) {
+            const char *name = str(sb_json_elem(targets, i), "name");
+            const char *v = sb_json_str(sb_json_member(d, "values"), name);
+            const char *u = sb_json_str(sb_json_member(d, "units"), name);
+            fprintf(f, " %s%s%s |", v ? v : "-", u && *u ? " " : "", u && *u ? u : "");
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
 }
 
 void cmp_text_report(const json_object *sum, FILE *f)
@@ -88,6 +125,7 @@ void cmp_text_report(const json_object *sum, FILE *f)
         }
         fprintf(f, "\n");
     }
+    settings_section(sb_json_member(sum, "environment"), f);
     const json_object *g = sb_json_member(sum, "regression");
     if (strcmp(str(g, "status"), "off") != 0) {
         fprintf(f, "Regression gate (slower than '%s' by more than %.1f%%, whole 95%% CI): %s\n", str(g, "baseline"),

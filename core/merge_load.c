@@ -164,6 +164,72 @@ static int int_list(struct ctx *c, json_object *o, const char *what, int n, int6
     return 0;
 }
 
+/* merge_data.types[i].name into out: 1 to SB_TYPE_NAME_MAX - 1 bytes
+ * without control characters (the report writes them as '?') or NULs. */
+static int type_name(struct ctx *c, json_object *e, size_t i, char *out)
+{
+    json_object *v = sb_json_member(e, "name");
+    if (!is_str(v))
+        return bad(c, "merge_data.types[%zu] has no \"name\"", i);
+    const char *name = json_object_get_string(v);
+    size_t len = (size_t)json_object_get_string_len(v);
+    int ok = len > 0 && len < SB_TYPE_NAME_MAX && strlen(name) == len;
+    for (size_t k = 0; ok && k < len; k++)
+        ok = (unsigned char)name[k] >= 0x20;
+    if (!ok)
+        return bad(c, "merge_data.types[%zu]: the name is not an event type's (1 to %d characters, "
+                      "no control characters)", i, SB_TYPE_NAME_MAX - 1);
+    memcpy(out, name, len + 1);
+    return 0;
+}
+
+/* merge_data.types, written when the run typed its events
+ * (sbench.event_type): names, counts and exact latencies, checked against
+ * what the core guarantees: a type counts each of its events once with its
+ * latency (count = its histogram's), an event has at most one type (the
+ * counts add up to at most the transactions) and a type's failure is a
+ * failed transaction (the failures add up to at most those). */
+static int types_list(struct ctx *c, struct mg_shard *s, json_object *md)
+{
+    json_object *types = sb_json_member(md, "types");
+    if (types == NULL)
+        return 0;
+    if (!is_arr(types) || json_object_array_length(types) > SB_MAX_TYPES)
+        return bad(c, "merge_data.types is not a list of at most %d event types", SB_MAX_TYPES);
+    struct sb_snapshot *d = &s->d;
+    uint64_t counted = 0, failed = 0;
+    for (size_t i = 0; i < json_object_array_length(types); i++) {
+        json_object *e = json_object_array_get_idx(types, i);
+        char what[SB_TYPE_NAME_MAX + 16];
+        s->ntypes = (int)i + 1; /* freed with s whatever happens below */
+        if (!is_obj(e))
+            return bad(c, "merge_data.types[%zu] is not an object", i);
+        if (type_name(c, e, i, s->type_name[i]) || get_u64(c, e, "count", &d->type_count[i]) ||
+            get_u64(c, e, "retries", &d->type_retries[i]) || get_u64(c, e, "failed", &d->type_failed[i]))
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(s->type_name[j], s->type_name[i]) == 0)
+                return bad(c, "event type %s twice in merge_data.types", s->type_name[i]);
+        snprintf(what, sizeof what, "event type %s", s->type_name[i]);
+        if (exact_hist(c, sb_json_member(e, "latency"), what, s->precision, &s->type_lat[i]))
+            return -1;
+        if (sb_histogram_count(s->type_lat[i]) != d->type_count[i])
+            return bad(c, "event type %s: %llu events but %llu latencies", s->type_name[i],
+                       (unsigned long long)d->type_count[i],
+                       (unsigned long long)sb_histogram_count(s->type_lat[i]));
+        if (d->type_count[i] > d->events - counted)
+            return bad(c, "the event types count more events than the %llu transactions",
+                       (unsigned long long)d->events);
+        if (d->type_failed[i] > d->failed_events - failed)
+            return bad(c, "the event types count more failures than the %llu failed transactions",
+                       (unsigned long long)d->failed_events);
+        counted += d->type_count[i];
+        failed += d->type_failed[i];
+    }
+    d->ntypes = s->ntypes;
+    return 0;
+}
+
 /* run.shard, run.host, the options the merge reads. */
 static int run_meta(struct ctx *c, struct mg_shard *s, json_object *fin)
 {
@@ -238,6 +304,8 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
             exact_hist(c, sb_json_member(e, "latency"), s->named_name[i], s->precision, &s->named_lat[i]))
             return -1;
     }
+    if (types_list(c, s, md))
+        return -1;
     s->thread_events = calloc((size_t)s->threads, sizeof *s->thread_events);
     s->thread_busy_ns = calloc((size_t)s->threads, sizeof *s->thread_busy_ns);
     if (!s->thread_events || !s->thread_busy_ns)
@@ -516,6 +584,8 @@ void mg_shard_free(struct mg_shard *s)
         sb_histogram_destroy(s->kind[k]);
     for (int i = 0; i < s->nnamed; i++)
         sb_histogram_destroy(s->named_lat[i]);
+    for (int i = 0; i < s->ntypes; i++)
+        sb_histogram_destroy(s->type_lat[i]);
     free(s->thread_events);
     free(s->thread_busy_ns);
     free(s->client_events);

@@ -207,6 +207,11 @@ static void final_report(const struct mg_run *m, const struct mg_out_opts *o, st
         r->named_count[i] = t->named_count[i];
         r->named_latency[i] = t->named_lat[i];
     }
+    r->ntypes = t->ntypes;
+    for (int ty = 0; ty < t->ntypes; ty++) {
+        r->type_name[ty] = t->type_name[ty];
+        r->type_latency[ty] = t->type_lat[ty];
+    }
     r->server_counters_valid = t->server_valid;
     r->server = t->server;
     r->merge_data = 1;

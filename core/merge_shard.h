@@ -50,6 +50,10 @@ struct mg_shard {
     char named_name[SB_MAX_NAMED][40];
     uint64_t named_count[SB_MAX_NAMED];
     sb_histogram *named_lat[SB_MAX_NAMED];
+    int ntypes;                        /* event types (merge_data.types); their
+                                          counts are in d.type_* */
+    char type_name[SB_MAX_TYPES][SB_TYPE_NAME_MAX];
+    sb_histogram *type_lat[SB_MAX_TYPES]; /* owned */
     uint64_t *thread_events;           /* [threads], owned */
     int64_t *thread_busy_ns;           /* [threads], owned */
     uint64_t *client_events;           /* [nclients], owned; NULL when none */

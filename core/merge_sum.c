@@ -145,6 +145,39 @@ static int sum_named(struct mg_shard *t, const struct mg_shard *s, double p)
     return 0;
 }
 
+/* Event types, merged by name in the order the shards (by index) first
+ * name them: a type a shard did not have counts 0 there.  0, or -1 with
+ * err set (more types than a run keeps, or out of memory). */
+static int sum_types(struct mg_run *m, char *err, size_t errlen)
+{
+    struct mg_shard *t = &m->total;
+    for (int s = 0; s < m->nsh; s++) {
+        const struct mg_shard *x = m->sh[s];
+        for (int i = 0; i < x->ntypes; i++) {
+            int ty;
+            for (ty = 0; ty < t->ntypes; ty++)
+                if (strcmp(t->type_name[ty], x->type_name[i]) == 0)
+                    break;
+            if (ty == SB_MAX_TYPES) {
+                snprintf(err, errlen, "the shards have more than %d event types between them (%s of "
+                         "shard %d is one too many)", SB_MAX_TYPES, x->type_name[i], x->index);
+                return -1;
+            }
+            if (ty == t->ntypes)
+                memcpy(t->type_name[t->ntypes++], x->type_name[i], sizeof t->type_name[0]);
+            t->d.type_count[ty] += x->d.type_count[i];
+            t->d.type_retries[ty] += x->d.type_retries[i];
+            t->d.type_failed[ty] += x->d.type_failed[i];
+            if (hist_add(&t->type_lat[ty], x->type_lat[i], t->precision) != 0) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+        }
+    }
+    t->d.ntypes = t->ntypes;
+    return 0;
+}
+
 static int sum_final(struct mg_run *m)
 {
     struct mg_shard *t = &m->total;
@@ -216,7 +249,7 @@ int mg_sum(struct mg_run *m, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return 0;
+    return sum_types(m, err, errlen);
 }
 
 void mg_run_free(struct mg_run *m)

@@ -62,6 +62,11 @@ struct sb_spread sb_report_spread(const uint64_t *v, int n);
 /* The latency distribution, one line per non-empty bucket, in ms. */
 void sb_report_histogram_text(FILE *f, const sb_histogram *h);
 
+/* The text report's TPC-C section (NOPM, TPM, the mix), from r's event
+ * types; nothing unless every type of r is one of TPC-C's (the tpcc
+ * workload's names).  core/report_tpcc.c. */
+void sb_report_tpcc_text(FILE *f, const struct sb_report *r);
+
 /*
  * sysbench 1.0's stat table, the one its report hooks receive
  * (sbench.hooks.report_intermediate(stat)): counts of the window, its

@@ -65,6 +65,10 @@ static void json_name(FILE *f, const char *name)
  * ns, and its buckets as HdrHistogram's base64 V2 compressed encoding. */
 static void hist_exact(FILE *f, const sb_histogram *h)
 {
+    if (h == NULL) { /* an event type without a histogram (out of memory) */
+        fprintf(f, "null"); /* sbench merge refuses the file, naming the histogram */
+        return;
+    }
     size_t cap = sb_hdr_base64_bound(h) + 1;
     char *b64 = malloc(cap);
     if (b64 == NULL || sb_hdr_encode_base64(h, b64, cap) < 0) {
@@ -105,7 +109,21 @@ static void merge_data(FILE *f, const struct sb_report *r)
         hist_exact(f, r->named_latency[i]);
         fputc('}', f);
     }
-    fprintf(f, "],\"thread_events\":[");
+    fputc(']', f);
+    if (r->ntypes > 0) { /* sbench.event_type: each type's counts and latencies */
+        fprintf(f, ",\"types\":[");
+        for (int ty = 0; ty < r->ntypes; ty++) {
+            fprintf(f, "%s{\"name\":", ty ? "," : "");
+            json_name(f, r->type_name[ty]);
+            fprintf(f, ",\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"latency\":",
+                    (unsigned long long)r->d.type_count[ty], (unsigned long long)r->d.type_retries[ty],
+                    (unsigned long long)r->d.type_failed[ty]);
+            hist_exact(f, r->type_latency[ty]);
+            fputc('}', f);
+        }
+        fputc(']', f);
+    }
+    fprintf(f, ",\"thread_events\":[");
     for (int i = 0; r->thread_events && i < r->threads; i++)
         fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)r->thread_events[i]);
     fprintf(f, "],\"thread_busy_ns\":[");

@@ -12,8 +12,9 @@
 -- transactions), tpcc_check (consistency conditions).  Each event is one
 -- transaction drawn from --mix, reported under its type (new_order,
 -- payment, order_status, delivery, stock_level; a New-Order rolled back by
--- its unused item as new_order_rollback), and the final report ends with
--- NOPM, TPM and the rates of rollbacks and retries.
+-- its unused item as new_order_rollback); the final report's TPC-C section
+-- (NOPM, TPM, the rates of rollbacks and retries) is the core's, from those
+-- types (core/report_tpcc.c).
 
 local common = require("tpcc_common")
 local load = require("tpcc_load")
@@ -168,45 +169,5 @@ function sbench.hooks.before_restart_event(err)
    end
 end
 
-----------------------------------------------------------------------------
--- the report: TPC-C's numbers after sbench's own sections
-----------------------------------------------------------------------------
-
--- stat.types[name] = { count, retries, failed, ... } (see docs/lua-api.md).
-function sbench.hooks.report_extra(stat)
-   local t = stat.types or {}
-   local minutes = stat.time_total / 60
-   if minutes <= 0 then return end
-   local function count(name)
-      return t[name] and t[name].count or 0
-   end
-   local committed_no = count("new_order")
-   local rolled_back = count(common.ROLLBACK_TYPE)
-   local all_no = committed_no + rolled_back
-   local total = 0
-   for _, name in ipairs(types) do total = total + count(name) end
-   total = total + rolled_back
-   print("TPC-C (a TPC-C-like workload, not an audited tpmC):")
-   print(string.format("    %-40s %.1f", "NOPM (New-Orders committed/min):",
-                       committed_no / minutes))
-   print(string.format("    %-40s %.1f", "TPM (transactions/min):",
-                       total / minutes))
-   print(string.format("    %-40s %.1f", "tpmC-style (all New-Orders/min):",
-                       all_no / minutes))
-   print(string.format("    %-40s %d of %d (%.2f%%)",
-                       "New-Orders rolled back:", rolled_back, all_no,
-                       all_no > 0 and 100 * rolled_back / all_no or 0))
-   print("    mix, retries (deadlocks, serialization failures) and " ..
-            "failures per type:")
-   local list = { table.unpack(types) }
-   list[#list + 1] = common.ROLLBACK_TYPE
-   for _, name in ipairs(list) do
-      local e = t[name] or { count = 0, retries = 0, failed = 0 }
-      print(string.format("        %-20s %6.2f%%  retries: %d (%.2f%%)  " ..
-                             "failed: %d", name,
-                          total > 0 and 100 * e.count / total or 0,
-                          e.retries, e.count > 0 and
-                             100 * e.retries / e.count or 0, e.failed))
-   end
-   print()
-end
+-- The report: the core prints the TPC-C section (NOPM, TPM, the mix) from
+-- the event types (core/report_tpcc.c), so `sbench merge` prints it too.

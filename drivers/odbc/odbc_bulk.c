@@ -39,6 +39,18 @@ struct odbc_bulk {
 /* ------------------------------------------------------------------ */
 /* Bulk load: one prepared INSERT, parameter arrays when available.     */
 
+/* The load's own transaction, if it has one, is rolled back and
+ * autocommit is on again. */
+static void roll_back_own_txn(sbd_conn *c, struct odbc_bulk *b)
+{
+    if (!b->own_txn)
+        return;
+    SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
+    SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT, (SQLPOINTER)(uintptr_t)SQL_AUTOCOMMIT_ON,
+                      SQL_IS_UINTEGER);
+    b->own_txn = 0;
+}
+
 void odbc_bulk_free(sbd_conn *c)
 {
     struct odbc_bulk *b = c->bulk;
@@ -46,11 +58,7 @@ void odbc_bulk_free(sbd_conn *c)
         return;
     if (b->h != SQL_NULL_HSTMT)
         SQLFreeHandle(SQL_HANDLE_STMT, b->h);
-    if (b->own_txn) {
-        SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
-        SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT,
-                          (SQLPOINTER)(uintptr_t)SQL_AUTOCOMMIT_ON, SQL_IS_UINTEGER);
-    }
+    roll_back_own_txn(c, b);
     for (int i = 0; i < b->ncols; i++) {
         if (b->data)
             free(b->data[i]);
@@ -88,12 +96,7 @@ static int bulk_bind(sbd_conn *c, struct odbc_bulk *b, int i)
 static int bulk_fail(sbd_conn *c, struct odbc_bulk *b, int status)
 {
     b->failed = status;
-    if (b->own_txn) {
-        SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
-        SQLSetConnectAttr(c->dbc, SQL_ATTR_AUTOCOMMIT,
-                          (SQLPOINTER)(uintptr_t)SQL_AUTOCOMMIT_ON, SQL_IS_UINTEGER);
-        b->own_txn = 0;
-    }
+    roll_back_own_txn(c, b);
     return status;
 }
 

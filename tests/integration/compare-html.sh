@@ -14,6 +14,31 @@ command -v chromium >/dev/null || { fail "chromium is not installed (scripts/ins
     --repeats=2 --results=h --quiet oltp_point_select >h.md 2>h.err
 expect_eq "exit status" "$?" 0
 html=$T/h/report.html
+# the machine's facts (info.json, written by sbench info) against /proc,
+# uname, nproc, os-release, stat -f, /sys, as tests/cli/info_fileio.sh does
+cs=/sys/devices/system/clocksource/clocksource0/current_clocksource
+"$SB" info --report-format=json >info-now.json 2>/dev/null
+checks=$((checks + 1))
+if python3 - h/summary.json "$(uname -r)" "$(uname -m)" "$(uname -n)" "$(nproc)" \
+    "$(awk '/^MemTotal:/ {print $2 * 1024}' /proc/meminfo)" "$(cat $cs 2>/dev/null)" \
+    "$(. /etc/os-release; echo "$PRETTY_NAME")" "$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)" \
+    "$(stat -f -c '%b %S' . | awk '{print $1 * $2}')" "$T" <<'PY'; then echo "ok   environment.machine = /proc, uname, stat -f; drivers = sbench info's"; else fail "environment.machine"; fi
+import json, sys
+s = json.load(open(sys.argv[1]))
+env, m = s["environment"], s["environment"]["machine"]
+kernel, arch, name, cpus, mem, clock, os_, model, fs_total, cwd = sys.argv[2:]
+got = (m["kernel"], m["arch"], m["name"], str(m["cpus"]), str(m["memory_bytes"]), m["os"], str(m["fs"]["total_bytes"]), m["cwd"])
+want = (kernel, arch, name, cpus, mem, os_, fs_total, cwd)
+assert got == want, (got, want)
+assert not clock or m["clocksource"] == clock, m["clocksource"]
+assert not model or m["cpu_model"] == model, m["cpu_model"]
+assert len(m["loadavg"]) == 3 and all(x >= 0 for x in m["loadavg"]), m["loadavg"]
+assert m["fs"]["free_bytes"] > 0 and env["machine_from"] == "info.json", env["machine_from"]
+# the drivers as sbench info lists them now
+now = json.load(open("info-now.json"))["drivers"]
+strip = lambda ds: sorted((d["name"], d.get("client_version"), d.get("error")) for d in ds)
+assert strip(env["drivers"]) == strip(now) and any(d["name"] == "null" for d in now), (env["drivers"], now)
+PY
 chrome() { timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
     --user-data-dir="$T/chrome" "$@" 2>/dev/null; }
 chrome --window-size=1200,2400 --screenshot="$T/shot.png" "file://$html" >/dev/null
@@ -90,4 +115,24 @@ expect_eq "control page: its external image is seen" "$(netcheck "$T/net2.json")
 checks=$((checks + 1))
 if grep -Eq '(src|href)="(https?:|//)|@import|url\((https?:|//)' "$html"; then fail "report.html refers to something outside"
 else echo "ok   report.html refers to nothing outside itself"; fi
+# the machine table of the report, as chromium reads it
+checks=$((checks + 1))
+if python3 - dom.html "$(uname -r)" "$(nproc)" <<'PY'; then echo "ok   report: machine table"; else fail "report machine table"; fi
+import re, sys
+dom, kernel, cpus = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+t = re.search(r'<table class="env" id="machine" data-from="info.json">(.*?)</table>', dom, re.S).group(1)
+cell = dict(re.findall(r'<td data-key="([^"]*)">([^<]*)</td>', t))
+assert kernel in cell["kernel"] and cell["cpus"].startswith(cpus + " online"), cell
+for k in ("os", "cpu_model", "memory_bytes", "fs", "clocksource", "loadavg"):
+    assert k in cell, k
+assert re.search(r'<tr data-driver="null"><th>null</th><td>null [0-9]', dom), "drivers table"
+PY
+# a results directory of an older sbench (no info.json): the machine is
+# the first run's run.host
+cp -r h old && rm old/info.json
+"$SB" report old >old.md 2>old.err
+expect_eq "older results directory: sbench report exit status" "$?" 0
+expect_eq "older directory: machine from the first run" \
+    "$(pyq old/summary.json '[d["environment"]["machine_from"], d["environment"]["machine"]["kernel"], d["environment"]["drivers"]]')" \
+    "['$(pyq h/summary.json '[r["id"] for r in d["runs"] if r["order"] == 0][0]')', '$(uname -r)', None]"
 finish

@@ -18,6 +18,10 @@
 #   - pgsql only: a run with --pipeline, and one at SERIALIZABLE with 8
 #     clients on the one warehouse (serialization failures retried: the
 #     report shows retries, check still passes);
+#   - sqlite only: `sbench compare` with tpcc as its workload (two names
+#     for the one database, 2 repeats each): the New-Orders and Payments of
+#     the runs' JSON reports equal the ORDERS and HISTORY rows added, the
+#     summary's transactions equal the runs' reports, check still passes;
 #   - a bad option gives one line and a non-zero exit;
 #   - cleanup leaves no tpcc table.
 # Environment: see wl-lib.sh.  A missing server is a failure.
@@ -132,6 +136,47 @@ if [ "$TARGET" = pgsql ]; then
     retried=$(awk '/retried transactions:/ { print $3 }' "$OUT")
     expect_range "serializable: retried transactions" "${retried:-0}" 1 100000
     check_passes "after the serializable run"
+fi
+
+if [ "$KIND" = sqlite ]; then
+    echo "--- sbench compare with tpcc as its workload on $TARGET"
+    o0=$(count orders1) h0=$(count history1)
+    res=$SBT_TMP/tpcc-compare-$TARGET
+    rm -rf "$res"
+    OUT=$SBT_TMP/wl-$TARGET-compare.out
+    # shellcheck disable=SC2086
+    if "$SBENCH" compare --quiet --prepare=off --results="$res" --target="x:$SB_DRV --db-server-counters=off" \
+        --target="y:$SB_DRV --db-server-counters=off" --threads=1 --repeats=2 --events=150 --time=0 \
+        --warmup-time=0 tpcc $OPTS >"$OUT" 2>&1; then rc=0; else rc=$?; fi
+    expect_eq "compare tpcc: exit status" "$rc" 0
+    o1=$(count orders1) h1=$(count history1)
+    # shellcheck disable=SC2046
+    set -- $(python3 - "$res" <<'PY'
+import glob, json, sys
+res = sys.argv[1]
+no = pay = txn = 0
+by_run = {}
+for path in glob.glob(res + "/runs/*.json"):
+    if path.endswith(".record.json"):
+        continue
+    for line in open(path):
+        d = json.loads(line)
+        if d.get("type") == "final":
+            t = d["types"]
+            no += t["new_order"]["count"]
+            pay += t["payment"]["count"]
+            by_run[path.rsplit("/", 1)[1][:-5]] = d["transactions"]
+s = json.load(open(res + "/summary.json"))
+same = all(by_run.get(r["id"]) == r["transactions"] for r in s["runs"]) and len(s["runs"]) == len(by_run)
+print(len(by_run), no, pay, sum(by_run.values()), int(same))
+PY
+)
+    expect_eq "compare tpcc: runs" "${1:-}" 4
+    expect_eq "compare tpcc: transactions of the runs" "${4:-}" 600
+    expect_eq "compare tpcc: new ORDERS rows = the runs' committed New-Orders" $((o1 - o0)) "${2:-}"
+    expect_eq "compare tpcc: new HISTORY rows = the runs' Payments" $((h1 - h0)) "${3:-}"
+    expect_eq "compare tpcc: summary's transactions = the runs' reports" "${5:-}" 1
+    check_passes "after sbench compare"
 fi
 
 echo "--- bad input on $TARGET"

@@ -11,12 +11,23 @@
 #     merge_data) equals the sum of the shards' logs bucket for bucket, both
 #     decoded and added by hdr-histogram-js (tests/measure/hdr_sum.mjs), and
 #     the percentiles computed in Python from those buckets equal the merge's
-#   - the merged JSON lines validate against docs/report.schema.json
+#   - the merged JSON lines (and the shards' final lines) validate against
+#     docs/report.schema.json
+#   - event types (TPC-C's names, a different set per shard, some events
+#     untyped): the merged "types" and merge_data.types equal one histogram
+#     per type fed every sample (count, retries, failed, min, max, sum, p95,
+#     p99 exactly; merge_data.types' buckets decoded by hdr-histogram-js);
+#     the text report's "Transactions by type" lines and TPC-C section
+#     (NOPM, TPM, mix) equal, byte for byte, what sbench's text writer
+#     prints for one process that ran every event (shard_gen)
 #   - refused with one line and status 1: a missing shard (named, with its
 #     orphan log), a corrupt or truncated log (file:line), a truncated
 #     report, a shard twice, another run's shard, an option that differs
-#     (named), other histogram settings, a file that is neither; status 2:
-#     no input.  --allow-missing merges and says so in text, JSON and CSV.
+#     (named), other histogram settings, a file that is neither; event
+#     types that do not add up (a count that is not its histogram's, more
+#     events than transactions, more failures than failed transactions), a
+#     bad or repeated type name, more than 16 types in a shard or between
+#     the shards; status 2: no input.  --allow-missing merges and says so in text, JSON and CSV.
 # Environment: SBT_BUILD (required), SBT_HDR_JS_DIR (default tests/hdr-js).
 set -u
 B=${SBT_BUILD:?}
@@ -40,15 +51,30 @@ node "$here/hdr_sum.mjs" "$jsdir" --b64 "$(tail -1 "$tmp/m.json" | python3 -c 'i
     >"$tmp/final.buckets" || bad "hdr_sum on merge_data.latency"
 cmp -s "$tmp/shards.buckets" "$tmp/merged.buckets" || bad "the merged log's buckets differ from the sum of the shards' logs"
 cmp -s "$tmp/shards.buckets" "$tmp/final.buckets" || bad "merge_data.latency's buckets differ from the sum of the shards' logs"
+node "$here/hdr_sum.mjs" "$jsdir" --b64 "$(tail -1 "$tmp/m.json" | python3 -c 'import json,sys; print([t for t in json.load(sys.stdin)["merge_data"]["types"] if t["name"] == "new_order"][0]["latency"]["hdr"])')" \
+    >"$tmp/new_order.buckets" || bad "hdr_sum on merge_data.types' new_order"
+# the sections a single run prints from its types, against shard_gen's one process
+sections() { sed -n '/^Transactions by type/,/^$/p;/^TPC-C/,/^$/p' "$1"; }
+sections "$tmp/run/expected-text.txt" >"$tmp/types.want"
+sections "$tmp/m.txt" >"$tmp/types.got"
+if [ "$(wc -l <"$tmp/types.want")" -lt 18 ]; then
+    bad "shard_gen's one-process report has no types section"
+elif cmp -s "$tmp/types.want" "$tmp/types.got"; then
+    echo "ok   the merged text's Transactions by type and TPC-C (NOPM, TPM, mix) equal one process's, byte for byte"
+else
+    bad "the merged text's types sections differ from one process's: $(diff "$tmp/types.want" "$tmp/types.got" | head -6)"
+fi
 python3 - "$tmp" "$schema" "$here" <<'PY' || fail=1
 import json, sys
 tmp, schema, here = sys.argv[1], sys.argv[2], sys.argv[3]
 errs = []
 exp = {}
 windows = []
+types = {}
 for line in open(f"{tmp}/run/expected.txt"):
     k, *v = line.split()
     if k == "window": windows.append((int(v[1]), int(v[2])))
+    elif k == "type": types[v[0]] = [int(x) for x in v[1:]]
     else: exp[k] = int(v[0])
 lines = [json.loads(l) for l in open(f"{tmp}/m.json")]
 fin, ints = lines[-1], lines[:-1]
@@ -78,18 +104,42 @@ buckets = read_buckets(f"{tmp}/shards.buckets")
 for p, v in lat["percentiles"].items():
     want = percentile(buckets, float(p), exp["min"], exp["max"])
     if ns(v) != want: errs.append(f"p{p} from the reference decoder's buckets {want}, merge {ns(v)}")
-try:
-    import jsonschema
-    val = jsonschema.Draft202012Validator(json.load(open(schema)))
-    for i, d in enumerate(lines):
-        for e in val.iter_errors(d): errs.append(f"line {i + 1} against the schema: {e.message[:160]}")
-except ImportError:
-    errs.append("python3-jsonschema missing")
+from schema_errors import schema_errors
+errs += schema_errors(schema, lines, "line")
+# event types: the merged report against one histogram per type
+if len(types) != 6: errs.append(f"shard_gen wrote {len(types)} types")
+got_types = fin.get("types", {})
+if sorted(got_types) != sorted(types): errs.append(f"merged types {sorted(got_types)}, want {sorted(types)}")
+md_types = {t["name"]: t for t in fin["merge_data"].get("types", [])}
+if sorted(md_types) != sorted(types): errs.append(f"merge_data.types {sorted(md_types)}")
+for name, (cnt, retries, failed, mn, mx, sm, p95, p99) in types.items():
+    t, m_ = got_types.get(name), md_types.get(name)
+    if not t or not m_: continue
+    l = t["latency_ms"]
+    got = (t["count"], t["retries"], t["failed"], ns(l["min"]), ns(l["max"]), ns(l["sum"]),
+           ns(l["percentiles"]["95"]), ns(l["percentiles"]["99"]))
+    if got != (cnt, retries, failed, mn, mx, sm, p95, p99):
+        errs.append(f"type {name}: merge {got}, one histogram {(cnt, retries, failed, mn, mx, sm, p95, p99)}")
+    if abs(t["rate"] - cnt / fin["seconds"]) > 1e-9 * cnt: errs.append(f"type {name}: rate {t['rate']}")
+    if (m_["count"], m_["retries"], m_["failed"], m_["latency"]["count"], m_["latency"]["min_ns"], m_["latency"]["max_ns"],
+            m_["latency"]["sum_ns"]) != (cnt, retries, failed, cnt, mn, mx, sm):
+        errs.append(f"merge_data.types {name}: {m_}")
+if sum(t[0] for t in types.values()) >= exp["count"]: errs.append("shard_gen left no event untyped")
+if fin["failed_transactions"] != sum(t[2] for t in types.values()): errs.append("failed_transactions")
+nb = read_buckets(f"{tmp}/new_order.buckets")
+if "new_order" in types:
+    cnt, _, _, mn, mx, _, p95, p99 = types["new_order"]
+    if sum(c for _, c, _ in nb) != cnt: errs.append("new_order's buckets (hdr-histogram-js) do not hold its count")
+    for p, want in ((95, p95), (99, p99)):
+        if percentile(nb, p, mn, mx) != want: errs.append(f"new_order p{p} from hdr-histogram-js's buckets")
+errs += schema_errors(schema, [json.loads(open(f"{tmp}/run/shard-{i}.json").read().splitlines()[-1])
+                               for i in range(3)], "the final line of shard")
 csv = open(f"{tmp}/m.csv").read().splitlines()
 if len(csv) != 1 + len(windows) or not csv[0].startswith("time,threads,tps"): errs.append(f"CSV: {csv[:2]}")
 for e in errs: print("FAIL:", e)
 print(f"merged {exp['count']} latencies from 3 shards: final count/min/max/sum/percentiles exact, "
-      f"{len(ints)} windows, {len(buckets)} buckets equal to the reference's sum")
+      f"{len(ints)} windows, {len(buckets)} buckets equal to the reference's sum; "
+      f"{len(types)} event types (sets differ by shard) exact")
 sys.exit(1 if errs else 0)
 PY
 
@@ -154,6 +204,27 @@ expect_refusal "histogram settings" 1 "shard-0\.json:[0-9]+: merge_data's latenc
 fresh; echo "hello" >"$tmp/x/notes.json"
 expect_refusal "neither report nor log" 1 "notes\.json: neither an sbench JSON report nor an HdrHistogram log" "$tmp/x"
 expect_refusal "no input" 2 "no input" 
+# event types that do not add up, or cannot be a run's
+fresh; edit "$tmp/x/shard-1.json" 'd["merge_data"]["types"][0]["count"] += 1'
+expect_refusal "a type's count is not its histogram's" 1 "shard-1\.json:[0-9]+: event type [a-z_]+: [0-9]+ events but [0-9]+ latencies" "$tmp/x"
+fresh; edit "$tmp/x/shard-0.json" 't = d["merge_data"]["types"][1]; t["latency"] = d["merge_data"]["latency"]; t["count"] = t["latency"]["count"]'
+expect_refusal "types count more events than transactions" 1 "shard-0\.json:[0-9]+: the event types count more events than the [0-9]+ transactions" "$tmp/x"
+fresh; edit "$tmp/x/shard-2.json" 'd["failed_transactions"] = 1'
+expect_refusal "types count more failures" 1 "shard-2\.json:[0-9]+: the event types count more failures than the 1 failed" "$tmp/x"
+fresh; edit "$tmp/x/shard-0.json" 'd["merge_data"]["types"][2]["name"] = "pay\u0001ment"'
+expect_refusal "a type name with a control character" 1 "shard-0\.json:[0-9]+: merge_data\.types\[2\]: the name is not an event type's" "$tmp/x"
+fresh; edit "$tmp/x/shard-0.json" 'd["merge_data"]["types"][0]["name"] = "x" * 40'
+expect_refusal "a type name too long" 1 "merge_data\.types\[0\]: the name is not an event type's \(1 to 39" "$tmp/x"
+fresh; edit "$tmp/x/shard-1.json" 'd["merge_data"]["types"][1]["name"] = d["merge_data"]["types"][0]["name"]'
+expect_refusal "a type name twice" 1 "shard-1\.json:[0-9]+: event type [a-z_]+ twice in merge_data\.types" "$tmp/x"
+# empty types (the shard's empty "other" histogram): 17 in one shard, 20 between two
+more_types() { # FILE PREFIX N
+    edit "$1" "d['merge_data']['types'] += [dict(name='$2%d' % i, count=0, retries=0, failed=0, latency=d['merge_data']['kinds']['other']) for i in range($3)]"
+}
+fresh; more_types "$tmp/x/shard-0.json" a 14
+expect_refusal "17 types in a shard" 1 "shard-0\.json:[0-9]+: merge_data\.types is not a list of at most 16" "$tmp/x"
+fresh; more_types "$tmp/x/shard-0.json" a 7; more_types "$tmp/x/shard-1.json" b 7
+expect_refusal "more than 16 types between the shards" 1 "more than 16 event types between them \(b[0-9] of shard 1" "$tmp/x"
 
 # --allow-missing: merged, and every output says which shard is missing
 fresh; rm "$tmp/x/shard-1.json"

@@ -12,6 +12,14 @@
  * "max NS", "sum NS", "pP NS" for the --percentiles list, then "window K
  * COUNT P99NS" per window, from one histogram per window and one for the
  * run that every sample went into (not from the shards' files).
+ *
+ * Events have TPC-C's type names (sbench.event_type), a different set per
+ * shard (shard I draws from set I % 3; set 2 leaves a tenth of its events
+ * untyped), with retries and failures; expected.txt adds "type NAME COUNT
+ * RETRIES FAILED MIN MAX SUM P95 P99" per type from one histogram per type
+ * fed every shard's samples, and DIR/expected-text.txt is the text report
+ * one process that ran every event would print (sbench's own text writer
+ * on those histograms, types in the order the shards first name them).
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +35,23 @@
 static const double pcts[] = {50, 90, 95, 99, 99.9, 99.99};
 #define NPCTS 6
 #define T0 1767000000.0
+
+/* The event types (the tpcc workload's, so the text report's TPC-C
+ * section is printed too) and each shard's set of them, by index into
+ * type_names; -1 ends a set. */
+static const char *const type_names[] = {"new_order", "payment", "order_status", "delivery",
+                                         "stock_level", "new_order_rollback"};
+#define NTYPES 6
+static const int type_sets[3][4] = {{0, 1, 2, -1}, {1, 3, 5, 0}, {4, 0, -1, -1}};
+
+/* Events by type: one shard's (as its run reports them), or every
+ * shard's (one histogram per type fed every sample); order: the types in
+ * the order they were first named. */
+struct typed {
+    sb_histogram *lat[NTYPES];
+    uint64_t retries[NTYPES], failed[NTYPES];
+    int order[NTYPES], n;
+};
 
 static uint64_t rng;
 static double uniform(void)
@@ -50,6 +75,42 @@ static int64_t latency(double slow)
 static sb_histogram *hist(void)
 {
     return sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, 0.01);
+}
+
+/* The type of shard s's next event (index into type_names), or -1. */
+static int pick_type(int s)
+{
+    const int *set = type_sets[s % 3];
+    int n = 0;
+    while (n < 4 && set[n] >= 0)
+        n++;
+    if (s % 3 == 2 && uniform() < 0.1)
+        return -1;
+    return set[(int)(uniform() * n)];
+}
+
+/* An event of type ty took v ns. */
+static void type_event(struct typed *t, int ty, int64_t v)
+{
+    if (t->lat[ty] == NULL) {
+        t->lat[ty] = hist();
+        t->order[t->n++] = ty;
+    }
+    sb_histogram_record(t->lat[ty], v);
+}
+
+/* r's types: t's, in the order they were first named. */
+static void report_types(struct sb_report *r, const struct typed *t)
+{
+    r->ntypes = r->d.ntypes = t->n;
+    for (int i = 0; i < t->n; i++) {
+        int ty = t->order[i];
+        r->type_name[i] = type_names[ty];
+        r->type_latency[i] = t->lat[ty];
+        r->d.type_count[i] = sb_histogram_count(t->lat[ty]);
+        r->d.type_retries[i] = t->retries[ty];
+        r->d.type_failed[i] = t->failed[ty];
+    }
 }
 
 static void report_of(struct sb_report *r, const sb_histogram *lat, const sb_histogram *const *kind,
@@ -78,7 +139,9 @@ int main(int argc, char **argv)
     rng = strtoull(argv[5], NULL, 10) | 1;
     if (nsh < 1 || nw < 1 || per < 0)
         return 2;
-    extern const struct sb_report_format sb_report_json;
+    extern const struct sb_report_format sb_report_json, sb_report_text;
+    struct typed alltypes = {0};
+    uint64_t allfailed = 0;
     sb_histogram *all = hist(), **allw = calloc((size_t)nw, sizeof *allw);
     for (int w = 0; w < nw; w++)
         allw[w] = hist();
@@ -99,6 +162,8 @@ int main(int argc, char **argv)
         sb_shard_hlog_tag(&sh, tag, sizeof tag);
         sb_hdr_log_comment(log, tag);
         sb_histogram *tot = hist(), *win = hist(), *empty = hist();
+        struct typed types = {0};
+        uint64_t failed = 0;
         const sb_histogram *kinds[SB_Q_NKINDS], *wkinds[SB_Q_NKINDS];
         for (int k = 0; k < SB_Q_NKINDS; k++)
             kinds[k] = wkinds[k] = empty;
@@ -113,6 +178,21 @@ int main(int argc, char **argv)
                 sb_histogram_record(tot, v);
                 sb_histogram_record(all, v);
                 sb_histogram_record(allw[w], v);
+                int ty = pick_type(s);
+                if (ty < 0)
+                    continue;
+                type_event(&types, ty, v);
+                type_event(&alltypes, ty, v);
+                if (uniform() < 0.05) { /* restarted once before it completed */
+                    types.retries[ty]++;
+                    alltypes.retries[ty]++;
+                }
+                if (uniform() < 0.01) { /* and another one given up */
+                    types.failed[ty]++;
+                    alltypes.failed[ty]++;
+                    failed++;
+                    allfailed++;
+                }
             }
             report_of(&r, win, wkinds, 1.0, 2);
             r.elapsed = w + 1;
@@ -128,6 +208,8 @@ int main(int argc, char **argv)
         r.thread_events = te;
         r.thread_busy_ns = busy;
         r.merge_data = 1;
+        r.d.failed_events = failed;
+        report_types(&r, &types);
         sb_shard_meta_json(&sh, shardj, sizeof shardj);
         snprintf(meta, sizeof meta,
                  "{\"sbench_version\":\"gen\",\"driver\":\"null\",\"client_version\":\"\",\"server_version\":\"\","
@@ -147,6 +229,8 @@ int main(int argc, char **argv)
         sb_histogram_destroy(tot);
         sb_histogram_destroy(win);
         sb_histogram_destroy(empty);
+        for (int ty = 0; ty < NTYPES; ty++)
+            sb_histogram_destroy(types.lat[ty]);
     }
     snprintf(path, sizeof path, "%s/expected.txt", dir);
     FILE *ef = fopen(path, "w");
@@ -158,6 +242,36 @@ int main(int argc, char **argv)
     for (int w = 0; w < nw; w++)
         fprintf(ef, "window %d %llu %lld\n", w, (unsigned long long)sb_histogram_count(allw[w]),
                 (long long)sb_histogram_percentile(allw[w], 99));
+    for (int i = 0; i < alltypes.n; i++) {
+        int ty = alltypes.order[i];
+        const sb_histogram *h = alltypes.lat[ty];
+        fprintf(ef, "type %s %llu %llu %llu %lld %lld %lld %lld %lld\n", type_names[ty],
+                (unsigned long long)sb_histogram_count(h), (unsigned long long)alltypes.retries[ty],
+                (unsigned long long)alltypes.failed[ty], (long long)sb_histogram_min(h),
+                (long long)sb_histogram_max(h), (long long)sb_histogram_sum(h),
+                (long long)sb_histogram_percentile(h, 95), (long long)sb_histogram_percentile(h, 99));
+    }
     fclose(ef);
+    /* the text report of one process that ran every event */
+    const sb_histogram *kinds[SB_Q_NKINDS];
+    sb_histogram *empty = hist();
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        kinds[k] = k == SB_Q_SELECT ? all : empty;
+    struct sb_report r;
+    report_of(&r, all, kinds, nw, 2 * nsh);
+    r.elapsed = nw;
+    r.d.failed_events = allfailed;
+    report_types(&r, &alltypes);
+    snprintf(path, sizeof path, "%s/expected-text.txt", dir);
+    FILE *tf = fopen(path, "w");
+    if (!tf) {
+        fprintf(stderr, "shard_gen: cannot write in %s\n", dir);
+        return 1;
+    }
+    sb_report_text.final(tf, &r, NULL, 0);
+    if (fclose(tf) != 0) {
+        fprintf(stderr, "shard_gen: writing failed\n");
+        return 1;
+    }
     return 0;
 }
