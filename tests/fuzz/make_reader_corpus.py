@@ -4,8 +4,8 @@ corpus/hdr_read/ and corpus/json_read/, from real outputs and a few that lie:
 
   - an HdrHistogram log of known intervals (tests/unit/hdr_log_test --log);
   - a null-driver run with --report-format=json --report-interval=1
-    --hdr-log (the files `sbench compare` reads), and a shard of one
-    (--shard=0/2: the files `sbench merge` reads);
+    --hdr-log (the files `sbench compare` reads), and shards of one
+    (--shard=I/2: the files `sbench merge` reads), one with event types;
   - copies of those that lie: truncated, a tagged interval, other histogram
     settings, zero runs and counts past the buckets, a bad cookie, a NUL;
     reports whose counts disagree, a line after the final one, a second
@@ -101,6 +101,7 @@ def dump(objs):
 def json_seeds(d, reports):
     write(d, "report-run", reports["run"])
     write(d, "report-shard", reports["shard"])
+    write(d, "report-shard-types", reports["typed"])
     sh = report_lines(reports["shard"])
     fin = sh[-1]
     write(d, "json-record", json.dumps({"id": "a-1-t-1", "exit": 0, "seconds": 2.5,
@@ -123,6 +124,10 @@ def json_seeds(d, reports):
     write(d, "lie-past-u64", dump(sh[:-1] + [f2]).replace("1.8446744073709552e+19", "18446744073709551616"))
     write(d, "lie-after-final", dump(sh + [sh[0]]))
     write(d, "lie-two-finals", dump(sh + [sh[-1]]))
+    ty = report_lines(reports["typed"])
+    f2 = json.loads(json.dumps(ty[-1]))
+    f2["merge_data"]["types"][0]["count"] += 1
+    write(d, "lie-type-count", dump(ty[:-1] + [f2]))
     write(d, "lie-no-type", dump([{"transactions": 1}]))
     w = json.loads(json.dumps(sh[0]))
     w["seconds"] = -1
@@ -148,10 +153,18 @@ def main():
         subprocess.run(base + ["--shard=0/2", "--run-id=fuzzseed", "--output=" + p("shard.json"),
                                "--hdr-log=" + p("shard.hlog"), "oltp_point_select", "run"],
                        check=True, stdout=subprocess.DEVNULL)
+        # a shard whose events have types (merge_data.types)
+        with open(p("typed.lua"), "w") as f:
+            f.write('local n = 0\nfunction event()\n  n = n + 1\n'
+                    '  sbench.event_type(n % 3 == 0 and "slow" or "fast")\nend\n')
+        subprocess.run(base + ["--shard=1/2", "--run-id=fuzzseed", "--output=" + p("typed.json"),
+                               "--hdr-log=" + p("typed.hlog"), p("typed.lua"), "run"],
+                       check=True, stdout=subprocess.DEVNULL)
         rd = lambda n: open(p(n), "rb").read()
         for target, fill, files in (("hdr_read", hdr_seeds, {"known": "known.hlog", "run": "run.hlog",
                                                             "shard": "shard.hlog"}),
-                                    ("json_read", json_seeds, {"run": "run.json", "shard": "shard.json"})):
+                                    ("json_read", json_seeds, {"run": "run.json", "shard": "shard.json",
+                                                              "typed": "typed.json"})):
             d = os.path.join(corpus, target)
             os.makedirs(d, exist_ok=True)
             for n in os.listdir(d):
