@@ -157,6 +157,14 @@ void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *bu
  */
 json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen);
 
+/* A run's JSON lines report held in buf[0 .. len-1] (path only names it
+ * in messages): *final its final line (a new reference), intervals gets
+ * an [end time, tps] pair per interval line.  Returns 0, or -1 with one
+ * line in err and *final NULL (a line that is not JSON, a truncated
+ * file, no final line, a second one, a line of another type). */
+int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
+                     json_object *intervals, char *err, size_t errlen);
+
 /* 1 when run id's files in dir make a finished run, else 0. */
 int cmp_run_done(const char *dir, const char *id);
 

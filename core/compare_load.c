@@ -24,20 +24,11 @@
 
 static const double point_pcts[] = {50, 95, 99, 99.9};
 
-/* The final line and the interval points of the JSON lines report at
- * path: *final a new reference, intervals gets [end time, tps] pairs.
- * Returns 0, or -1 with one line in err (a line that is not JSON, a
- * truncated file, no final line). */
-static int read_report(const char *path, json_object **final, json_object *intervals, char *err, size_t errlen)
+int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
+                     json_object *intervals, char *err, size_t errlen)
 {
     char msg[300];
-    size_t len;
     *final = NULL;
-    char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, msg, sizeof msg);
-    if (buf == NULL) {
-        snprintf(err, errlen, "%.400s: %s", path, msg);
-        return -1;
-    }
     struct sb_json_lines lines;
     json_object *j;
     int got = sb_json_lines_init(&lines, buf, len, msg, sizeof msg);
@@ -51,16 +42,15 @@ static int read_report(const char *path, json_object **final, json_object *inter
             json_object_put(j);
         } else if (type && strcmp(type, "final") == 0 && *final == NULL) {
             *final = j;
-        } else {
-            json_object_put(j);
+        } else { /* type is j's: the message before j goes */
             snprintf(msg, sizeof msg, "%s", type && strcmp(type, "final") == 0 ? "a second final report"
                                                                               : "not an interval or final report");
+            json_object_put(j);
             got = -1;
         }
     }
     int line = lines.line;
     sb_json_lines_close(&lines);
-    free(buf);
     if (got == 0 && *final == NULL) {
         snprintf(err, errlen, "%.400s: no final report (the run did not finish)", path);
         return -1;
@@ -75,6 +65,22 @@ static int read_report(const char *path, json_object **final, json_object *inter
         return -1;
     }
     return 0;
+}
+
+/* cmp_report_parse over the file at path. */
+static int read_report(const char *path, json_object **final, json_object *intervals, char *err, size_t errlen)
+{
+    char msg[300];
+    size_t len;
+    *final = NULL;
+    char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, msg, sizeof msg);
+    if (buf == NULL) {
+        snprintf(err, errlen, "%.400s: %s", path, msg);
+        return -1;
+    }
+    int rc = cmp_report_parse(path, buf, len, final, intervals, err, errlen);
+    free(buf);
+    return rc;
 }
 
 /* Accumulated latency of one point. */

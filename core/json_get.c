@@ -31,6 +31,16 @@ json_object *sb_json_parse(struct json_tokener *tok, const char *buf, size_t len
     json_object *o = json_tokener_parse_ex(tok, buf, (int)len);
     enum json_tokener_error je = json_tokener_get_error(tok);
     size_t end = json_tokener_get_parse_end(tok);
+    if (o == NULL && je == json_tokener_continue && end == len) {
+        /* a number, true, false or null at the very end: json-c waits for
+         * the byte after it; its NUL says there is none (found by
+         * fuzzing: "8" was refused as "the text ends inside the value") */
+        json_object *last = json_tokener_parse_ex(tok, "", 1);
+        if (json_tokener_get_error(tok) == json_tokener_success)
+            o = last, je = json_tokener_success;
+        else
+            json_object_put(last);
+    }
     if (own) /* json_tokener_free(NULL) crashes */
         json_tokener_free(own);
     size_t rest = end;

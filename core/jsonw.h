@@ -20,7 +20,10 @@ struct sb_jw {
 void sb_jw_init(struct sb_jw *w, char *buf, size_t len);
 /* Appends s as it is (punctuation, an object the caller built). */
 void sb_jw_raw(struct sb_jw *w, const char *s);
-/* Appends s as a JSON string (NULL: ""). */
+/* Appends s as a JSON string (NULL: ""): '"', '\\' and control characters
+ * escaped, valid UTF-8 kept as it is, and each maximal subpart of an
+ * invalid sequence (a lone continuation byte, a sequence cut short, an
+ * overlong form, a surrogate, past U+10FFFF) written as U+FFFD. */
 void sb_jw_str(struct sb_jw *w, const char *s);
 /* Appends a number (NaN and infinities: 0); integers print without a point. */
 void sb_jw_num(struct sb_jw *w, double v);

@@ -363,14 +363,11 @@ static int window_line(struct ctx *c, struct mg_window *w, json_object *o)
     return 0;
 }
 
-/* The JSON lines file: interval lines into s->w, the final line. */
-static int load_json(struct mg_shard *s, char *err, size_t errlen)
+/* The JSON lines file held in buf: interval lines into s->w, the final
+ * line. */
+static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err, size_t errlen)
 {
     struct ctx c = {s->json_path, 0, err, errlen};
-    char *buf;
-    size_t len;
-    if (slurp(&c, &buf, &len))
-        return -1;
     int rc = -1, cap = 0, have_final = 0, got;
     json_object *fin = NULL, *o;
     struct sb_json_lines lines;
@@ -429,7 +426,6 @@ static int load_json(struct mg_shard *s, char *err, size_t errlen)
 out:
     json_object_put(fin);
     sb_json_lines_close(&lines);
-    free(buf);
     return rc;
 }
 
@@ -538,14 +534,30 @@ out:
     return rc;
 }
 
-int mg_shard_load_json(struct mg_shard *s, const char *path, char *err, size_t errlen)
+int mg_shard_parse_json(struct mg_shard *s, const char *path, const char *buf, size_t len, char *err,
+                        size_t errlen)
 {
     memset(s, 0, sizeof *s);
     if ((s->json_path = strdup(path)) == NULL) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    return load_json(s, err, errlen);
+    return load_json(s, buf, len, err, errlen);
+}
+
+int mg_shard_load_json(struct mg_shard *s, const char *path, char *err, size_t errlen)
+{
+    char msg[300];
+    size_t len;
+    char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, msg, sizeof msg);
+    if (buf == NULL) {
+        memset(s, 0, sizeof *s);
+        snprintf(err, errlen, "%s: %s", path, msg);
+        return -1;
+    }
+    int rc = mg_shard_parse_json(s, path, buf, len, err, errlen);
+    free(buf);
+    return rc;
 }
 
 int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, char *err,

@@ -98,6 +98,10 @@ struct mg_run;
  * line in err that names the file and, where it helps, the line.
  */
 int mg_shard_load_json(struct mg_shard *s, const char *path, char *err, size_t errlen);
+/* The same over the file's bytes buf[0 .. len-1] (owned by the caller;
+ * path only names them in messages): the fuzz target's entry point. */
+int mg_shard_parse_json(struct mg_shard *s, const char *path, const char *buf, size_t len, char *err,
+                        size_t errlen);
 int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, char *err,
                        size_t errlen);
 void mg_shard_free(struct mg_shard *s);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hdr_log.h"
+#include "jsonw.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
@@ -48,13 +49,16 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
-/* A statement's name as a JSON string (control characters become '?'). */
+/* A name (a statement's, an event type's, an SQLSTATE a server sent) as
+ * a JSON string, through core/jsonw.c: escaped, and valid UTF-8 whatever
+ * its bytes.  Names are short (39 bytes; 6 each escaped). */
 static void json_name(FILE *f, const char *name)
 {
-    fputc('"', f);
-    for (const char *c = name; *c; c++)
-        fprintf(f, (*c == '"' || *c == '\\') ? "\\%c" : ((unsigned char)*c < 0x20 ? "?" : "%c"), *c);
-    fputc('"', f);
+    char buf[6 * 64 + 3];
+    struct sb_jw w;
+    sb_jw_init(&w, buf, sizeof buf);
+    sb_jw_str(&w, name);
+    fputs(w.truncated ? "\"\"" : buf, f);
 }
 
 /* A histogram whole, for sbench merge: exact count, min, max and sum in
@@ -242,10 +246,12 @@ static void json_extras(FILE *f, const struct sb_report *r)
 {
     const struct sb_snapshot *d = &r->d;
     fprintf(f, ",\"errors\":[");
-    for (int i = 0; i < d->nerrors; i++)
-        fprintf(f, "%s{\"sqlstate\":\"%s\",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}",
-                i ? "," : "", d->errors[i].sqlstate, d->errors[i].native_code,
+    for (int i = 0; i < d->nerrors; i++) {
+        fprintf(f, "%s{\"sqlstate\":", i ? "," : "");
+        json_name(f, d->errors[i].sqlstate);
+        fprintf(f, ",\"native_code\":%ld,\"ignored\":%llu,\"fatal\":%llu}", d->errors[i].native_code,
                 (unsigned long long)d->errors[i].ignored, (unsigned long long)d->errors[i].fatal);
+    }
     fprintf(f, "]");
     if (r->connect) {
         fprintf(f, ",\"connection_time_ms\":");

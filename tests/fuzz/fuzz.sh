@@ -6,10 +6,13 @@
 #   db_literal   core/db.c placeholder scan + literal emulation           30 s
 #   pgsql_wire   drivers/pgsql/pgsql_wire_proto.c (backend messages)      60 s
 #   mysql_wire   drivers/mysql/mysql_wire_proto.c + mysql_wire_row.c      60 s
+#   hdr_read     core/hdr_read.c (interval log, V2 decode) + hdr_log.c    60 s
+#   json_read    core/json_get.c, merge_load.c, compare_load.c (reports)  60 s
 # A crash, sanitizer report, leak or failed oracle fails the test; the input
 # is kept in $SBT_TMP (or /tmp) under fuzz-artifacts and printed in base64.
 # The long runs (tests/fuzz/README.md) are the same script with a time:
 #   FUZZ_TIME=1800 nice tests/fuzz/fuzz.sh pgsql_wire
+# The readers' seeds are written by make_reader_corpus.py from real outputs.
 # Usage: fuzz.sh [TARGET...]   (default: all of the above)
 # Environment: FUZZ_TIME (seconds per target, instead of the table's),
 # FUZZ_KEEP (a directory: the grown corpora and logs are kept there),
@@ -85,16 +88,27 @@ target() { # name: build it and run it for its time
         build fuzz_mysql_wire "$src/tests/fuzz/fuzz_mysql_wire.c" \
             "$src/drivers/mysql/mysql_wire_proto.c" "$src/drivers/mysql/mysql_wire_row.c" $common &&
             run mysql_wire 60 ;;
-    # Slots for the readers of other machines' files, enabled when they are
-    # in the tree (see tests/fuzz/README.md, "Slots"):
-    # hdr_log_read) build fuzz_hdr_log_read "$src/tests/fuzz/fuzz_hdr_log_read.c" "$src/core/hdr_log_read.c" "$src/core/histogram.c" -lz && run hdr_log_read 60 ;;
-    # json_read) build fuzz_json_read "$src/tests/fuzz/fuzz_json_read.c" "$src/core/json_read.c" && run json_read 60 ;;
+    hdr_read)
+        build fuzz_hdr_read "$src/tests/fuzz/fuzz_hdr_read.c" "$src/core/hdr_read.c" \
+            "$src/core/hdr_log.c" "$src/core/histogram.c" -lz &&
+            run hdr_read 60 ;;
+    json_read)
+        # merge_load.c and compare_load.c with what they link to (the
+        # comparison's spec is Lua; run_meta.c wants SB_VERSION)
+        build fuzz_json_read -D_GNU_SOURCE -DSB_VERSION='"fuzz"' $(pkg-config --cflags json-c lua5.4) \
+            "$src/tests/fuzz/fuzz_json_read.c" "$src/core/merge_load.c" "$src/core/compare_load.c" \
+            "$src/core/json_get.c" "$src/core/readfile.c" "$src/core/hdr_read.c" "$src/core/histogram.c" \
+            "$src/core/stats.c" "$src/core/shard_id.c" "$src/core/merge_sum.c" "$src/core/compare_json.c" \
+            "$src/core/compare_spec.c" "$src/core/compare_exec.c" "$src/core/options.c" \
+            "$src/core/event_types.c" "$src/core/run_meta.c" "$src/core/jsonw.c" "$src/core/sysinfo.c" \
+            -ljson-c -llua5.4 -lz &&
+            run json_read 60 ;;
     *)
         echo "FAIL: no fuzz target '$1'"; fails=$((fails + 1)) ;;
     esac
 }
 
-[ $# -gt 0 ] || set -- options db_literal pgsql_wire mysql_wire
+[ $# -gt 0 ] || set -- options db_literal pgsql_wire mysql_wire hdr_read json_read
 for t in "$@"; do
     target "$t"
 done

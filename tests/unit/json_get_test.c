@@ -93,7 +93,9 @@ static void broken_text(void)
         {"{\"a\": 1}{}", "at column 9"},
         {"", "the text ends inside the value"},
         {"   ", "the text ends inside the value"},
-        {"null", "at column"},
+        {"null", "not a JSON object or list"},
+        {"-", "the text ends inside the value"},
+        {"[1", "the text ends inside the value"},
         {"null\n", "not a JSON object or list"},
         {"{\"a\": nan}", "at column"},
         {"{\"a\": [1, 2,]}", "at column"},
@@ -110,6 +112,15 @@ static void broken_text(void)
     json_object *o = parse("{\"a\": 1}\n\t ", err, sizeof err);
     CHECK(o != NULL, "blanks after the value: %s", err);
     json_object_put(o);
+    /* a value that ends with the buffer, where json-c waits for one more
+     * byte (found by fuzzing: "8" was "the text ends inside the value") */
+    static const char *const whole[] = {"8", "-1.5", "1e5", "true", "false"};
+    for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+        o = sb_json_parse(NULL, whole[i], strlen(whole[i]), err, sizeof err); /* no NUL given */
+        CHECK(o != NULL && strcmp(json_object_to_json_string(o), whole[i]) == 0, "'%s' at the end: %s",
+              whole[i], o ? json_object_to_json_string(o) : err);
+        json_object_put(o);
+    }
     PASS("broken text: NULL and a message with the column");
 }
 
