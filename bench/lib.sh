@@ -120,7 +120,14 @@ timed() {
 }
 
 # Fields of a sysbench-style report.
-tx_count() { sed -n 's/^ *transactions: *\([0-9][0-9]*\) .*/\1/p' "$1" | head -n1; }
+# Events of a run: its "transactions:" line, else (sysbench prints no SQL
+# statistics for a script that runs no SQL) its "total number of events:".
+tx_count() {
+    local n
+    n=$(sed -n 's/^ *transactions: *\([0-9][0-9]*\) .*/\1/p' "$1" | head -n1)
+    [ -n "$n" ] || n=$(sed -n 's/^ *total number of events: *\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+    echo "$n"
+}
 tx_rate() { sed -n 's/^ *transactions: *[0-9][0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$1" | head -n1; }
 time_field() { awk -v f="$2" '{ print $f }' "$1.time" | tail -n1; }
 # CPU microseconds (user+sys) per transaction.
