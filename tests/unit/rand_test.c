@@ -13,19 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed;
-
-#define CHECK(cond, ...)                                                     \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);  \
-            fprintf(stderr, __VA_ARGS__);                                    \
-            fprintf(stderr, "\n%d passed, 1 failed\n", passed);              \
-            exit(1);                                                         \
-        }                                                                    \
-    } while (0)
-
-#define PASS(name) do { passed++; printf("ok %s\n", name); } while (0)
+#include "check.h"
 
 #define DRAWS 1000000
 
