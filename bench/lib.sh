@@ -4,7 +4,7 @@
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$ROOT/bench/build-release}
-SBENCH=$BUILD_DIR/core/sbench
+SBENCH=$BUILD_DIR/cli/sbench
 SYSBENCH=${SYSBENCH:-/usr/bin/sysbench}
 PGPW=${SBT_PGPASSWORD:-sbtest-pw-S3cret}
 MYPW=${SBT_MYSQL_PASSWORD:-sbtest-pw-S3cret}

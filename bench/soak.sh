@@ -21,7 +21,7 @@
 # Servers: those of the test suite when SBT_PGPORT is set (scripts/test.sh
 # exports SBT_*; the PostgreSQL restart then uses $SBT_PGSOCKET/data),
 # else its own PostgreSQL and MariaDB in a temporary directory
-# (PG_PORT/MY_PORT, default 25532/23406).  sbench: $SBT_BUILD/core/sbench
+# (PG_PORT/MY_PORT, default 25532/23406).  sbench: $SBT_BUILD/cli/sbench
 # when set, else a release build in bench/build-release.
 # Environment: SOAK_CLIENTS (default 32), SOAK_THREADS (2), SOAK_MAX_RSS_MB.
 set -eu -o pipefail
@@ -52,7 +52,7 @@ else
     MYCONN="--mysql-host=127.0.0.1 --mysql-port=$MY_PORT"
     MYSQLCLI="--host=127.0.0.1 --port=$MY_PORT"
 fi
-if [ -n "${SBT_BUILD:-}" ]; then SBENCH=$SBT_BUILD/core/sbench; else build_sbench; fi
+if [ -n "${SBT_BUILD:-}" ]; then SBENCH=$SBT_BUILD/cli/sbench; else build_sbench; fi
 [ -x "$SBENCH" ] || die "no sbench at $SBENCH"
 PGC="--db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=$PG_PORT --pgsql-user=sbtest --pgsql-password=$PGPW --pgsql-db=sbtest"
 MYC="--db-driver=mysql $MYCONN --mysql-user=sbtest --mysql-password=$MYPW --mysql-db=sbtest"

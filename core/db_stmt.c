@@ -7,7 +7,7 @@
  * (db.c).
  */
 #include "db.h"
-#include "../drivers/common/text.h"
+#include "../lib/text.h"
 
 #include <stdio.h>
 #include <stdlib.h>

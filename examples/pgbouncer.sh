@@ -9,11 +9,11 @@
 #
 # Environment: PGHOST [127.0.0.1] PGPORT [5432] (the server), BOUNCER_PORT
 # [6432] (a PgBouncer in front of it; scripts/pgbouncer-server.sh starts
-# one), PGPASSWORD, SBENCH [sbench, or ./build/core/sbench], RUN
+# one), PGPASSWORD, SBENCH [sbench, or ./build/cli/sbench], RUN
 # ["--threads=4 --time=20"].
 set -eu
 sbench=${SBENCH:-sbench}
-[ -x ./build/core/sbench ] && [ -z "${SBENCH:-}" ] && sbench=./build/core/sbench
+[ -x ./build/cli/sbench ] && [ -z "${SBENCH:-}" ] && sbench=./build/cli/sbench
 host=${PGHOST:-127.0.0.1}
 run=${RUN:---threads=4 --time=20}
 common="--db-driver=pgsql --pgsql-host=$host --tables=1 --table-size=10000"

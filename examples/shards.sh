@@ -10,14 +10,14 @@
 #
 # Without options it runs on the null driver (no server).  For example:
 #   examples/shards.sh --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-user=sbtest --pgsql-password=...
-# Environment: SBENCH [sbench, or ./build/core/sbench], SHARDS [3],
+# Environment: SBENCH [sbench, or ./build/cli/sbench], SHARDS [3],
 # RUN ["--threads=2 --time=10 --report-interval=1"], WORKLOAD
 # [oltp_read_write], OUT [a temporary directory, removed at the end].
 # Slurm instead of mpirun:  srun --ntasks=$SHARDS sbench ... (SLURM_PROCID is the index);
 # Kubernetes: examples/k8s/sbench-shards.yaml.
 set -eu
 sbench=${SBENCH:-sbench}
-[ -x ./build/core/sbench ] && [ -z "${SBENCH:-}" ] && sbench=$(pwd)/build/core/sbench
+[ -x ./build/cli/sbench ] && [ -z "${SBENCH:-}" ] && sbench=$(pwd)/build/cli/sbench
 shards=${SHARDS:-3}
 run=${RUN:---threads=2 --time=10 --report-interval=1}
 workload=${WORKLOAD:-oltp_read_write}

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 [ -f build/build.ninja ] || meson setup build >/dev/null
 ninja -C build >/dev/null
-sbench=$(pwd)/build/core/sbench
+sbench=$(pwd)/build/cli/sbench
 work=$(mktemp -d /tmp/sbench-quickstart.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work"

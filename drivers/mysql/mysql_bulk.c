@@ -9,7 +9,7 @@
  */
 #include "mysql_int.h"
 #include "../common/buf.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 
 #include <math.h>
 #include <stdio.h>

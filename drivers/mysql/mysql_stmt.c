@@ -10,7 +10,7 @@
  * statements run over the wire fast path instead (mysql_wire.c).
  */
 #include "mysql_int.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 #include "../common/value.h"
 
 #include <stdlib.h>

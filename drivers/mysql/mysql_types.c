@@ -4,7 +4,7 @@
  * text value turned into it.  No allocation, no locale beyond strtod's.
  */
 #include "mysql_int.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 #include "../common/value.h"
 
 #include <stdlib.h>

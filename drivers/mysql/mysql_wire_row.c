@@ -6,7 +6,7 @@
  */
 #include "mysql_wire.h"
 #include "../common/buf.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 #include "../common/value.h"
 
 #include <stdlib.h>

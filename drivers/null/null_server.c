@@ -27,7 +27,7 @@
  */
 #include "null_int.h"
 #include "common/error.h"
-#include "common/text.h"
+#include "text.h"            /* lib/text.h: integer text (in the SDK, beside this file) */
 
 #include <stdatomic.h>
 #include <stdio.h>

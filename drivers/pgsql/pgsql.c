@@ -14,7 +14,7 @@
 #include "../common/list.h"
 #include "../common/error.h"
 #include "../common/password.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 
 #include <ctype.h>
 #include <errno.h>

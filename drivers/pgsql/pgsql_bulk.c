@@ -6,7 +6,7 @@
  * reports the server's verdict (constraint errors surface there).
  */
 #include "pgsql_int.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 
 #include <stdlib.h>
 #include <string.h>

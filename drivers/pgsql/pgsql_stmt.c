@@ -10,7 +10,7 @@
  */
 #include "pgsql_int.h"
 #include "../common/buf.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 #include "../common/value.h"
 
 #include <ctype.h>

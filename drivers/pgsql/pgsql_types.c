@@ -10,7 +10,7 @@
  * and correctly rounded to 17 significant digits, which always round-trips.
  */
 #include "pgsql_int.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 
 #include <float.h>
 #include <math.h>

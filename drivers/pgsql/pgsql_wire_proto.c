@@ -9,7 +9,7 @@
  */
 #include "pgsql_int.h"
 #include "../common/buf.h"
-#include "../common/text.h"
+#include "../../lib/text.h"
 #include "../common/value.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
 set -u
 build=${1:-${SBT_BUILD:-build}}
 build=$(cd "$build" && pwd) || { echo "bad_input: no build dir"; exit 1; }
-S=$build/core/sbench
+S=$build/cli/sbench
 [ -x "$S" ] || { echo "bad_input: $S not found"; exit 1; }
 src=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -216,7 +216,7 @@ export OMPI_COMM_WORLD_RANK=x OMPI_COMM_WORLD_SIZE=3
 check 2 "are not a shard index and count" -- $N $SH --run-id=r --time=1 $W run
 unset OMPI_COMM_WORLD_RANK OMPI_COMM_WORLD_SIZE
 [ ! -e o.json ] && [ ! -e o.hlog ] || { fail=$((fail + 1)); echo "FAIL: a refused shard left o.json or o.hlog"; }
-# sbench merge (core/merge*.c); its refusals of inputs: tests/measure/merge_exact.sh
+# sbench merge (merge/merge*.c); its refusals of inputs: tests/measure/merge_exact.sh
 check 2 "sbench merge: no input" -- merge
 check 2 "unknown option --frob" -- merge --frob=1 x
 check 2 "invalid value 'xml' for --report-format" -- merge --report-format=xml x

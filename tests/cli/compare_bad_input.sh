@@ -74,7 +74,7 @@ expect 2 "invalid value 'x' for --fail-slower" -- compare --target="a:$null" --f
 expect 2 "each run needs a length" -- compare --target="a:$null" --time=0 oltp_point_select
 expect 1 "notadir is not a results directory of sbench compare" -- report notadir
 # damaged run files in a results directory: one line naming the file, no
-# summary written (sbench report reads them through core/json_get.c)
+# summary written (sbench report reads them through results/json_get.c)
 run=runs/oltp_point_select_t1_a_r1
 cp -r good cut && head -c -20 good/$run.json >cut/$run.json && rm -f cut/summary.json
 expect 1 "run oltp_point_select_t1_a_r1: cut/$run.json: the last line does not end: the file is truncated" -- report cut

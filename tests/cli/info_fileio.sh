@@ -11,7 +11,7 @@
 # Usage: info_fileio.sh BUILD_DIR
 set -u
 build=$(cd "${1:-${SBT_BUILD:-build}}" && pwd) || { echo "no build dir"; exit 1; }
-S=$build/core/sbench
+S=$build/cli/sbench
 tmp=$(mktemp -d /tmp/sbench-info.XXXXXX)
 # the I/O test's files in the build tree: a real file system where /tmp may be tmpfs
 iodir=$(mktemp -d "$build/fileio-test.XXXXXX")

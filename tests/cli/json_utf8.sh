@@ -9,7 +9,7 @@
 # Usage: json_utf8.sh BUILD_DIR
 set -u
 build=$(cd "${1:-${SBT_BUILD:-build}}" && pwd) || { echo "no build dir"; exit 1; }
-S=$build/core/sbench
+S=$build/cli/sbench
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/sbench-json-utf8.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 script=$tmp/$(printf 'w\377\303x.lua')

@@ -8,7 +8,7 @@
 set -u
 build=${1:-${SBT_BUILD:-build}}
 build=$(cd "$build" && pwd) || { echo "legacy_errors: no build dir"; exit 1; }
-S=$build/core/sbench
+S=$build/cli/sbench
 [ -x "$S" ] || { echo "legacy_errors: $S not found"; exit 1; }
 tmp=$(mktemp -d /tmp/sbench-legacyerr.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -12,7 +12,7 @@ set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-${SBT_BUILD:-$src/build}}
 man=${2:-$src/docs/sbench.1}
-sb=$build/core/sbench
+sb=$build/cli/sbench
 [ -x "$sb" ] || { echo "FAIL no sbench at $sb"; echo "0 passed, 1 failed"; exit 1; }
 [ -f "$man" ] || { echo "FAIL no man page at $man"; echo "0 passed, 1 failed"; exit 1; }
 tmp=$(mktemp -d /tmp/sbench-manhelp.XXXXXX)

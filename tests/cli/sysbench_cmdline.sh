@@ -18,7 +18,7 @@
 set -u
 build=${1:-${SBT_BUILD:-build}}
 build=$(cd "$build" && pwd) || { echo "sysbench_cmdline: no build dir"; exit 1; }
-S=$build/core/sbench
+S=$build/cli/sbench
 SYSB=${SBT_SYSBENCH:-/usr/bin/sysbench}
 [ -x "$S" ] || { echo "FAIL: $S not found"; exit 1; }
 [ -x "$SYSB" ] || { echo "FAIL: $SYSB not found (apt-get install sysbench): nothing to compare with"; exit 1; }

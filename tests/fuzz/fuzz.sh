@@ -6,8 +6,8 @@
 #   db_literal   core/db.c placeholder scan + literal emulation           30 s
 #   pgsql_wire   drivers/pgsql/pgsql_wire_proto.c (backend messages)      60 s
 #   mysql_wire   drivers/mysql/mysql_wire_proto.c + mysql_wire_row.c      60 s
-#   hdr_read     core/hdr_read.c (interval log, V2 decode) + hdr_log.c    60 s
-#   json_read    core/json_get.c, merge_load.c, compare_load.c (reports)  60 s
+#   hdr_read     results/hdr_read.c (interval log, V2 decode) + hdr_log.c    60 s
+#   json_read    results/json_get.c, merge_load.c, compare_load.c (reports)  60 s
 # A crash, sanitizer report, leak or failed oracle fails the test; the input
 # is kept in $SBT_TMP (or /tmp) under fuzz-artifacts and printed in base64.
 # The long runs (tests/fuzz/README.md) are the same script with a time:
@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 pq_inc=$(pg_config --includedir 2>/dev/null || echo /usr/include/postgresql)
 CF="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 CF="$CF -I$src/core -I$src/include -I$src/drivers/pgsql -I$src/drivers/mysql -I$pq_inc"
-common="$src/drivers/common/buf.c $src/drivers/common/text.c"
+common="$src/drivers/common/buf.c $src/lib/text.c"
 fails=0
 
 build() { # name sources...
@@ -89,17 +89,17 @@ target() { # name: build it and run it for its time
             "$src/drivers/mysql/mysql_wire_proto.c" "$src/drivers/mysql/mysql_wire_row.c" $common &&
             run mysql_wire 60 ;;
     hdr_read)
-        build fuzz_hdr_read "$src/tests/fuzz/fuzz_hdr_read.c" "$src/core/hdr_read.c" \
+        build fuzz_hdr_read "$src/tests/fuzz/fuzz_hdr_read.c" "$src/results/hdr_read.c" \
             "$src/core/hdr_log.c" "$src/core/histogram.c" -lz &&
             run hdr_read 60 ;;
     json_read)
         # merge_load.c and compare_load.c with what they link to (the
         # comparison's spec is Lua; run_meta.c wants SB_VERSION)
         build fuzz_json_read -D_GNU_SOURCE -DSB_VERSION='"fuzz"' $(pkg-config --cflags json-c lua5.4) \
-            "$src/tests/fuzz/fuzz_json_read.c" "$src/core/merge_load.c" "$src/core/compare_load.c" \
-            "$src/core/json_get.c" "$src/core/readfile.c" "$src/core/hdr_read.c" "$src/core/histogram.c" \
-            "$src/core/stats.c" "$src/core/shard_id.c" "$src/core/merge_sum.c" "$src/core/compare_json.c" \
-            "$src/core/compare_spec.c" "$src/core/compare_exec.c" "$src/core/options.c" \
+            "$src/tests/fuzz/fuzz_json_read.c" "$src/merge/merge_load.c" "$src/compare/compare_load.c" \
+            "$src/results/json_get.c" "$src/results/readfile.c" "$src/results/hdr_read.c" "$src/core/histogram.c" \
+            "$src/core/stats.c" "$src/core/shard_id.c" "$src/merge/merge_sum.c" "$src/compare/compare_json.c" \
+            "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/core/options.c" \
             "$src/core/event_types.c" "$src/core/run_meta.c" "$src/core/jsonw.c" "$src/core/sysinfo.c" \
             -ljson-c -llua5.4 -lz &&
             run json_read 60 ;;

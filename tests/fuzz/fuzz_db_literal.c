@@ -11,9 +11,9 @@
  * Input: byte 0 = flags (bit 0: driver escapes backslashes), the SQL up to
  * the first NUL, then per placeholder a type byte and (strings) bytes up to
  * the next NUL.  Build and run: tests/fuzz/fuzz.sh. */
-#include "db.h"
-#include "stats.h"
-#include "../../drivers/common/text.h"
+#include "../../core/db.h"
+#include "../../core/stats.h"
+#include "../../lib/text.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* fuzz_hdr_read.c: libFuzzer target for the HdrHistogram readers of
- * `sbench merge` and `sbench compare` (core/hdr_read.c): an interval log
+ * `sbench merge` and `sbench compare` (results/hdr_read.c): an interval log
  * and its base64 V2 compressed histograms come from other machines, so
  * any bytes must end in an interval, the end, or an error of one line,
  * never a read past the buffer, a crash or UB.  Each input is used three
@@ -18,10 +18,10 @@
  *     (core/hdr_log.c, the writer) encodes: it must read back equal.
  * The whole input is also given to sb_hdr_decode_add as one encoded
  * histogram.  Build and run: tests/fuzz/fuzz.sh. */
-#include "hdr_log.h"
-#include "hdr_read.h"
-#include "histogram.h"
-#include "stats.h"
+#include "../../core/hdr_log.h"
+#include "../../results/hdr_read.h"
+#include "../../core/histogram.h"
+#include "../../core/stats.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -1,9 +1,9 @@
 /* fuzz_json_read.c: libFuzzer target for the readers of sbench's JSON
  * result files, whose bytes come from other machines and runs: json-c
- * through core/json_get.c (sb_json_parse, the JSON lines reader), the
- * shard report of `sbench merge` (core/merge_load.c, mg_shard_parse_json:
+ * through results/json_get.c (sb_json_parse, the JSON lines reader), the
+ * shard report of `sbench merge` (merge/merge_load.c, mg_shard_parse_json:
  * every field, the exact histograms in merge_data) and the run report of
- * `sbench compare` (core/compare_load.c, cmp_report_parse).  Any bytes
+ * `sbench compare` (compare/compare_load.c, cmp_report_parse).  Any bytes
  * must give an error of one line or a structure that holds together,
  * never a read past the buffer, a crash, UB or a leak.  Oracles:
  *  - sb_json_parse: a value that is an object or a list, which json-c
@@ -18,9 +18,9 @@
  *    per interval line; failed: no final, one line naming the file.
  * The buffers are exactly as large as the input, so ASan sees a read one
  * byte past it.  Build and run: tests/fuzz/fuzz.sh. */
-#include "compare.h"
-#include "json_get.h"
-#include "merge_shard.h"
+#include "../../compare/compare.h"
+#include "../../results/json_get.h"
+#include "../../merge/merge_shard.h"
 
 #include <stdint.h>
 #include <stdio.h>

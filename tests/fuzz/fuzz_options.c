@@ -5,7 +5,7 @@
  * then the accessors, the masked echo and the help printer.  Build and run:
  * tests/fuzz/fuzz.sh. */
 #define _GNU_SOURCE
-#include "options.h"
+#include "../../core/options.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -12,7 +12,7 @@ corpus/hdr_read/ and corpus/json_read/, from real outputs and a few that lie:
     final, numbers past 64 bits, bad UTF-8, deep nesting.
 
 Usage: make_reader_corpus.py SBENCH HDR_LOG_TEST [CORPUS_DIR]
-(from a build: build/core/sbench build/tests/hdr_log_test).  The inputs
+(from a build: build/cli/sbench build/tests/hdr_log_test).  The inputs
 that once failed (crash-*) are kept; everything else is rewritten.
 """
 import base64

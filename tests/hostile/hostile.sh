@@ -21,7 +21,7 @@
 # never ends is cut at --db-max-result-bytes.
 # Usage: hostile.sh [--quick] [BUILD_DIR]  (default $SBT_BUILD).
 # Environment: SBENCH (the sbench to test, e.g. an ASan build: default
-# BUILD_DIR/core/sbench), WRAP (a command put before sbench, e.g.
+# BUILD_DIR/cli/sbench), WRAP (a command put before sbench, e.g.
 # valgrind), HOSTILE_LIMIT (seconds a case may take, default 15),
 # HOSTILE_NO_ULIMIT=1 (no 4 GB address-space limit: for ASan builds).
 set -u
@@ -29,7 +29,7 @@ quick=0
 [ "${1:-}" = "--quick" ] && { quick=1; shift; }
 B=${1:-${SBT_BUILD:?set SBT_BUILD or pass the build directory}}
 B=$(cd "$B" && pwd) || exit 1
-SB=${SBENCH:-$B/core/sbench}
+SB=${SBENCH:-$B/cli/sbench}
 [ -x "$SB" ] || { echo "FAIL: no $SB (build first)"; exit 1; }
 here=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3

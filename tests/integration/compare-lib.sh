@@ -1,7 +1,7 @@
 # compare-lib.sh: shared by the compare-*.sh tests (sourced, bash): the
 # sbench under test, a scratch directory removed at exit, and the check
 # helpers.  Arguments of the sourcing script: BUILD_ROOT.
-SB=$(cd "${1:?build root}" && pwd)/core/sbench
+SB=$(cd "${1:?build root}" && pwd)/cli/sbench
 [ -x "$SB" ] || { echo "FAIL: no $SB (build first)"; exit 1; }
 T=$(mktemp -d "${SBT_TMP:-/tmp}/compare-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT

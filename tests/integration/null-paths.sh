@@ -16,7 +16,7 @@
 set -u
 B=${1:-${SBT_BUILD:?set SBT_BUILD or pass the build directory}}
 B=$(cd "$B" && pwd) || exit 1
-SB=$B/core/sbench
+SB=$B/cli/sbench
 [ -x "$SB" ] || { echo "null-paths.sh: no $SB (build first)"; exit 1; }
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/null-paths.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT

@@ -10,7 +10,7 @@
 
 : "${SBT_BUILD:?SBT_BUILD must name the build directory}"
 : "${SBT_TMP:?SBT_TMP must name a scratch directory}"
-SBENCH=$SBT_BUILD/core/sbench
+SBENCH=$SBT_BUILD/cli/sbench
 WL_HERE=$(cd "$(dirname "$0")" && pwd)
 failures=0
 checks=0

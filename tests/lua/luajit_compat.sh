@@ -11,7 +11,7 @@
 set -u
 build=${1:-${SBT_BUILD:-build}}
 build=$(cd "$build" && pwd) || { echo "luajit_compat: no build dir"; exit 1; }
-S=$build/core/sbench
+S=$build/cli/sbench
 here=$(cd "$(dirname "$0")" && pwd)
 script=$here/luajit_compat.lua
 [ -x "$S" ] || { echo "FAIL: $S not found"; exit 1; }

@@ -19,7 +19,7 @@ set -u
 : "${SBT_BUILD:?}" "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
 : "${SBT_MYSQL_SOCKET:?}" "${SBT_MYSQL_PASSWORD:?}"
 command -v valgrind >/dev/null || { echo "FAIL: valgrind is not installed"; exit 1; }
-SB=$SBT_BUILD/core/sbench
+SB=$SBT_BUILD/cli/sbench
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/hot_path_allocs.XXXXXX")
 cd "$tmp" || exit 1
 SMALL=100 BIG=600

@@ -11,7 +11,7 @@
 set -u
 : "${SBT_BUILD:?set SBT_BUILD}"
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-SB=$SBT_BUILD/core/sbench
+SB=$SBT_BUILD/cli/sbench
 SCHEMA=$SRC/docs/report.schema.json
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/json_report.XXXXXX")
 [ -n "${SBT_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT

@@ -31,7 +31,7 @@
 # Environment: SBT_BUILD (required), SBT_HDR_JS_DIR (default tests/hdr-js).
 set -u
 B=${SBT_BUILD:?}
-SB=$B/core/sbench GEN=$B/tests/shard_gen
+SB=$B/cli/sbench GEN=$B/tests/shard_gen
 here=$(cd "$(dirname "$0")" && pwd)
 jsdir=${SBT_HDR_JS_DIR:-$here/../hdr-js}
 schema=$here/../../docs/report.schema.json

@@ -13,7 +13,7 @@
 # Environment: SBT_BUILD, SBT_PGHOST, SBT_PGPORT, SBT_PGPASSWORD (required).
 set -u
 : "${SBT_BUILD:?set SBT_BUILD}" "${SBT_PGHOST:?set SBT_PGHOST}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
-SB=$SBT_BUILD/core/sbench
+SB=$SBT_BUILD/cli/sbench
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/rate_stall.XXXXXX")
 cd "$tmp" || exit 1
 export PGPASSWORD=$SBT_PGPASSWORD

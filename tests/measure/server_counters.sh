@@ -24,7 +24,7 @@
 set -u
 : "${SBT_BUILD:?}" "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
 : "${SBT_MYSQL_SOCKET:?}" "${SBT_MYSQL_PASSWORD:?}"
-SB=$SBT_BUILD/core/sbench
+SB=$SBT_BUILD/cli/sbench
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/server_counters.XXXXXX")
 cd "$tmp" || exit 1
 TABLES=2 THREADS=2

@@ -26,11 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdr_log.h"
-#include "histogram.h"
-#include "report.h"
-#include "shard.h"
-#include "stats.h"
+#include "../../core/hdr_log.h"
+#include "../../core/histogram.h"
+#include "../../core/report.h"
+#include "../../core/shard.h"
+#include "../../core/stats.h"
 
 static const double pcts[] = {50, 90, 95, 99, 99.9, 99.99};
 #define NPCTS 6

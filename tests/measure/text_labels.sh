@@ -10,7 +10,7 @@
 # Environment: SBT_BUILD (required).
 set -u
 : "${SBT_BUILD:?set SBT_BUILD}"
-SB=$SBT_BUILD/core/sbench
+SB=$SBT_BUILD/cli/sbench
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/text_labels.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

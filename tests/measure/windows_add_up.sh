@@ -12,7 +12,7 @@
 # Environment: SBT_BUILD (required), SBT_HDR_JS_DIR (node_modules of
 # hdr-histogram-js; default tests/hdr-js).
 set -u
-SB=${SBT_BUILD:?}/core/sbench
+SB=${SBT_BUILD:?}/cli/sbench
 here=$(cd "$(dirname "$0")" && pwd)
 jsdir=${SBT_HDR_JS_DIR:-$here/../hdr-js}
 [ -d "$jsdir/node_modules/hdr-histogram-js" ] || { echo "FAIL: $jsdir/node_modules/hdr-histogram-js missing"; exit 1; }

@@ -13,11 +13,11 @@ if [ ! -f "$A/build.ninja" ]; then
     timeout 300 meson setup "$A" "$SRC" -Db_sanitize=address,undefined -Db_lundef=false \
         >"$T/setup.log" 2>&1 || { cat "$T/setup.log"; fail "meson setup"; finish; }
 fi
-timeout 400 ninja -C "$A" core/sbench $(cd "$A" && ninja -t targets all 2>/dev/null |
+timeout 400 ninja -C "$A" cli/sbench $(cd "$A" && ninja -t targets all 2>/dev/null |
     sed -n 's/^\(drivers\/[^:]*\.so\): .*/\1/p') >"$T/build.log" 2>&1 ||
     { tail -n 30 "$T/build.log"; fail "asan build"; finish; }
 ok "asan build in $A"
-AS=$A/core/sbench
+AS=$A/cli/sbench
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:log_path=$T/sanlog-asan
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$T/sanlog-ubsan
 cd "$T" || exit 1

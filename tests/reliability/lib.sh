@@ -4,7 +4,7 @@
 set -u
 : "${SBT_BUILD:?set SBT_BUILD (the meson build directory)}"
 SBT_BUILD=$(cd "$SBT_BUILD" && pwd)
-S=$SBT_BUILD/core/sbench
+S=$SBT_BUILD/cli/sbench
 [ -x "$S" ] || { echo "FAIL: $S not found (build first)"; exit 1; }
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 unset SBENCH_PATH SBENCH_DRIVER_PATH MYSQL_PWD PGPASSWORD PGHOST PGPORT PGUSER PGDATABASE 2>/dev/null || true

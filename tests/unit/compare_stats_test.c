@@ -1,6 +1,6 @@
 /*
  * compare_stats_test.c: the statistics of `sbench compare`
- * (core/compare_stats.c) against independent computations:
+ * (compare/compare_stats.c) against independent computations:
  *  - the exact distribution of Mann-Whitney's U against brute-force
  *    enumeration of every split of n+m ranks (a different algorithm);
  *  - the median's order-statistic interval against binomial sums;
@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "compare_stats.h"
+#include "../../compare/compare_stats.h"
 
 static int failures, checks;
 

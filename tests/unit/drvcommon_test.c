@@ -12,7 +12,7 @@
 #include "../../drivers/common/link.h"
 #include "../../drivers/common/list.h"
 #include "../../drivers/common/password.h"
-#include "../../drivers/common/text.h"
+#include "../../lib/text.h"
 #include "../../drivers/common/value.h"
 
 #include <errno.h>

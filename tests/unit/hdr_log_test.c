@@ -15,8 +15,8 @@
  *                                     exact raw max), after a first line
  *                                     "precision P"
  */
-#include "hdr_log.h"
-#include "histogram.h"
+#include "../../core/hdr_log.h"
+#include "../../core/histogram.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * hdr_read_test.c: unit tests for core/hdr_read.c, the HdrHistogram log
+ * hdr_read_test.c: unit tests for results/hdr_read.c, the HdrHistogram log
  * reader of sbench merge.  The writer (core/hdr_log.c) is the other party:
  * random histograms written by it read back bucket for bucket; then every
  * way a log or an encoded histogram can be broken (truncated line, bad
@@ -7,9 +7,9 @@
  * gives -1 and a message naming the line, never a crash (this file runs
  * under the suite's ASan build too).  Prints "N passed, 0 failed".
  */
-#include "hdr_log.h"
-#include "hdr_read.h"
-#include "histogram.h"
+#include "../../core/hdr_log.h"
+#include "../../results/hdr_read.h"
+#include "../../core/histogram.h"
 
 #include <math.h>
 #include <stdint.h>

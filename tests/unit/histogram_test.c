@@ -4,7 +4,7 @@
  * merge and window subtraction, clamping, and the HdrHistogram layout.
  * Exits 1 with a message on the first failure; prints "N passed, 0 failed".
  */
-#include "histogram.h"
+#include "../../core/histogram.h"
 
 #include <math.h>
 #include <stdio.h>

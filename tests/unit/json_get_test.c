@@ -1,5 +1,5 @@
 /*
- * json_get_test.c: unit tests for core/json_get.c, the JSON reader of
+ * json_get_test.c: unit tests for results/json_get.c, the JSON reader of
  * sbench merge and sbench compare (json-c).  The integers sbench writes
  * read back exactly: a uint64 random_seed up to 2^64-1 and nanosecond
  * sums past 2^53, where a double would round (2^53+1 is the first integer
@@ -10,7 +10,7 @@
  * a missing file) is NULL or -1 with a message, never a crash (this file
  * runs under the suite's ASan build too).  Prints "N passed, 0 failed".
  */
-#include "json_get.h"
+#include "../../results/json_get.h"
 
 #include <stdint.h>
 #include <stdio.h>

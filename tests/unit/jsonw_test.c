@@ -12,7 +12,7 @@
  *   jsonw_test --dump   for tests/unit/jsonw_utf8.py: each line of stdin
  *                       is a string in hex; writes {"s":STRING} for it
  */
-#include "jsonw.h"
+#include "../../core/jsonw.h"
 
 #include <stdio.h>
 #include <stdlib.h>

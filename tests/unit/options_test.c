@@ -13,7 +13,7 @@
  * text aligned after the longest name).  Runs every check; prints "N passed, M failed" and
  * exits 1 if anything failed.
  */
-#include "options.h"
+#include "../../core/options.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -10,7 +10,7 @@
  * for tests/integration/prometheus.sh to lint with promtool)
  * Prints "N passed, 0 failed"; exits 1 on the first failure.
  */
-#include "prometheus.h"
+#include "../../core/prometheus.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

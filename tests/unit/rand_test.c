@@ -5,7 +5,7 @@
  * string templates.  Seeds are fixed, so results are deterministic.
  * Exits 1 with a message on the first failure; prints "N passed, 0 failed".
  */
-#include "rand.h"
+#include "../../core/rand.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -5,8 +5,8 @@
  * seeds, the log tag, and the settings digest (the same whatever order
  * the options were registered in).  Prints "N passed, 0 failed".
  */
-#include "options.h"
-#include "shard.h"
+#include "../../core/options.h"
+#include "../../core/shard.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * connection counts stay cumulative).  Expected values are written out
  * by hand.  Prints "N passed, M failed"; exits 1 if anything failed.
  */
-#include "stats.h"
+#include "../../core/stats.h"
 
 #include <stdio.h>
 #include <string.h>

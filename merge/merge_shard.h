@@ -12,11 +12,11 @@
 
 #include <sbench/driver.h>
 
-#include "histogram.h"
-#include "json_get.h"
-#include "report.h"
-#include "shard.h"
-#include "stats.h"
+#include "../core/histogram.h"
+#include "../results/json_get.h"
+#include "../core/report.h"
+#include "../core/shard.h"
+#include "../core/stats.h"
 
 /* One reporting window of one shard, or of the merged run. */
 struct mg_window {

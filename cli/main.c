@@ -18,18 +18,18 @@
 
 #include <sbench/driver.h>
 
-#include "compare.h"
-#include "db.h"
-#include "driver_loader.h"
+#include "../compare/compare.h"
+#include "../core/db.h"
+#include "../core/driver_loader.h"
 #include "info.h"
-#include "options.h"
-#include "paths.h"
-#include "prometheus.h"
-#include "report.h"
-#include "run.h"
-#include "script.h"
-#include "shard.h"
-#include "merge.h"
+#include "../core/options.h"
+#include "../core/paths.h"
+#include "../core/prometheus.h"
+#include "../core/report.h"
+#include "../core/run.h"
+#include "../core/script.h"
+#include "../core/shard.h"
+#include "../merge/merge.h"
 
 #define DEFAULT_DRIVER "sqlite"
 
@@ -695,9 +695,9 @@ int main(int argc, char **argv)
     run.argv = argv;
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
-    if (sb_merge_is_command(argc, argv)) /* core/merge.c */
+    if (sb_merge_is_command(argc, argv)) /* merge/merge.c */
         return sb_merge_command(argc, argv);
-    /* the comparison commands (core/compare_cli.c): a child sbench per run */
+    /* the comparison commands (compare/compare_cli.c): a child sbench per run */
     if (argc >= 2 && strcmp(argv[1], "compare") == 0)
         return sb_compare_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)

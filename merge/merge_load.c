@@ -1,8 +1,8 @@
 /*
  * merge_load.c: one shard's files for `sbench merge` (see merge_shard.h):
  * the JSON lines report (interval lines, then the final line with its
- * run.shard tag and merge_data) parsed with json-c (core/json_get.c), and the HdrHistogram
- * interval log (core/hdr_read.c), checked against each other.  Every byte
+ * run.shard tag and merge_data) parsed with json-c (results/json_get.c), and the HdrHistogram
+ * interval log (results/hdr_read.c), checked against each other.  Every byte
  * is untrusted: whatever is missing, malformed or inconsistent is one line
  * naming the file (and the line), never a crash.
  */
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdr_read.h"
-#include "json_get.h"
-#include "readfile.h"
+#include "../results/hdr_read.h"
+#include "../results/json_get.h"
+#include "../results/readfile.h"
 
 
 /* Where a message points: file and line (0: the file as a whole). */
@@ -60,7 +60,7 @@ static int slurp(struct ctx *c, char **buf, size_t *len)
     return *buf ? 0 : bad(c, "%s", msg);
 }
 
-/* ---- JSON fields (core/json_get.c), the message prefixed with where ---- */
+/* ---- JSON fields (results/json_get.c), the message prefixed with where ---- */
 
 static int get_u64(struct ctx *c, json_object *o, const char *path, uint64_t *out)
 {

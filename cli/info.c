@@ -1,5 +1,5 @@
 /*
- * `sbench info` (core/info.h): gathers the machine's facts, loads each
+ * `sbench info` (cli/info.h): gathers the machine's facts, loads each
  * driver found to ask its client library version (a driver that does not
  * load is listed with the reason), lists the workloads found, and prints
  * it all as text or JSON.
@@ -12,11 +12,11 @@
 
 #include <sbench/driver.h>
 
-#include "driver_loader.h"
-#include "jsonw.h"
-#include "options.h"
-#include "paths.h"
-#include "sysinfo.h"
+#include "../core/driver_loader.h"
+#include "../core/jsonw.h"
+#include "../core/options.h"
+#include "../core/paths.h"
+#include "../core/sysinfo.h"
 
 #define MAX_FOUND 64
 

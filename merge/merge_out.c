@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hdr_log.h"
+#include "../core/hdr_log.h"
 
 static double opt_num(const struct mg_run *m, const char *name)
 {

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "compare_stats.h"
-#include "json_get.h"
-#include "run_meta.h"
+#include "../results/json_get.h"
+#include "../core/run_meta.h"
 
 #define CONF 0.95
 /* warning thresholds (docs/compare.md) */

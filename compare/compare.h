@@ -22,7 +22,7 @@
  *   compare_text.c     the markdown summary on stdout
  *   compare_html.c     the HTML report, charts drawn by gnuplot (SVG)
  *   compare_json.c     the JSON compare writes (json-c; read back with
- *                      core/json_get.c)
+ *                      results/json_get.c)
  *
  * Nothing here runs on a measured path: every run is a child process.
  */
@@ -32,7 +32,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "json_get.h"
+#include "../results/json_get.h"
 
 #define CMP_MAX_TARGETS 16
 #define CMP_MAX_WORKLOADS 16

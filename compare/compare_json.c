@@ -1,6 +1,6 @@
 /*
  * compare_json.c: the JSON compare writes (json-c, read back through
- * core/json_get.c): numbers that stay valid JSON, [x, y] pairs, and files
+ * results/json_get.c): numbers that stay valid JSON, [x, y] pairs, and files
  * written whole (through FILE.tmp and a rename) so that a results
  * directory never holds half a file.
  */

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "histogram.h"
+#include "../core/histogram.h"
 
 /*
  * Decodes one base64 V2 compressed histogram, text[0 .. len-1] (no NUL

@@ -31,7 +31,7 @@ json_object *sb_json_parse(struct json_tokener *tok, const char *buf, size_t len
                            size_t errlen);
 
 /* The whole file at path parsed as one JSON value (bounded read,
- * core/readfile.c).  Returns a new reference the caller puts, or NULL
+ * results/readfile.c).  Returns a new reference the caller puts, or NULL
  * with one line in err ("cannot read: ...", "not JSON: ..."). */
 json_object *sb_json_load_file(const char *path, char *err, size_t errlen);
 

@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "run_meta.h"
+#include "../core/run_meta.h"
 
 /* the machine's idle share is sampled this long before each run */
 #define IDLE_PROBE_NS 200000000L
@@ -372,7 +372,7 @@ static void av_pick(struct argv_buf *a, const struct cmp_strv *opts, const char 
 
 /*
  * The machine and the drivers found with their client versions, written
- * by `sbench info --report-format=json` itself (core/info.c, one code for
+ * by `sbench info --report-format=json` itself (cli/info.c, one code for
  * both) into DIR/info.json, once, before the first run: a resumed
  * comparison keeps the first session's facts (each run's report has its
  * own run.host).  The child gets the runs' --driver-path and

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hdr_read.h"
-#include "histogram.h"
-#include "json_get.h"
-#include "readfile.h"
-#include "stats.h"
+#include "../results/hdr_read.h"
+#include "../core/histogram.h"
+#include "../results/json_get.h"
+#include "../results/readfile.h"
+#include "../core/stats.h"
 
 static const double point_pcts[] = {50, 95, 99, 99.9};
 
@@ -92,7 +92,7 @@ struct point_lat {
 };
 
 /* Adds every interval of the HdrHistogram log at path into h (the
- * reader of sbench merge, core/hdr_read.c).  0, or -1 with one line in
+ * reader of sbench merge, results/hdr_read.c).  0, or -1 with one line in
  * err. */
 static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
 {

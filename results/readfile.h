@@ -1,7 +1,7 @@
 /*
  * readfile.h: a whole file read into memory, bounded, for the readers of
  * result files (sbench merge, sbench compare): their bytes are untrusted
- * and the buffer is what the parsers (core/hdr_read.c, the JSON library)
+ * and the buffer is what the parsers (results/hdr_read.c, the JSON library)
  * are given.
  */
 #ifndef SB_READFILE_H
