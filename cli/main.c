@@ -6,8 +6,6 @@
  * 0 success, 1 a failure while running, 2 a usage error (3: the regression
  * gate of `sbench compare`).
  */
-#include <lauxlib.h>
-
 #include <ctype.h>
 #include <limits.h>
 #include <signal.h>
@@ -29,6 +27,7 @@
 #include "../core/run.h"
 #include "../core/script.h"
 #include "../core/shard.h"
+#include "../lua/l_script.h"
 #include "../merge/merge.h"
 
 #define DEFAULT_DRIVER "sqlite"

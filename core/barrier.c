@@ -10,7 +10,6 @@
 
 #include "run.h"
 
-extern volatile sig_atomic_t sb_interrupted;
 
 int sb_barrier_init(struct sb_barrier *b, int n)
 {

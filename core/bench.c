@@ -36,7 +36,6 @@
 #include "verdict.h"
 #include "worker.h"
 
-extern volatile sig_atomic_t sb_interrupted;
 
 /* Everything one run command holds; teardown releases what is not NULL. */
 struct bench {

@@ -9,6 +9,7 @@
 #define SB_RUN_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -151,9 +152,14 @@ int sb_run_benchmark(struct sb_run *run);
 void sb_report_worker_error(const struct sb_worker *w);
 int sb_report_thread_errors(struct sb_worker **ws, int n);
 void sb_sleep_ns(int64_t ns);
+/* Set by the first SIGINT/SIGTERM (core/signals.c): the run stops. */
+extern volatile sig_atomic_t sb_interrupted;
 /* SIGINT/SIGTERM: the first asks to stop (sb_interrupted), a second one
  * exits at once. */
 void sb_install_signals(void);
+/* The worker whose script the signal handler interrupts (a serial command
+ * on the main thread), or NULL. */
+void sb_signal_worker_set(struct sb_worker *w);
 
 
 #endif

@@ -89,7 +89,4 @@ struct sb_script_ops {
     int (*server_settings)(struct sb_worker *w, char *buf, size_t len);
 };
 
-/* The Lua binding's table (lua/l_script.c): static, valid until exit. */
-const struct sb_script_ops *sb_lua_script(void);
-
 #endif

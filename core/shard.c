@@ -17,7 +17,6 @@
 #include "report.h"
 #include "run.h"
 
-extern volatile sig_atomic_t sb_interrupted;
 
 /* ---- the run's share ---- */
 

@@ -9,9 +9,12 @@
 #include "worker.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "clients.h"
+#include "options.h"
 #include "script.h"
 
 static pthread_barrier_t start_barrier;
@@ -92,4 +95,82 @@ void sb_worker_gate_destroy(void)
 int sb_workers_ready(void)
 {
     return atomic_load(&workers_ready);
+}
+
+/* ---- a worker's life: created, its errors reported, destroyed ---- */
+
+struct sb_worker *sb_worker_create(struct sb_run *run, int id)
+{
+    struct sb_worker *w = aligned_alloc(64, (sizeof(struct sb_worker) + 63) / 64 * 64);
+    if (w == NULL)
+        return NULL;
+    memset(w, 0, sizeof *w);
+    w->run = run;
+    w->id = id;
+    w->event_type = -1;
+    double precision = sb_opt_num(run->opts, "histogram-precision");
+    if (sb_stats_init(&w->stats, precision > 0 ? precision : 0.01) != 0) {
+        sb_stats_free(&w->stats);
+        free(w);
+        return NULL;
+    }
+    sb_rand_seed(&w->rand, run->rand.seed, id + 1);
+    w->nclients = id >= 0 ? sb_run_clients_of(run, id) : 0;
+    if (w->nclients > 0) {
+        w->client_events = calloc((size_t)w->nclients, sizeof *w->client_events);
+        if (w->client_events == NULL) {
+            sb_worker_destroy(w);
+            return NULL;
+        }
+    }
+    return w;
+}
+
+int sb_run_clients_of(const struct sb_run *run, int tid)
+{
+    if (run->clients <= run->threads)
+        return 0;
+    return (run->clients - tid + run->threads - 1) / run->threads;
+}
+
+void sb_worker_destroy(struct sb_worker *w)
+{
+    if (w == NULL)
+        return;
+    sb_stats_free(&w->stats);
+    sb_conn_list_free(&w->conns);
+    free(w->client_events);
+    free(w);
+}
+
+void sb_report_worker_error(const struct sb_worker *w)
+{
+    if (w->id >= 0)
+        fprintf(stderr, "FATAL: thread %d: %s\n", w->id, w->error);
+    else
+        fprintf(stderr, "FATAL: %s\n", w->error);
+}
+
+/* Prints each distinct error of failed workers once, saying how many
+ * threads had it.  Returns 1 if any worker failed. */
+int sb_report_thread_errors(struct sb_worker **ws, int n)
+{
+    int failed = 0;
+    for (int i = 0; i < n; i++) {
+        if (!ws[i] || !ws[i]->failed)
+            continue;
+        failed = 1;
+        size_t l1 = strcspn(ws[i]->error, "\n");
+        int dup = 0, same = 0;
+        for (int k = 0; k < i && !dup; k++)
+            dup = ws[k] && ws[k]->failed && strncmp(ws[k]->error, ws[i]->error, l1) == 0;
+        if (dup)
+            continue;
+        for (int k = i + 1; k < n; k++)
+            same += ws[k] && ws[k]->failed && strncmp(ws[k]->error, ws[i]->error, l1) == 0;
+        sb_report_worker_error(ws[i]);
+        if (same)
+            fprintf(stderr, "(and %d more thread%s with the same error)\n", same, same > 1 ? "s" : "");
+    }
+    return failed;
 }

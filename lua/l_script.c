@@ -5,8 +5,8 @@
  */
 #include <lua.h>
 
-#include "../core/script.h"
 #include "l_internal.h"
+#include "l_script.h"
 
 static const struct sb_script_ops lua_ops = {
     .language = "Lua " LUA_VERSION_MAJOR "." LUA_VERSION_MINOR,

@@ -1,62 +1,18 @@
 /*
- * Running a command: the benchmark run loop (worker threads, the reporter
- * on the main thread, stopping by time, event count, signal or forced
- * shutdown) and the other commands (prepare, cleanup, help, and commands a
- * script defines), serial in the control state or parallel in threads.
+ * Running a command (see run.h): `run` hands over to the benchmark
+ * (bench.c); prepare, cleanup and the commands a script defines run
+ * serially on the main thread's control state, or in every thread
+ * (PARALLEL_COMMAND, with a progress line while rows load).
  */
 #include "run.h"
 
-#include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "barrier.h"
-#include "db.h"
-#include "options.h"
-#include "report.h"
 #include "script.h"
-
-volatile sig_atomic_t sb_interrupted;
-/* The worker running a serial command on the main thread, for the signal
- * handler (the script's interrupt hook is async-signal-safe). */
-static struct sb_worker *volatile signal_worker;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    if (sb_interrupted) {
-        static const char msg[] = "\nsbench: interrupted twice, exiting now\n";
-        ssize_t r = write(STDERR_FILENO, msg, sizeof msg - 1);
-        (void)r;
-        _exit(130);
-    }
-    sb_interrupted = 1;
-    struct sb_worker *w = signal_worker;
-    if (w)
-        w->run->script_ops->interrupt(w);
-}
-
-void sb_install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
-void sb_sleep_ns(int64_t ns)
-{
-    if (ns <= 0)
-        return;
-    struct timespec ts = {.tv_sec = ns / 1000000000LL, .tv_nsec = ns % 1000000000LL};
-    nanosleep(&ts, NULL);
-}
 
 void sb_print_version(const struct sb_run *run)
 {
@@ -68,82 +24,6 @@ void sb_print_version(const struct sb_run *run)
     else
         printf("sbench %s (%s)\n\n", SB_VERSION, run->script_ops->language);
     fflush(stdout);
-}
-
-struct sb_worker *sb_worker_create(struct sb_run *run, int id)
-{
-    struct sb_worker *w = aligned_alloc(64, (sizeof(struct sb_worker) + 63) / 64 * 64);
-    if (w == NULL)
-        return NULL;
-    memset(w, 0, sizeof *w);
-    w->run = run;
-    w->id = id;
-    w->event_type = -1;
-    double precision = sb_opt_num(run->opts, "histogram-precision");
-    if (sb_stats_init(&w->stats, precision > 0 ? precision : 0.01) != 0) {
-        sb_stats_free(&w->stats);
-        free(w);
-        return NULL;
-    }
-    sb_rand_seed(&w->rand, run->rand.seed, id + 1);
-    w->nclients = id >= 0 ? sb_run_clients_of(run, id) : 0;
-    if (w->nclients > 0) {
-        w->client_events = calloc((size_t)w->nclients, sizeof *w->client_events);
-        if (w->client_events == NULL) {
-            sb_worker_destroy(w);
-            return NULL;
-        }
-    }
-    return w;
-}
-
-int sb_run_clients_of(const struct sb_run *run, int tid)
-{
-    if (run->clients <= run->threads)
-        return 0;
-    return (run->clients - tid + run->threads - 1) / run->threads;
-}
-
-void sb_worker_destroy(struct sb_worker *w)
-{
-    if (w == NULL)
-        return;
-    sb_stats_free(&w->stats);
-    sb_conn_list_free(&w->conns);
-    free(w->client_events);
-    free(w);
-}
-
-void sb_report_worker_error(const struct sb_worker *w)
-{
-    if (w->id >= 0)
-        fprintf(stderr, "FATAL: thread %d: %s\n", w->id, w->error);
-    else
-        fprintf(stderr, "FATAL: %s\n", w->error);
-}
-
-/* Prints each distinct error of failed workers once, saying how many
- * threads had it.  Returns 1 if any worker failed. */
-int sb_report_thread_errors(struct sb_worker **ws, int n)
-{
-    int failed = 0;
-    for (int i = 0; i < n; i++) {
-        if (!ws[i] || !ws[i]->failed)
-            continue;
-        failed = 1;
-        size_t l1 = strcspn(ws[i]->error, "\n");
-        int dup = 0, same = 0;
-        for (int k = 0; k < i && !dup; k++)
-            dup = ws[k] && ws[k]->failed && strncmp(ws[k]->error, ws[i]->error, l1) == 0;
-        if (dup)
-            continue;
-        for (int k = i + 1; k < n; k++)
-            same += ws[k] && ws[k]->failed && strncmp(ws[k]->error, ws[i]->error, l1) == 0;
-        sb_report_worker_error(ws[i]);
-        if (same)
-            fprintf(stderr, "(and %d more thread%s with the same error)\n", same, same > 1 ? "s" : "");
-    }
-    return failed;
 }
 
 /* ---- commands other than run ---- */
@@ -306,12 +186,12 @@ static int run_other_command(struct sb_run *run)
     if (kind == 2) {
         rc = run_parallel_command(run, cmd);
     } else if (kind == 1 || builtin) {
-        signal_worker = ctl;
+        sb_signal_worker_set(ctl);
         if (kind == 1)
             rc = script->call_command(ctl, cmd);
         else
             rc = script->call(ctl, cmd);
-        signal_worker = NULL;
+        sb_signal_worker_set(NULL);
     }
     if (sb_interrupted) {
         fprintf(stderr, "sbench: '%s' interrupted%s\n", cmd,
