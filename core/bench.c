@@ -1,14 +1,15 @@
 /*
  * The run command, in four steps with one way out: setup (the report
  * output, the script's init(), the workers, the HdrHistogram log, the
- * Prometheus exporter, the server's counters before the run), the run
- * (worker threads released together; this thread reports every
- * --report-interval and stops the run by time, event count, signal or
- * forced shutdown), the final report (with the server's own counters beside
- * sbench's), and teardown, which releases whatever setup got: a --output
- * file becomes OUTPUT only when the final report went into it, otherwise
- * its temporary file is removed.  Reports go through the table of formats
- * (core/report.c).  Options were parsed and checked by main.c.
+ * Prometheus exporter, the server's counters before the run, read by
+ * server_stats.c), the run (worker threads released together; this thread
+ * reports every --report-interval and stops the run by time, event count,
+ * signal or forced shutdown), the final report (with the server's own
+ * counters beside sbench's), and teardown, which releases whatever setup
+ * got: a --output file becomes OUTPUT only when the final report went into
+ * it, otherwise its temporary file is removed.  Every report is made by
+ * sb_report_fill (report_fill.c) and goes through the table of formats
+ * (core/report.c).  Options were parsed and checked by cli/main.c.
  */
 #include "run.h"
 
@@ -28,6 +29,8 @@
 #include "hdr_log.h"
 #include "prometheus.h"
 #include "report.h"
+#include "report_fill.h"
+#include "server_stats.h"
 #include "script.h"
 #include "run_meta.h"
 #include "tally.h"
@@ -57,11 +60,8 @@ struct bench {
     struct sb_thread_stats **ts;    /* [n] */
     struct sb_tally *cur, *prev, *win, *base;
     sb_histogram *named_h[SB_MAX_NAMED];
-    /* the server's own counters */
-    struct sb_conn *reader;
-    int have_server;
-    struct sbd_server_counters sc0;
-    char server_version[256], start_iso[64];
+    struct sb_server_watch server; /* the server's own counters */
+    char start_iso[64];
     /* the clock (ns, sb_now_ns) and the loop's state */
     int64_t measure_start, warm_end, deadline, interval, next_report, last_report, stop_at;
     int warmed, unfinished;
@@ -70,80 +70,6 @@ struct bench {
     char settings[16384];           /* the server's settings as JSON (script.h), or "" */
     char meta[32768];               /* the run as JSON, for the final report */
 };
-
-static void print_header(struct sb_run *run)
-{
-    sb_print_version(run);
-    printf("Running the test with following options:\n");
-    if (run->clients_given)
-        printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
-    else
-        printf("Number of threads: %d\n", run->threads);
-    if (run->report_interval > 0)
-        printf("Report intermediate results every %g second(s)\n", run->report_interval);
-    if (run->ncheckpoints > 0) {
-        printf("Report checkpoint(s) at ");
-        for (int i = 0; i < run->ncheckpoints; i++)
-            printf("%s%g", i ? ", " : "", run->checkpoints[i]);
-        printf(" seconds\n");
-    }
-    if (run->warmup > 0)
-        printf("Warmup time: %g second(s)\n", run->warmup);
-    if (run->rand.seed)
-        printf("Initializing random number generator from seed (%llu).\n",
-               (unsigned long long)run->rand.seed);
-    else
-        printf("Initializing random number generator from current time\n");
-    if (run->ps_disabled)
-        printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
-    if (run->pipeline > 0)
-        printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
-    if (run->shard.given)
-        printf("Shard %d of %d (from %s), run id %s: --threads/--clients per shard, this shard's share of "
-               "--rate/--events\n", run->shard.index, run->shard.count, run->shard.source, run->shard.run_id);
-    printf("\n\nInitializing worker threads...\n\n");
-    fflush(stdout);
-}
-
-/* The server's own counters, read on one connection kept for the run
- * (drivers leave that connection's own reads out of the counts, so the
- * difference of two reads is what the workers did).  Returns 1 when read. */
-static int read_server(struct sb_run *run, struct sb_conn **reader, struct sbd_server_counters *out,
-                       char *version, size_t vlen)
-{
-    const struct sbd_driver *d = run->drv;
-    if (!run->server_counters || !(d->caps & SBD_CAP_SERVER_COUNTERS) ||
-        d->struct_size < offsetof(struct sbd_driver, server_counters) + sizeof(d->server_counters) ||
-        d->server_counters == NULL)
-        return 0;
-    if (*reader == NULL) {
-        struct sbd_error err;
-        *reader = sb_conn_open(0, &run->control->stats, &err);
-        if (*reader == NULL)
-            return 0;
-    }
-    int ok = d->server_counters((*reader)->dc, out) == SBD_OK;
-    if (version && d->server_version)
-        snprintf(version, vlen, "%s", d->server_version((*reader)->dc));
-    return ok;
-}
-
-/* The server's settings for the JSON final report, read after the run
- * and its last server-counter read (the reading session's own statements
- * stay out of the run's counts); not after a failure or an interrupt (the
- * report comes first), nor for other formats, nor with
- * --db-server-settings=off. */
-static void read_settings(struct bench *b, int failed)
-{
-    struct sb_run *run = b->run;
-    b->settings[0] = 0;
-    if (failed || sb_interrupted || !run->server_settings || strcmp(b->fmt->name, "json") != 0 ||
-        run->script_ops->server_settings == NULL)
-        return;
-    if (run->script_ops->server_settings(run->control, b->settings, sizeof b->settings) < 0 &&
-        run->verbosity >= 4)
-        fprintf(stderr, "sbench: the server's settings were not read: %s\n", run->control->error);
-}
 
 /* Writes report r: the human report on stdout (or the script's report hook
  * instead), and the chosen format into its file. */
@@ -313,14 +239,14 @@ static int setup(struct bench *b)
     b->human = b->fmt == sb_report_formats[0] || b->out != stdout ? sb_report_formats[0] : NULL;
     settle_threads(b);
     if (b->human && run->verbosity >= 3)
-        print_header(run);
+        sb_print_run_header(run);
     if (run->script_ops->call(run->control, "init") < 0) {
         sb_report_worker_error(run->control);
         return 1;
     }
     if ((rc = create_workers(b)) != 0 || (rc = open_observers(b)) != 0)
         return rc;
-    b->have_server = read_server(run, &b->reader, &b->sc0, b->server_version, sizeof b->server_version);
+    sb_server_watch_start(run, &b->server);
     sb_iso_now(b->start_iso, sizeof b->start_iso);
     return 0;
 }
@@ -377,25 +303,6 @@ static int start_workers(struct bench *b)
     return 0;
 }
 
-/* The fields every report shares. */
-static void report_init(struct bench *b, struct sb_report *r, const struct sb_tally *t)
-{
-    struct sb_run *run = b->run;
-    memset(r, 0, sizeof *r);
-    r->latency = t->lat;
-    r->percentile = run->percentile;
-    r->percentiles = run->percentiles;
-    r->npercentiles = run->npercentiles;
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        r->kind[k] = t->kind[k];
-    r->lag = run->rate > 0 ? t->lag : NULL;
-    r->ntypes = t->snap.ntypes;
-    for (int ty = 0; ty < r->ntypes; ty++) {
-        r->type_name[ty] = sb_event_type_name(ty);
-        r->type_latency[ty] = t->type[ty];
-    }
-}
-
 /* The end of --warmup-time: what ran until now is left out. */
 static void end_warmup(struct bench *b, int64_t now)
 {
@@ -419,13 +326,15 @@ static void report_window(struct bench *b, int64_t now, int last)
     sb_tally_take(b->cur, run, b->ts);
     sb_tally_copy(b->win, b->cur);
     sb_tally_sub(b->win, b->prev);
-    report_init(b, &r, b->win);
-    sb_snapshot_diff(&r.d, &b->cur->snap, &b->prev->snap);
-    r.elapsed = floor((double)(now - b->measure_start) / 1e9 + 0.5);
-    /* the window really covered: a late reporter (a stopped or starved
-     * process) must not inflate the rates */
-    r.seconds = (double)(now - b->last_report) / 1e9;
-    r.threads = last ? b->n : atomic_load(&run->running); /* the last: those it ran with */
+    struct sb_report_span span = {
+        .span = b->win, .end = b->cur, .start = b->prev,
+        .elapsed = floor((double)(now - b->measure_start) / 1e9 + 0.5),
+        /* the window really covered: a late reporter (a stopped or starved
+         * process) must not inflate the rates */
+        .seconds = (double)(now - b->last_report) / 1e9,
+        .threads = last ? b->n : atomic_load(&run->running), /* the last: those it ran with */
+    };
+    sb_report_fill(&r, SB_REPORT_WINDOW, run, &span);
     r.last_window = last;
     if (last && r.d.events == 0 && r.seconds < 0.001)
         return; /* the run ended just after a window: nothing left */
@@ -459,21 +368,13 @@ static void checkpoint_report(struct bench *b, int64_t now)
     sb_tally_take(b->cur, run, b->ts);
     sb_tally_copy(b->win, b->cur);
     sb_tally_sub(b->win, b->base);
-    report_init(b, &r, b->win);
-    sb_snapshot_diff(&r.d, &b->cur->snap, &b->base->snap);
     int64_t from = b->cp_start > b->measure_start ? b->cp_start : b->measure_start;
-    r.seconds = (double)(now - from) / 1e9;
-    r.elapsed = (double)(now - b->measure_start) / 1e9;
-    r.threads = b->n;
-    r.connect = b->win->conn;
-    r.thread_events = b->win->thread_events;
-    r.thread_busy_ns = b->win->thread_busy_ns;
-    if (b->nclients > 0) {
-        r.client_events = b->win->client_events;
-        r.clients = b->nclients;
-    }
-    r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
-    r.pipeline = run->pipeline;
+    struct sb_report_span span = {
+        .span = b->win, .end = b->cur, .start = b->base,
+        .seconds = (double)(now - from) / 1e9, .elapsed = (double)(now - b->measure_start) / 1e9,
+        .threads = b->n, .nclients = b->nclients,
+    };
+    sb_report_fill(&r, SB_REPORT_CHECKPOINT, run, &span);
     if (b->human) {
         int hooked = run->script_ops->report_hook(run->control, "report_cumulative", &r);
         if (hooked < 0) {
@@ -558,27 +459,6 @@ static void merge_named(struct bench *b, struct sb_report *r)
     }
 }
 
-/* The server's counters after the run, minus those before.  Backends
- * flush their statistics as they exit: read until two reads agree (at
- * most ~2 s); the reader's own reads are left out by the driver. */
-static void server_counters(struct bench *b, struct sb_report *r)
-{
-    struct sbd_server_counters sc1 = {0};
-    for (int tries = 0; tries < 10; tries++) {
-        sb_sleep_ns(200000000LL);
-        struct sbd_server_counters a;
-        if (!read_server(b->run, &b->reader, &a, NULL, 0))
-            break;
-        int stable = tries > 0 && a.commits == sc1.commits && a.statements == sc1.statements;
-        sc1 = a;
-        r->server_counters_valid = 1;
-        if (stable)
-            break;
-    }
-    if (r->server_counters_valid)
-        sb_server_counters_diff(&r->server, &sc1, &b->sc0);
-}
-
 /* Waits for the workers (unless some are cut off), writes the final
  * report.  Returns 1 when a worker failed, else 0. */
 static int final_report(struct bench *b)
@@ -597,36 +477,27 @@ static int final_report(struct bench *b)
     sb_tally_take(b->cur, run, b->ts);
     if ((run->warmup > 0 && b->warmed) || b->cp_start)
         sb_tally_sub(b->cur, b->base);
-    report_init(b, &r, b->cur);
-    sb_snapshot_diff(&r.d, &b->cur->snap, &b->base->snap);
     int64_t from = b->cp_start > b->measure_start ? b->cp_start : b->measure_start;
-    r.seconds = (double)((end > from ? end : from) - from) / 1e9;
-    /* after --report-checkpoints the counts cover the time since the last
-     * one, the total time the whole run (as sysbench prints them) */
-    r.elapsed = (double)((end > b->measure_start ? end : b->measure_start) - b->measure_start) / 1e9;
-    r.threads = b->n;
-    r.connect = b->cur->conn;
-    r.latency_limit_ms = (double)run->latency_limit_ns / 1e6;
-    r.pipeline = run->pipeline;
-    r.thread_events = b->cur->thread_events;
-    r.thread_busy_ns = b->cur->thread_busy_ns;
-    if (b->nclients > 0) {
-        r.client_events = b->cur->client_events;
-        r.clients = b->nclients;
-    }
+    struct sb_report_span span = {
+        .span = b->cur, .end = b->cur, .start = b->base,
+        .seconds = (double)((end > from ? end : from) - from) / 1e9,
+        /* after --report-checkpoints the counts cover the time since the
+         * last one, the total time the whole run (as sysbench prints them) */
+        .elapsed = (double)((end > b->measure_start ? end : b->measure_start) - b->measure_start) / 1e9,
+        .threads = b->n, .nclients = b->nclients,
+    };
+    sb_report_fill(&r, SB_REPORT_FINAL, run, &span);
     r.unfinished = b->unfinished;
-    r.histogram = run->histogram;
     merge_named(b, &r);
-    if (b->have_server && b->unfinished == 0)
-        server_counters(b, &r);
-    sb_conn_close(b->reader);
-    b->reader = NULL;
-    read_settings(b, failed);
+    if (b->server.have && b->unfinished == 0)
+        sb_server_watch_end(run, &b->server, &r);
+    sb_server_watch_close(&b->server);
+    sb_server_settings_read(run, b->fmt->name, failed, b->settings, sizeof b->settings);
     r.merge_data = run->shard.given;
     sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
-    sb_run_meta_json(run, b->server_version, b->settings, b->start_iso, end_iso, b->meta, sizeof b->meta);
+    sb_run_meta_json(run, b->server.version, b->settings, b->start_iso, end_iso, b->meta, sizeof b->meta);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     /* threads that failed before running anything: their errors say it
@@ -689,7 +560,7 @@ static int teardown(struct bench *b, int failed)
         sb_report_worker_error(run->control);
         failed = 1;
     }
-    sb_conn_close(b->reader);
+    sb_server_watch_close(&b->server);
     for (int m = 0; m < SB_MAX_NAMED; m++)
         sb_histogram_destroy(b->named_h[m]);
     sb_tally_destroy(b->prom_tally);

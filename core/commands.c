@@ -26,6 +26,40 @@ void sb_print_version(const struct sb_run *run)
     fflush(stdout);
 }
 
+void sb_print_run_header(const struct sb_run *run)
+{
+    sb_print_version(run);
+    printf("Running the test with following options:\n");
+    if (run->clients_given)
+        printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
+    else
+        printf("Number of threads: %d\n", run->threads);
+    if (run->report_interval > 0)
+        printf("Report intermediate results every %g second(s)\n", run->report_interval);
+    if (run->ncheckpoints > 0) {
+        printf("Report checkpoint(s) at ");
+        for (int i = 0; i < run->ncheckpoints; i++)
+            printf("%s%g", i ? ", " : "", run->checkpoints[i]);
+        printf(" seconds\n");
+    }
+    if (run->warmup > 0)
+        printf("Warmup time: %g second(s)\n", run->warmup);
+    if (run->rand.seed)
+        printf("Initializing random number generator from seed (%llu).\n",
+               (unsigned long long)run->rand.seed);
+    else
+        printf("Initializing random number generator from current time\n");
+    if (run->ps_disabled)
+        printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
+    if (run->pipeline > 0)
+        printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
+    if (run->shard.given)
+        printf("Shard %d of %d (from %s), run id %s: --threads/--clients per shard, this shard's share of "
+               "--rate/--events\n", run->shard.index, run->shard.count, run->shard.source, run->shard.run_id);
+    printf("\n\nInitializing worker threads...\n\n");
+    fflush(stdout);
+}
+
 /* ---- commands other than run ---- */
 
 struct cmd_thread {

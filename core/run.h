@@ -141,6 +141,9 @@ int sb_run_clients_of(const struct sb_run *run, int tid);
 /* Prints the first line of every command's output: sbench's version, the
  * script language and the driver (when one is loaded), and a blank line. */
 void sb_print_version(const struct sb_run *run);
+/* The run command's header on stdout (sysbench's "Running the test with
+ * following options:" ... "Initializing worker threads..."). */
+void sb_print_run_header(const struct sb_run *run);
 
 /* Runs `command` for the workload; returns the process exit status. */
 int sb_run_command(struct sb_run *run);

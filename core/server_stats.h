@@ -1,0 +1,44 @@
+/*
+ * The server's own view of a run (core/server_stats.c): its counters
+ * (commits, rollbacks, statements, rows) read before and after the run on
+ * one connection kept for that (the driver leaves that connection's own
+ * reads out of the counts), their difference for the final report beside
+ * sbench's counts, the server's version, and its settings for the JSON
+ * report (the script's server_settings hook).
+ */
+#ifndef SB_SERVER_STATS_H
+#define SB_SERVER_STATS_H
+
+#include <stddef.h>
+
+#include <sbench/driver.h>
+
+#include "report.h"
+#include "run.h"
+
+struct sb_server_watch {
+    struct sb_conn *reader;         /* the counters' connection, or NULL */
+    int have;                       /* the counters before the run were read */
+    struct sbd_server_counters before;
+    char version[256];              /* the server's version, or "" */
+};
+
+/* Reads the counters before the run (nothing when the driver has none or
+ * --server-counters is off); w->have says whether they were read. */
+void sb_server_watch_start(struct sb_run *run, struct sb_server_watch *w);
+/* The counters after the run minus those before, into r->server (and
+ * r->server_counters_valid): backends flush their statistics as they
+ * exit, so it reads until two reads agree (at most ~2 s). */
+void sb_server_watch_end(struct sb_run *run, struct sb_server_watch *w, struct sb_report *r);
+/* Closes the counters' connection (NULL reader: no-op). */
+void sb_server_watch_close(struct sb_server_watch *w);
+
+/* The server's settings as JSON into buf (run.server_settings of the JSON
+ * final report), "" when not read: not after a failure or an interrupt,
+ * nor for another format than json, nor with --db-server-settings=off.
+ * Read after the last counter read, so the reading session's statements
+ * stay out of the run's counts. */
+void sb_server_settings_read(struct sb_run *run, const char *format, int failed, char *buf,
+                             size_t len);
+
+#endif
