@@ -13,8 +13,8 @@
 #include <sbench/driver.h>
 
 #include "../core/driver_loader.h"
-#include "../core/jsonw.h"
-#include "../core/options.h"
+#include "../lib/jsonw.h"
+#include "../lib/options.h"
 #include "../core/paths.h"
 #include "../core/sysinfo.h"
 

@@ -20,7 +20,7 @@
 #include "../core/db.h"
 #include "../core/driver_loader.h"
 #include "info.h"
-#include "../core/options.h"
+#include "../lib/options.h"
 #include "../core/paths.h"
 #include "../core/prometheus.h"
 #include "../core/report.h"

@@ -34,7 +34,7 @@
 #include "script.h"
 #include "run_meta.h"
 #include "tally.h"
-#include "options.h"
+#include "../lib/options.h"
 #include "partial.h"
 #include "verdict.h"
 #include "worker.h"

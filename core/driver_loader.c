@@ -2,7 +2,7 @@
  * Driver loading (dlopen + ABI checks) and the host services drivers use.
  */
 #include "driver_loader.h"
-#include "options.h"
+#include "../lib/options.h"
 
 #include <dlfcn.h>
 #include <stdarg.h>

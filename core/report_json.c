@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hdr_log.h"
-#include "jsonw.h"
+#include "../lib/jsonw.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
@@ -50,7 +50,7 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
 }
 
 /* A name (a statement's, an event type's, an SQLSTATE a server sent) as
- * a JSON string, through core/jsonw.c: escaped, and valid UTF-8 whatever
+ * a JSON string, through lib/jsonw.c: escaped, and valid UTF-8 whatever
  * its bytes.  Names are short (39 bytes; 6 each escaped). */
 static void json_name(FILE *f, const char *name)
 {

@@ -16,7 +16,7 @@
 #include <sbench/driver.h>
 
 #include "histogram.h"
-#include "rand.h"
+#include "../lib/rand.h"
 #include "clock.h"
 #include "db.h"
 #include "shard.h"

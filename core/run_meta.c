@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "jsonw.h"
-#include "options.h"
+#include "../lib/jsonw.h"
+#include "../lib/options.h"
 #include "shard.h"
 #include "sysinfo.h"
 

@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "clock.h"
-#include "options.h"
+#include "../lib/options.h"
 #include "report.h"
 #include "run.h"
 

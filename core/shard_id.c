@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "options.h"
+#include "../lib/options.h"
 
 #define MAX_SHARDS 100000
 

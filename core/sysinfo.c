@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "jsonw.h"
+#include "../lib/jsonw.h"
 
 /* The first line of a small file without its newline into out ("" when
  * it cannot be read). */

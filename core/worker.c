@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "clients.h"
-#include "options.h"
+#include "../lib/options.h"
 #include "script.h"
 
 static pthread_barrier_t start_barrier;

@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "../core/event_types.h"
-#include "../core/options.h"
+#include "../lib/options.h"
 #include "l_internal.h"
 
 #define EVENT_IDX 2

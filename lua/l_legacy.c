@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "../core/options.h"
+#include "../lib/options.h"
 #include "l_internal.h"
 #include "l_legacy_lua.h" /* L_LEGACY_LUA: the text of l_legacy.lua */
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/options.h"
+#include "../lib/options.h"
 #include "l_internal.h"
 
 #ifndef SB_VERSION

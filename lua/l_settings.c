@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../core/jsonw.h"
+#include "../lib/jsonw.h"
 #include "../core/run.h"
 #include "l_internal.h"
 

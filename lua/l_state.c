@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../core/options.h"
+#include "../lib/options.h"
 #include "../core/paths.h"
 #include "l_internal.h"
 

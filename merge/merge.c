@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "merge_shard.h"
-#include "../core/options.h"
+#include "../lib/options.h"
 
 struct input {
     char *path;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # json_utf8.sh: a JSON report stays valid JSON and valid UTF-8 when the
 # strings in it are not (no server needed): a script whose file name has
-# an invalid byte (the run's metadata, core/jsonw.c) and an event type
+# an invalid byte (the run's metadata, lib/jsonw.c) and an event type
 # named with an invalid byte, a quote and a control character
 # (core/report_json.c).  Python reads every line strictly (UTF-8 without
 # surrogates, json.loads strict) and compares the strings with its own

@@ -2,7 +2,7 @@
 # fuzz.sh: builds the libFuzzer targets with clang directly
 # (-fsanitize=fuzzer,address,undefined) and runs each for a bounded time,
 # starting from its seed corpus in the tree (tests/fuzz/corpus/<target>/):
-#   options      core/options.c (argv parsing, resolve, masked echo)      60 s
+#   options      lib/options.c (argv parsing, resolve, masked echo)      60 s
 #   db_literal   core/db.c placeholder scan + literal emulation           30 s
 #   pgsql_wire   drivers/pgsql/pgsql_wire_proto.c (backend messages)      60 s
 #   mysql_wire   drivers/mysql/mysql_wire_proto.c + mysql_wire_row.c      60 s
@@ -73,7 +73,7 @@ run() { # name seconds
 target() { # name: build it and run it for its time
     case $1 in
     options)
-        build fuzz_options "$src/tests/fuzz/fuzz_options.c" "$src/core/options.c" &&
+        build fuzz_options "$src/tests/fuzz/fuzz_options.c" "$src/lib/options.c" &&
             run options 60 ;;
     db_literal)
         build fuzz_db_literal "$src/tests/fuzz/fuzz_db_literal.c" "$src/core/db.c" \
@@ -99,8 +99,8 @@ target() { # name: build it and run it for its time
             "$src/tests/fuzz/fuzz_json_read.c" "$src/merge/merge_load.c" "$src/compare/compare_load.c" \
             "$src/results/json_get.c" "$src/results/readfile.c" "$src/results/hdr_read.c" "$src/core/histogram.c" \
             "$src/core/stats.c" "$src/core/shard_id.c" "$src/merge/merge_sum.c" "$src/compare/compare_json.c" \
-            "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/core/options.c" \
-            "$src/core/event_types.c" "$src/core/run_meta.c" "$src/core/jsonw.c" "$src/core/sysinfo.c" \
+            "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/lib/options.c" \
+            "$src/core/event_types.c" "$src/core/run_meta.c" "$src/lib/jsonw.c" "$src/core/sysinfo.c" \
             -ljson-c -llua5.4 -lz &&
             run json_read 60 ;;
     *)

@@ -1,11 +1,11 @@
-/* fuzz_options.c: libFuzzer target for the option parser (core/options.c).
+/* fuzz_options.c: libFuzzer target for the option parser (lib/options.c).
  * The input is split on '\0' and '\n' into argv[1..]; the registry then goes
  * through what main() does: core options registered, argv parsed, a
  * non-final resolve, driver/workload options registered, a final resolve,
  * then the accessors, the masked echo and the help printer.  Build and run:
  * tests/fuzz/fuzz.sh. */
 #define _GNU_SOURCE
-#include "../../core/options.h"
+#include "../../lib/options.h"
 
 #include <stdint.h>
 #include <stdio.h>

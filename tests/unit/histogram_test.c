@@ -13,7 +13,7 @@
 
 #include "check.h"
 
-/* Test-local generator (splitmix64), independent of core/rand.c. */
+/* Test-local generator (splitmix64), independent of lib/rand.c. */
 static uint64_t tstate = 12345;
 static uint64_t next_u64(void)
 {

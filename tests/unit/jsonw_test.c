@@ -1,5 +1,5 @@
 /*
- * jsonw_test.c: unit tests for core/jsonw.c, sbench's bounded JSON writer:
+ * jsonw_test.c: unit tests for lib/jsonw.c, sbench's bounded JSON writer:
  * strings with every kind of invalid UTF-8 (lone continuation bytes,
  * sequences cut short at 2, 3 and 4 bytes, overlong forms, surrogates,
  * code points past U+10FFFF, bytes that never start one) come out as
@@ -12,7 +12,7 @@
  *   jsonw_test --dump   for tests/unit/jsonw_utf8.py: each line of stdin
  *                       is a string in hex; writes {"s":STRING} for it
  */
-#include "../../core/jsonw.h"
+#include "../../lib/jsonw.h"
 
 #include <stdio.h>
 #include <stdlib.h>

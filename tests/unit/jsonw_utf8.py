@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""jsonw_utf8.py: core/jsonw.c's strings against Python's own UTF-8 decoder.
+"""jsonw_utf8.py: lib/jsonw.c's strings against Python's own UTF-8 decoder.
 
 Usage: jsonw_utf8.py JSONW_TEST (the binary of tests/unit/jsonw_test.c).
 

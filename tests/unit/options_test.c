@@ -1,5 +1,5 @@
 /*
- * options_test.c: unit tests for core/options.c, the option registry and
+ * options_test.c: unit tests for lib/options.c, the option registry and
  * command-line validation: --name=value and --name_value spellings, a bare
  * --flag meaning on, '--' ending the options, positional words, integer
  * validation (whole numbers, min/max, overflow, 1e99, empty), numbers
@@ -13,7 +13,7 @@
  * text aligned after the longest name).  Runs every check; prints "N passed, M failed" and
  * exits 1 if anything failed.
  */
-#include "../../core/options.h"
+#include "../../lib/options.h"
 
 #include <limits.h>
 #include <stdarg.h>

@@ -1,11 +1,11 @@
 /*
- * rand_test.c: unit tests for core/rand.c: reproducibility per (seed,
+ * rand_test.c: unit tests for lib/rand.c: reproducibility per (seed,
  * stream), range and rough uniformity of uniform draws, the shape of the
  * gaussian, special, pareto and zipfian distributions, unique values and
  * string templates.  Seeds are fixed, so results are deterministic.
  * Exits 1 with a message on the first failure; prints "N passed, 0 failed".
  */
-#include "../../core/rand.h"
+#include "../../lib/rand.h"
 
 #include <ctype.h>
 #include <math.h>

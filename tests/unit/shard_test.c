@@ -5,7 +5,7 @@
  * seeds, the log tag, and the settings digest (the same whatever order
  * the options were registered in).  Prints "N passed, 0 failed".
  */
-#include "../../core/options.h"
+#include "../../lib/options.h"
 #include "../../core/shard.h"
 
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * The bounded JSON writer (core/jsonw.h): strings escaped, and always
+ * The bounded JSON writer (lib/jsonw.h): strings escaped, and always
  * valid UTF-8 (a server's message, a version string or a file name may
  * not be: invalid bytes become U+FFFD).
  */
