@@ -2,10 +2,12 @@
  * null driver: a whole plugin that needs no database, so the core (run
  * loop, statement path, --clients, --pipeline, Lua binding, statistics,
  * reports, retries and reconnects) can be tested and profiled without a
- * server.  It is the reference implementation of every capability of the
- * driver ABI: blocking and prepared statements here, nonblocking and
- * pipelined ones in null_async.c, and server counters from the model
- * server in null_server.c, which says what each statement answers.
+ * server.  It is the reference implementation of the driver ABI's
+ * capabilities but one: blocking and prepared statements here, nonblocking
+ * and pipelined ones in null_async.c, and server counters from the model
+ * server in null_server.c, which says what each statement answers.  It has
+ * no bulk load (SBD_CAP_BULK_LOAD): a workload's prepare falls back to
+ * multi-row INSERTs on it, as on any driver without one.
  *
  * Options: --null-rows (rows of a SELECT), --null-delay-us (time each
  * answer takes, for blocking calls too), --null-fail-every and
