@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "histogram.h"
+#include "report_sections.h"
 #include "stats.h"
 
 #include <sbench/driver.h>
@@ -52,6 +53,9 @@ struct sb_report {
     struct sbd_server_counters server;
     int merge_data;              /* final JSON: add what `sbench merge` reads (every
                                     histogram encoded, each thread's counts) */
+    /* the sections the workload declared (report_sections.h), printed from
+     * the event types; NULL or none declared: nothing (not in windows) */
+    const struct sb_report_sections *sections;
 };
 
 /* Average, standard deviation (population, as sysbench's fairness
@@ -62,10 +66,6 @@ struct sb_spread sb_report_spread(const uint64_t *v, int n);
 /* The latency distribution, one line per non-empty bucket, in ms. */
 void sb_report_histogram_text(FILE *f, const sb_histogram *h);
 
-/* The text report's TPC-C section (NOPM, TPM, the mix), from r's event
- * types; nothing unless every type of r is one of TPC-C's (the tpcc
- * workload's names).  core/report_tpcc.c. */
-void sb_report_tpcc_text(FILE *f, const struct sb_report *r);
 
 /*
  * sysbench 1.0's stat table, the one its report hooks receive

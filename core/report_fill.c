@@ -42,6 +42,7 @@ void sb_report_fill(struct sb_report *r, enum sb_report_kind kind, const struct 
     }
     r->latency_limit_ms = (double)run->latency_limit_ns / 1e6;
     r->pipeline = run->pipeline;
+    r->sections = run->sections.n > 0 ? &run->sections : NULL;
     if (kind == SB_REPORT_FINAL)
         r->histogram = run->histogram;
 }

@@ -308,6 +308,10 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
         hist_obj(f, r->latency, &one, one > 0 ? 1 : 0);
     json_statements(f, r, s);
     json_extras(f, r);
+    if (r->sections) { /* the workload's declared sections, for sbench merge */
+        fprintf(f, ",\"report_sections\":");
+        sb_report_sections_json(f, r->sections);
+    }
     if (r->merge_data)
         merge_data(f, r);
     if (meta)

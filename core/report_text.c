@@ -3,7 +3,7 @@
  * sbench.report_default): sysbench 1.0's "[ Ns ] thds: ..." lines every
  * --report-interval, the final SQL statistics / General statistics /
  * Latency (ms) / Threads fairness sections, then sbench's own sections
- * (and the TPC-C section of a run typed as TPC-C's, core/report_tpcc.c).
+ * (and the sections the workload declared, core/report_sections.c).
  */
 #include "report.h"
 
@@ -258,7 +258,7 @@ static void text_final(FILE *f, const struct sb_report *r, const char *meta, int
     fputc('\n', f);
     final_text(f, r);
     extra_text(f, r);
-    sb_report_tpcc_text(f, r);
+    sb_report_sections_text(f, r);
 }
 
 const struct sb_report_format sb_report_text = {

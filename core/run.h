@@ -22,6 +22,7 @@
 #include "shard.h"
 #include "stats.h"
 #include "lost.h"
+#include "report_sections.h"
 
 struct sb_options;
 struct sb_script_ops;
@@ -126,6 +127,9 @@ struct sb_run {
     int abandoned;
     /* one shard of a group (core/shard.c); index 0 of 1 when not */
     struct sb_shard shard;
+    /* report sections the workload declared (sbench.report_section, on the
+     * control state only) */
+    struct sb_report_sections sections;
 };
 
 /* Allocates a worker (statistics, histogram, seeded random numbers, and

@@ -131,6 +131,8 @@ void l_open_rand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);
+/* l_section.c: sbench.report_section{...} */
+void l_open_section(lua_State *L);
 /* Pushes option p's value v as sbench.opt holds it (nil for NULL). */
 void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v);
 /* Writes option p's name as Lua names it ('_' for '-') into key. */

@@ -439,6 +439,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     lua_setfield(L, -2, "error");
     lua_pop(L, 1);
     l_open_report(L);
+    l_open_section(L);
     l_open_event(L);
     l_open_diag(L);
     l_open_shard(L);

@@ -232,6 +232,11 @@ static int options_agree(const struct mg_shard *a, const struct mg_shard *b, cha
             return -1;
         }
     }
+    if (!mg_sections_equal(&a->sections, &b->sections)) {
+        snprintf(err, errlen, "shard %d (%s) and shard %d (%s) declare different report sections: not one run",
+                 b->index, b->json_path, a->index, a->json_path);
+        return -1;
+    }
     if (strcmp(a->settings, b->settings) != 0) {
         snprintf(err, errlen, "shard %d (%s) and shard %d (%s) have different settings digests: not one run",
                  b->index, b->json_path, a->index, a->json_path);

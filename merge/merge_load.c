@@ -306,6 +306,9 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
     }
     if (types_list(c, s, md))
         return -1;
+    char why[300];
+    if (mg_sections_parse(fin, &s->sections, why, sizeof why) < 0)
+        return bad(c, "%s", why);
     s->thread_events = calloc((size_t)s->threads, sizeof *s->thread_events);
     s->thread_busy_ns = calloc((size_t)s->threads, sizeof *s->thread_busy_ns);
     if (!s->thread_events || !s->thread_busy_ns)

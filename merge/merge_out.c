@@ -212,6 +212,8 @@ static void final_report(const struct mg_run *m, const struct mg_out_opts *o, st
         r->type_name[ty] = t->type_name[ty];
         r->type_latency[ty] = t->type_lat[ty];
     }
+    /* the shards declare the same sections (merge.c checks) */
+    r->sections = m->nsh > 0 && m->sh[0]->sections.n > 0 ? &m->sh[0]->sections : NULL;
     r->server_counters_valid = t->server_valid;
     r->server = t->server;
     r->merge_data = 1;

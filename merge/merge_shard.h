@@ -65,6 +65,7 @@ struct mg_shard {
     struct mg_window *w;               /* [nw], owned */
     int nw;
     uint64_t log_count;                /* latencies in the log, all windows */
+    struct sb_report_sections sections; /* the final line's report_sections */
 };
 
 /* The merged run: windows lined up on the wall clock, totals. */
@@ -105,6 +106,13 @@ int mg_shard_parse_json(struct mg_shard *s, const char *path, const char *buf, s
 int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, char *err,
                        size_t errlen);
 void mg_shard_free(struct mg_shard *s);
+
+/* merge_sections.c: the final line fin's "report_sections" into out (none
+ * when absent), checked as a declaration is.  Returns 0, or -1 with one
+ * line in err. */
+int mg_sections_parse(json_object *fin, struct sb_report_sections *out, char *err, size_t errlen);
+/* 1 when a and b declare the same sections. */
+int mg_sections_equal(const struct sb_report_sections *a, const struct sb_report_sections *b);
 
 /* The identity of a log (its "#[sbench shard ...]" comment) without
  * decoding it: 0, or -1 when the file cannot be read or has none. */

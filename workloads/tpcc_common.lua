@@ -34,8 +34,8 @@ sbench.cmdline.options = {
 }
 
 -- The transaction types, in the order of --mix, and the names their events
--- are reported under (sbench.event_type).  The core's TPC-C section of the
--- report (core/report_tpcc.c) knows these names: change both together.
+-- are reported under (sbench.event_type).  tpcc.lua's report section names
+-- them: change both together.
 M.types = { "new_order", "payment", "order_status", "delivery",
             "stock_level" }
 -- A New-Order rolled back by its unused item is reported apart.
