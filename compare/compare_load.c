@@ -15,11 +15,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../results/hdr_read.h"
 #include "../core/histogram.h"
 #include "../results/json_get.h"
 #include "../results/readfile.h"
+#include "../results/report_check.h"
 #include "../core/stats.h"
 
 static const double point_pcts[] = {50, 95, 99, 99.9};
@@ -36,7 +38,11 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
     while (got == 0 && (got = sb_json_lines_next(&lines, &j, msg, sizeof msg)) == 1) {
         const char *type = sb_json_str(j, "type");
         got = 0;
-        if (type && strcmp(type, "interval") == 0) {
+        int known = type && (strcmp(type, "interval") == 0 || strcmp(type, "final") == 0);
+        if (known && sb_report_line_check(j, msg, sizeof msg) != 0) { /* lying times, sums, rates */
+            json_object_put(j);
+            got = -1;
+        } else if (type && strcmp(type, "interval") == 0) {
             t += sb_json_num(j, "seconds");
             json_object_array_add(intervals, cmp_pair(t, sb_json_num(j, "tps")));
             json_object_put(j);
@@ -159,6 +165,74 @@ static double report_precision(const json_object *final)
     return v ? atof(v) : 0.01;
 }
 
+/* A run's record (compare_exec.c writes it): the fields the summary
+ * reads, checked.  0, or -1 with the field in err. */
+static int check_record(const json_object *rec, char *err, size_t errlen)
+{
+    static const char *const shares[] = {"client_cpu_share", "machine_busy_share", "busy_share_before"};
+    double v;
+    int64_t order, status;
+    if (!json_object_is_type(rec, json_type_object)) {
+        snprintf(err, errlen, "not a JSON object");
+        return -1;
+    }
+    if (sb_json_get_i64(rec, "order", &order, err, errlen) || sb_json_get_i64(rec, "exit_status", &status, err, errlen))
+        return -1;
+    if (order < 0) {
+        snprintf(err, errlen, "\"order\" is %lld: not a run's place in the order", (long long)order);
+        return -1;
+    }
+    if (sb_json_get_num(rec, "wall_s", &v, err, errlen))
+        return -1;
+    if (!(v > 0 && v <= 1e9)) {
+        snprintf(err, errlen, "\"wall_s\" is %.17g: not a time in seconds (above 0, at most 1e9)", v);
+        return -1;
+    }
+    for (size_t k = 0; k < sizeof shares / sizeof shares[0]; k++)
+        if (sb_json_member(rec, shares[k]) &&
+            (sb_json_get_num(rec, shares[k], &v, err, errlen) || !(v >= 0 && v <= 1000))) {
+            snprintf(err, errlen, "\"%s\" is not a share (a number from 0 to 1000)", shares[k]);
+            return -1;
+        }
+    if (sb_json_member(rec, "client_cpu_s") &&
+        (sb_json_get_num(rec, "client_cpu_s", &v, err, errlen) || v < 0)) {
+        snprintf(err, errlen, "\"client_cpu_s\" is not a CPU time in seconds");
+        return -1;
+    }
+    return 0;
+}
+
+/* DIR/info.json (sbench info, written before the first run): absent in
+ * a results directory of an older sbench, else an object of type "info"
+ * with the host's facts and the drivers found.  0, or -1 with err. */
+static int check_info(const char *dir, char *err, size_t errlen)
+{
+    char path[4300], msg[400];
+    int64_t cpus = 0;
+    snprintf(path, sizeof path, "%s/info.json", dir);
+    if (access(path, F_OK) != 0)
+        return 0;
+    json_object *j = sb_json_load_file(path, msg, sizeof msg);
+    const char *type = sb_json_str(j, "type");
+    if (j == NULL) {
+        /* msg says it */
+    } else if (type == NULL || strcmp(type, "info") != 0) {
+        snprintf(msg, sizeof msg, "\"type\" is not \"info\": not written by sbench info");
+    } else if (!json_object_is_type(sb_json_member(j, "host"), json_type_object) ||
+               sb_json_get_i64(j, "host.cpus", &cpus, msg, sizeof msg) != 0 || cpus < 1 ||
+               sb_json_str(sb_json_member(j, "host"), "name") == NULL) {
+        snprintf(msg, sizeof msg, "\"host\" is missing or without its name and a CPU count");
+    } else if (!json_object_is_type(sb_json_member(j, "drivers"), json_type_array)) {
+        snprintf(msg, sizeof msg, "\"drivers\" is missing or not a list");
+    } else {
+        json_object_put(j);
+        return 0;
+    }
+    json_object_put(j);
+    snprintf(err, errlen, "%.400s: %s", path, msg);
+    return -1;
+}
+
 /* Reads one run into run and p; 1 when it is not done, 0 when read, -1
  * with err. */
 static int load_run(const char *dir, const char *id, json_object *run, struct point_lat *p, char *err,
@@ -169,8 +243,9 @@ static int load_run(const char *dir, const char *id, json_object *run, struct po
     char path[4300], msg[1024];
     snprintf(path, sizeof path, "%s/runs/%s.record.json", dir, id);
     json_object *rec = sb_json_load_file(path, msg, sizeof msg);
-    if (rec == NULL) {
+    if (rec == NULL || check_record(rec, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
+        json_object_put(rec);
         return -1;
     }
     json_object_object_add(run, "id", json_object_new_string(id));
@@ -221,6 +296,8 @@ static int load_run(const char *dir, const char *id, json_object *run, struct po
 
 json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err, size_t errlen)
 {
+    if (check_info(dir, err, errlen) != 0)
+        return NULL;
     json_object *out = json_object_new_object();
     json_object *runs = json_object_new_array(), *latency = json_object_new_object();
     json_object_object_add(out, "runs", runs);

@@ -625,10 +625,32 @@ int cmp_spec_from_json(struct cmp_spec *s, const json_object *j, char *err, size
             goto bad;
         s->threads[s->nthreads++] = (int)sb_json_int_of(sb_json_elem(a, i));
     }
-    s->time = (long)sb_json_int(j, "time");
-    s->events = (long)sb_json_int(j, "events");
-    s->warmup = (long)sb_json_int(j, "warmup");
-    s->repeats = (int)sb_json_int(j, "repeats");
+    /* the stored file is untrusted: each length a whole number in the
+     * range a comparison file (field_int above) allows */
+    static const struct { const char *key; long lo, hi; } lengths[] = {
+        {"time", 0, 100000000}, {"events", 0, 1000000000000L}, {"warmup", 0, 100000000},
+        {"repeats", 1, CMP_MAX_REPEATS},
+    };
+    long got[4];
+    for (int k = 0; k < 4; k++) {
+        json_object *v = sb_json_member(j, lengths[k].key);
+        int64_t x = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
+        if (!json_object_is_type(v, json_type_int) || x < lengths[k].lo || x > lengths[k].hi) {
+            snprintf(err, errlen, "\"%s\" is %s: not a whole number from %ld to %ld", lengths[k].key,
+                     v ? json_object_to_json_string(v) : "missing", lengths[k].lo, lengths[k].hi);
+            goto bad;
+        }
+        got[k] = (long)x;
+    }
+    s->time = got[0];
+    s->events = got[1];
+    s->warmup = got[2];
+    s->repeats = (int)got[3];
+    for (int i = 0; i < s->nthreads; i++)
+        if (s->threads[i] < 1 || s->threads[i] > 100000) {
+            snprintf(err, errlen, "\"threads\" holds %d: not a thread count (1..100000)", s->threads[i]);
+            goto bad;
+        }
     if (strv_from_json(&s->opts, sb_json_member(j, "options")) != 0)
         goto bad;
     return 0;

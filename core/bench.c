@@ -52,6 +52,7 @@ struct bench {
     char *tmppath;                  /* OUTPUT.tmp while out is open, else NULL */
     int nout, nhuman;               /* reports written so far to out, to stdout */
     int final_done;                 /* the final report was written */
+    uint64_t final_events;          /* events counted in the final report */
     struct sb_hdr_log *hdr;
     int64_t hdr_base;               /* the log's BaseTime on the monotonic clock */
     struct sb_prom *prom;
@@ -399,7 +400,7 @@ static void report_loop(struct bench *b)
             break;
         int64_t now = sb_now_ns();
         if (sb_interrupted && !atomic_load(&run->stop)) {
-            fprintf(stderr, "\nsbench: interrupted, finishing the events in flight (Ctrl-C again to exit now)\n");
+            fprintf(stderr, "\n%s\n", sb_interrupt_message());
             atomic_store(&run->stop, 1);
         }
         if (!b->warmed && now >= b->warm_end)
@@ -502,6 +503,7 @@ static int final_report(struct bench *b)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     /* threads that failed before running anything: their errors say it
      * all, an empty report would only hide them */
+    b->final_events = r.d.events;
     if (!failed || r.d.events > 0)
         emit(b, &r, 1);
     if (!failed && !sb_interrupted)
@@ -514,16 +516,21 @@ static int final_report(struct bench *b)
 
 /* ---- teardown ---- */
 
-/* Stops the exporter, closes the HdrHistogram log, and turns --output's
- * temporary file into OUTPUT when the final report is in it (else
- * removes it).  Returns 1 when a file could not be written. */
-static int close_outputs(struct bench *b)
+/* Stops the exporter, closes the HdrHistogram log (removed when the run
+ * failed before its first event: a header and an empty window would look
+ * like a result), and turns --output's temporary file into OUTPUT when the
+ * final report is in it (else removes it).  Returns 1 when a file could
+ * not be written. */
+static int close_outputs(struct bench *b, int run_failed)
 {
     int failed = 0;
     sb_prom_stop(b->prom);
     b->prom = NULL;
     errno = 0;
-    if (b->hdr && sb_hdr_log_close(b->hdr) != 0) {
+    if (b->hdr && run_failed && b->final_events == 0) {
+        sb_hdr_log_close(b->hdr);
+        remove(b->run->hdr_log_path);
+    } else if (b->hdr && sb_hdr_log_close(b->hdr) != 0) {
         sb_set_aside("--hdr-log", b->run->hdr_log_path, errno);
         failed = 1;
     }
@@ -555,7 +562,7 @@ static int close_outputs(struct bench *b)
 static int teardown(struct bench *b, int failed)
 {
     struct sb_run *run = b->run;
-    failed |= close_outputs(b);
+    failed |= close_outputs(b, failed);
     if (!failed && !run->abandoned && run->script_ops->call(run->control, "done") < 0) {
         sb_report_worker_error(run->control);
         failed = 1;

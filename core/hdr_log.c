@@ -46,6 +46,7 @@ struct enc_bufs {
 struct sb_hdr_log {
     FILE *fp;
     int failed;
+    int first_errno;  /* errno of the first failed write, 0 = unknown */
     struct enc_bufs bufs;
     char *b64;
     size_t b64_cap;
@@ -225,6 +226,15 @@ long sb_hdr_encode_base64(const sb_histogram *h, char *out, size_t outlen)
 
 /* ---- the log file ---------------------------------------------------------- */
 
+/* Remembers a failure (and the first errno seen) for sb_hdr_log_close. */
+static int mark_failed(struct sb_hdr_log *log)
+{
+    if (!log->failed || !log->first_errno)
+        log->first_errno = errno;
+    log->failed = 1;
+    return -1;
+}
+
 static void set_err(char *err, size_t errlen, const char *fmt, const char *a, const char *b)
 {
     if (err && errlen > 0)
@@ -283,18 +293,16 @@ int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double lengt
         }
     }
     if (n == 0 || log->b64_cap < b64_len(n) + 1) {
-        log->failed = 1;
-        return -1;
+        errno = ENOMEM;
+        return mark_failed(log);
     }
     b64_encode(log->bufs.z, n, log->b64);
 
     /* Interval_Max: the interval's max in ms (values are ns; ratio 1e6). */
     double max_ms = sb_histogram_count(interval) ? (double)sb_histogram_max(interval) / 1e6 : 0.0;
     if (fprintf(log->fp, "%.3f,%.3f,%.3f,%s\n", start_offset_s, length_s, max_ms, log->b64) < 0 ||
-        fflush(log->fp) != 0) {
-        log->failed = 1;
-        return -1;
-    }
+        fflush(log->fp) != 0)
+        return mark_failed(log);
     return 0;
 }
 
@@ -302,10 +310,12 @@ int sb_hdr_log_comment(struct sb_hdr_log *log, const char *text)
 {
     if (!log)
         return -1;
-    if (strpbrk(text, "\r\n]") || fprintf(log->fp, "#[%s]\n", text) < 0 || fflush(log->fp) != 0) {
-        log->failed = 1;
-        return -1;
+    if (strpbrk(text, "\r\n]")) {
+        errno = EINVAL;
+        return mark_failed(log);
     }
+    if (fprintf(log->fp, "#[%s]\n", text) < 0 || fflush(log->fp) != 0)
+        return mark_failed(log);
     return 0;
 }
 
@@ -313,14 +323,15 @@ int sb_hdr_log_close(struct sb_hdr_log *log)
 {
     if (!log)
         return 0;
-    int failed = log->failed;
     if (fflush(log->fp) != 0 || ferror(log->fp))
-        failed = 1;
+        mark_failed(log);
     if (fclose(log->fp) != 0)
-        failed = 1;
+        mark_failed(log);
+    int failed = log->failed, err = log->first_errno;
     free(log->bufs.raw);
     free(log->bufs.z);
     free(log->b64);
     free(log);
+    errno = err;
     return failed ? -1 : 0;
 }

@@ -60,7 +60,8 @@ int sb_hdr_log_comment(struct sb_hdr_log *log, const char *text);
 
 /*
  * Flushes and closes the file and frees log; NULL is a no-op (returns 0).
- * Returns 0, or -1 when any write (including this flush/close) failed.
+ * Returns 0, or -1 when any write (including this flush/close) failed,
+ * with errno set to the first failure's (0 when unknown).
  */
 int sb_hdr_log_close(struct sb_hdr_log *log);
 

@@ -159,11 +159,14 @@ int sb_run_benchmark(struct sb_run *run);
 void sb_report_worker_error(const struct sb_worker *w);
 int sb_report_thread_errors(struct sb_worker **ws, int n);
 void sb_sleep_ns(int64_t ns);
-/* Set by the first SIGINT/SIGTERM (core/signals.c): the run stops. */
+/* Set by the first SIGINT/SIGTERM (core/signals.c) to that signal's
+ * number: the run stops. */
 extern volatile sig_atomic_t sb_interrupted;
 /* SIGINT/SIGTERM: the first asks to stop (sb_interrupted), a second one
  * exits at once. */
 void sb_install_signals(void);
+/* The line that says which signal stopped the run (a static string). */
+const char *sb_interrupt_message(void);
 /* The worker whose script the signal handler interrupts (a serial command
  * on the main thread), or NULL. */
 void sb_signal_worker_set(struct sb_worker *w);

@@ -24,17 +24,24 @@ void sb_signal_worker_set(struct sb_worker *w)
 
 static void on_signal(int sig)
 {
-    (void)sig;
     if (sb_interrupted) {
         static const char msg[] = "\nsbench: interrupted twice, exiting now\n";
         ssize_t r = write(STDERR_FILENO, msg, sizeof msg - 1);
         (void)r;
         _exit(130);
     }
-    sb_interrupted = 1;
+    sb_interrupted = sig;
     struct sb_worker *w = signal_worker;
     if (w)
         w->run->script_ops->interrupt(w);
+}
+
+const char *sb_interrupt_message(void)
+{
+    if (sb_interrupted == SIGTERM)
+        return "sbench: terminated (SIGTERM), finishing the events in flight "
+               "(another SIGTERM or SIGINT exits now)";
+    return "sbench: interrupted, finishing the events in flight (Ctrl-C again to exit now)";
 }
 
 void sb_install_signals(void)

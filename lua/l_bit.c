@@ -113,26 +113,26 @@ static int b_ror(lua_State *L)
     return push(L, (int32_t)(n ? (x >> n) | (x << (32 - n)) : x));
 }
 
-/* tohex(x [, n]): n digits (default 8), upper case when n < 0.  LuaJIT
- * keeps the low 4n bits when |n| < 16 and pads to |n| digits otherwise,
- * with its format's 8-bit precision field: |n| + 1 is taken modulo 256
- * (so 255 means no padding) and -2^31 gives "". */
+/* tohex(x [, n]): |n| hex digits of x's 32 bits (default 8), upper case
+ * when n < 0, n taken as bit.tobit(n).  1..8 keep the low 4|n| bits
+ * (LuaJIT's documented range); 0 gives ""; more than 8 pad with zeros,
+ * at most 254 digits (LuaJIT builds differ beyond 8, see docs/lua-api.md:
+ * this rule agrees with all of them up to 254). */
+enum { TOHEX_MAX_DIGITS = 254 };
 static int b_tohex(lua_State *L)
 {
-    uint64_t b = (uint32_t)arg(L, 1);
+    uint32_t b = (uint32_t)arg(L, 1);
     int32_t n = lua_isnoneornil(L, 2) ? 8 : arg(L, 2);
-    int upper = 0;
-    if (n < 0) {
-        n = (int32_t)(0u - (uint32_t)n); /* -2^31 stays negative */
-        upper = 1;
-    }
-    int prec = (int)(((uint32_t)n + 1u) & 255u) - 1; /* -1: no precision */
-    if (n == INT32_MIN)
-        b = 0;
-    else if (n < 16)
-        b &= (UINT64_C(1) << (4 * n)) - 1;
-    char buf[300];
-    int len = snprintf(buf, sizeof buf, upper ? "%.*" PRIX64 : "%.*" PRIx64, prec, b);
+    int upper = n < 0;
+    uint32_t digits = upper ? 0u - (uint32_t)n : (uint32_t)n;
+    if (digits > TOHEX_MAX_DIGITS)
+        digits = TOHEX_MAX_DIGITS;
+    if (digits < 8)
+        b &= (UINT32_C(1) << (4 * digits)) - 1;
+    char buf[TOHEX_MAX_DIGITS + 1];
+    int len = digits ? snprintf(buf, sizeof buf, upper ? "%0*" PRIX32 : "%0*" PRIx32,
+                                (int)digits, b)
+                     : 0;
     lua_pushlstring(L, buf, (size_t)len);
     return 1;
 }

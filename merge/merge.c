@@ -15,9 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "merge_shard.h"
 #include "../lib/options.h"
+#include "../results/readfile.h"
 
 struct input {
     char *path;
@@ -85,14 +87,15 @@ static int has_suffix(const char *s, const char *suf)
 /* 1 JSON report, 2 HdrHistogram log, 0 neither, -1 unreadable (err). */
 static int sniff(const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char msg[200];
+    int fd = sb_open_regular(path, msg, sizeof msg); /* no FIFO, device or directory */
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", path, msg);
         return -1;
     }
     char head[2] = {0, 0};
-    size_t n = fread(head, 1, 2, f);
-    fclose(f);
+    ssize_t n = read(fd, head, 2);
+    close(fd);
     if (n >= 1 && head[0] == '{')
         return 1;
     if (n == 2 && head[0] == '#' && head[1] == '[')

@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../results/hdr_read.h"
 #include "../results/json_get.h"
 #include "../results/readfile.h"
+#include "../results/report_check.h"
 
 
 /* Where a message points: file and line (0: the file as a whole). */
@@ -266,10 +268,17 @@ static int run_meta(struct ctx *c, struct mg_shard *s, json_object *fin)
     return 0;
 }
 
+/* The line's times, sums and rates (results/report_check.c). */
+static int line_check(struct ctx *c, json_object *o)
+{
+    char msg[400];
+    return sb_report_line_check(o, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
+}
+
 /* The final line: counts, histograms, per-thread and per-client counts. */
 static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
 {
-    if (run_meta(c, s, fin) || snapshot(c, fin, &s->d) || get_num(c, fin, "seconds", &s->seconds))
+    if (line_check(c, fin) || run_meta(c, s, fin) || snapshot(c, fin, &s->d) || get_num(c, fin, "seconds", &s->seconds))
         return -1;
     int64_t threads = 0;
     if (get_i64(c, fin, "threads", &threads))
@@ -356,7 +365,7 @@ static int window_line(struct ctx *c, struct mg_window *w, json_object *o)
 {
     double sum_ms;
     int64_t threads = 0;
-    if (snapshot(c, o, &w->d) || get_num(c, o, "seconds", &w->seconds) ||
+    if (line_check(c, o) || snapshot(c, o, &w->d) || get_num(c, o, "seconds", &w->seconds) ||
         get_i64(c, o, "threads", &threads) || get_num(c, o, "latency_ms.sum", &sum_ms))
         return -1;
     if (w->seconds < 0 || threads < 0 || threads > 10000000)
@@ -436,9 +445,14 @@ int mg_hlog_identity(const char *path, int *index, int *count, char *run_id, siz
                      char *settings, size_t settings_len, char *err, size_t errlen)
 {
     struct ctx c = {path, 0, err, errlen};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return bad(&c, "cannot read: %s", strerror(errno));
+    char msg[200];
+    int fd = sb_open_regular(path, msg, sizeof msg);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f) {
+        if (fd >= 0)
+            close(fd);
+        return bad(&c, "%s", fd < 0 ? msg : strerror(errno));
+    }
     char line[512];
     int found = -1;
     for (int i = 0; i < 16 && found < 0 && fgets(line, sizeof line, f); i++) {

@@ -16,21 +16,21 @@
 
 #define MAX_SLOTS 10000000
 
-/* a += b: every count and the errors by (SQLSTATE, native code). */
-static void snap_add(struct sb_snapshot *a, const struct sb_snapshot *b)
+/* *a += b; 1 when the sum would not fit (untrusted shards' counts). */
+#define ADD_U64(a, b) (__builtin_add_overflow((a), (b), &(a)) ? 1 : 0)
+
+/* a += b: every count and the errors by (SQLSTATE, native code).  0, or
+ * -1 when a sum would overflow (the shards' counts cannot all be true). */
+static int snap_add(struct sb_snapshot *a, const struct sb_snapshot *b)
 {
-    a->events += b->events;
+    int over = ADD_U64(a->events, b->events);
     for (int k = 0; k < SB_Q_NKINDS; k++)
-        a->queries[k] += b->queries[k];
-    a->ignored_errors += b->ignored_errors;
-    a->reconnects += b->reconnects;
-    a->failed_events += b->failed_events;
-    a->busy_ns += b->busy_ns;
-    a->connects += b->connects;
-    a->connect_ns += b->connect_ns;
-    a->retried_events += b->retried_events;
-    a->late_events += b->late_events;
-    a->pipelined += b->pipelined;
+        over |= ADD_U64(a->queries[k], b->queries[k]);
+    over |= ADD_U64(a->ignored_errors, b->ignored_errors) | ADD_U64(a->reconnects, b->reconnects) |
+            ADD_U64(a->failed_events, b->failed_events) | ADD_U64(a->busy_ns, b->busy_ns) |
+            ADD_U64(a->connects, b->connects) | ADD_U64(a->connect_ns, b->connect_ns) |
+            ADD_U64(a->retried_events, b->retried_events) | ADD_U64(a->late_events, b->late_events) |
+            ADD_U64(a->pipelined, b->pipelined);
     int max = (int)(sizeof a->errors / sizeof a->errors[0]);
     for (int i = 0; i < b->nerrors; i++) {
         int j;
@@ -45,9 +45,10 @@ static void snap_add(struct sb_snapshot *a, const struct sb_snapshot *b)
             a->errors[j].ignored = a->errors[j].fatal = 0;
             a->nerrors++;
         }
-        a->errors[j].ignored += b->errors[i].ignored;
-        a->errors[j].fatal += b->errors[i].fatal;
+        over |= ADD_U64(a->errors[j].ignored, b->errors[i].ignored) |
+                ADD_U64(a->errors[j].fatal, b->errors[i].fatal);
     }
+    return over ? -1 : 0;
 }
 
 /* *dst += src, creating *dst (empty, precision p) first; -1 out of memory. */
@@ -97,13 +98,14 @@ oom:
 
 /* The shards' window counts into their slots (their latencies are there
  * already, from the logs). */
-static void sum_windows(struct mg_run *m)
+static int sum_windows(struct mg_run *m)
 {
     for (int s = 0; s < m->nsh; s++)
         for (int i = 0; i < m->sh[s]->nw; i++) {
             const struct mg_window *w = &m->sh[s]->w[i];
             struct mg_window *t = &m->w[w->slot];
-            snap_add(&t->d, &w->d);
+            if (snap_add(&t->d, &w->d) != 0)
+                return -1;
             t->lat_sum_ns += w->lat_sum_ns;
             t->threads += w->threads;
             t->shards++;
@@ -122,6 +124,7 @@ static void sum_windows(struct mg_run *m)
         sb_histogram_set_summary(t->lat, sb_histogram_min(t->lat), sb_histogram_max(t->lat),
                                  t->lat_sum_ns);
     }
+    return 0;
 }
 
 /* Statements the workloads named, merged by name. */
@@ -202,7 +205,8 @@ static int sum_final(struct mg_run *m)
     t->pipeline_depth = m->sh[0]->pipeline_depth;
     for (int s = 0; s < m->nsh; s++) {
         const struct mg_shard *x = m->sh[s];
-        snap_add(&t->d, &x->d);
+        if (snap_add(&t->d, &x->d) != 0)
+            return -2;
         if (hist_add(&t->lat, x->lat, p) || hist_add(&t->connect, x->connect, p) ||
             hist_add(&t->lag, x->lag, p) || sum_named(t, x, p))
             return -1;
@@ -243,10 +247,14 @@ void mg_begin(struct mg_run *m)
 
 int mg_sum(struct mg_run *m, char *err, size_t errlen)
 {
-    if (m->interval > 0)
-        sum_windows(m);
-    if (sum_final(m) != 0) {
-        snprintf(err, errlen, "out of memory");
+    const char *over = "the shards' counts add up to more than 2^64-1: they cannot all be true";
+    if (m->interval > 0 && sum_windows(m) != 0) {
+        snprintf(err, errlen, "%s (a window)", over);
+        return -1;
+    }
+    int rc = sum_final(m);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s", rc == -2 ? over : "out of memory");
         return -1;
     }
     return sum_types(m, err, errlen);

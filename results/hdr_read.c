@@ -107,12 +107,16 @@ static int fail(char *err, size_t errlen, const char *msg)
 }
 
 /* Walks the counts of the V2 payload raw[40 .. n-1] (len buckets): checks
- * them (h == NULL), or adds them to h (after a check that passed). */
-static int walk_counts(const unsigned char *raw, size_t n, int32_t len, sb_histogram *h, char *err,
-                       size_t errlen)
+ * them (h == NULL), or adds them to h (after a check that passed).  The
+ * check sums the counts without overflow: with the `already` values the
+ * target holds, the total stays within INT64_MAX (no count can wrap the
+ * total back to a plausible one). */
+static int walk_counts(const unsigned char *raw, size_t n, int32_t len, sb_histogram *h,
+                       uint64_t already, char *err, size_t errlen)
 {
     size_t pos = V2_HEADER_LEN;
     int64_t idx = 0;
+    uint64_t total = already;
     while (pos < n) {
         int64_t w;
         if (get_zigzag(raw, n, &pos, &w) != 0)
@@ -125,6 +129,9 @@ static int walk_counts(const unsigned char *raw, size_t n, int32_t len, sb_histo
         }
         if (idx >= len)
             return fail(err, errlen, "more counts than the histogram has buckets");
+        if ((uint64_t)w > (uint64_t)INT64_MAX - total)
+            return fail(err, errlen, "the histogram's counts add up to more than 2^63-1 (overflow)");
+        total += (uint64_t)w;
         if (h && w > 0)
             sb_histogram_add_to_bucket(h, (int)idx, (uint64_t)w);
         idx++;
@@ -187,9 +194,9 @@ int sb_hdr_decode_add(const char *text, size_t len, sb_histogram *h, char *err, 
                      (long long)prm.highest_trackable_value, prm.significant_figures);
         goto out;
     }
-    if (walk_counts(raw, rawlen, prm.counts_len, NULL, err, errlen) != 0)
+    if (walk_counts(raw, rawlen, prm.counts_len, NULL, sb_histogram_count(h), err, errlen) != 0)
         goto out;
-    walk_counts(raw, rawlen, prm.counts_len, h, NULL, 0);
+    walk_counts(raw, rawlen, prm.counts_len, h, 0, NULL, 0);
     rc = 0;
 out:
     free(bin);

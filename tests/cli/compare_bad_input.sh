@@ -91,6 +91,6 @@ final["latency_ms"]["count"] = str(final["latency_ms"]["count"])
 lines[-1] = json.dumps(final)
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
-expect 1 "the final report's \"latency_ms.count\" is missing or not a count" -- report badcount
+expect 1 "badcount/$run.json:[0-9]*: \"latency_ms.count\" is missing or not a count" -- report badcount
 expect 2 "unknown option '--bogus' for sbench report" -- report good --bogus=1
 finish

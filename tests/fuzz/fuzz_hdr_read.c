@@ -10,10 +10,14 @@
  *     >= 0, lines only grow; a decode that fails leaves the histogram
  *     unchanged, one that succeeds grows it, and its total count always
  *     equals the sum of its buckets, with min <= max when not empty.
+ *     Semantic oracle: whatever interval the reader accepts, its count is
+ *     recomputed from the same text by this file's own base64, zlib and
+ *     payload decoding (ref_total) and must be what the reader added,
+ *     within 2^63-1 (counts that overflow must be refused).
  *  2. as the payload of a V2 histogram (counts, ZigZag LEB128, zero runs)
  *     that this file wraps correctly (header, zlib, base64): the decoder
  *     must agree with the independent decoder below (same buckets, or
- *     both refuse).
+ *     both refuse; counts that add up past 2^63-1 are refused by both).
  *  3. as values recorded into a histogram, which sb_hdr_encode_base64
  *     (core/hdr_log.c, the writer) encodes: it must read back equal.
  * The whole input is also given to sb_hdr_decode_add as one encoded
@@ -56,7 +60,8 @@ static void check_sane(const sb_histogram *h)
 {
     uint64_t sum = 0;
     for (int i = 0; i < sb_histogram_bucket_count(h); i++)
-        sum += sb_histogram_count_at(h, i);
+        if (__builtin_add_overflow(sum, sb_histogram_count_at(h, i), &sum) || sum > (uint64_t)INT64_MAX)
+            die("the histogram's buckets add up past 2^63-1: an overflow was accepted");
     if (sum != sb_histogram_count(h))
         die("the histogram's count is not the sum of its buckets");
     if (sb_histogram_count(h) && sb_histogram_min(h) > sb_histogram_max(h))
@@ -96,6 +101,8 @@ static int decode_checked(const char *text, size_t len, sb_histogram *h)
     return rc;
 }
 
+static int ref_total(const char *text, size_t len, int32_t nbuckets, uint64_t *count);
+
 /* 1: the input as a log. */
 static void as_log(const char *buf, size_t len)
 {
@@ -117,7 +124,13 @@ static void as_log(const char *buf, size_t len)
             die("an interval's numbers are not finite and >= 0");
         if (strnlen(r.tag, sizeof r.tag) == sizeof r.tag)
             die("the sbench comment is not NUL-terminated");
-        decode_checked(iv.hist, iv.hist_len, h_log);
+        uint64_t before = sb_histogram_count(h_log), want;
+        if (decode_checked(iv.hist, iv.hist_len, h_log) == 0) {
+            if (ref_total(iv.hist, iv.hist_len, sb_histogram_bucket_count(h_log), &want) != 0)
+                die("the reader accepted a histogram this file's own decoding refuses");
+            if (sb_histogram_count(h_log) - before != want)
+                die("the count the reader added differs from the count recomputed from the same text");
+        }
     }
     if (got == -1)
         check_err(err, sizeof err);
@@ -133,6 +146,7 @@ static int ref_decode(const unsigned char *p, size_t n, int32_t len)
 {
     memset(ref, 0, (size_t)len * sizeof *ref);
     int64_t idx = 0;
+    uint64_t total = 0;
     size_t i = 0;
     while (i < n) {
         uint64_t u = 0;
@@ -159,9 +173,57 @@ static int ref_decode(const unsigned char *p, size_t n, int32_t len)
             if (idx >= len)
                 return -1;
             ref[idx++] += u >> 1;
+            if ((u >> 1) > (uint64_t)INT64_MAX - total)
+                return -1; /* the counts overflow: not a histogram */
+            total += u >> 1;
         }
     }
     return 0;
+}
+
+/* The count of one encoded histogram (base64 of cookie, length, zlib of
+ * header + payload) recomputed here, for the log's semantic oracle:
+ * 0 with *count, or -1 when this decoding refuses it. */
+static int ref_total(const char *text, size_t len, int32_t nbuckets, uint64_t *count)
+{
+    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    unsigned char *bin = malloc(len / 4 * 3 + 3);
+    size_t rawcap = V2_HEADER_LEN + (size_t)nbuckets * 9 + 1;
+    unsigned char *raw = malloc(rawcap);
+    size_t o = 0;
+    int rc = -1;
+    if (!bin || !raw)
+        die("out of memory");
+    for (size_t i = 0; i < len; i++) {
+        const char *c = memchr(t, text[i], 64);
+        if (text[i] == '=')
+            break;
+        if (!c || !text[i])
+            goto out;
+        unsigned v = (unsigned)(c - t);
+        switch (i % 4) { /* 6 bits at a time into whole bytes */
+        case 0: bin[o] = (unsigned char)(v << 2); break;
+        case 1: bin[o++] |= (unsigned char)(v >> 4); bin[o] = (unsigned char)(v << 4); break;
+        case 2: bin[o++] |= (unsigned char)(v >> 2); bin[o] = (unsigned char)(v << 6); break;
+        case 3: bin[o++] |= (unsigned char)v; break;
+        }
+    }
+    if (o < 8)
+        goto out;
+    uint32_t zlen = (uint32_t)bin[4] << 24 | (uint32_t)bin[5] << 16 | (uint32_t)bin[6] << 8 | bin[7];
+    uLongf rawlen = (uLongf)rawcap;
+    if (zlen != o - 8 || uncompress(raw, &rawlen, bin + 8, zlen) != Z_OK || rawlen < V2_HEADER_LEN)
+        goto out;
+    if (ref_decode(raw + V2_HEADER_LEN, rawlen - V2_HEADER_LEN, nbuckets) != 0)
+        goto out;
+    *count = 0;
+    for (int32_t i = 0; i < nbuckets; i++)
+        *count += ref[i];
+    rc = 0;
+out:
+    free(bin);
+    free(raw);
+    return rc;
 }
 
 static void put32(unsigned char *p, uint32_t v)

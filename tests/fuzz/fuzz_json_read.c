@@ -16,12 +16,18 @@
  *    long as "threads"; failed: one line naming the file;
  *  - a run report read whole: a final object of type "final", one point
  *    per interval line; failed: no final, one line naming the file.
+ * Semantic oracle (nothing accepted may lie): each line of an accepted
+ * report is parsed again here with json-c alone, and its transactions,
+ * seconds and tps must be what the reader took (the shard's windows and
+ * final, the run's points), its seconds a time (finite, 0 to 1e9, above 0
+ * when transactions ran) and its tps transactions / seconds recomputed.
  * The buffers are exactly as large as the input, so ASan sees a read one
  * byte past it.  Build and run: tests/fuzz/fuzz.sh. */
 #include "../../compare/compare.h"
 #include "../../results/json_get.h"
 #include "../../merge/merge_shard.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +124,44 @@ static void lines(const char *buf, size_t len)
     sb_json_lines_close(&r);
 }
 
+/* Line i (0-based) of buf parsed by json-c alone (a new reference), or
+ * NULL. */
+static json_object *raw_line(const char *buf, size_t len, int i)
+{
+    const char *p = buf, *end = buf + len;
+    for (; i > 0 && p < end; i--) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = (size_t)((nl ? nl : end) - p);
+    char *copy = malloc(n + 1);
+    if (!copy)
+        die("out of memory");
+    memcpy(copy, p, n);
+    copy[n] = 0;
+    json_object *o = json_tokener_parse(copy);
+    free(copy);
+    return o;
+}
+
+/* The line's transactions and seconds, read here; its seconds a time and
+ * its tps their quotient, or the reader accepted a lie. */
+static void true_line(const json_object *o, uint64_t *events, double *secs)
+{
+    json_object *t = NULL, *s = NULL, *r = NULL;
+    if (!json_object_object_get_ex(o, "transactions", &t) || !json_object_object_get_ex(o, "seconds", &s) ||
+        !json_object_object_get_ex(o, "tps", &r))
+        die("an accepted report line without transactions, seconds or tps");
+    *events = json_object_get_uint64(t);
+    *secs = json_object_get_double(s);
+    double tps = json_object_get_double(r), want = *secs > 0 ? (double)*events / *secs : 0;
+    if (!isfinite(*secs) || *secs < 0 || *secs > 1e9 || (*events > 0 && *secs <= 0))
+        die("an accepted report line whose seconds are not a time");
+    if (!isfinite(tps) || tps < 0 || fabs(tps - want) > 1e-6 * fmax(1.0, want))
+        die("an accepted report line whose tps is not its transactions over its seconds");
+}
+
 static void shard_report(const char *buf, size_t len)
 {
     struct mg_shard s;
@@ -145,6 +189,18 @@ static void shard_report(const char *buf, size_t len)
     if (strnlen(s.run_id, sizeof s.run_id) == sizeof s.run_id ||
         strnlen(s.host, sizeof s.host) == sizeof s.host)
         die("a string of a shard report is not NUL-terminated");
+    for (int i = 0; i <= s.nw; i++) { /* the windows, then the final line */
+        json_object *o = raw_line(buf, len, i);
+        uint64_t events;
+        double secs;
+        if (o == NULL)
+            die("a line of an accepted shard report does not parse with json-c alone");
+        true_line(o, &events, &secs);
+        json_object_put(o);
+        if (events != (i < s.nw ? s.w[i].d.events : s.d.events) ||
+            secs != (i < s.nw ? s.w[i].seconds : s.seconds))
+            die("a shard's transactions or seconds differ from its line's, read again");
+    }
     mg_shard_free(&s);
 }
 
@@ -163,8 +219,29 @@ static void run_report(const char *buf, size_t len)
         const char *type = sb_json_str(final, "type");
         if (!type || strcmp(type, "final") != 0)
             die("a run report's final line is not of type final");
-        if ((int)sb_json_len(intervals) != count_lines(buf, len) - 1)
+        int n = (int)sb_json_len(intervals);
+        if (n != count_lines(buf, len) - 1)
             die("a run report read whole without one point per interval line");
+        double t = 0;
+        for (int i = 0, k = 0; i <= n; i++) { /* each line: the points (time, tps) and the final */
+            json_object *o = raw_line(buf, len, i), *type = NULL;
+            uint64_t events;
+            double secs;
+            if (o == NULL)
+                die("a line of an accepted run report does not parse with json-c alone");
+            true_line(o, &events, &secs);
+            int is_final = json_object_object_get_ex(o, "type", &type) &&
+                           strcmp(json_object_get_string(type), "final") == 0;
+            json_object_put(o);
+            if (is_final)
+                continue;
+            json_object *pt = sb_json_elem(intervals, (size_t)k++);
+            t += secs;
+            double want = secs > 0 ? (double)events / secs : 0;
+            if (fabs(sb_json_num_of(sb_json_elem(pt, 0)) - t) > 1e-9 * fmax(1.0, t) ||
+                fabs(sb_json_num_of(sb_json_elem(pt, 1)) - want) > 1e-6 * fmax(1.0, want))
+                die("a run report's point differs from its interval line, read again");
+        }
         json_object_put(final);
     }
     json_object_put(intervals);

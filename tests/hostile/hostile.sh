@@ -22,7 +22,8 @@
 # Usage: hostile.sh [--quick] [BUILD_DIR]  (default $SBT_BUILD).
 # Environment: SBENCH (the sbench to test, e.g. an ASan build: default
 # BUILD_DIR/cli/sbench), WRAP (a command put before sbench, e.g.
-# valgrind), HOSTILE_LIMIT (seconds a case may take, default 15),
+# valgrind), HOSTILE_LIMIT (seconds a case may take, default 15, plus 4
+# times a trivial run's time measured at the start),
 # HOSTILE_NO_ULIMIT=1 (no 4 GB address-space limit: for ASan builds).
 set -u
 quick=0
@@ -41,6 +42,19 @@ trap '[ -n "$spid" ] && kill "$spid" 2>/dev/null; rm -rf "$tmp"' EXIT
 fails=0
 n=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# The machine's speed as the cases see it (WRAP=valgrind: seconds; a busy
+# machine: more): one trivial run, timed here.  Each time bound is its
+# base plus a multiple of it, so a slow or loaded machine is not a failure
+# while a hang (or a run that does not stop early) still is.
+t0=$(date +%s%N)
+${WRAP:-} "$SB" --db-driver=null --events=1 --time=0 oltp_point_select run >/dev/null 2>&1
+startup=$((($(date +%s%N) - t0 + 999999999) / 1000000000))
+LIMIT=$((LIMIT + 4 * startup))
+# the repeated-violation run: long enough that stopping early shows
+RUN=$((5 + 4 * startup))
+KILL_AFTER=$((LIMIT > 60 ? 2 * LIMIT : 60))
+echo "a trivial run took ${startup}s (rounded up): case limit ${LIMIT}s, violation run ${RUN}s"
 
 # server PROTO STAGE MODE TIMES: starts the fake server; sets $port
 server() {
@@ -73,7 +87,7 @@ sb() {
     # address space than that: HOSTILE_NO_ULIMIT=1)
     (
         [ -n "${HOSTILE_NO_ULIMIT:-}" ] || ulimit -v 4000000
-        exec timeout -k 5 60 ${WRAP:-} "$SB" $conn --db-connect-timeout=2 --db-query-timeout=2 "$@"
+        exec timeout -k 5 "$KILL_AFTER" ${WRAP:-} "$SB" $conn --db-connect-timeout=2 --db-query-timeout=2 "$@"
     ) >"$out" 2>"$err" </dev/null
     rc=$?
     t1=$(date +%s%N)
@@ -143,11 +157,11 @@ for proto in pg mysql; do
     # garbage on every execute: stopped with the protocol's message after
     # the second fresh connection, not reconnecting for the whole run
     server "$proto" execute garbage 0 || continue
-    sb "$proto" --time=5 "$here/hostile.lua" run
+    sb "$proto" --time="$RUN" "$here/hostile.lua" run
     stop_server
     sessions=$(grep -c '^session' "$tmp/log")
     if [ "$rc" -eq 1 ] && grep -q 'broke the protocol again right after a fresh connection' "$err" &&
-        [ "$sessions" -le 3 ] && [ "$secs" -lt 5 ]; then
+        [ "$sessions" -le 3 ] && [ "$secs" -lt "$RUN" ]; then
         echo "ok: $proto: repeated protocol violation stops the run ($sessions sessions, ${secs}s)"
     else
         fail "$proto: repeated violation: status $rc, $sessions sessions, ${secs}s"; tail -n 3 "$err"

@@ -6,7 +6,8 @@
 #     connections, --clients=8): PostgreSQL's "too many connections";
 #   - a full disk (a 64 KB tmpfs) for --output and --hdr-log: --output is
 #     never written (its temporary file is removed), --hdr-log's bytes are
-#     kept as FILE.partial, never as FILE.
+#     kept as FILE.partial, never as FILE, when the disk fills mid-run, and
+#     no file is left when it is full from the start.
 # Needs the servers of scripts/test.sh (SBT_PG*, SBT_BUILD) and root (mount).
 source "$(dirname "$0")/lib.sh"
 PG=$(pg_args)
@@ -45,23 +46,44 @@ check maxconn $rc "too many connections"
 D=$T/full
 mkdir -p "$D"
 if mount -t tmpfs -o size=64k tmpfs "$D"; then
-    dd if=/dev/zero of="$D/fill" bs=1k count=60 2>/dev/null
-    timeout -k 5 60 "$S" --db-driver=null --time=6 --report-interval=1 --threads=2 \
+    # fill the tmpfs to the last byte, then free exactly one page: the
+    # log's header (~340 bytes) fits, its windows do not.  A window's line
+    # is at least 74 bytes (an empty histogram), and --report-interval=0.1
+    # for 10 s writes ~100 of them (>= 51 even if the reporter is starved
+    # for half the run), more than the page holds on any machine.  (With a
+    # 60 KB fill and 1 s windows the whole log could fit in the last page:
+    # then nothing failed and h.log was rightly kept.)
+    dd if=/dev/zero of="$D/fill" bs=4k 2>/dev/null
+    truncate -s -4096 "$D/fill"
+    timeout -k 5 60 "$S" --db-driver=null --time=10 --report-interval=0.1 --threads=2 \
         --hdr-log="$D/h.log" oltp_point_select run >"$T/hdr.out" 2>"$T/hdr.err" </dev/null
     rc=$?
     if [ -e "$D/h.log" ] || [ ! -s "$D/h.log.partial" ]; then
-        fail "hdr: h.log exists or no h.log.partial: $(ls "$D")"
+        fail "hdr: h.log exists or no h.log.partial: $(ls -l "$D" | tr '\n' '|')"
     else
         check hdr $rc "writing --hdr-log file .* failed"
     fi
     rm -f "$D"/h.log*
+    # no room at all: --output's temporary file is created, its first write
+    # fails
+    dd if=/dev/zero of="$D/fill2" bs=4k 2>/dev/null
     timeout -k 5 60 "$S" --db-driver=null --time=2 --report-interval=1 --report-format=json \
         --output="$D/r.json" oltp_point_select run >"$T/out.out" 2>"$T/out.err" </dev/null
     rc=$?
-    if [ -n "$(ls "$D" | grep -v '^fill$')" ]; then
+    if [ -n "$(ls "$D" | grep -v '^fill2\?$')" ]; then
         fail "output: files left: $(ls "$D")"
     else
         check out $rc "writing --output file .* failed"
+    fi
+    # and with no room when the run starts, --hdr-log fails before anything
+    # is measured: exit 1, no file at all
+    timeout -k 5 60 "$S" --db-driver=null --time=2 --hdr-log="$D/h0.log" \
+        oltp_point_select run >"$T/hdr0.out" 2>"$T/hdr0.err" </dev/null
+    rc=$?
+    if [ -n "$(ls "$D" | grep -v '^fill2\?$')" ]; then
+        fail "hdr0: files left: $(ls "$D")"
+    else
+        check hdr0 $rc "cannot write HdrHistogram log"
     fi
     umount "$D"
 else

@@ -6,7 +6,7 @@
 #  - failures before anything was measured (init() fails, every thread's
 #    thread_init fails, --hdr-log cannot be created, --prometheus cannot
 #    bind a port that is taken, --output in a missing directory): exit 1,
-#    neither F nor F.tmp exists;
+#    neither F nor F.tmp exists (nor the --hdr-log file);
 #  - a bad --prometheus address or --percentiles list: exit 2 with one
 #    line, before any file is created;
 #  - failures after the final report (an event error after some events, a
@@ -61,7 +61,11 @@ final_output() {
 run ok 0 $N --events=500 --time=0 $W run && final_output ok
 
 run init_err 1 $N --events=500 --time=0 ./init_err.lua run && no_output init_err
-run tinit_err 1 $N --events=500 --time=0 ./tinit_err.lua run && no_output tinit_err
+run tinit_err 1 $N --events=500 --time=0 --hdr-log="$T/tinit_err.hlog" ./tinit_err.lua run &&
+    no_output tinit_err
+# no event ran: the HDR log (a header, an empty window) must not be left either
+if ls "$T"/tinit_err.hlog* >/dev/null 2>&1; then fail "tinit_err: left $(ls "$T"/tinit_err.hlog*)"
+else ok "tinit_err: no --hdr-log file"; fi
 run hdr_err 1 $N --events=500 --time=0 --hdr-log="$T/no/such/dir/h.hlog" $W run && no_output hdr_err
 grep -q -- '--hdr-log' hdr_err.err || fail "hdr_err: no --hdr-log message"
 

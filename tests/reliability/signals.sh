@@ -1,7 +1,8 @@
 #!/bin/bash
 # signals.sh: SIGINT/SIGTERM/SIGPIPE handling, on SQLite (no server).
 #  - SIGINT and SIGTERM at 2 s of a --time=30 run: exit status 130 within a
-#    few seconds, the final text report printed;
+#    few seconds, the final text report printed, the message naming the
+#    signal (SIGTERM is not "Ctrl-C");
 #  - the same with --report-format=json --output=F: F exists, every line is
 #    JSON, the last line is the "final" one, no F.tmp is left;
 #  - SIGINT during a prepare that takes several seconds: death by SIGINT
@@ -29,6 +30,12 @@ for sig in INT TERM; do
     elif ! grep -q '^Threads fairness:' "$T/o.$sig"; then fail "SIG$sig during run: no final report"
     elif [ "${el%.*}" -ge 6 ]; then fail "SIG$sig during run: took ${el}s"
     else ok "SIG$sig during run: $line"; fi
+    # the message names the signal: Ctrl-C only for SIGINT
+    want="interrupted, finishing" notwant=SIGTERM
+    [ "$sig" = TERM ] && want="terminated (SIGTERM)" notwant=Ctrl-C
+    if grep -qF "$want" "$T/e.$sig" && ! grep -qF "$notwant" "$T/e.$sig"; then
+        ok "SIG$sig: message says '$want'"
+    else fail "SIG$sig: no '$want' (or a '$notwant') in: $(tr '\n' '|' <"$T/e.$sig" | head -c 300)"; fi
 
     F=$T/rep.$sig.json
     line=$($R -a 2:$sig -l 20 -o "$T/oj.$sig" -e "$T/ej.$sig" -- \

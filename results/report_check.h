@@ -1,0 +1,31 @@
+/*
+ * report_check.h: one line of an sbench JSON report (an "interval" or the
+ * "final" line, docs/report-json.md) checked as untrusted: its times are
+ * times, its counts add up, and every rate it states is its count over its
+ * seconds to the rounding the writer uses (core/report_json.c: %.15g), so
+ * a reader that prints or compares rates (sbench merge, compare, report)
+ * never shows a lie.  Used by merge/merge_load.c and compare/compare_load.c.
+ */
+#ifndef SB_REPORT_CHECK_H
+#define SB_REPORT_CHECK_H
+
+#include <stddef.h>
+
+#include <json-c/json.h>
+
+/* The longest time a report line may cover, in seconds (about 31 years). */
+#define SB_REPORT_MAX_SECONDS 1e9
+
+/*
+ * Checks line o: "seconds" (and "time" when present) finite, in
+ * [0, SB_REPORT_MAX_SECONDS], above 0 when transactions were counted;
+ * "queries" read + write + other = total; "tps", "qps" and each statement
+ * kind's and named statement's "rate" finite, >= 0 and equal to count /
+ * seconds (relative 1e-9); "latency_ms" (and each kind's) count, min <=
+ * max (a window's are its buckets' bounds), sum = avg * count, non-decreasing non-negative percentiles;
+ * the final line's latency count equal to its transactions.  Returns 0,
+ * or -1 with one line in err naming the field ("\"tps\" is -1000: ...").
+ */
+int sb_report_line_check(const json_object *o, char *err, size_t errlen);
+
+#endif
