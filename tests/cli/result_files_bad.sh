@@ -73,6 +73,8 @@ row merge-seconds-1e308 '$ED set shards/shard-2.json -1 seconds 1e308' \
     "shards/shard-2.json:$N: \"seconds\" is 1(\\.0+)?e\\+308: not a time" merge shards
 row merge-tps-negative '$ED set shards/shard-0.json 2 tps -1000' \
     "shards/shard-0.json:2: \"tps\" is -1000, but $N in .* s is" merge shards
+row merge-kinds-lie '$ED set shards/shard-1.json -1 kinds.select.count 999999999' \
+    "shards/shard-1.json:$N: \"queries.read\" is $N, but its statement kinds count 999999999" merge shards
 row merge-huge-line '$ED huge shards/shard-0.json 40000000' \
     "shards/shard-0.json: line 1 is longer than 33554432 bytes, the limit for one line" merge shards
 # sbench report
