@@ -188,10 +188,9 @@ int sb_report_line_check(const json_object *o, char *err, size_t errlen)
         check_latency(o, "latency_ms", &lat_count, err, errlen) ||
         check_counted(o, "kinds", s, err, errlen) || check_counted(o, "named", s, err, errlen))
         return -1;
-    if (type && strcmp(type, "final") == 0 && lat_count != events) {
-        snprintf(err, errlen, "\"latency_ms.count\" is %llu, but %llu transactions ran",
-                 (unsigned long long)lat_count, (unsigned long long)events);
-        return -1;
-    }
+    /* latency_ms.count is not checked against the transactions: after a
+     * warmup the two are taken apart by a few events (sbench merge checks
+     * its exact merge_data histogram against them instead) */
+    (void)type;
     return 0;
 }

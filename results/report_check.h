@@ -23,8 +23,8 @@
  * kinds' counts (when "kinds" is there); "tps", "qps" and each statement
  * kind's and named statement's "rate" finite, >= 0 and equal to count /
  * seconds (relative 1e-9); "latency_ms" (and each kind's) count, min <=
- * max (a window's are its buckets' bounds), sum = avg * count, non-decreasing non-negative percentiles;
- * the final line's latency count equal to its transactions.  Returns 0,
+ * max (a window's are its buckets' bounds), sum = avg * count,
+ * non-decreasing non-negative percentiles.  Returns 0,
  * or -1 with one line in err naming the field ("\"tps\" is -1000: ...").
  */
 int sb_report_line_check(const json_object *o, char *err, size_t errlen);
