@@ -113,12 +113,14 @@ static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
     sb_hdr_reader_init(&r, buf, len);
     while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1)
         if (sb_hdr_decode_add(iv.hist, iv.hist_len, h, msg, sizeof msg) != 0) {
-            got = -1;
+            got = -2;
             break;
         }
     free(buf);
-    if (got < 0)
-        snprintf(err, errlen, "its HdrHistogram log: %s", msg);
+    if (got == -2) /* the file, the interval's line, what is wrong */
+        snprintf(err, errlen, "%.400s:%d: %s", path, iv.line, msg);
+    else if (got < 0) /* the reader's "line N: reason" */
+        snprintf(err, errlen, "%.400s: %s", path, msg);
     return got < 0 ? -1 : 0;
 }
 

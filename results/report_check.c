@@ -115,6 +115,35 @@ static int check_counted(const json_object *o, const char *what, double s, char 
     return 0;
 }
 
+/* queries.read, .write, .other = the kinds' counts as core/stats.h adds
+ * them (select; insert + update + delete; begin + commit + rollback +
+ * other). */
+static int check_kinds(const json_object *o, const uint64_t q[4], char *err, size_t errlen)
+{
+    static const char *const groups[3][5] = {
+        {"select", NULL}, {"insert", "update", "delete", NULL}, {"begin", "commit", "rollback", "other", NULL}};
+    static const char *const names[3] = {"read", "write", "other"};
+    for (int g = 0; g < 3; g++) {
+        uint64_t sum = 0, n;
+        char p[64];
+        for (int k = 0; groups[g][k]; k++) {
+            snprintf(p, sizeof p, "kinds.%s.count", groups[g][k]);
+            if (sb_json_get_u64(o, p, &n, err, errlen))
+                return -1;
+            if (__builtin_add_overflow(sum, n, &sum)) {
+                snprintf(err, errlen, "the kinds' counts of \"queries.%s\" overflow", names[g]);
+                return -1;
+            }
+        }
+        if (sum != q[g]) {
+            snprintf(err, errlen, "\"queries.%s\" is %llu, but its statement kinds count %llu", names[g],
+                     (unsigned long long)q[g], (unsigned long long)sum);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int check_time(const json_object *o, const char *what, double *out, char *err, size_t errlen)
 {
     if (sb_json_get_num(o, what, out, err, errlen))
@@ -153,14 +182,15 @@ int sb_report_line_check(const json_object *o, char *err, size_t errlen)
                  (unsigned long long)q[3]);
         return -1;
     }
+    if (sb_json_member(o, "kinds") && check_kinds(o, q, err, errlen))
+        return -1;
     if (check_rate(o, "tps", events, s, err, errlen) || check_rate(o, "qps", q[3], s, err, errlen) ||
         check_latency(o, "latency_ms", &lat_count, err, errlen) ||
         check_counted(o, "kinds", s, err, errlen) || check_counted(o, "named", s, err, errlen))
         return -1;
-    if (type && strcmp(type, "final") == 0 && lat_count != events) {
-        snprintf(err, errlen, "\"latency_ms.count\" is %llu, but %llu transactions ran",
-                 (unsigned long long)lat_count, (unsigned long long)events);
-        return -1;
-    }
+    /* latency_ms.count is not checked against the transactions: after a
+     * warmup the two are taken apart by a few events (sbench merge checks
+     * its exact merge_data histogram against them instead) */
+    (void)type;
     return 0;
 }

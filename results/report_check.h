@@ -19,11 +19,12 @@
 /*
  * Checks line o: "seconds" (and "time" when present) finite, in
  * [0, SB_REPORT_MAX_SECONDS], above 0 when transactions were counted;
- * "queries" read + write + other = total; "tps", "qps" and each statement
+ * "queries" read + write + other = total, each the sum of its statement
+ * kinds' counts (when "kinds" is there); "tps", "qps" and each statement
  * kind's and named statement's "rate" finite, >= 0 and equal to count /
  * seconds (relative 1e-9); "latency_ms" (and each kind's) count, min <=
- * max (a window's are its buckets' bounds), sum = avg * count, non-decreasing non-negative percentiles;
- * the final line's latency count equal to its transactions.  Returns 0,
+ * max (a window's are its buckets' bounds), sum = avg * count,
+ * non-decreasing non-negative percentiles.  Returns 0,
  * or -1 with one line in err naming the field ("\"tps\" is -1000: ...").
  */
 int sb_report_line_check(const json_object *o, char *err, size_t errlen);

@@ -49,8 +49,8 @@ run_with() {
         fail "$name: no final report"; tail -n 5 "$T/$name.out" "$T/$name.err"
     elif [ "$want" -eq 0 ] && ! [ "${r:-0}" -gt 0 ]; then
         fail "$name: reconnects: '${r}', expected > 0"
-    elif [ "$dt" -gt 25 ]; then
-        fail "$name: took ${dt}s for --time=8"
+    elif ! within 25 20 "$dt"; then
+        fail "$name: took ${dt}s for --time=8 (bound $(bound 25 20)s)"
     else
         ok "$name: status $rc, reconnects $r, ${dt}s"
     fi

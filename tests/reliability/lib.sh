@@ -27,6 +27,20 @@ finish() {
     echo "all passed"; exit 0
 }
 
+# Time bounds scaled to the machine: the seconds a trivial run takes here
+# and now (sbench's start, a driver loaded, one event, the report, exit),
+# measured once as this file is sourced.  within BASE K VALUE: VALUE
+# (seconds, fractions allowed) is at most BASE + K trivial runs, so a busy
+# or slow machine is not a failure while a hang still is; bound BASE K
+# prints that bound.
+trivial_t0=$(date +%s%N)
+timeout 60 "$S" --db-driver=null --events=1 --time=0 oltp_point_select run >/dev/null 2>&1
+TRIVIAL_S=$(awk -v d=$(($(date +%s%N) - trivial_t0)) 'BEGIN { printf "%.3f", d / 1e9 }')
+within() {
+    awk -v b="$1" -v k="$2" -v v="$3" -v t="$TRIVIAL_S" 'BEGIN { exit !(v + 0 <= b + k * t) }'
+}
+bound() { awk -v b="$1" -v k="$2" -v t="$TRIVIAL_S" 'BEGIN { printf "%.1f", b + k * t }'; }
+
 # value of a "label:   N" line of a text report
 rep() { sed -n "s/^ *$1: *\([0-9][0-9]*\).*/\1/p" "$2" | head -n 1; }
 

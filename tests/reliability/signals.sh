@@ -1,7 +1,7 @@
 #!/bin/bash
 # signals.sh: SIGINT/SIGTERM/SIGPIPE handling, on SQLite (no server).
 #  - SIGINT and SIGTERM at 2 s of a --time=30 run: exit status 130 within a
-#    few seconds, the final text report printed, the message naming the
+#    few seconds (bounds plus multiples of a trivial run's time, lib.sh), the final text report printed, the message naming the
 #    signal (SIGTERM is not "Ctrl-C");
 #  - the same with --report-format=json --output=F: F exists, every line is
 #    JSON, the last line is the "final" one, no F.tmp is left;
@@ -28,7 +28,7 @@ for sig in INT TERM; do
     ex=$(field exit "$line"); el=$(field elapsed "$line")
     if [ "$ex" != 130 ]; then fail "SIG$sig during run: $line"; cat "$T/e.$sig"
     elif ! grep -q '^Threads fairness:' "$T/o.$sig"; then fail "SIG$sig during run: no final report"
-    elif [ "${el%.*}" -ge 6 ]; then fail "SIG$sig during run: took ${el}s"
+    elif ! within 5.9 10 "$el"; then fail "SIG$sig during run: took ${el}s (bound $(bound 5.9 10)s)"
     else ok "SIG$sig during run: $line"; fi
     # the message names the signal: Ctrl-C only for SIGINT
     want="interrupted, finishing" notwant=SIGTERM
@@ -70,7 +70,7 @@ then :; else fail "JSON output after a signal"; fi
 line=$($R -a 2:INT -a 2.05:INT -l 20 -o "$T/o2" -e "$T/e2" -- \
     "$S" $DB --threads=4 --time=30 oltp_read_write run)
 s=$(field since_last_signal "$line"); ex=$(field exit "$line")
-if [ "$ex" = 130 ] && [ "${s%%.*}" -lt 1 ]; then ok "second SIGINT: $line"
+if [ "$ex" = 130 ] && within 0.99 2 "$s"; then ok "second SIGINT: $line"
 else fail "second SIGINT: $line"; fi
 
 # SIGINT during a long prepare
@@ -81,7 +81,7 @@ ex=$(field exit "$line"); sg=$(field signal "$line"); s=$(field since_last_signa
 if [ "$s" = "-1.00" ]; then fail "prepare finished before the signal (make it bigger): $line"
 elif [ "$ex" = 0 ]; then fail "prepare after SIGINT: exit 0: $line"
 elif [ "$sg" != 2 ] && [ ! -s "$T/ep" ]; then fail "prepare after SIGINT: exit $ex without a message"
-elif [ "${s%%.*}" -ge 5 ]; then fail "prepare after SIGINT: took ${s}s: $line"
+elif ! within 4.99 10 "$s"; then fail "prepare after SIGINT: took ${s}s (bound $(bound 4.99 10)s): $line"
 else ok "SIGINT during prepare: $line ($(tail -n 1 "$T/ep"))"; fi
 rm -f "$T"/big.db*
 
