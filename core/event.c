@@ -1,10 +1,15 @@
 /*
  * One event's bookkeeping, shared by the one-client loop and the client
- * loop (see event.h).
+ * loop, and the one failure policy of every binding (see event.h).
  */
 #include "event.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db.h"
+#include "lost.h"
 
 int64_t sb_event_gap(struct sb_worker *w, double mean_gap_ns)
 {
@@ -70,4 +75,103 @@ void sb_event_abandon(struct sb_worker *w, struct sb_event *ev)
     w->event_type = -1;
     ev->open = 0;
     ev->retries = 0;
+}
+
+/* ---- the failure policy ---- */
+
+int sb_event_error_ignorable(const struct sb_run *run, int status, const char *sqlstate)
+{
+    if (status == SBD_RETRY || status == SBD_CONN_LOST)
+        return 1;
+    if (sqlstate == NULL || strlen(sqlstate) != 5)
+        return 0;
+    for (int i = 0; i < run->nignore_sqlstates; i++)
+        if (memcmp(run->ignore_sqlstates[i], sqlstate, 5) == 0)
+            return 1;
+    return 0;
+}
+
+void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstate, long native)
+{
+    SB_ADD(w->stats.ignored_errors, 1);
+    sb_stats_count_error(&w->stats, sqlstate, native, status, 0);
+}
+
+/* Reconnects c, trying again with a bounded back-off (10 ms doubling up
+ * to 1 s, 20 tries) until it works or a stop request comes.  Returns
+ * SBD_OK or the last error (c->err). */
+static int reconnect(struct sb_worker *w, struct sb_conn *c)
+{
+    int64_t delay_ns = 10000000LL;
+    int rc = SBD_CONN_LOST;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        rc = sb_conn_reconnect(c, 1);
+        if (rc == SBD_OK || atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            return rc;
+        sb_sleep_ns(delay_ns);
+        delay_ns = delay_ns * 2 > 1000000000LL ? 1000000000LL : delay_ns * 2;
+    }
+    return rc;
+}
+
+/* A restartable statement error: its connection rolls back, or reconnects
+ * when it was lost.  SB_EVENT_RESTART, or the outcome that ends the
+ * event (w->error set for a fatal one). */
+static int recover(struct sb_worker *w, const struct sb_event_error *e)
+{
+    struct sb_conn *c = e->conn;
+    int status = e->status;
+    if (c && status != SBD_CONN_LOST &&
+        sb_conn_run(c, sb_req_txn(SB_TXN_ROLLBACK)) == SBD_CONN_LOST)
+        status = SBD_CONN_LOST;
+    if (c == NULL || status != SBD_CONN_LOST)
+        return SB_EVENT_RESTART;
+    if (!w->run->db_reconnect) {
+        snprintf(w->error, sizeof w->error,
+                 "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
+        return SB_EVENT_FATAL;
+    }
+    if (sb_lost_before_reconnect(&w->lost, w, &c->err, w->error, sizeof w->error) != 0)
+        return SB_EVENT_FATAL;
+    if (reconnect(w, c) != SBD_OK) {
+        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            return SB_EVENT_STOP;
+        snprintf(w->error, sizeof w->error, "lost the connection and could not reconnect: %s",
+                 c->err.message);
+        return SB_EVENT_FATAL;
+    }
+    return SB_EVENT_RESTART;
+}
+
+int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
+                    sb_restart_hook hook, void *hook_ctx)
+{
+    struct sb_run *run = w->run;
+    if (!e->restart) { /* fatal; an ignorable one was counted where it was raised */
+        if (e->sql)
+            sb_stats_count_error(&w->stats, e->sqlstate, e->native, e->status, 1);
+        return SB_EVENT_FATAL;
+    }
+    if (e->sql) {
+        int r = recover(w, e);
+        if (r != SB_EVENT_RESTART)
+            return r;
+    } else { /* the script's own restart request */
+        SB_ADD(w->stats.ignored_errors, 1);
+    }
+    if (hook != NULL && hook(hook_ctx) < 0)
+        return SB_EVENT_FATAL;
+    if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+        return SB_EVENT_STOP;
+    (*retries)++;
+    int ty = w->event_type; /* the failed event's type */
+    if (ty >= 0)
+        SB_ADD(w->stats.types[ty].retries, 1);
+    if (run->max_retries > 0 && *retries > run->max_retries) {
+        SB_ADD(w->stats.failed_events, 1);
+        if (ty >= 0)
+            SB_ADD(w->stats.types[ty].failed, 1);
+        return SB_EVENT_FAILED;
+    }
+    return SB_EVENT_RESTART;
 }

@@ -93,11 +93,12 @@ void l_open_event(lua_State *L);
 void l_open_barrier(lua_State *L);
 int l_run_events(struct sb_worker *w);
 int l_worker_done(struct sb_worker *w);
-/* The event failed with the error on top of t->L: counts it and, when it
- * is ignorable, rolls back or reconnects and runs the restart hook (from
- * the client environment env_ref, or the globals for LUA_NOREF).  Returns
- * SB_EVENT_RESTART, SB_EVENT_STOP, SB_EVENT_FAILED (after --max-retries,
- * counted) or SB_EVENT_FATAL (w->error set); the error is popped. */
+/* The event failed with the error on top of t->L: translated into the
+ * core's failure policy (core/event.h: sb_event_failed), with the
+ * script's before_restart_event hook from the client environment env_ref
+ * (or the globals for LUA_NOREF).  Returns SB_EVENT_RESTART, SB_EVENT_STOP,
+ * SB_EVENT_FAILED (after --max-retries, counted) or SB_EVENT_FATAL
+ * (w->error set); the error is popped. */
 int l_event_error(struct l_thread *t, int env_ref, int *retries);
 
 /* ---- l_client.c: client coroutines ---- */
@@ -169,9 +170,6 @@ int l_sql_pipe_pending(lua_State *L);
 int l_sql_pipe_sync(lua_State *L);
 /* 1 if the value at idx is an SQL error raised by the binding. */
 int l_is_sql_error(lua_State *L, int idx);
-/* Counts the SQL error object at idx of L (a state or coroutine of t) in
- * t's errors by SQLSTATE, fatal or ignored (l_event.c). */
-void l_count_sql_error(lua_State *L, struct l_thread *t, int idx, int status, int fatal);
 /* Records how long a connect took (connection-time statistics). */
 void l_note_connect_time(struct sb_worker *w, int64_t ns);
 

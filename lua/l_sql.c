@@ -12,40 +12,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/options.h"
 #include "l_internal.h"
 #include "l_sql_int.h"
 
 /* ---- SQL errors ---- */
 
-/* 1 if the SQL error at idx has a SQLSTATE in the comma list. */
-static int sqlstate_listed(lua_State *L, int idx, const char *list)
-{
-    if (list == NULL || *list == 0)
-        return 0;
-    lua_getfield(L, idx, "sql_state");
-    size_t n;
-    const char *st = lua_tolstring(L, -1, &n);
-    int found = 0;
-    if (st && n == 5) {
-        for (const char *p = list; (p = strstr(p, st)) != NULL; p += 5)
-            if ((p == list || p[-1] == ',') && (p[5] == 0 || p[5] == ','))
-                found = 1;
-    }
-    lua_pop(L, 1);
-    return found;
-}
-
 /* Whether the SQL error table at idx may restart the event, decided where
  * it is raised (so that a script catching it with pcall sees the same
- * verdict, as in sysbench): a deadlock or serialization failure, a lost
- * connection, a SQLSTATE in --db-ignore-sqlstates; otherwise the script's
+ * verdict, as in sysbench): the core's rule first (a deadlock or
+ * serialization failure, a lost connection, a SQLSTATE in
+ * --db-ignore-sqlstates: core/event.h), otherwise the script's
  * sbench.hooks.sql_error_ignorable(err), called now, decides. */
-static int ignorable(lua_State *L, int idx, int status)
+static int ignorable(lua_State *L, int idx, int status, const char *sqlstate)
 {
     struct l_thread *t = l_thread(L);
-    if (status == SBD_RETRY || status == SBD_CONN_LOST ||
-        sqlstate_listed(L, idx, sb_opt_str(t->w->run->opts, "db-ignore-sqlstates")))
+    if (sb_event_error_ignorable(t->w->run, status, sqlstate))
         return 1;
     /* the hooks of the code running: a client's own, or the globals' */
     if (t->cur_env_ref != LUA_NOREF && t->cur_env_ref != 0) {
@@ -100,14 +81,17 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
         lua_setfield(L, -2, "sb_conn");
     }
     luaL_setmetatable(L, ERR_MT);
-    if (ignorable(L, lua_gettop(L), status)) { /* sysbench's restart mark */
+    /* the error's identity now: the script's hook may run statements */
+    char sqlstate[sizeof c->err.sqlstate];
+    memcpy(sqlstate, c->err.sqlstate, sizeof sqlstate);
+    sqlstate[sizeof sqlstate - 1] = 0;
+    long native = c->err.native_code;
+    if (ignorable(L, lua_gettop(L), status, sqlstate)) { /* sysbench's restart mark */
         lua_pushinteger(L, L_RESTART_EVENT);
         lua_setfield(L, -2, "errcode");
-        /* an ignored error counts here, as in sysbench, whether it then
-         * restarts the event or a pcall in the script catches it */
-        struct l_thread *t = l_thread(L);
-        SB_ADD(t->w->stats.ignored_errors, 1);
-        l_count_sql_error(L, t, lua_gettop(L), status, 0);
+        /* an ignored error counts here, whether it then restarts the
+         * event or a pcall in the script catches it (core/event.h) */
+        sb_event_error_ignored(l_worker(L), status, sqlstate, native);
     }
     return lua_error(L);
 }
