@@ -9,7 +9,7 @@
  * it in flight; complete_oldest counts, times and frees the oldest slot
  * when its answer is in.  The opening checks are in submit alone.
  */
-#include "db.h"
+#include "db_int.h"
 #include "clock.h"
 
 #include <errno.h>

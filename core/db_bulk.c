@@ -5,7 +5,7 @@
  * such as COPY or LOAD DATA LOCAL; multi-row INSERTs of literals
  * otherwise).  The INSERTs go through sb_conn_submit like any statement.
  */
-#include "db.h"
+#include "db_int.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -23,7 +23,7 @@ int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
     struct sb_conn *failed;
     if (sb_conn_list_reopen(l, &failed) == SBD_OK)
         return 0;
-    sb_stats_count_error(&w->stats, failed->err.sqlstate, failed->err.native_code, SBD_CONN_LOST, 0);
+    sb_stats_count_error(&w->stats, sb_conn_error(failed)->sqlstate, sb_conn_error(failed)->native_code, SBD_CONN_LOST, 0);
     return -1;
 }
 
@@ -128,16 +128,16 @@ static int recover(struct sb_worker *w, const struct sb_event_error *e)
         return SB_EVENT_RESTART;
     if (!w->run->db_reconnect) {
         snprintf(w->error, sizeof w->error,
-                 "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
+                 "lost the connection (%s) and --db-reconnect=off: stopping", sb_conn_error(c)->message);
         return SB_EVENT_FATAL;
     }
-    if (sb_lost_before_reconnect(&w->lost, w, &c->err, w->error, sizeof w->error) != 0)
+    if (sb_lost_before_reconnect(&w->lost, w, sb_conn_error(c), w->error, sizeof w->error) != 0)
         return SB_EVENT_FATAL;
     if (reconnect(w, c) != SBD_OK) {
         if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
             return SB_EVENT_STOP;
         snprintf(w->error, sizeof w->error, "lost the connection and could not reconnect: %s",
-                 c->err.message);
+                 sb_conn_error(c)->message);
         return SB_EVENT_FATAL;
     }
     return SB_EVENT_RESTART;

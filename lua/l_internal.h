@@ -19,6 +19,7 @@
 #include "../core/run.h"
 
 struct sb_conn;
+struct l_conn;
 struct sb_report;
 struct sb_options;
 struct sb_opt;
@@ -41,7 +42,7 @@ struct l_thread {
                                        running client's type, or NULL for
                                        the worker's own (w->event_type) */
     /* --pipeline: connections with statements in flight (l_sql_run.c) */
-    struct sb_conn **pipe_conns;
+    struct l_conn **pipe_conns;
     int npipe_conns, pipe_conns_cap;
 };
 

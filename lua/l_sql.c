@@ -58,19 +58,22 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
     } else if (ci != 0) {
         ci = lua_absindex(L, ci);
     }
+    const struct sbd_error *err = sb_conn_error(c);
+    size_t err_sql_len;
+    const char *err_sql = sb_conn_error_sql(c, &err_sql_len);
     lua_createtable(L, 0, 8);
-    lua_pushinteger(L, c->err.native_code);
+    lua_pushinteger(L, err->native_code);
     lua_setfield(L, -2, "sql_errno");
-    lua_pushstring(L, c->err.sqlstate);
+    lua_pushstring(L, err->sqlstate);
     lua_setfield(L, -2, "sql_state");
-    lua_pushstring(L, c->err.message);
+    lua_pushstring(L, err->message);
     lua_setfield(L, -2, "sql_errmsg");
     lua_pushstring(L, cls);
     lua_setfield(L, -2, "class");
     lua_pushinteger(L, status);
     lua_setfield(L, -2, "status");
-    if (c->err_sql) {
-        lua_pushlstring(L, c->err_sql, c->err_sql_len > 300 ? 300 : c->err_sql_len);
+    if (err_sql) {
+        lua_pushlstring(L, err_sql, err_sql_len > 300 ? 300 : err_sql_len);
         lua_setfield(L, -2, "query");
     }
     if (ci != 0) {
@@ -82,10 +85,10 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
     }
     luaL_setmetatable(L, ERR_MT);
     /* the error's identity now: the script's hook may run statements */
-    char sqlstate[sizeof c->err.sqlstate];
-    memcpy(sqlstate, c->err.sqlstate, sizeof sqlstate);
+    char sqlstate[sizeof err->sqlstate];
+    memcpy(sqlstate, err->sqlstate, sizeof sqlstate);
     sqlstate[sizeof sqlstate - 1] = 0;
-    long native = c->err.native_code;
+    long native = err->native_code;
     if (ignorable(L, lua_gettop(L), status, sqlstate)) { /* sysbench's restart mark */
         lua_pushinteger(L, L_RESTART_EVENT);
         lua_setfield(L, -2, "errcode");
@@ -162,7 +165,7 @@ int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c)
         lua_setiuservalue(L, ci, 1);
     }
     rs->c = c;
-    rs->gen = c->result_gen;
+    rs->gen = sb_conn_result_gen(c);
     return 1;
 }
 
@@ -231,6 +234,8 @@ static int drv_connect(lua_State *L)
     lc->c = NULL;
     lc->closed = 1;
     lc->list = NULL;
+    lc->inflight_owner = NULL;
+    lc->inflight_listed = 0;
     luaL_setmetatable(L, CONN_MT);
     struct sbd_error err;
     int64_t t0 = sb_now_ns();
@@ -255,8 +260,8 @@ static int drv_connect(lua_State *L)
 static int conn_gc(lua_State *L)
 {
     struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
-    if (lc->c && lc->c->inflight_listed)
-        l_sql_unlist(L, lc->c);
+    if (lc->c && lc->inflight_listed)
+        l_sql_unlist(L, lc);
     if (lc->list)
         sb_conn_list_remove(lc->list, lc->c);
     lc->list = NULL;
@@ -287,15 +292,14 @@ static int conn_reconnect(lua_State *L)
 static int conn_dialect(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
-    lua_pushstring(L, lc->c->dc ? lc->c->drv->dialect(lc->c->dc) : "ansi");
+    lua_pushstring(L, sb_conn_dialect(lc->c));
     return 1;
 }
 
 static int conn_server_version(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
-    const struct sbd_driver *d = lc->c->drv;
-    lua_pushstring(L, (lc->c->dc && d->server_version) ? d->server_version(lc->c->dc) : "");
+    lua_pushstring(L, sb_conn_server_version(lc->c));
     return 1;
 }
 

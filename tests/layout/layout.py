@@ -6,6 +6,7 @@ folder of the file it names.  The test fails when
   - an arrow points to a folder the map does not allow (arrows go only
     downward: nothing in core/ names cli/, compare/, merge/, results/ or
     lua/; lib/ names nothing of sbench);
+  - a header private to its folder (PRIVATE) is named from another one;
   - a circle of modules (a module: NAME.c with NAME.h) spans two folders;
   - a folder has no meson.build opening with a comment that says what the
     folder is for, or a C file does not open with a comment;
@@ -33,6 +34,9 @@ ALLOWED = {
 }
 # folders whose files include core/ only for these headers
 NARROW = {"results": {"core/histogram.h"}}
+# headers no other folder may name: the connection's insides (lua/ and the
+# rest see struct sb_conn through core/db.h's accessors)
+PRIVATE = {"core/db_int.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 failures = []
@@ -81,6 +85,8 @@ for folder in ALLOWED:
             if folder in NARROW and to == "core" and rel not in NARROW[folder]:
                 fail(f"{os.path.relpath(src, ROOT)} includes {rel}: {folder}/ takes only "
                      f"{', '.join(sorted(NARROW[folder]))} from core/")
+            if rel in PRIVATE and to != folder:
+                fail(f"{os.path.relpath(src, ROOT)} includes {rel}: private to {to}/")
             dmod = os.path.splitext(rel)[0]
             if dmod != mod:
                 edges.setdefault(mod, set()).add(dmod)
