@@ -12,7 +12,7 @@
  * prepared statement, or a transaction verb) and handed to sb_conn_submit.
  * Submit either completes it (a blocking call, or a driver that can only
  * block: it runs, is counted and timed, and its result is current) or
- * queues it (SB_QUEUED: sent, its answer still to come).  Queued statements
+ * queues it (sent, its answer still to come: reported apart, *queued).  Queued statements
  * are recorded in one ring per connection: depth 1 normally, --pipeline
  * deep when the connection pipelines.  sb_conn_complete reads answers
  * without blocking, oldest first, until at most `target` statements are in
@@ -41,10 +41,6 @@ struct sb_stmt;
  * them as calls (always blocking); otherwise they are sent as SQL. */
 enum sb_txn { SB_TXN_NONE = 0, SB_TXN_BEGIN, SB_TXN_COMMIT, SB_TXN_ROLLBACK };
 
-/* sb_conn_submit's answer when the statement is in flight (driver
- * statuses are 0..6). */
-#define SB_QUEUED 100
-
 /* One statement to run: exactly one of a query's text, a prepared
  * statement or a transaction verb.  Build it with sb_req_query, sb_req_stmt
  * or sb_req_txn. */
@@ -52,8 +48,8 @@ struct sb_req {
     const char *sql;           /* a query's text (len bytes, not NUL-terminated) */
     size_t len;
     struct sb_stmt *stmt;      /* or a prepared statement */
-    int verb;                  /* or enum sb_txn */
-    int kind;                  /* enum sb_qkind it is counted as */
+    enum sb_txn verb;          /* or a transaction verb */
+    enum sb_qkind kind;        /* what it is counted as */
 };
 
 /* A connection: opaque outside core/ (its insides are core/db_int.h's);
@@ -66,7 +62,7 @@ struct sb_stmt {
     int declined;                 /* the driver would not prepare it: emulated */
     char *sql;                    /* owned copy of the text */
     size_t sql_len;
-    int kind;                     /* enum sb_qkind */
+    enum sb_qkind kind;           /* what it is counted as */
     int named;                    /* slot in stats->named, -1 if unnamed */
     int nparams;                  /* placeholders in the text */
     int ncreated;                 /* parameters created by bind_create */
@@ -121,7 +117,7 @@ static inline struct sb_req sb_req_stmt(struct sb_stmt *s)
 }
 static inline struct sb_req sb_req_txn(enum sb_txn verb)
 {
-    struct sb_req r = {NULL, 0, NULL, (int)verb,
+    struct sb_req r = {NULL, 0, NULL, verb,
                        verb == SB_TXN_BEGIN ? SB_Q_BEGIN : verb == SB_TXN_COMMIT ? SB_Q_COMMIT
                                                                                 : SB_Q_ROLLBACK};
     return r;
@@ -136,11 +132,15 @@ int sb_conn_can_queue(const struct sb_conn *c);
  * caller that can yield wait with sb_conn_complete first; sb_conn_submit
  * waits blocking otherwise. */
 int sb_conn_submit_target(const struct sb_conn *c, const struct sb_req *r, int queue);
-/* Runs r.  queue = 0: completes it (a blocking call).  queue = 1: sends it
- * and returns SB_QUEUED when the driver can (otherwise completes it).  A
- * completed statement returns SBD_OK (counted, its result current) or its
- * error (c->err, c->err_sql).  A query's text need not outlive the call. */
-int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue);
+/* Runs r.  queue = 0: completes it (a blocking call; queued may be NULL).
+ * queue = 1: sends it without waiting when the driver can (*queued = 1:
+ * in flight, its answer read by a completion below), otherwise completes
+ * it (*queued = 0).  Returns SBD_OK (sent, or completed: counted, its
+ * result current) or the error (sb_conn_error, sb_conn_error_sql).  A
+ * query's text need not outlive the call.  The steps, in db.c: refuse a
+ * closed connection, make room (wait for answers), what goes on the wire,
+ * clear the last result, the statement's record, complete or send. */
+int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue, int *queued);
 /* Reads answers without blocking until at most target statements are in
  * flight (every one after a failure).  SBD_AGAIN while that does not hold
  * (poll sb_conn_socket for reading, and for writing when *want_write);
@@ -158,7 +158,7 @@ int sb_conn_socket(struct sb_conn *c);
 /* Blocking conveniences over sb_conn_submit. */
 static inline int sb_conn_run(struct sb_conn *c, struct sb_req r)
 {
-    return sb_conn_submit(c, &r, 0);
+    return sb_conn_submit(c, &r, 0, NULL);
 }
 static inline int sb_conn_query(struct sb_conn *c, const char *sql, size_t len)
 {

@@ -11,7 +11,7 @@
 
 /* A statement sent and not answered yet (a slot of the connection's ring). */
 struct sb_inflight {
-    int kind;                  /* enum sb_qkind */
+    enum sb_qkind kind;        /* what it is counted as */
     int named;                 /* named slot, -1 */
     int64_t t0;                /* when it was sent */
     const char *sql;           /* its text, for error messages */

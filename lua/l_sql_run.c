@@ -110,7 +110,7 @@ static inline int run(lua_State *L, int ci, struct l_conn *lc, const struct sb_r
     int queue = yield || (pipelines && w->in_event && L == w->L);
     int rc;
     if (!queue) { /* the usual case: the statement completes here */
-        if ((rc = sb_conn_submit(c, r, 0)) != SBD_OK)
+        if ((rc = sb_conn_submit(c, r, 0, NULL)) != SBD_OK)
             l_sql_raise(L, ci, c, rc);
         return 1;
     }
@@ -132,8 +132,9 @@ static inline int run(lua_State *L, int ci, struct l_conn *lc, const struct sb_r
         }
     }
     }
-    rc = sb_conn_submit(c, r, queue);
-    if (rc == SB_QUEUED) {
+    int queued;
+    rc = sb_conn_submit(c, r, queue, &queued);
+    if (rc == SBD_OK && queued) {
         if (pipelines) {
             note_inflight(L, lc);
             if (!sb_req_ends_txn(r))
