@@ -28,8 +28,9 @@ int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
 }
 
 /* --rate: sleeps until the worker's next arrival is due.  Returns its
- * scheduled time, or -1 when a stop request came first. */
-static int64_t next_arrival(struct sb_worker *w)
+ * scheduled time (*now: the clock after the sleep), or -1 when a stop
+ * request came first. */
+static int64_t next_arrival(struct sb_worker *w, int64_t *now)
 {
     struct sb_run *run = w->run;
     /* this thread's share of the arrivals */
@@ -37,18 +38,28 @@ static int64_t next_arrival(struct sb_worker *w)
     if (w->scheduled == 0)
         w->scheduled = sb_now_ns();
     w->scheduled += sb_event_gap(w, mean_gap_ns);
-    int64_t now = sb_now_ns();
-    while (now < w->scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
-        int64_t d = w->scheduled - now;
+    int64_t t = sb_now_ns();
+    while (t < w->scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+        int64_t d = w->scheduled - t;
         sb_sleep_ns(d > 50000000LL ? 50000000LL : d);
-        now = sb_now_ns();
+        t = sb_now_ns();
     }
-    if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+    *now = t;
+    return atomic_load_explicit(&run->stop, memory_order_relaxed) ? -1 : w->scheduled;
+}
+
+int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due)
+{
+    int64_t t0 = now;
+    if (w->run->rate > 0) {
+        /* latency counts from the scheduled start, so a stalled server
+         * shows (no coordinated omission); the lag is kept apart */
+        sb_histogram_record(w->stats.lag, now - due);
+        t0 = due;
+    }
+    if (w->run->reconnect_per_event && sb_event_reopen(w, l) != 0)
         return -1;
-    /* latency counts from the scheduled start, so a stalled server shows
-     * (no coordinated omission); the lag is kept apart */
-    sb_histogram_record(w->stats.lag, now - w->scheduled);
-    return w->scheduled;
+    return t0;
 }
 
 int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
@@ -57,15 +68,18 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
     for (;;) {
         if (!sb_event_may_start(run))
             return 0;
-        if (run->rate > 0 && (now = next_arrival(w)) < 0)
+        int64_t due = now;
+        if (run->rate > 0 && (due = next_arrival(w, &now)) < 0)
             return 0;
-        ev->t0 = now;
-        ev->open = 1;
-        if (!run->reconnect_per_event || sb_event_reopen(w, &w->conns) == 0)
+        int64_t t0 = sb_event_begin_paced(w, &w->conns, now, due);
+        if (t0 >= 0) {
+            ev->t0 = t0;
+            ev->open = 1;
             return 1;
+        }
         /* no connection: not an event; no busy loop on a dead server */
         sb_event_abandon(w, ev);
-        sb_sleep_ns(10000000LL);
+        sb_sleep_ns(SB_EVENT_NO_CONN_PAUSE_NS);
         now = sb_now_ns();
     }
 }

@@ -54,6 +54,16 @@ static inline int sb_event_next(struct sb_worker *w, int64_t now, struct sb_even
 /* Its uncommon cases (--rate, --reconnect=transaction). */
 int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev);
 
+/* The start of an event under --rate or --reconnect=transaction (run->
+ * paced), the same for the one-client loop and the client loop: under
+ * --rate the event starts at its arrival `due` (the lag, now - due, is
+ * recorded), otherwise now; with --reconnect=transaction the connections
+ * of l are reopened first.  Returns the event's start, or -1 when a
+ * connection could not be reopened (counted as an error; not an event:
+ * the caller pauses SB_EVENT_NO_CONN_PAUSE_NS before the next one). */
+int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due);
+#define SB_EVENT_NO_CONN_PAUSE_NS 10000000LL
+
 /* 1 when another event may start: no stop requested and --events not
  * reached (an event started is counted against --events here). */
 static inline int sb_event_may_start(struct sb_run *run);

@@ -149,6 +149,38 @@ int l_is_sql_error(lua_State *L, int idx)
     return eq;
 }
 
+/* ---- sbench.sql.type ---- */
+
+/* sysbench 1.0's numbers (its db_bind_type_t): scripts may store them. */
+enum { T_NONE, T_TINYINT, T_SMALLINT, T_INT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
+       T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR };
+
+void l_push_sql_types(lua_State *L)
+{
+    static const struct { const char *n; int v; } types[] = {
+        {"NONE", T_NONE}, {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT},
+        {"BIGINT", T_BIGINT}, {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME},
+        {"DATE", T_DATE}, {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP},
+        {"CHAR", T_CHAR}, {"VARCHAR", T_VARCHAR}};
+    lua_createtable(L, 0, 13);
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        lua_pushinteger(L, types[i].v);
+        lua_setfield(L, -2, types[i].n);
+    }
+}
+
+int l_sql_type_to_sbd(int t)
+{
+    switch (t) {
+    case T_INT: case T_TINYINT: case T_SMALLINT: case T_BIGINT: return SBD_TYPE_INT;
+    case T_FLOAT: case T_DOUBLE: return SBD_TYPE_DOUBLE;
+    case T_TIME: return SBD_TYPE_TIME;
+    case T_DATE: return SBD_TYPE_DATE;
+    case T_DATETIME: case T_TIMESTAMP: return SBD_TYPE_DATETIME;
+    default: return SBD_TYPE_STRING;
+    }
+}
+
 /* ---- results as Lua values ---- */
 
 int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c)
@@ -240,7 +272,7 @@ static int drv_connect(lua_State *L)
     struct sbd_error err;
     int64_t t0 = sb_now_ns();
     lc->c = sb_conn_open(w->id < 0 ? 0 : w->id, &w->stats, &err);
-    l_note_connect_time(w, sb_now_ns() - t0);
+    sb_stats_note_connect(&w->stats, sb_now_ns() - t0);
     if (lc->c == NULL)
         return raise_connect_error(L, &err);
     lc->closed = 0;
@@ -256,6 +288,18 @@ static int drv_connect(lua_State *L)
 }
 
 /* ---- connection ---- */
+
+void l_sql_unlist(lua_State *L, struct l_conn *lc)
+{
+    struct l_thread *w = l_thread(L);
+    for (int i = 0; i < w->npipe_conns; i++)
+        if (w->pipe_conns[i] == lc) {
+            w->pipe_conns[i] = w->pipe_conns[--w->npipe_conns];
+            break;
+        }
+    lc->inflight_listed = 0;
+}
+
 
 static int conn_gc(lua_State *L)
 {
@@ -330,7 +374,7 @@ void l_sql_add_methods(lua_State *L, const char *name, const luaL_Reg *methods)
     lua_pop(L, 2);
 }
 
-void l_open_sql(lua_State *L)
+void l_sql_open_base(lua_State *L)
 {
     static const luaL_Reg drv_m[] = {{"name", drv_name}, {"connect", drv_connect}, {NULL, NULL}};
     static const luaL_Reg conn_m[] = {
@@ -344,8 +388,6 @@ void l_open_sql(lua_State *L)
     l_sql_new_class(L, RS_MT, NULL);
     l_sql_add_methods(L, DRV_MT, drv_m);
     l_sql_add_methods(L, CONN_MT, conn_m);
-    l_sql_open_run(L);
-    l_sql_open_stmt(L);
     luaL_newmetatable(L, ERR_MT);
     lua_pushcfunction(L, err_tostring);
     lua_setfield(L, -2, "__tostring");

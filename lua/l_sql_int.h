@@ -105,7 +105,10 @@ void l_sql_new_class(lua_State *L, const char *name, lua_CFunction gc);
 /* Adds methods to class `name`, each with the metatable as upvalue 1. */
 void l_sql_add_methods(lua_State *L, const char *name, const luaL_Reg *methods);
 
-/* Registers the methods of l_sql_run.c and l_sql_stmt.c. */
+/* The classes, the driver and connection methods and sbench.sql itself
+ * (l_sql.c; expects sbench on top), then the methods of l_sql_run.c and
+ * l_sql_stmt.c: what l_open_sql (l_sql_open.c) calls, in that order. */
+void l_sql_open_base(lua_State *L);
 void l_sql_open_run(lua_State *L);
 void l_sql_open_stmt(lua_State *L);
 

@@ -59,16 +59,6 @@ static int wait_here(lua_State *L, struct sb_conn *c, int target, int yield,
 
 /* ---- the worker's connections with statements in flight (--pipeline) ---- */
 
-void l_sql_unlist(lua_State *L, struct l_conn *lc)
-{
-    struct l_thread *w = l_thread(L);
-    for (int i = 0; i < w->npipe_conns; i++)
-        if (w->pipe_conns[i] == lc) {
-            w->pipe_conns[i] = w->pipe_conns[--w->npipe_conns];
-            break;
-        }
-    lc->inflight_listed = 0;
-}
 
 /* After a statement was queued in a pipeline: the end of L's event reads
  * lc's answers.  The list only grows to the connections with answers
