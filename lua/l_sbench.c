@@ -1,9 +1,9 @@
 /*
  * The global `sbench` table (alias `sysbench`): version, tid, opt, cmdline,
  * hooks, error, progress and rand, with sysbench 1.0's names and numbers
- * (sql.type, sql.error, cmdline.ARG_*), and the rand globals of sysbench's
- * compatibility layer (sb_rand, sb_rnd, sb_rand_uniq, ...); the rest of
- * sbench.sql comes from l_sql.c.
+ * (sql.error, cmdline.ARG_*), and the rand globals of sysbench's
+ * compatibility layer (sb_rand, sb_rnd, sb_rand_uniq, ...); sbench.sql
+ * (with sql.type) comes from l_sql_open.c, option values from l_opt.c.
  */
 #include <lauxlib.h>
 #include <lua.h>

@@ -1,9 +1,11 @@
 /*
  * sbench.sql: the classes (driver, connection, statement, parameter,
  * result set, SQL error), the driver object, the connection object's
- * lifetime and non-statement methods, and SQL errors as Lua values.  The
- * methods that run statements are in l_sql_run.c, statements and their
- * parameters in l_sql_stmt.c; the facade they call is core/db.h.
+ * lifetime and non-statement methods, sbench.sql.type (sysbench 1.0's
+ * numbers), and SQL errors as Lua values.  The methods that run
+ * statements are in l_sql_run.c, statements and their parameters in
+ * l_sql_stmt.c (both call this file, never the other way), the opener of
+ * all three l_sql_open.c; the facade they call is core/db.h.
  */
 #include <lauxlib.h>
 #include <lua.h>

@@ -1,6 +1,7 @@
 /*
- * Worker Lua states: creation and destruction, script loading, protected
- * calls with a traceback, declared options, commands and hooks.  The event
+ * Worker Lua states: creation and destruction, script loading, the
+ * message handler (a traceback), declared options, commands and hooks
+ * (the calls themselves and their errors are l_call.c's).  The event
  * loop is l_event.c's, client coroutines l_client.c's.
  */
 #include <lauxlib.h>
