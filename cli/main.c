@@ -251,7 +251,8 @@ static int parse_ignore_sqlstates(struct sb_run *run, char *err, size_t errlen)
         for (size_t i = 0; ok && i < n; i++)
             ok = isalnum((unsigned char)p[i]);
         if (n > 0 && !ok) {
-            snprintf(err, errlen, "invalid --db-ignore-sqlstates entry '%.*s': a SQLSTATE is 5 letters or digits",
+            snprintf(err, errlen,
+                     "invalid --db-ignore-sqlstates entry '%.*s': a SQLSTATE is 5 letters or digits",
                      (int)(n > 40 ? 40 : n), p);
             return -1;
         }

@@ -23,7 +23,8 @@ int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
     struct sb_conn *failed;
     if (sb_conn_list_reopen(l, &failed) == SBD_OK)
         return 0;
-    sb_stats_count_error(&w->stats, sb_conn_error(failed)->sqlstate, sb_conn_error(failed)->native_code, SBD_CONN_LOST, 0);
+    const struct sbd_error *err = sb_conn_error(failed);
+    sb_stats_count_error(&w->stats, err->sqlstate, err->native_code, SBD_CONN_LOST, 0);
     return -1;
 }
 
@@ -141,8 +142,8 @@ static int recover(struct sb_worker *w, const struct sb_event_error *e)
     if (c == NULL || status != SBD_CONN_LOST)
         return SB_EVENT_RESTART;
     if (!w->run->db_reconnect) {
-        snprintf(w->error, sizeof w->error,
-                 "lost the connection (%s) and --db-reconnect=off: stopping", sb_conn_error(c)->message);
+        snprintf(w->error, sizeof w->error, "lost the connection (%s) and --db-reconnect=off: stopping",
+                 sb_conn_error(c)->message);
         return SB_EVENT_FATAL;
     }
     if (sb_lost_before_reconnect(&w->lost, w, sb_conn_error(c), w->error, sizeof w->error) != 0)
