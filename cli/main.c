@@ -238,6 +238,39 @@ static int parse_checkpoints(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
+/* --db-ignore-sqlstates into run->ignore_sqlstates: a comma list of
+ * 5-character SQLSTATEs (empty entries skipped).  0, or -1 with one line
+ * in err. */
+static int parse_ignore_sqlstates(struct sb_run *run, char *err, size_t errlen)
+{
+    const char *p = sb_opt_str(run->opts, "db-ignore-sqlstates");
+    run->nignore_sqlstates = 0;
+    while (p && *p) {
+        size_t n = strcspn(p, ",");
+        int ok = n == 5;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = isalnum((unsigned char)p[i]);
+        if (n > 0 && !ok) {
+            snprintf(err, errlen,
+                     "invalid --db-ignore-sqlstates entry '%.*s': a SQLSTATE is 5 letters or digits",
+                     (int)(n > 40 ? 40 : n), p);
+            return -1;
+        }
+        if (n > 0) {
+            if (run->nignore_sqlstates == SB_MAX_IGNORE_SQLSTATES) {
+                snprintf(err, errlen, "invalid --db-ignore-sqlstates list: at most %d SQLSTATEs",
+                         SB_MAX_IGNORE_SQLSTATES);
+                return -1;
+            }
+            memcpy(run->ignore_sqlstates[run->nignore_sqlstates++], p, 5);
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
 /* The options of the run command the run loop and workers use. */
 static void read_run_options(struct sb_run *run)
 {
@@ -248,6 +281,7 @@ static void read_run_options(struct sb_run *run)
     run->warmup = (double)sb_opt_int(o, "warmup-time");
     run->percentile = sb_opt_num(o, "percentile");
     run->max_retries = (int)sb_opt_int(o, "max-retries");
+    run->db_reconnect = sb_opt_bool(o, "db-reconnect");
     run->reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
     run->rate = sb_opt_num(o, "rate");
     run->rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
@@ -668,6 +702,7 @@ static int start_command(struct sb_run *run, const struct cmdline *cl)
     }
     if (parse_forced_shutdown(run, err, sizeof err) != 0 ||
         parse_checkpoints(run, err, sizeof err) != 0 ||
+        parse_ignore_sqlstates(run, err, sizeof err) != 0 ||
         parse_outputs(run, err, sizeof err) != 0 || sb_shard_apply(run, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);
         return 2;

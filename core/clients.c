@@ -206,20 +206,19 @@ static int start_idle(struct sb_clients *cs, struct pass *p)
             p->active--;
             continue;
         }
-        if (p->mean_gap_ns > 0) {
-            sb_histogram_record(st->lag, now - p->due);
-            c->t0 = p->due;
+        int64_t due = now;
+        if (p->mean_gap_ns > 0) { /* this arrival is taken */
+            due = p->due;
             p->due += sb_event_gap(w, p->mean_gap_ns);
-        } else {
-            c->t0 = now;
         }
         p->next = i + 1 < n ? i + 1 : 0;
         p->busy++;
         atomic_store_explicit(&st->in_event, p->busy, memory_order_relaxed);
-        if (run->reconnect_per_event && sb_event_reopen(w, &c->conns) != 0) {
+        c->t0 = run->paced ? sb_event_begin_paced(w, &c->conns, now, due) : now;
+        if (c->t0 < 0) { /* no connection: as the one-client loop */
             p->busy--;
             atomic_store_explicit(&st->in_event, p->busy, memory_order_relaxed);
-            sb_sleep_ns(10000000LL); /* as the one-client loop: no busy loop on a dead server */
+            sb_sleep_ns(SB_EVENT_NO_CONN_PAUSE_NS);
             break;
         }
         if (client_run(w, c, 1, &p->busy) < 0)

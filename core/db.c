@@ -9,7 +9,7 @@
  * it in flight; complete_oldest counts, times and frees the oldest slot
  * when its answer is in.  The opening checks are in submit alone.
  */
-#include "db.h"
+#include "db_int.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -218,7 +218,7 @@ int sb_conn_can_queue(const struct sb_conn *c)
 }
 
 /* The driver's own call for a verb, or NULL when it is sent as SQL. */
-static int (*txn_call(int verb))(sbd_conn *)
+static int (*txn_call(enum sb_txn verb))(sbd_conn *)
 {
     switch (verb) {
     case SB_TXN_BEGIN: return drv->begin;
@@ -367,15 +367,16 @@ int sb_conn_drain(struct sb_conn *c)
 }
 
 /* sb_conn_submit's uncommon work before a send, when statements are in
- * flight, a pipeline is open or a failed transaction was ended: the
- * ROLLBACK that has nothing left to do (SB_SKIPPED), and waiting (blocking)
- * for room or for every answer.  SBD_OK to go on, or the error. */
-#define SB_SKIPPED (-1)
-static int make_room(struct sb_conn *c, const struct sb_req *r, int queue)
+ * flight, a pipeline is open or a failed transaction was ended: waiting
+ * (blocking) for room or for every answer.  SBD_OK to go on (*skip = 1
+ * when r is a ROLLBACK with nothing left to do: the server already rolled
+ * the failed transaction back), or the error. */
+static int make_room(struct sb_conn *c, const struct sb_req *r, int queue, int *skip)
 {
     if (r->verb == SB_TXN_ROLLBACK && c->txn_over && c->n == 0 && !queues(r, queue)) {
-        c->txn_over = 0; /* the server already rolled the failed transaction back */
-        return SB_SKIPPED;
+        c->txn_over = 0;
+        *skip = 1;
+        return SBD_OK;
     }
     int target = sb_conn_submit_target(c, r, queue);
     return target == 0 ? sb_conn_drain(c) : target > 0 ? sb_conn_wait(c, target) : SBD_OK;
@@ -385,106 +386,169 @@ static int make_room(struct sb_conn *c, const struct sb_req *r, int queue)
 static const char *const txn_sql[] = {"", "BEGIN", "COMMIT", "ROLLBACK"};
 static const size_t txn_len[] = {0, 5, 6, 8};
 
-int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue)
-{
-    struct sb_stmt *s = r->stmt;
-    int q = queue && queues(r, queue);
-    int rc;
-    if (c->dc == NULL) {
-        set_error(c, SBD_CONN_LOST, s ? s->sql : r->verb ? txn_sql[r->verb] : r->sql,
-                  s ? s->sql_len : r->verb ? txn_len[r->verb] : r->len);
-        return SBD_CONN_LOST;
-    }
-    if (c->n > 0 || c->pipelining || c->first_rc != SBD_OK || c->txn_over) {
-        rc = make_room(c, r, queue);
-        if (rc != SBD_OK)
-            return rc == SB_SKIPPED ? SBD_OK : rc;
-    }
-    /* what goes on the wire: text, or a driver statement and its values */
+/* What goes on the wire for one request: text, or a driver statement and
+ * its values. */
+struct wire {
     const char *sql;
     size_t len;
-    int transient = 1, nparams = 0, named = -1;
-    sbd_stmt *ds = NULL;
-    const struct sbd_value *vals = NULL;
-    if (s != NULL) {
-        if (sb_stmt_needs_prepare(s) && (rc = sb_stmt_driver_prepare(s)) != SBD_OK)
-            return rc;
-        named = s->named;
-        vals = s->identity ? s->vals : sb_stmt_values(s);
-        if (s->ds != NULL) {
-            ds = s->ds;
-            sql = s->sql;
-            len = s->sql_len;
-            nparams = s->nparams;
-            transient = 0;
-        } else { /* emulated: literal SQL in c->sql */
-            long n = sb_stmt_build_literal(s, vals);
-            if (n < 0) {
-                set_oom(c);
-                return SBD_ERROR;
-            }
-            sql = c->sql;
-            len = (size_t)n;
-        }
-    } else if (r->verb != SB_TXN_NONE) {
-        sql = txn_sql[r->verb];
-        len = txn_len[r->verb];
-        transient = 0;
-    } else {
-        sql = r->sql;
-        len = r->len;
+    int transient;                /* the text may not outlive the call */
+    int nparams, named;
+    sbd_stmt *ds;                 /* NULL: send the text */
+    const struct sbd_value *vals;
+};
+
+/* A request on a closed connection fails as lost, naming its text. */
+static int refuse_closed(struct sb_conn *c, const struct sb_req *r)
+{
+    const struct sb_stmt *s = r->stmt;
+    set_error(c, SBD_CONN_LOST, s ? s->sql : r->verb ? txn_sql[r->verb] : r->sql,
+              s ? s->sql_len : r->verb ? txn_len[r->verb] : r->len);
+    return SBD_CONN_LOST;
+}
+
+/* Fills *w for r: a statement prepared now if it must be (blocking), its
+ * values in placeholder order, or its literal SQL when emulated; a verb's
+ * text; a query's text.  SBD_OK or the error (c->err). */
+static inline int wire_of(struct sb_conn *c, const struct sb_req *r, struct wire *w)
+{
+    struct sb_stmt *s = r->stmt;
+    w->transient = 1;
+    w->nparams = 0;
+    w->named = -1;
+    w->ds = NULL;
+    w->vals = NULL;
+    if (s == NULL) {
+        int verb = r->verb != SB_TXN_NONE;
+        w->sql = verb ? txn_sql[r->verb] : r->sql;
+        w->len = verb ? txn_len[r->verb] : r->len;
+        w->transient = !verb;
+        return SBD_OK;
     }
+    int rc;
+    if (sb_stmt_needs_prepare(s) && (rc = sb_stmt_driver_prepare(s)) != SBD_OK)
+        return rc;
+    w->named = s->named;
+    w->vals = s->identity ? s->vals : sb_stmt_values(s);
+    if (s->ds != NULL) {
+        w->ds = s->ds;
+        w->sql = s->sql;
+        w->len = s->sql_len;
+        w->nparams = s->nparams;
+        w->transient = 0;
+        return SBD_OK;
+    }
+    long n = sb_stmt_build_literal(s, w->vals); /* emulated: literal SQL in c->sql */
+    if (n < 0) {
+        set_oom(c);
+        return SBD_ERROR;
+    }
+    w->sql = c->sql;
+    w->len = (size_t)n;
+    return SBD_OK;
+}
+
+/* The previous result goes; a queued statement on a pipelining connection
+ * enters pipeline mode.  SBD_OK or the error. */
+static inline int clear_for_send(struct sb_conn *c, int queued, const struct wire *w)
+{
     if (c->has_result) {
         drv->free_result(c->dc);
         c->has_result = 0;
     }
-    if (q && c->pipelines && !c->pipelining) {
-        if ((rc = drv->pipeline(c->dc, 1)) != SBD_OK) {
-            set_error(c, rc, sql, len);
+    if (queued && c->pipelines && !c->pipelining) {
+        int rc = drv->pipeline(c->dc, 1);
+        if (rc != SBD_OK) {
+            set_error(c, rc, w->sql, w->len);
             return rc;
         }
         c->pipelining = 1;
     }
-    /* a blocking statement's record lives here for the call; a queued one
-     * takes the next ring slot */
-    struct sb_inflight here, *e = &here;
-    if (q) {
+    return SBD_OK;
+}
+
+/* The record of the statement about to be sent: *here for a blocking one
+ * (it lives for the call), the ring's next slot for a queued one (with its
+ * own copy of a transient text).  NULL when out of memory (c->err). */
+static inline struct sb_inflight *record_of(struct sb_conn *c, const struct sb_req *r, int queued,
+                                            const struct wire *w, struct sb_inflight *here)
+{
+    struct sb_inflight *e = here;
+    if (queued) {
         int i = c->head + c->n;
         e = &c->ring[i >= c->depth ? i - c->depth : i];
     }
     e->kind = r->kind;
-    e->named = named;
-    e->sql = sql;
-    e->sql_len = len;
-    if (q && transient) { /* the text must outlive the call */
-        if (sb_db_grow(&e->text, &e->text_cap, len + 1) != 0) {
+    e->named = w->named;
+    e->sql = w->sql;
+    e->sql_len = w->len;
+    if (queued && w->transient) {
+        if (sb_db_grow(&e->text, &e->text_cap, w->len + 1) != 0) {
             set_oom(c);
-            return SBD_ERROR;
+            return NULL;
         }
-        memcpy(e->text, sql, len);
+        memcpy(e->text, w->sql, w->len);
         e->sql = e->text;
     }
     memset(&c->info, 0, sizeof c->info);
     c->result_gen++;
     e->t0 = sb_now_ns();
-    if (!q) { /* completes here */
-        int (*own)(sbd_conn *) = r->verb != SB_TXN_NONE ? txn_call(r->verb) : NULL;
-        if (own)
-            rc = own(c->dc);
-        else if (ds)
-            rc = drv->execute(c->dc, ds, vals, nparams, &c->info);
-        else
-            rc = drv->query(c->dc, sql, len, &c->info);
-        return account(c, e, rc);
-    }
-    rc = ds ? drv->send_execute(c->dc, ds, vals, nparams) : drv->send_query(c->dc, sql, len);
-    if (rc != SBD_OK) /* not sent: what was in flight before stays there */
+    return e;
+}
+
+/* Runs the statement to its answer (the driver's own verb call, execute or
+ * query), counted and timed.  Its status. */
+static inline int complete_here(struct sb_conn *c, const struct sb_req *r, const struct wire *w,
+                                struct sb_inflight *e)
+{
+    int (*own)(sbd_conn *) = r->verb != SB_TXN_NONE ? txn_call(r->verb) : NULL;
+    int rc;
+    if (own)
+        rc = own(c->dc);
+    else if (w->ds)
+        rc = drv->execute(c->dc, w->ds, w->vals, w->nparams, &c->info);
+    else
+        rc = drv->query(c->dc, w->sql, w->len, &c->info);
+    return account(c, e, rc);
+}
+
+/* Sends the statement without waiting; it joins the ring.  SBD_OK, or the
+ * error of a send that failed (counted; what was in flight stays). */
+static inline int send_queued(struct sb_conn *c, const struct wire *w, struct sb_inflight *e)
+{
+    int rc = w->ds ? drv->send_execute(c->dc, w->ds, w->vals, w->nparams)
+                   : drv->send_query(c->dc, w->sql, w->len);
+    if (rc != SBD_OK)
         return account(c, e, rc);
     if (c->n > 0)
         SB_ADD(c->stats->pipelined, 1);
     c->n++;
     c->txn_over = 0;
-    return SB_QUEUED;
+    return SBD_OK;
+}
+
+int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue, int *queued)
+{
+    int q = queue && queues(r, queue);
+    if (queued != NULL)
+        *queued = 0;
+    if (c->dc == NULL)
+        return refuse_closed(c, r);
+    int rc, skip = 0;
+    if (c->n > 0 || c->pipelining || c->first_rc != SBD_OK || c->txn_over) {
+        if ((rc = make_room(c, r, queue, &skip)) != SBD_OK || skip)
+            return rc;
+    }
+    struct wire w;
+    if ((rc = wire_of(c, r, &w)) != SBD_OK || (rc = clear_for_send(c, q, &w)) != SBD_OK)
+        return rc;
+    struct sb_inflight here, *e = record_of(c, r, q, &w, &here);
+    if (e == NULL)
+        return SBD_ERROR;
+    if (!q)
+        return complete_here(c, r, &w, e);
+    if ((rc = send_queued(c, &w, e)) == SBD_OK)
+        *queued = 1;
+    return rc;
 }
 
 int sb_conn_fetch(struct sb_conn *c)

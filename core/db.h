@@ -12,7 +12,7 @@
  * prepared statement, or a transaction verb) and handed to sb_conn_submit.
  * Submit either completes it (a blocking call, or a driver that can only
  * block: it runs, is counted and timed, and its result is current) or
- * queues it (SB_QUEUED: sent, its answer still to come).  Queued statements
+ * queues it (sent, its answer still to come: reported apart, *queued).  Queued statements
  * are recorded in one ring per connection: depth 1 normally, --pipeline
  * deep when the connection pipelines.  sb_conn_complete reads answers
  * without blocking, oldest first, until at most `target` statements are in
@@ -41,10 +41,6 @@ struct sb_stmt;
  * them as calls (always blocking); otherwise they are sent as SQL. */
 enum sb_txn { SB_TXN_NONE = 0, SB_TXN_BEGIN, SB_TXN_COMMIT, SB_TXN_ROLLBACK };
 
-/* sb_conn_submit's answer when the statement is in flight (driver
- * statuses are 0..6). */
-#define SB_QUEUED 100
-
 /* One statement to run: exactly one of a query's text, a prepared
  * statement or a transaction verb.  Build it with sb_req_query, sb_req_stmt
  * or sb_req_txn. */
@@ -52,67 +48,13 @@ struct sb_req {
     const char *sql;           /* a query's text (len bytes, not NUL-terminated) */
     size_t len;
     struct sb_stmt *stmt;      /* or a prepared statement */
-    int verb;                  /* or enum sb_txn */
-    int kind;                  /* enum sb_qkind it is counted as */
+    enum sb_txn verb;          /* or a transaction verb */
+    enum sb_qkind kind;        /* what it is counted as */
 };
 
-/* A statement sent and not answered yet (a slot of the connection's ring). */
-struct sb_inflight {
-    int kind;                  /* enum sb_qkind */
-    int named;                 /* named slot, -1 */
-    int64_t t0;                /* when it was sent */
-    const char *sql;           /* its text, for error messages */
-    size_t sql_len;
-    char *text;                /* owned copy when the caller's text may go away */
-    size_t text_cap;
-};
-
-struct sb_conn {
-    const struct sbd_driver *drv;
-    sbd_conn *dc;                 /* NULL while disconnected */
-    int thread_id;
-    int emulate_ps;               /* 1: statements are literal SQL */
-    struct sb_thread_stats *stats;
-    struct sbd_result_info info;  /* of the last statement answered */
-    int has_result;
-    uint64_t result_gen;          /* bumps with every statement sent */
-    struct sbd_value *row;        /* fetch buffer, row_cap values */
-    int row_cap;
-    char *sql;                    /* scratch for literal SQL */
-    size_t sql_cap;
-    struct sbd_error err;         /* copy of the last error */
-    const char *err_sql;          /* statement that failed (may be NULL) */
-    size_t err_sql_len;
-    struct sb_stmt **stmts;       /* open statements, for re-prepare */
-    int nstmts, stmts_cap;
-    /* statements in flight, oldest first: a ring of `depth` slots */
-    struct sb_inflight *ring;
-    int depth;                    /* 1, or --pipeline when the connection pipelines */
-    int pipelines;                /* queued statements go in pipeline mode */
-    int pipelining;               /* the driver is in pipeline mode now */
-    int head, n;                  /* oldest slot, statements in flight */
-    int wait_target;              /* of the last completion (sb_conn_resume) */
-    int done_rc;                  /* outcome of the last completion */
-    int first_rc;                 /* first failure among answers not yet returned */
-    struct sbd_error first_err;   /* its details and statement */
-    const char *first_sql;
-    size_t first_sql_len;
-    int txn_over;                 /* a COMMIT/ROLLBACK answered after the kept
-                                     failure ended the failed transaction: the
-                                     next blocking ROLLBACK has nothing to do */
-    /* sysbench bulk_insert_* */
-    char *bulk;
-    size_t bulk_len, bulk_cap, bulk_prefix_len;
-    int bulk_rows;
-    int bulk_active;              /* between bulk_insert_init and _done */
-    /* bulk_load_* */
-    int bl_active, bl_native, bl_ncols;
-    int bl_types[32];
-    /* the Lua binding's: the state whose statements are in flight, and
-     * whether the connection is on its worker's list of those */
-    void *inflight_owner;
-    int inflight_listed;
-};
+/* A connection: opaque outside core/ (its insides are core/db_int.h's);
+ * the binding reads it through the accessors below. */
+struct sb_conn;
 
 struct sb_stmt {
     struct sb_conn *c;
@@ -120,7 +62,7 @@ struct sb_stmt {
     int declined;                 /* the driver would not prepare it: emulated */
     char *sql;                    /* owned copy of the text */
     size_t sql_len;
-    int kind;                     /* enum sb_qkind */
+    enum sb_qkind kind;           /* what it is counted as */
     int named;                    /* slot in stats->named, -1 if unnamed */
     int nparams;                  /* placeholders in the text */
     int ncreated;                 /* parameters created by bind_create */
@@ -175,7 +117,7 @@ static inline struct sb_req sb_req_stmt(struct sb_stmt *s)
 }
 static inline struct sb_req sb_req_txn(enum sb_txn verb)
 {
-    struct sb_req r = {NULL, 0, NULL, (int)verb,
+    struct sb_req r = {NULL, 0, NULL, verb,
                        verb == SB_TXN_BEGIN ? SB_Q_BEGIN : verb == SB_TXN_COMMIT ? SB_Q_COMMIT
                                                                                 : SB_Q_ROLLBACK};
     return r;
@@ -190,11 +132,15 @@ int sb_conn_can_queue(const struct sb_conn *c);
  * caller that can yield wait with sb_conn_complete first; sb_conn_submit
  * waits blocking otherwise. */
 int sb_conn_submit_target(const struct sb_conn *c, const struct sb_req *r, int queue);
-/* Runs r.  queue = 0: completes it (a blocking call).  queue = 1: sends it
- * and returns SB_QUEUED when the driver can (otherwise completes it).  A
- * completed statement returns SBD_OK (counted, its result current) or its
- * error (c->err, c->err_sql).  A query's text need not outlive the call. */
-int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue);
+/* Runs r.  queue = 0: completes it (a blocking call; queued may be NULL).
+ * queue = 1: sends it without waiting when the driver can (*queued = 1:
+ * in flight, its answer read by a completion below), otherwise completes
+ * it (*queued = 0).  Returns SBD_OK (sent, or completed: counted, its
+ * result current) or the error (sb_conn_error, sb_conn_error_sql).  A
+ * query's text need not outlive the call.  The steps, in db.c: refuse a
+ * closed connection, make room (wait for answers), what goes on the wire,
+ * clear the last result, the statement's record, complete or send. */
+int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue, int *queued);
 /* Reads answers without blocking until at most target statements are in
  * flight (every one after a failure).  SBD_AGAIN while that does not hold
  * (poll sb_conn_socket for reading, and for writing when *want_write);
@@ -212,14 +158,48 @@ int sb_conn_socket(struct sb_conn *c);
 /* Blocking conveniences over sb_conn_submit. */
 static inline int sb_conn_run(struct sb_conn *c, struct sb_req r)
 {
-    return sb_conn_submit(c, &r, 0);
+    return sb_conn_submit(c, &r, 0, NULL);
 }
 static inline int sb_conn_query(struct sb_conn *c, const char *sql, size_t len)
 {
     return sb_conn_run(c, sb_req_query(sql, len));
 }
 
-/* Next row of the current result into c->row: SBD_OK, SBD_DONE or error. */
+/* ---- what the binding reads of a connection (no field of it) ---- */
+
+/* The last error (valid until the connection's next call; never NULL). */
+const struct sbd_error *sb_conn_error(const struct sb_conn *c);
+/* The statement that failed last, *len bytes (not NUL-terminated), or
+ * NULL when none is known.  Owned by the connection, valid as the error. */
+const char *sb_conn_error_sql(const struct sb_conn *c, size_t *len);
+/* Bumps with every statement sent: a result object taken at generation g
+ * is the current result while sb_conn_result_gen(c) == g. */
+uint64_t sb_conn_result_gen(const struct sb_conn *c);
+/* 1 when the last statement answered has a result set to fetch. */
+int sb_conn_has_result(const struct sb_conn *c);
+/* The last answered statement's result (nfields, nrows, affected rows);
+ * owned by the connection, never NULL. */
+const struct sbd_result_info *sb_conn_result_info(const struct sb_conn *c);
+/* The row sb_conn_fetch read, result_info()->nfields values; owned by the
+ * connection, valid until its next fetch or statement. */
+const struct sbd_value *sb_conn_row(const struct sb_conn *c);
+/* 1 when statements queued on c go in pipeline mode (--pipeline). */
+int sb_conn_pipelines(const struct sb_conn *c);
+/* The outcome of c's last completion (sb_conn_complete, resume, wait). */
+int sb_conn_outcome(const struct sb_conn *c);
+/* 1 while c has answers to read or a failure among them not yet returned. */
+int sb_conn_busy(const struct sb_conn *c);
+/* The driver's SQL dialect ("ansi" while disconnected) and the server's
+ * version ("" when unknown): static or owned by the driver connection. */
+const char *sb_conn_dialect(const struct sb_conn *c);
+const char *sb_conn_server_version(const struct sb_conn *c);
+/* 1 between sb_conn_bulk_insert_init and _done. */
+int sb_conn_bulk_inserting(const struct sb_conn *c);
+/* Between sb_conn_bulk_load_begin and _end: the columns' types
+ * (*ncols of them; owned by the connection); NULL outside a bulk load. */
+const int *sb_conn_bulk_load_types(const struct sb_conn *c, int *ncols);
+
+/* Next row of the current result (sb_conn_row): SBD_OK, SBD_DONE or error. */
 int sb_conn_fetch(struct sb_conn *c);
 void sb_conn_free_result(struct sb_conn *c);
 
@@ -251,11 +231,6 @@ void sb_stmt_set_len(struct sb_stmt *s, int slot, size_t len);
 void sb_stmt_close(struct sb_stmt *s);
 
 /* What submitting a statement takes (db.c calls these). */
-/* 1 when s must be prepared (blocking) before it is sent. */
-static inline int sb_stmt_needs_prepare(const struct sb_stmt *s)
-{
-    return s->ds == NULL && s->c->dc != NULL && !s->c->emulate_ps && !s->declined;
-}
 /* Prepares s on the driver, or leaves it to be emulated when the driver
  * declines.  Returns SBD_OK or the error (c->err). */
 int sb_stmt_driver_prepare(struct sb_stmt *s);

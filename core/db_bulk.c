@@ -5,7 +5,7 @@
  * such as COPY or LOAD DATA LOCAL; multi-row INSERTs of literals
  * otherwise).  The INSERTs go through sb_conn_submit like any statement.
  */
-#include "db.h"
+#include "db_int.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -27,7 +27,7 @@ static int bulk_flush(struct sb_conn *c)
         return SBD_OK;
     struct sb_req r = sb_req_query(c->bulk, c->bulk_len);
     r.kind = SB_Q_INSERT;
-    int rc = sb_conn_submit(c, &r, 0);
+    int rc = sb_conn_submit(c, &r, 0, NULL);
     c->bulk_len = c->bulk_prefix_len;
     c->bulk_rows = 0;
     if (rc == SBD_OK)

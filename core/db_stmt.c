@@ -6,7 +6,7 @@
  * that declines to prepare).  Running a statement is sb_conn_submit's job
  * (db.c).
  */
-#include "db.h"
+#include "db_int.h"
 #include "../lib/text.h"
 
 #include <stdio.h>

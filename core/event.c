@@ -1,10 +1,15 @@
 /*
  * One event's bookkeeping, shared by the one-client loop and the client
- * loop (see event.h).
+ * loop, and the one failure policy of every binding (see event.h).
  */
 #include "event.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db.h"
+#include "lost.h"
 
 int64_t sb_event_gap(struct sb_worker *w, double mean_gap_ns)
 {
@@ -18,13 +23,15 @@ int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
     struct sb_conn *failed;
     if (sb_conn_list_reopen(l, &failed) == SBD_OK)
         return 0;
-    sb_stats_count_error(&w->stats, failed->err.sqlstate, failed->err.native_code, SBD_CONN_LOST, 0);
+    const struct sbd_error *err = sb_conn_error(failed);
+    sb_stats_count_error(&w->stats, err->sqlstate, err->native_code, SBD_CONN_LOST, 0);
     return -1;
 }
 
 /* --rate: sleeps until the worker's next arrival is due.  Returns its
- * scheduled time, or -1 when a stop request came first. */
-static int64_t next_arrival(struct sb_worker *w)
+ * scheduled time (*now: the clock after the sleep), or -1 when a stop
+ * request came first. */
+static int64_t next_arrival(struct sb_worker *w, int64_t *now)
 {
     struct sb_run *run = w->run;
     /* this thread's share of the arrivals */
@@ -32,18 +39,28 @@ static int64_t next_arrival(struct sb_worker *w)
     if (w->scheduled == 0)
         w->scheduled = sb_now_ns();
     w->scheduled += sb_event_gap(w, mean_gap_ns);
-    int64_t now = sb_now_ns();
-    while (now < w->scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
-        int64_t d = w->scheduled - now;
+    int64_t t = sb_now_ns();
+    while (t < w->scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
+        int64_t d = w->scheduled - t;
         sb_sleep_ns(d > 50000000LL ? 50000000LL : d);
-        now = sb_now_ns();
+        t = sb_now_ns();
     }
-    if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+    *now = t;
+    return atomic_load_explicit(&run->stop, memory_order_relaxed) ? -1 : w->scheduled;
+}
+
+int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due)
+{
+    int64_t t0 = now;
+    if (w->run->rate > 0) {
+        /* latency counts from the scheduled start, so a stalled server
+         * shows (no coordinated omission); the lag is kept apart */
+        sb_histogram_record(w->stats.lag, now - due);
+        t0 = due;
+    }
+    if (w->run->reconnect_per_event && sb_event_reopen(w, l) != 0)
         return -1;
-    /* latency counts from the scheduled start, so a stalled server shows
-     * (no coordinated omission); the lag is kept apart */
-    sb_histogram_record(w->stats.lag, now - w->scheduled);
-    return w->scheduled;
+    return t0;
 }
 
 int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
@@ -52,15 +69,18 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
     for (;;) {
         if (!sb_event_may_start(run))
             return 0;
-        if (run->rate > 0 && (now = next_arrival(w)) < 0)
+        int64_t due = now;
+        if (run->rate > 0 && (due = next_arrival(w, &now)) < 0)
             return 0;
-        ev->t0 = now;
-        ev->open = 1;
-        if (!run->reconnect_per_event || sb_event_reopen(w, &w->conns) == 0)
+        int64_t t0 = sb_event_begin_paced(w, &w->conns, now, due);
+        if (t0 >= 0) {
+            ev->t0 = t0;
+            ev->open = 1;
             return 1;
+        }
         /* no connection: not an event; no busy loop on a dead server */
         sb_event_abandon(w, ev);
-        sb_sleep_ns(10000000LL);
+        sb_sleep_ns(SB_EVENT_NO_CONN_PAUSE_NS);
         now = sb_now_ns();
     }
 }
@@ -70,4 +90,103 @@ void sb_event_abandon(struct sb_worker *w, struct sb_event *ev)
     w->event_type = -1;
     ev->open = 0;
     ev->retries = 0;
+}
+
+/* ---- the failure policy ---- */
+
+int sb_event_error_ignorable(const struct sb_run *run, int status, const char *sqlstate)
+{
+    if (status == SBD_RETRY || status == SBD_CONN_LOST)
+        return 1;
+    if (sqlstate == NULL || strlen(sqlstate) != 5)
+        return 0;
+    for (int i = 0; i < run->nignore_sqlstates; i++)
+        if (memcmp(run->ignore_sqlstates[i], sqlstate, 5) == 0)
+            return 1;
+    return 0;
+}
+
+void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstate, long native)
+{
+    SB_ADD(w->stats.ignored_errors, 1);
+    sb_stats_count_error(&w->stats, sqlstate, native, status, 0);
+}
+
+/* Reconnects c, trying again with a bounded back-off (10 ms doubling up
+ * to 1 s, 20 tries) until it works or a stop request comes.  Returns
+ * SBD_OK or the last error (c->err). */
+static int reconnect(struct sb_worker *w, struct sb_conn *c)
+{
+    int64_t delay_ns = 10000000LL;
+    int rc = SBD_CONN_LOST;
+    for (int attempt = 0; attempt < 20; attempt++) {
+        rc = sb_conn_reconnect(c, 1);
+        if (rc == SBD_OK || atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            return rc;
+        sb_sleep_ns(delay_ns);
+        delay_ns = delay_ns * 2 > 1000000000LL ? 1000000000LL : delay_ns * 2;
+    }
+    return rc;
+}
+
+/* A restartable statement error: its connection rolls back, or reconnects
+ * when it was lost.  SB_EVENT_RESTART, or the outcome that ends the
+ * event (w->error set for a fatal one). */
+static int recover(struct sb_worker *w, const struct sb_event_error *e)
+{
+    struct sb_conn *c = e->conn;
+    int status = e->status;
+    if (c && status != SBD_CONN_LOST &&
+        sb_conn_run(c, sb_req_txn(SB_TXN_ROLLBACK)) == SBD_CONN_LOST)
+        status = SBD_CONN_LOST;
+    if (c == NULL || status != SBD_CONN_LOST)
+        return SB_EVENT_RESTART;
+    if (!w->run->db_reconnect) {
+        snprintf(w->error, sizeof w->error, "lost the connection (%s) and --db-reconnect=off: stopping",
+                 sb_conn_error(c)->message);
+        return SB_EVENT_FATAL;
+    }
+    if (sb_lost_before_reconnect(&w->lost, w, sb_conn_error(c), w->error, sizeof w->error) != 0)
+        return SB_EVENT_FATAL;
+    if (reconnect(w, c) != SBD_OK) {
+        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
+            return SB_EVENT_STOP;
+        snprintf(w->error, sizeof w->error, "lost the connection and could not reconnect: %s",
+                 sb_conn_error(c)->message);
+        return SB_EVENT_FATAL;
+    }
+    return SB_EVENT_RESTART;
+}
+
+int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
+                    sb_restart_hook hook, void *hook_ctx)
+{
+    struct sb_run *run = w->run;
+    if (!e->restart) { /* fatal; an ignorable one was counted where it was raised */
+        if (e->sql)
+            sb_stats_count_error(&w->stats, e->sqlstate, e->native, e->status, 1);
+        return SB_EVENT_FATAL;
+    }
+    if (e->sql) {
+        int r = recover(w, e);
+        if (r != SB_EVENT_RESTART)
+            return r;
+    } else { /* the script's own restart request */
+        SB_ADD(w->stats.ignored_errors, 1);
+    }
+    if (hook != NULL && hook(hook_ctx) < 0)
+        return SB_EVENT_FATAL;
+    if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+        return SB_EVENT_STOP;
+    (*retries)++;
+    int ty = w->event_type; /* the failed event's type */
+    if (ty >= 0)
+        SB_ADD(w->stats.types[ty].retries, 1);
+    if (run->max_retries > 0 && *retries > run->max_retries) {
+        SB_ADD(w->stats.failed_events, 1);
+        if (ty >= 0)
+            SB_ADD(w->stats.types[ty].failed, 1);
+        return SB_EVENT_FAILED;
+    }
+    return SB_EVENT_RESTART;
 }

@@ -1,8 +1,10 @@
 /*
  * One event's life as every layer sees it: whether it may start (stop
  * request, --events, a --rate arrival, --reconnect=transaction), how it
- * ended (one outcome vocabulary for the core and the binding), and its
- * recording (latency, busy time, late events, per-client counts).  The
+ * ended (one outcome vocabulary for the core and the binding), what
+ * follows a failure (the one failure policy: ignorable, roll back or
+ * reconnect, retries, --max-retries), and its recording (latency, busy
+ * time, late events, per-client counts).  The
  * one-client loop (the binding's, around the script's event()) and the
  * client loop (core/clients.c) both go through here.
  *
@@ -52,6 +54,16 @@ static inline int sb_event_next(struct sb_worker *w, int64_t now, struct sb_even
 /* Its uncommon cases (--rate, --reconnect=transaction). */
 int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev);
 
+/* The start of an event under --rate or --reconnect=transaction (run->
+ * paced), the same for the one-client loop and the client loop: under
+ * --rate the event starts at its arrival `due` (the lag, now - due, is
+ * recorded), otherwise now; with --reconnect=transaction the connections
+ * of l are reopened first.  Returns the event's start, or -1 when a
+ * connection could not be reopened (counted as an error; not an event:
+ * the caller pauses SB_EVENT_NO_CONN_PAUSE_NS before the next one). */
+int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due);
+#define SB_EVENT_NO_CONN_PAUSE_NS 10000000LL
+
 /* 1 when another event may start: no stop requested and --events not
  * reached (an event started is counted against --events here). */
 static inline int sb_event_may_start(struct sb_run *run);
@@ -78,6 +90,61 @@ static inline void sb_event_close(struct sb_worker *w, struct sb_event *ev, int6
  * cut short by a stop request): closed without a latency (and without its
  * type). */
 void sb_event_abandon(struct sb_worker *w, struct sb_event *ev);
+
+/* ---- a failed event: the failure policy ---- */
+
+/* The error that ended an event, as the binding saw it. */
+struct sb_event_error {
+    int restart;             /* it asks for the event to run again: an SQL
+                                error judged ignorable where it was raised
+                                (sb_event_error_ignorable, or the script's
+                                sql_error_ignorable hook), or the script's
+                                own restart request */
+    int sql;                 /* a statement's error: the fields below hold */
+    int status;              /* its driver status (SBD_RETRY, SBD_CONN_LOST, ...) */
+    const char *sqlstate;    /* "" when none */
+    long native;             /* the server's own error number */
+    struct sb_conn *conn;    /* the connection it came from; NULL when unknown */
+};
+
+/* The script's hook before an event runs again (sbench.hooks.
+ * before_restart_event): 0, or -1 when it failed (w->error set). */
+typedef int (*sb_restart_hook)(void *ctx);
+
+/* 1 when a statement's error may restart its event whatever the script
+ * says: a deadlock or serialization failure (SBD_RETRY), a lost
+ * connection, or a SQLSTATE of --db-ignore-sqlstates.  What the binding
+ * asks first, where the error is raised (a script's pcall sees the
+ * verdict, as in sysbench). */
+int sb_event_error_ignorable(const struct sb_run *run, int status, const char *sqlstate);
+/* A statement's error was judged ignorable: counted as an ignored error
+ * and in the worker's errors by SQLSTATE (where it is raised, as sysbench
+ * counts it, whether it then restarts the event or a pcall catches it). */
+void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstate, long native);
+
+/* The one failure policy: the event of w failed with e.  An error that
+ * asks no restart is fatal (a statement's is counted as a fatal error;
+ * w->error is the caller's to set, from the error's text).  Otherwise the
+ * connection it came from rolls back, or, lost, reconnects (--db-reconnect,
+ * with the one back-off of core/lost.h and a bounded retry); the hook runs
+ * (when not NULL); *retries counts the restart, and the event's type
+ * (w->event_type) its retry; past --max-retries the event is counted as
+ * failed.  Returns SB_EVENT_RESTART (run the same event again),
+ * SB_EVENT_FAILED (give it up, counted), SB_EVENT_STOP (a stop request came:
+ * not counted) or SB_EVENT_FATAL (the run stops; w->error says why unless
+ * it asked no restart).  Not on the measured path. */
+int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
+                    sb_restart_hook hook, void *hook_ctx);
+
+/* An event ended well: counted as retried when it had restarts (*retries,
+ * reset).  The one place a retried event is counted. */
+static inline void sb_event_count_retried(struct sb_worker *w, int *retries)
+{
+    if (*retries > 0) {
+        SB_ADD(w->stats.retried_events, 1);
+        *retries = 0;
+    }
+}
 
 /* ---- inline: once per event ---- */
 
@@ -121,10 +188,7 @@ static inline void sb_event_record(struct sb_worker *w, int64_t latency, int cli
 
 static inline void sb_event_close(struct sb_worker *w, struct sb_event *ev, int64_t end)
 {
-    if (ev->retries > 0) {
-        SB_ADD(w->stats.retried_events, 1);
-        ev->retries = 0;
-    }
+    sb_event_count_retried(w, &ev->retries);
     sb_event_record(w, end - ev->t0, -1);
     ev->open = 0;
 }

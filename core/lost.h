@@ -1,6 +1,6 @@
 /*
  * lost.h: what a worker does when one of its connections is lost, before
- * it reconnects (lua/l_event.c calls it): it backs off when losses repeat
+ * it reconnects (core/event.c's failure policy calls it): it backs off when losses repeat
  * with nothing done in between, and it stops the run when the server
  * breaks the protocol (SQLSTATE 08P01, which the wire fast paths give a
  * violation) again right after a fresh connection: reconnecting a

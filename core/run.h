@@ -30,6 +30,8 @@ struct sb_report_format;
 
 /* Most entries of a --percentiles list. */
 #define SB_MAX_PERCENTILES 32
+/* Most SQLSTATEs in --db-ignore-sqlstates. */
+#define SB_MAX_IGNORE_SQLSTATES 64
 /* Most --report-checkpoints (sysbench's limit). */
 #define SB_MAX_CHECKPOINTS 256
 
@@ -101,6 +103,10 @@ struct sb_run {
     int64_t start_ns;
     int64_t forced_shutdown_ns;     /* grace after stop; -1 = wait forever */
     int max_retries;                /* restarts before an event fails; 0 = no limit */
+    int db_reconnect;               /* --db-reconnect: a lost connection reconnects */
+    /* --db-ignore-sqlstates, parsed once (cli/main.c): 5 characters each */
+    char ignore_sqlstates[SB_MAX_IGNORE_SQLSTATES][6];
+    int nignore_sqlstates;
     double rate;                    /* --rate: events per second in total, 0 = as fast as possible */
     int rate_fixed;                 /* --rate-distribution=fixed */
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "db.h"
+#include "db_int.h"
 #include "script.h"
 
 /* One read of the counters on w's connection (opened the first time).

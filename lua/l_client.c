@@ -366,9 +366,7 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
         lua_settop(co, 0);
         if (cl->quit) /* not counted; the client runs no more events */
             return SB_EVENT_QUIT;
-        if (cl->retries > 0)
-            SB_ADD(w->stats.retried_events, 1);
-        cl->retries = 0;
+        sb_event_count_retried(w, &cl->retries);
         w->event_type = cl->type; /* recorded with the event (core/event.h) */
         return SB_EVENT_DONE;
     }

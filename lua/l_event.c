@@ -1,7 +1,8 @@
 /*
- * The one-client event loop of a worker (script_ops.run_events) and the
- * restart rules every event follows when it raises an error (also used by
- * client coroutines, l_client.c).
+ * The one-client event loop of a worker (script_ops.run_events), and the
+ * translation of an event's Lua error into the core's failure policy
+ * (core/event.h: sb_event_failed; also used by client coroutines,
+ * l_client.c).
  *
  * The loop runs many events under one protected call: batch() calls
  * event() with lua_call and does each event's bookkeeping (core/event.h)
@@ -15,10 +16,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "../core/event_types.h"
-#include "../lib/options.h"
 #include "l_internal.h"
 
 #define EVENT_IDX 2
@@ -212,122 +211,50 @@ int l_run_events(struct sb_worker *w)
     return rc;
 }
 
-/* ---- restart rules ---- */
+/* ---- a failed event: the Lua error translated for the core's policy ---- */
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
-    nanosleep(&ts, NULL);
-}
+/* The script's before_restart_event hook, from the client environment
+ * env_ref (LUA_NOREF: the globals), given the error at top. */
+struct restart_hook {
+    struct l_thread *t;
+    int env_ref, top;
+};
 
-/* Reconnects c with a bounded backoff.  Returns SBD_OK or the last error. */
-static int reconnect(struct sb_worker *w, struct sb_conn *c)
+static int call_restart_hook(void *ctx)
 {
-    int delay = 10;
-    int rc = SBD_CONN_LOST;
-    for (int attempt = 0; attempt < 20; attempt++) {
-        rc = sb_conn_reconnect(c, 1);
-        if (rc == SBD_OK)
-            return rc;
-        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
-            return rc;
-        sleep_ms(delay);
-        delay = delay * 2 > 1000 ? 1000 : delay * 2;
-    }
-    return rc;
-}
-
-/* Counts the SQL error at idx of L in w's error table. */
-void l_count_sql_error(lua_State *L, struct l_thread *t, int idx, int status, int fatal)
-{
-    lua_getfield(L, idx, "sql_state");
-    lua_getfield(L, idx, "sql_errno");
-    sb_stats_count_error(&t->w->stats, lua_tostring(L, -2), (long)lua_tointeger(L, -1), status,
-                         fatal);
-    lua_pop(L, 2);
-}
-
-/* An ignorable error: the connection it came from rolled back, or
- * reconnected when it was lost.  SB_EVENT_RESTART, or the outcome that
- * ends the event. */
-static int recover(struct l_thread *t, int top, int status)
-{
-    struct sb_worker *w = t->w;
-    lua_State *L = t->L;
-    struct sb_conn *c = l_error_connection(L, top);
-    if (c && status != SBD_CONN_LOST &&
-        sb_conn_run(c, sb_req_txn(SB_TXN_ROLLBACK)) == SBD_CONN_LOST)
-        status = SBD_CONN_LOST;
-    if (c == NULL || status != SBD_CONN_LOST)
-        return SB_EVENT_RESTART;
-    if (!sb_opt_bool(w->run->opts, "db-reconnect")) {
-        snprintf(w->error, sizeof w->error,
-                 "lost the connection (%s) and --db-reconnect=off: stopping", c->err.message);
-        return SB_EVENT_FATAL;
-    }
-    if (sb_lost_before_reconnect(&w->lost, w, &c->err, w->error, sizeof w->error) != 0)
-        return SB_EVENT_FATAL;
-    if (reconnect(w, c) != SBD_OK) {
-        if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))
-            return SB_EVENT_STOP;
-        snprintf(w->error, sizeof w->error, "lost the connection and could not reconnect: %s",
-                 c->err.message);
-        return SB_EVENT_FATAL;
-    }
-    return SB_EVENT_RESTART;
+    struct restart_hook *h = ctx;
+    return l_call_hook(h->t, h->env_ref, "before_restart_event", h->top, NULL) < 0 ? -1 : 0;
 }
 
 int l_event_error(struct l_thread *t, int env_ref, int *retries)
 {
     lua_State *L = t->L;
-    struct sb_worker *w = t->w;
-    struct sb_run *run = w->run;
     int top = lua_gettop(L);
-    int sql = l_is_sql_error(L, top);
+    struct sb_event_error e = {0};
     /* sysbench's restart: a table raised with errcode ==
      * sysbench.error.RESTART_EVENT (an SQL error gets it where it is
      * raised when it is ignorable, l_sql.c); anything else is fatal */
-    int restart = 0;
     if (lua_istable(L, top)) {
         lua_getfield(L, top, "errcode");
-        restart = lua_isinteger(L, -1) && lua_tointeger(L, -1) == L_RESTART_EVENT;
+        e.restart = lua_isinteger(L, -1) && lua_tointeger(L, -1) == L_RESTART_EVENT;
         lua_pop(L, 1);
     }
-    if (!restart) {
-        if (sql) {
-            lua_getfield(L, top, "status");
-            l_count_sql_error(L, t, top, (int)lua_tointeger(L, -1), 1);
-            lua_pop(L, 1);
-        }
-        l_take_error(t);
-        return SB_EVENT_FATAL;
-    }
-    if (sql) { /* counted where it was raised (l_sql.c), as sysbench does */
+    if (l_is_sql_error(L, top)) {
+        e.sql = 1;
         lua_getfield(L, top, "status");
-        int status = (int)lua_tointeger(L, -1);
-        lua_pop(L, 1);
-        int r = recover(t, top, status);
-        if (r != SB_EVENT_RESTART) {
-            lua_settop(L, top - 1);
-            return r;
-        }
-    } else { /* the script's own error({errcode = RESTART_EVENT}) */
-        SB_ADD(w->stats.ignored_errors, 1);
+        lua_getfield(L, top, "sql_state");
+        lua_getfield(L, top, "sql_errno");
+        e.status = (int)lua_tointeger(L, -3);
+        e.sqlstate = lua_tostring(L, -2); /* stays on the stack while used */
+        e.native = (long)lua_tointeger(L, -1);
+        e.conn = l_error_connection(L, top);
     }
-    if (l_call_hook(t, env_ref, "before_restart_event", top, NULL) < 0)
-        return SB_EVENT_FATAL;
-    lua_settop(L, top - 1);
-    if (atomic_load_explicit(&run->stop, memory_order_relaxed))
-        return SB_EVENT_STOP;
-    (*retries)++;
-    int ty = w->event_type; /* the failed event's type (l_client.c sets it) */
-    if (ty >= 0)
-        SB_ADD(w->stats.types[ty].retries, 1);
-    if (run->max_retries > 0 && *retries > run->max_retries) {
-        SB_ADD(w->stats.failed_events, 1);
-        if (ty >= 0)
-            SB_ADD(w->stats.types[ty].failed, 1);
-        return SB_EVENT_FAILED;
-    }
-    return SB_EVENT_RESTART;
+    struct restart_hook h = {t, env_ref, top};
+    int r = sb_event_failed(t->w, &e, retries, call_restart_hook, &h);
+    lua_settop(L, top);
+    if (!e.restart)
+        l_take_error(t); /* the error's text is the worker's error; pops it */
+    else
+        lua_settop(L, top - 1);
+    return r;
 }

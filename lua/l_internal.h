@@ -19,6 +19,7 @@
 #include "../core/run.h"
 
 struct sb_conn;
+struct l_conn;
 struct sb_report;
 struct sb_options;
 struct sb_opt;
@@ -41,7 +42,7 @@ struct l_thread {
                                        running client's type, or NULL for
                                        the worker's own (w->event_type) */
     /* --pipeline: connections with statements in flight (l_sql_run.c) */
-    struct sb_conn **pipe_conns;
+    struct l_conn **pipe_conns;
     int npipe_conns, pipe_conns_cap;
 };
 
@@ -63,27 +64,30 @@ static inline struct sb_worker *l_worker(lua_State *L)
 int l_state_create(struct sb_worker *w, int with_opts);
 /* Frees w's state; NULL state is a no-op. */
 void l_state_destroy(struct sb_worker *w);
-/* Stores the error on top of t->L into t->w->error and pops it. */
-void l_take_error(struct l_thread *t);
 int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, size_t errlen);
 void l_set_options(struct sb_worker *w);
 int l_call_global(struct sb_worker *w, const char *name);
-/* Calls the value below the nargs arguments on top of t's stack when it
- * is a function, and pops them all: 1 when it is not, 0 when it ran, -1 on
- * error. */
-int l_call_value(struct l_thread *t, int nargs);
 int l_find_command(struct sb_worker *w, const char *cmd);
 int l_call_command(struct sb_worker *w, const char *cmd);
 void l_command_names(struct sb_worker *w, char *buf, size_t len);
 int l_has_hook(struct sb_worker *w, const char *name);
 void l_interrupt(struct sb_worker *w);
+
+/* ---- l_call.c: calls into Lua, and errors ---- */
+
+/* Stores the error on top of t->L into t->w->error and pops it. */
+void l_take_error(struct l_thread *t);
+/* Calls the value below the nargs arguments on top of t's stack when it
+ * is a function, and pops them all: 1 when it is not, 0 when it ran, -1 on
+ * error. */
+int l_call_value(struct l_thread *t, int nargs);
 /* Calls sbench.hooks[name](the value at idx) from the globals' sbench
  * (env_ref LUA_NOREF) or a client environment's.  Returns 1 if it ran and
  * returned true, 0 if it returned false or is absent (*absent set when
  * absent is not NULL), -1 on error (w->error set). */
 int l_call_hook(struct l_thread *t, int env_ref, const char *name, int idx, int *absent);
 
-/* ---- l_event.c: the event loop and its restart rules ---- */
+/* ---- l_event.c: the event loop, and an event's error for the core ---- */
 
 int l_worker_init(struct sb_worker *w);
 /* Installs sbench.more_events / event_start / event_stop (for a script's
@@ -93,11 +97,12 @@ void l_open_event(lua_State *L);
 void l_open_barrier(lua_State *L);
 int l_run_events(struct sb_worker *w);
 int l_worker_done(struct sb_worker *w);
-/* The event failed with the error on top of t->L: counts it and, when it
- * is ignorable, rolls back or reconnects and runs the restart hook (from
- * the client environment env_ref, or the globals for LUA_NOREF).  Returns
- * SB_EVENT_RESTART, SB_EVENT_STOP, SB_EVENT_FAILED (after --max-retries,
- * counted) or SB_EVENT_FATAL (w->error set); the error is popped. */
+/* The event failed with the error on top of t->L: translated into the
+ * core's failure policy (core/event.h: sb_event_failed), with the
+ * script's before_restart_event hook from the client environment env_ref
+ * (or the globals for LUA_NOREF).  Returns SB_EVENT_RESTART, SB_EVENT_STOP,
+ * SB_EVENT_FAILED (after --max-retries, counted) or SB_EVENT_FATAL
+ * (w->error set); the error is popped. */
 int l_event_error(struct l_thread *t, int env_ref, int *retries);
 
 /* ---- l_client.c: client coroutines ---- */
@@ -124,7 +129,7 @@ enum { L_ARG_NULL, L_ARG_BOOL, L_ARG_INT, L_ARG_SIZE, L_ARG_DOUBLE, L_ARG_STRING
 enum { L_RESTART_EVENT = 1 };
 /* Builds the sbench table; sets globals sbench and sysbench. */
 void l_open_sbench(lua_State *L, struct sb_worker *w);
-/* Installs sbench.sql into the table on top of the stack. */
+/* Installs sbench.sql into the table on top of the stack (l_sql_open.c). */
 void l_open_sql(lua_State *L);
 /* Installs sbench.rand into the table on top of the stack. */
 void l_open_rand(lua_State *L);
@@ -133,7 +138,7 @@ void l_open_rand(lua_State *L);
 void l_open_report(lua_State *L);
 /* l_section.c: sbench.report_section{...} */
 void l_open_section(lua_State *L);
-/* Pushes option p's value v as sbench.opt holds it (nil for NULL). */
+/* l_opt.c: pushes option p's value v as sbench.opt holds it (nil for NULL). */
 void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v);
 /* Writes option p's name as Lua names it ('_' for '-') into key. */
 void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len);
@@ -171,11 +176,6 @@ int l_sql_pipe_pending(lua_State *L);
 int l_sql_pipe_sync(lua_State *L);
 /* 1 if the value at idx is an SQL error raised by the binding. */
 int l_is_sql_error(lua_State *L, int idx);
-/* Counts the SQL error object at idx of L (a state or coroutine of t) in
- * t's errors by SQLSTATE, fatal or ignored (l_event.c). */
-void l_count_sql_error(lua_State *L, struct l_thread *t, int idx, int status, int fatal);
-/* Records how long a connect took (connection-time statistics). */
-void l_note_connect_time(struct sb_worker *w, int64_t ns);
 
 /* ---- l_legacy.c: sysbench's legacy (0.5-style) API ---- */
 

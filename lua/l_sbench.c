@@ -1,9 +1,9 @@
 /*
  * The global `sbench` table (alias `sysbench`): version, tid, opt, cmdline,
  * hooks, error, progress and rand, with sysbench 1.0's names and numbers
- * (sql.type, sql.error, cmdline.ARG_*), and the rand globals of sysbench's
- * compatibility layer (sb_rand, sb_rnd, sb_rand_uniq, ...); the rest of
- * sbench.sql comes from l_sql.c.
+ * (sql.error, cmdline.ARG_*), and the rand globals of sysbench's
+ * compatibility layer (sb_rand, sb_rnd, sb_rand_uniq, ...); sbench.sql
+ * (with sql.type) comes from l_sql_open.c, option values from l_opt.c.
  */
 #include <lauxlib.h>
 #include <lua.h>
@@ -19,43 +19,6 @@
 #define SB_VERSION "0.0.0"
 #endif
 
-
-/* ---- sbench.sql.type ---- */
-
-/* sysbench 1.0's numbers (its db_bind_type_t): scripts may store them. */
-enum { T_NONE, T_TINYINT, T_SMALLINT, T_INT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
-       T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR };
-
-void l_push_sql_types(lua_State *L)
-{
-    static const struct { const char *n; int v; } types[] = {
-        {"NONE", T_NONE}, {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT},
-        {"BIGINT", T_BIGINT}, {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME},
-        {"DATE", T_DATE}, {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP},
-        {"CHAR", T_CHAR}, {"VARCHAR", T_VARCHAR}};
-    lua_createtable(L, 0, 13);
-    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-        lua_pushinteger(L, types[i].v);
-        lua_setfield(L, -2, types[i].n);
-    }
-}
-
-int l_sql_type_to_sbd(int t)
-{
-    switch (t) {
-    case T_INT: case T_TINYINT: case T_SMALLINT: case T_BIGINT: return SBD_TYPE_INT;
-    case T_FLOAT: case T_DOUBLE: return SBD_TYPE_DOUBLE;
-    case T_TIME: return SBD_TYPE_TIME;
-    case T_DATE: return SBD_TYPE_DATE;
-    case T_DATETIME: case T_TIMESTAMP: return SBD_TYPE_DATETIME;
-    default: return SBD_TYPE_STRING;
-    }
-}
-
-void l_note_connect_time(struct sb_worker *w, int64_t ns)
-{
-    sb_stats_note_connect(&w->stats, ns);
-}
 
 /* ---- sbench.rand ---- */
 
@@ -206,67 +169,7 @@ static int p_expect(lua_State *L)
 
 /* ---- sbench.opt ---- */
 
-void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v)
-{
-    if (v == NULL && p->source == SB_SRC_WORKLOAD && p->kind != SB_OPT_FILE) {
-        /* declared with a type and no default: sysbench gives "", 0, {}
-         * and, for a boolean, true */
-        static const char *const none[] = {[SB_OPT_INT] = "0", [SB_OPT_NUMBER] = "0",
-                                           [SB_OPT_SIZE] = "0", [SB_OPT_BOOL] = "on"};
-        v = p->kind < (int)(sizeof none / sizeof none[0]) && none[p->kind] ? none[p->kind] : "";
-    }
-    if (v == NULL) {
-        lua_pushnil(L);
-        return;
-    }
-    long long size;
-    switch (p->kind) {
-    case SB_OPT_SIZE:
-        lua_pushinteger(L, sb_parse_size(v, &size) == 0 ? (lua_Integer)size : 0);
-        break;
-    case SB_OPT_INT:
-        lua_pushinteger(L, (lua_Integer)strtoll(v, NULL, 10));
-        break;
-    case SB_OPT_NUMBER: {
-        lua_pushstring(L, v);
-        lua_Number d = lua_tonumber(L, -1);
-        lua_pop(L, 1);
-        if (d == (lua_Number)(lua_Integer)d && strchr(v, '.') == NULL && strchr(v, 'e') == NULL)
-            lua_pushinteger(L, (lua_Integer)d);
-        else
-            lua_pushnumber(L, d);
-        break;
-    }
-    case SB_OPT_BOOL:
-        lua_pushboolean(L, sb_parse_bool(v) == 1);
-        break;
-    case SB_OPT_LIST: {
-        lua_newtable(L);
-        int i = 1;
-        const char *s = v;
-        while (*s) {
-            const char *comma = strchr(s, ',');
-            size_t n = comma ? (size_t)(comma - s) : strlen(s);
-            lua_pushlstring(L, s, n);
-            lua_rawseti(L, -2, i++);
-            if (!comma)
-                break;
-            s = comma + 1;
-        }
-        break;
-    }
-    default:
-        lua_pushstring(L, v);
-    }
-}
 
-void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len)
-{
-    snprintf(key, len, "%s", p->name);
-    for (char *c = key; *c; c++)
-        if (*c == '-')
-            *c = '_';
-}
 
 void l_set_options(struct sb_worker *w)
 {

@@ -1,9 +1,11 @@
 /*
  * sbench.sql: the classes (driver, connection, statement, parameter,
  * result set, SQL error), the driver object, the connection object's
- * lifetime and non-statement methods, and SQL errors as Lua values.  The
- * methods that run statements are in l_sql_run.c, statements and their
- * parameters in l_sql_stmt.c; the facade they call is core/db.h.
+ * lifetime and non-statement methods, sbench.sql.type (sysbench 1.0's
+ * numbers), and SQL errors as Lua values.  The methods that run
+ * statements are in l_sql_run.c, statements and their parameters in
+ * l_sql_stmt.c (both call this file, never the other way), the opener of
+ * all three l_sql_open.c; the facade they call is core/db.h.
  */
 #include <lauxlib.h>
 #include <lua.h>
@@ -12,40 +14,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/options.h"
 #include "l_internal.h"
 #include "l_sql_int.h"
 
 /* ---- SQL errors ---- */
 
-/* 1 if the SQL error at idx has a SQLSTATE in the comma list. */
-static int sqlstate_listed(lua_State *L, int idx, const char *list)
-{
-    if (list == NULL || *list == 0)
-        return 0;
-    lua_getfield(L, idx, "sql_state");
-    size_t n;
-    const char *st = lua_tolstring(L, -1, &n);
-    int found = 0;
-    if (st && n == 5) {
-        for (const char *p = list; (p = strstr(p, st)) != NULL; p += 5)
-            if ((p == list || p[-1] == ',') && (p[5] == 0 || p[5] == ','))
-                found = 1;
-    }
-    lua_pop(L, 1);
-    return found;
-}
-
 /* Whether the SQL error table at idx may restart the event, decided where
  * it is raised (so that a script catching it with pcall sees the same
- * verdict, as in sysbench): a deadlock or serialization failure, a lost
- * connection, a SQLSTATE in --db-ignore-sqlstates; otherwise the script's
+ * verdict, as in sysbench): the core's rule first (a deadlock or
+ * serialization failure, a lost connection, a SQLSTATE in
+ * --db-ignore-sqlstates: core/event.h), otherwise the script's
  * sbench.hooks.sql_error_ignorable(err), called now, decides. */
-static int ignorable(lua_State *L, int idx, int status)
+static int ignorable(lua_State *L, int idx, int status, const char *sqlstate)
 {
     struct l_thread *t = l_thread(L);
-    if (status == SBD_RETRY || status == SBD_CONN_LOST ||
-        sqlstate_listed(L, idx, sb_opt_str(t->w->run->opts, "db-ignore-sqlstates")))
+    if (sb_event_error_ignorable(t->w->run, status, sqlstate))
         return 1;
     /* the hooks of the code running: a client's own, or the globals' */
     if (t->cur_env_ref != LUA_NOREF && t->cur_env_ref != 0) {
@@ -77,19 +60,22 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
     } else if (ci != 0) {
         ci = lua_absindex(L, ci);
     }
+    const struct sbd_error *err = sb_conn_error(c);
+    size_t err_sql_len;
+    const char *err_sql = sb_conn_error_sql(c, &err_sql_len);
     lua_createtable(L, 0, 8);
-    lua_pushinteger(L, c->err.native_code);
+    lua_pushinteger(L, err->native_code);
     lua_setfield(L, -2, "sql_errno");
-    lua_pushstring(L, c->err.sqlstate);
+    lua_pushstring(L, err->sqlstate);
     lua_setfield(L, -2, "sql_state");
-    lua_pushstring(L, c->err.message);
+    lua_pushstring(L, err->message);
     lua_setfield(L, -2, "sql_errmsg");
     lua_pushstring(L, cls);
     lua_setfield(L, -2, "class");
     lua_pushinteger(L, status);
     lua_setfield(L, -2, "status");
-    if (c->err_sql) {
-        lua_pushlstring(L, c->err_sql, c->err_sql_len > 300 ? 300 : c->err_sql_len);
+    if (err_sql) {
+        lua_pushlstring(L, err_sql, err_sql_len > 300 ? 300 : err_sql_len);
         lua_setfield(L, -2, "query");
     }
     if (ci != 0) {
@@ -100,14 +86,17 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
         lua_setfield(L, -2, "sb_conn");
     }
     luaL_setmetatable(L, ERR_MT);
-    if (ignorable(L, lua_gettop(L), status)) { /* sysbench's restart mark */
+    /* the error's identity now: the script's hook may run statements */
+    char sqlstate[sizeof err->sqlstate];
+    memcpy(sqlstate, err->sqlstate, sizeof sqlstate);
+    sqlstate[sizeof sqlstate - 1] = 0;
+    long native = err->native_code;
+    if (ignorable(L, lua_gettop(L), status, sqlstate)) { /* sysbench's restart mark */
         lua_pushinteger(L, L_RESTART_EVENT);
         lua_setfield(L, -2, "errcode");
-        /* an ignored error counts here, as in sysbench, whether it then
-         * restarts the event or a pcall in the script catches it */
-        struct l_thread *t = l_thread(L);
-        SB_ADD(t->w->stats.ignored_errors, 1);
-        l_count_sql_error(L, t, lua_gettop(L), status, 0);
+        /* an ignored error counts here, whether it then restarts the
+         * event or a pcall in the script catches it (core/event.h) */
+        sb_event_error_ignored(l_worker(L), status, sqlstate, native);
     }
     return lua_error(L);
 }
@@ -162,6 +151,38 @@ int l_is_sql_error(lua_State *L, int idx)
     return eq;
 }
 
+/* ---- sbench.sql.type ---- */
+
+/* sysbench 1.0's numbers (its db_bind_type_t): scripts may store them. */
+enum { T_NONE, T_TINYINT, T_SMALLINT, T_INT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
+       T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR };
+
+void l_push_sql_types(lua_State *L)
+{
+    static const struct { const char *n; int v; } types[] = {
+        {"NONE", T_NONE}, {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT},
+        {"BIGINT", T_BIGINT}, {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME},
+        {"DATE", T_DATE}, {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP},
+        {"CHAR", T_CHAR}, {"VARCHAR", T_VARCHAR}};
+    lua_createtable(L, 0, 13);
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        lua_pushinteger(L, types[i].v);
+        lua_setfield(L, -2, types[i].n);
+    }
+}
+
+int l_sql_type_to_sbd(int t)
+{
+    switch (t) {
+    case T_INT: case T_TINYINT: case T_SMALLINT: case T_BIGINT: return SBD_TYPE_INT;
+    case T_FLOAT: case T_DOUBLE: return SBD_TYPE_DOUBLE;
+    case T_TIME: return SBD_TYPE_TIME;
+    case T_DATE: return SBD_TYPE_DATE;
+    case T_DATETIME: case T_TIMESTAMP: return SBD_TYPE_DATETIME;
+    default: return SBD_TYPE_STRING;
+    }
+}
+
 /* ---- results as Lua values ---- */
 
 int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c)
@@ -178,7 +199,7 @@ int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c)
         lua_setiuservalue(L, ci, 1);
     }
     rs->c = c;
-    rs->gen = c->result_gen;
+    rs->gen = sb_conn_result_gen(c);
     return 1;
 }
 
@@ -247,11 +268,13 @@ static int drv_connect(lua_State *L)
     lc->c = NULL;
     lc->closed = 1;
     lc->list = NULL;
+    lc->inflight_owner = NULL;
+    lc->inflight_listed = 0;
     luaL_setmetatable(L, CONN_MT);
     struct sbd_error err;
     int64_t t0 = sb_now_ns();
     lc->c = sb_conn_open(w->id < 0 ? 0 : w->id, &w->stats, &err);
-    l_note_connect_time(w, sb_now_ns() - t0);
+    sb_stats_note_connect(&w->stats, sb_now_ns() - t0);
     if (lc->c == NULL)
         return raise_connect_error(L, &err);
     lc->closed = 0;
@@ -268,11 +291,23 @@ static int drv_connect(lua_State *L)
 
 /* ---- connection ---- */
 
+void l_sql_unlist(lua_State *L, struct l_conn *lc)
+{
+    struct l_thread *w = l_thread(L);
+    for (int i = 0; i < w->npipe_conns; i++)
+        if (w->pipe_conns[i] == lc) {
+            w->pipe_conns[i] = w->pipe_conns[--w->npipe_conns];
+            break;
+        }
+    lc->inflight_listed = 0;
+}
+
+
 static int conn_gc(lua_State *L)
 {
     struct l_conn *lc = luaL_checkudata(L, 1, CONN_MT);
-    if (lc->c && lc->c->inflight_listed)
-        l_sql_unlist(L, lc->c);
+    if (lc->c && lc->inflight_listed)
+        l_sql_unlist(L, lc);
     if (lc->list)
         sb_conn_list_remove(lc->list, lc->c);
     lc->list = NULL;
@@ -303,15 +338,14 @@ static int conn_reconnect(lua_State *L)
 static int conn_dialect(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
-    lua_pushstring(L, lc->c->dc ? lc->c->drv->dialect(lc->c->dc) : "ansi");
+    lua_pushstring(L, sb_conn_dialect(lc->c));
     return 1;
 }
 
 static int conn_server_version(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
-    const struct sbd_driver *d = lc->c->drv;
-    lua_pushstring(L, (lc->c->dc && d->server_version) ? d->server_version(lc->c->dc) : "");
+    lua_pushstring(L, sb_conn_server_version(lc->c));
     return 1;
 }
 
@@ -342,7 +376,7 @@ void l_sql_add_methods(lua_State *L, const char *name, const luaL_Reg *methods)
     lua_pop(L, 2);
 }
 
-void l_open_sql(lua_State *L)
+void l_sql_open_base(lua_State *L)
 {
     static const luaL_Reg drv_m[] = {{"name", drv_name}, {"connect", drv_connect}, {NULL, NULL}};
     static const luaL_Reg conn_m[] = {
@@ -356,8 +390,6 @@ void l_open_sql(lua_State *L)
     l_sql_new_class(L, RS_MT, NULL);
     l_sql_add_methods(L, DRV_MT, drv_m);
     l_sql_add_methods(L, CONN_MT, conn_m);
-    l_sql_open_run(L);
-    l_sql_open_stmt(L);
     luaL_newmetatable(L, ERR_MT);
     lua_pushcfunction(L, err_tostring);
     lua_setfield(L, -2, "__tostring");

@@ -30,9 +30,19 @@
 #define DRV_MT "sbench.driver"
 #define ERR_MT "sbench.sqlerror"
 
-/* list: the core's list of connections that the code which opened it
- * owns (the worker's or a client's), for --reconnect=transaction */
-struct l_conn { struct sb_conn *c; int closed; struct sb_conn_list *list; };
+/* The binding's per-connection state.  list: the core's list of
+ * connections that the code which opened it owns (the worker's or a
+ * client's), for --reconnect=transaction.  inflight_owner: the state or
+ * coroutine whose statements are in flight on it (--pipeline), and
+ * inflight_listed: whether it is on its worker's list of those
+ * (l_thread.pipe_conns). */
+struct l_conn {
+    struct sb_conn *c;
+    int closed;
+    struct sb_conn_list *list;
+    lua_State *inflight_owner;
+    int inflight_listed;
+};
 struct l_rs { struct sb_conn *c; uint64_t gen; };
 /* rs: the connection's result-set object once the statement has pushed it
  * (then also user value 2), so that execute finds it in one step. */
@@ -95,12 +105,15 @@ void l_sql_new_class(lua_State *L, const char *name, lua_CFunction gc);
 /* Adds methods to class `name`, each with the metatable as upvalue 1. */
 void l_sql_add_methods(lua_State *L, const char *name, const luaL_Reg *methods);
 
-/* Registers the methods of l_sql_run.c and l_sql_stmt.c. */
+/* The classes, the driver and connection methods and sbench.sql itself
+ * (l_sql.c; expects sbench on top), then the methods of l_sql_run.c and
+ * l_sql_stmt.c: what l_open_sql (l_sql_open.c) calls, in that order. */
+void l_sql_open_base(lua_State *L);
 void l_sql_open_run(lua_State *L);
 void l_sql_open_stmt(lua_State *L);
 
-/* Takes connection c off its worker's list of connections with statements
- * in flight (when it is closed). */
-void l_sql_unlist(lua_State *L, struct sb_conn *c);
+/* Takes connection lc off its worker's list of connections with
+ * statements in flight (when its answers are read, or it is closed). */
+void l_sql_unlist(lua_State *L, struct l_conn *lc);
 
 #endif

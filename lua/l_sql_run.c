@@ -59,29 +59,19 @@ static int wait_here(lua_State *L, struct sb_conn *c, int target, int yield,
 
 /* ---- the worker's connections with statements in flight (--pipeline) ---- */
 
-void l_sql_unlist(lua_State *L, struct sb_conn *c)
-{
-    struct l_thread *w = l_thread(L);
-    for (int i = 0; i < w->npipe_conns; i++)
-        if (w->pipe_conns[i] == c) {
-            w->pipe_conns[i] = w->pipe_conns[--w->npipe_conns];
-            break;
-        }
-    c->inflight_listed = 0;
-}
 
 /* After a statement was queued in a pipeline: the end of L's event reads
- * c's answers.  The list only grows to the connections with answers
+ * lc's answers.  The list only grows to the connections with answers
  * pending. */
-static void note_inflight(lua_State *L, struct sb_conn *c)
+static void note_inflight(lua_State *L, struct l_conn *lc)
 {
-    c->inflight_owner = L;
-    if (c->inflight_listed)
+    lc->inflight_owner = L;
+    if (lc->inflight_listed)
         return;
     struct l_thread *w = l_thread(L);
     if (w->npipe_conns == w->pipe_conns_cap) {
         int cap = w->pipe_conns_cap ? w->pipe_conns_cap * 2 : 8;
-        struct sb_conn **p = realloc(w->pipe_conns, (size_t)cap * sizeof *p);
+        struct l_conn **p = realloc(w->pipe_conns, (size_t)cap * sizeof *p);
         if (p == NULL) {
             luaL_error(L, "out of memory");
             return;
@@ -89,36 +79,38 @@ static void note_inflight(lua_State *L, struct sb_conn *c)
         w->pipe_conns = p;
         w->pipe_conns_cap = cap;
     }
-    w->pipe_conns[w->npipe_conns++] = c;
-    c->inflight_listed = 1;
+    w->pipe_conns[w->npipe_conns++] = lc;
+    lc->inflight_listed = 1;
 }
 
 /* ---- the one path ---- */
 
-/* Runs request r on c for the Lua call self, entered with ctx (its phase
+/* Runs request r on lc's connection for the Lua call self, entered with ctx (its phase
  * in the low bits); ci locates the connection's userdata for errors (see
  * l_sql_raise).  Returns 1 when the statement's answer is in (its result
  * is current), 0 when it is in flight in a pipeline (its result object
  * waits when read).  Raises the statement's error; may yield. */
-static inline int run(lua_State *L, int ci, struct sb_conn *c, const struct sb_req *r,
+static inline int run(lua_State *L, int ci, struct l_conn *lc, const struct sb_req *r,
                       lua_KFunction self, lua_KContext ctx)
 {
     struct l_thread *w = l_thread(L);
+    struct sb_conn *c = lc->c;
     int yield = w->running_co == L && lua_isyieldable(L);
-    int queue = yield || (c->pipelines && w->in_event && L == w->L);
+    int pipelines = sb_conn_pipelines(c);
+    int queue = yield || (pipelines && w->in_event && L == w->L);
     int rc;
     if (!queue) { /* the usual case: the statement completes here */
-        if ((rc = sb_conn_submit(c, r, 0)) != SBD_OK)
+        if ((rc = sb_conn_submit(c, r, 0, NULL)) != SBD_OK)
             l_sql_raise(L, ci, c, rc);
         return 1;
     }
     lua_KContext base = ctx & ~(lua_KContext)3;
     switch (RUN_PHASE(ctx)) {
     case RUN_ANSWER:
-        rc = c->done_rc;
+        rc = sb_conn_outcome(c);
         goto answered;
     case RUN_ROOM: /* waited for room: the answers read may have failed */
-        if ((rc = c->done_rc) != SBD_OK)
+        if ((rc = sb_conn_outcome(c)) != SBD_OK)
             goto answered;
         break;
     default: {
@@ -130,10 +122,11 @@ static inline int run(lua_State *L, int ci, struct sb_conn *c, const struct sb_r
         }
     }
     }
-    rc = sb_conn_submit(c, r, queue);
-    if (rc == SB_QUEUED) {
-        if (c->pipelines) {
-            note_inflight(L, c);
+    int queued;
+    rc = sb_conn_submit(c, r, queue, &queued);
+    if (rc == SBD_OK && queued) {
+        if (pipelines) {
+            note_inflight(L, lc);
             if (!sb_req_ends_txn(r))
                 return 0;
         }
@@ -142,7 +135,7 @@ static inline int run(lua_State *L, int ci, struct sb_conn *c, const struct sb_r
 answered:
     if (rc != SBD_OK)
         l_sql_raise(L, ci, c, rc);
-    return !(c->pipelines && queue);
+    return !(pipelines && queue);
 }
 
 static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
@@ -152,7 +145,7 @@ static int conn_query_k(lua_State *L, int status, lua_KContext ctx)
     size_t len;
     const char *sql = luaL_checklstring(L, 2, &len);
     struct sb_req r = sb_req_query(sql, len);
-    run(L, 1, lc->c, &r, conn_query_k, ctx);
+    run(L, 1, lc, &r, conn_query_k, ctx);
     return l_sql_push_rs(L, 1, lc->c);
 }
 
@@ -163,7 +156,7 @@ static int conn_txn_k(lua_State *L, int status, lua_KContext ctx)
     (void)status;
     struct l_conn *lc = l_sql_check_conn(L, 1);
     struct sb_req r = sb_req_txn((enum sb_txn)RUN_ARG(ctx));
-    run(L, 1, lc->c, &r, conn_txn_k, ctx);
+    run(L, 1, lc, &r, conn_txn_k, ctx);
     return 0;
 }
 
@@ -180,12 +173,12 @@ static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
     struct l_stmt *ls = l_sql_check_stmt(L, 1);
     struct sb_conn *c = ls->s->c;
     struct sb_req r = sb_req_stmt(ls->s);
-    run(L, L_CONN_OF_ARG1, c, &r, stmt_execute_k, ctx);
+    run(L, L_CONN_OF_ARG1, ls->lc, &r, stmt_execute_k, ctx);
     if (ls->rs != NULL) {
         /* what push_rs does, with the result object at hand */
         lua_getiuservalue(L, 1, 2);
         ls->rs->c = c;
-        ls->rs->gen = c->result_gen;
+        ls->rs->gen = sb_conn_result_gen(c);
         return 1;
     }
     lua_settop(L, 1);
@@ -209,17 +202,18 @@ static int conn_query_row(lua_State *L)
     int rc = sb_conn_query(c, sql, len);
     if (rc != SBD_OK)
         return l_sql_raise(L, 1, c, rc);
-    if (!c->has_result || (rc = sb_conn_fetch(c)) == SBD_DONE) {
+    if (!sb_conn_has_result(c) || (rc = sb_conn_fetch(c)) == SBD_DONE) {
         sb_conn_free_result(c);
         lua_pushnil(L); /* no row: nil, as sysbench */
         return 1;
     }
     if (rc != SBD_OK)
         return l_sql_raise(L, 1, c, rc);
-    int n = c->info.nfields;
+    int n = sb_conn_result_info(c)->nfields;
     luaL_checkstack(L, n, "too many columns");
+    const struct sbd_value *row = sb_conn_row(c);
     for (int i = 0; i < n; i++)
-        l_sql_push_value(L, &c->row[i]);
+        l_sql_push_value(L, &row[i]);
     sb_conn_free_result(c);
     return n;
 }
@@ -243,20 +237,21 @@ static int pipe_sync_k(lua_State *L, int status, lua_KContext ctx)
     (void)status;
     struct l_thread *w = l_thread(L);
     if (ctx != 0) { /* resumed: that connection's answers are in */
-        struct sb_conn *c = (struct sb_conn *)ctx;
-        l_sql_unlist(L, c);
-        if (c->done_rc != SBD_OK)
-            return l_sql_raise(L, 0, c, c->done_rc);
+        struct l_conn *lc = (struct l_conn *)ctx;
+        l_sql_unlist(L, lc);
+        if (sb_conn_outcome(lc->c) != SBD_OK)
+            return l_sql_raise(L, 0, lc->c, sb_conn_outcome(lc->c));
     }
     int yield = may_yield(L);
     for (int i = 0; i < w->npipe_conns;) {
-        struct sb_conn *c = w->pipe_conns[i];
-        if (c->inflight_owner != L) {
+        struct l_conn *lc = w->pipe_conns[i];
+        struct sb_conn *c = lc->c;
+        if (lc->inflight_owner != L) {
             i++;
             continue;
         }
-        int rc = wait_here(L, c, 0, yield, pipe_sync_k, (lua_KContext)c);
-        l_sql_unlist(L, c); /* moves another connection to i */
+        int rc = wait_here(L, c, 0, yield, pipe_sync_k, (lua_KContext)lc);
+        l_sql_unlist(L, lc); /* moves another connection to i */
         if (rc != SBD_OK)
             return l_sql_raise(L, 0, c, rc);
     }
@@ -280,8 +275,8 @@ static void rs_settle(lua_State *L, struct l_rs *rs, lua_KFunction self, lua_KCo
     struct sb_conn *c = rs->c;
     int rc;
     if (ctx == RUN_ANSWER)
-        rc = c->done_rc;
-    else if (rs->gen != c->result_gen || (c->n == 0 && c->first_rc == SBD_OK))
+        rc = sb_conn_outcome(c);
+    else if (rs->gen != sb_conn_result_gen(c) || !sb_conn_busy(c))
         return;
     else
         rc = wait_here(L, c, 0, may_yield(L), self, RUN_ANSWER);
@@ -295,17 +290,18 @@ static int rs_fetch_row_k(lua_State *L, int status, lua_KContext ctx)
     struct l_rs *rs = check_rs(L);
     rs_settle(L, rs, rs_fetch_row_k, ctx);
     struct sb_conn *c = rs->c;
-    if (rs->gen != c->result_gen || !c->has_result)
+    if (rs->gen != sb_conn_result_gen(c) || !sb_conn_has_result(c))
         return 0;
     int rc = sb_conn_fetch(c);
     if (rc == SBD_DONE)
         return 0;
     if (rc != SBD_OK)
         return l_sql_raise(L, L_CONN_OF_ARG1, c, rc);
-    int n = c->info.nfields;
+    int n = sb_conn_result_info(c)->nfields;
+    const struct sbd_value *row = sb_conn_row(c);
     lua_createtable(L, n, 0);
     for (int i = 0; i < n; i++) {
-        l_sql_push_value(L, &c->row[i]);
+        l_sql_push_value(L, &row[i]);
         lua_rawseti(L, -2, i + 1);
     }
     return 1;
@@ -318,7 +314,7 @@ static int rs_free_k(lua_State *L, int status, lua_KContext ctx)
     (void)status;
     struct l_rs *rs = check_rs(L);
     rs_settle(L, rs, rs_free_k, ctx);
-    if (rs->gen == rs->c->result_gen)
+    if (rs->gen == sb_conn_result_gen(rs->c))
         sb_conn_free_result(rs->c);
     return 0;
 }
@@ -335,8 +331,8 @@ static int rs_index_k(lua_State *L, int status, lua_KContext ctx)
     int affected = !nrows && !nfields && strcmp(k, "affected_rows") == 0;
     if (nrows || nfields || affected) {
         rs_settle(L, rs, rs_index_k, ctx);
-        const struct sbd_result_info *in = &rs->c->info;
-        int current = rs->gen == rs->c->result_gen;
+        const struct sbd_result_info *in = sb_conn_result_info(rs->c);
+        int current = rs->gen == sb_conn_result_gen(rs->c);
         lua_pushinteger(L, !current ? 0 : nrows ? (in->nfields ? in->nrows : 0)
                                       : nfields ? in->nfields : in->affected_rows);
         return 1;
@@ -363,7 +359,7 @@ static int conn_bulk_insert_init(lua_State *L)
 static int conn_bulk_insert_next(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
-    if (!lc->c->bulk_active)
+    if (!sb_conn_bulk_inserting(lc->c))
         return luaL_error(L, "bulk_insert_next without bulk_insert_init (or after bulk_insert_done)");
     size_t len;
     const char *p = luaL_checklstring(L, 2, &len);
@@ -410,15 +406,16 @@ static int conn_bulk_load_row(lua_State *L)
 {
     struct l_conn *lc = l_sql_check_conn(L, 1);
     struct sb_conn *c = lc->c;
-    int n = c->bl_ncols;
-    if (!c->bl_active)
+    int n;
+    const int *types = sb_conn_bulk_load_types(c, &n);
+    if (types == NULL)
         return luaL_error(L, "bulk_load_row without bulk_load_init");
     if (lua_gettop(L) - 1 != n)
         return luaL_error(L, "bulk_load_row: %d values expected, got %d", n, lua_gettop(L) - 1);
     struct sbd_value v[32];
     for (int i = 0; i < n; i++) {
         int idx = i + 2;
-        v[i].type = c->bl_types[i];
+        v[i].type = types[i];
         v[i].is_null = lua_isnil(L, idx);
         if (v[i].is_null)
             continue;

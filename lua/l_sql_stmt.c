@@ -28,8 +28,10 @@ static int conn_prepare(lua_State *L)
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 1);
     ls->s = sb_stmt_prepare(lc->c, sql, len);
-    if (ls->s == NULL)
-        return l_sql_raise(L, 1, lc->c, lc->c->err.status ? lc->c->err.status : SBD_ERROR);
+    if (ls->s == NULL) {
+        int status = sb_conn_error(lc->c)->status;
+        return l_sql_raise(L, 1, lc->c, status ? status : SBD_ERROR);
+    }
     if (name && sb_stmt_set_name(ls->s, name) != 0)
         return luaL_error(L, "prepare: too many statement names (at most %d)", SB_MAX_NAMED);
     return 1;

@@ -153,6 +153,8 @@ check 2 "invalid value 'abc' for --null-rows" -- $N --null-rows=abc $W run
 # enumerations and booleans
 check 2 "invalid value 'foo' for --rand-type" -- --rand-type=foo $W run
 check 2 "invalid value 'maybe' for --db-ps-mode" -- --db-ps-mode=maybe $W run
+check 2 "invalid --db-ignore-sqlstates entry '4000': a SQLSTATE is 5 letters or digits" -- $N --db-ignore-sqlstates=23505,4000 $W run
+check 2 "invalid --db-ignore-sqlstates list: at most 64" -- $N --db-ignore-sqlstates=$(printf '40001,%.0s' $(seq 65)) $W run
 check 2 "invalid value 'perhaps' for --histogram: expected on or off" -- --histogram=perhaps $W run
 check 2 "invalid value '2' for --forever" -- --forever=2 $W run
 check 2 "for --null-fail-connect" -- $N --null-fail-connect=maybe $W run

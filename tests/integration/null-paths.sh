@@ -162,6 +162,7 @@ case_ "read_write clients+pipeline, retry/25, delay" oltp_read_write 400 25 retr
 echo "== injected error (SQLSTATE 23505, in --db-ignore-sqlstates by default)"
 case_ "read_write clients, error/25" oltp_read_write 400 25 error $C
 case_ "read_write pipeline, error/30" oltp_read_write 300 30 error --pipeline=4
+case_ "read_write, error/25, 23505 second of the list" oltp_read_write 300 25 error --db-ignore-sqlstates=40001,23505
 echo "== injected lost connections"
 case_ "read_write blocking, lost/25" oltp_read_write 300 25 lost
 case_ "point_select clients, lost/5" oltp_point_select 500 5 lost $C

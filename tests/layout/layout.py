@@ -6,7 +6,11 @@ folder of the file it names.  The test fails when
   - an arrow points to a folder the map does not allow (arrows go only
     downward: nothing in core/ names cli/, compare/, merge/, results/ or
     lua/; lib/ names nothing of sbench);
+  - a header private to its folder (PRIVATE) is named from another one;
   - a circle of modules (a module: NAME.c with NAME.h) spans two folders;
+  - in a folder of CALL_FLAT (lua/, whose files share one header, so that
+    includes show nothing), a circle of calls between its files: file A
+    calls a function file B defines and B, through any others, calls A's;
   - a folder has no meson.build opening with a comment that says what the
     folder is for, or a C file does not open with a comment;
   - docs/ARCHITECTURE.md's folder map names a folder that does not exist,
@@ -33,6 +37,9 @@ ALLOWED = {
 }
 # folders whose files include core/ only for these headers
 NARROW = {"results": {"core/histogram.h"}}
+# headers no other folder may name: the connection's insides (lua/ and the
+# rest see struct sb_conn through core/db.h's accessors)
+PRIVATE = {"core/db_int.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 failures = []
@@ -81,6 +88,8 @@ for folder in ALLOWED:
             if folder in NARROW and to == "core" and rel not in NARROW[folder]:
                 fail(f"{os.path.relpath(src, ROOT)} includes {rel}: {folder}/ takes only "
                      f"{', '.join(sorted(NARROW[folder]))} from core/")
+            if rel in PRIVATE and to != folder:
+                fail(f"{os.path.relpath(src, ROOT)} includes {rel}: private to {to}/")
             dmod = os.path.splitext(rel)[0]
             if dmod != mod:
                 edges.setdefault(mod, set()).add(dmod)
@@ -118,6 +127,37 @@ for comp in sccs:
     folders = {c.split(os.sep)[0] for c in comp}
     if len(folders) > 1:
         fail("a circle of includes spans " + ", ".join(sorted(folders)) + ": " + " -> ".join(sorted(comp)))
+
+# circles of calls between the files of one folder whose files share a
+# header (so that the include arrows above cannot show them): a function's
+# definition is a line at column 0 that names it before "(" and is not
+# static nor a declaration; a call is its name before "("
+CALL_FLAT = ["lua"]
+DEFN = re.compile(r"^(?!static\b)[A-Za-z_][^;=()\n]*?\b((?:l|sb)_\w+)\(([^;\n]*)$", re.M)
+CALL = re.compile(r"\b((?:l|sb)_\w+)\s*\(")
+for folder in CALL_FLAT:
+    texts, defined = {}, {}
+    for src in c_files(folder):
+        if not src.endswith(".c"):
+            continue
+        text = re.sub(r"/\*.*?\*/", "", open(src, encoding="utf-8", errors="replace").read(), flags=re.S)
+        texts[src] = text
+        for m in DEFN.finditer(text):
+            defined.setdefault(m.group(1), src)
+    edges = {}
+    for src, text in texts.items():
+        for m in CALL.finditer(text):
+            dst = defined.get(m.group(1))
+            if dst and dst != src:
+                edges.setdefault(src, set()).add(dst)
+    index, low, stack, on, sccs = {}, {}, [], set(), []
+    for v in list(edges):
+        if v not in index:
+            strong(v)
+    for comp in sccs:
+        if len(comp) > 1:
+            fail(f"a circle of calls in {folder}/: " +
+                 " -> ".join(sorted(os.path.relpath(c, ROOT) for c in comp)))
 
 # every folder opens with a meson.build that says what it is for
 for folder in list(ALLOWED) + ["workloads", "tests", "sdk"]:
