@@ -79,11 +79,27 @@ static sb_histogram *type_hist(struct sb_tally *t, int ty)
     return t->type[ty];
 }
 
+/* Merges every thread's event latencies into t->lat, and takes each
+ * thread's events and busy time from what was merged of it: the buckets
+ * read once, so that the counts and the histograms of one tally agree
+ * while the workers run. */
+static void take_events(struct sb_tally *t, struct sb_thread_stats *const *ts)
+{
+    sb_histogram_reset(t->lat);
+    for (int i = 0; i < t->nthreads; i++) {
+        uint64_t n0 = sb_histogram_count(t->lat);
+        int64_t s0 = sb_histogram_sum(t->lat);
+        sb_histogram_add(t->lat, ts[i]->latency);
+        t->thread_events[i] = sb_histogram_count(t->lat) - n0;
+        t->thread_busy_ns[i] = sb_histogram_sum(t->lat) - s0; /* the events' latencies */
+    }
+}
+
 void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_thread_stats *const *ts)
 {
     int n = t->nthreads;
     sb_stats_snapshot(ts, n, &t->snap);
-    sb_stats_merge_latency(ts, n, t->lat);
+    take_events(t, ts);
     sb_stats_merge_lag(ts, n, t->lag);
     sb_stats_merge_connect(ts, n, t->conn);
     for (int k = 0; k < SB_Q_NKINDS; k++)
@@ -91,10 +107,18 @@ void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_threa
     for (int ty = 0; ty < t->snap.ntypes; ty++)
         if (type_hist(t, ty))
             sb_stats_merge_type(ts, n, ty, t->type[ty]);
-    for (int i = 0; i < n; i++) {
-        t->thread_events[i] = SB_GET(ts[i]->events);
-        t->thread_busy_ns[i] = sb_histogram_sum(ts[i]->latency); /* the events' latencies */
-    }
+    /* The counters were read a moment before the histograms, while the
+     * workers ran: a few events apart.  Each count that has a histogram is
+     * taken from it (a worker records the latency, then counts), so a
+     * window's or the warmup base's events, statements and types are those
+     * of its latencies, and subtracting two tallies leaves them equal. */
+    t->snap.events = sb_histogram_count(t->lat);
+    t->snap.busy_ns = sb_histogram_sum(t->lat);
+    for (int k = 0; k < SB_Q_NKINDS; k++)
+        t->snap.queries[k] = sb_histogram_count(t->kind[k]);
+    for (int ty = 0; ty < t->snap.ntypes; ty++)
+        if (t->type[ty])
+            t->snap.type_count[ty] = sb_histogram_count(t->type[ty]);
     take_clients(t, run);
 }
 
