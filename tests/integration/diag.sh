@@ -20,7 +20,9 @@
 #    (pg_backend_pid / CONNECTION_ID in diag_seen) = its clients; its
 #    transactions = rows it inserted (diag_log).
 #  - sbk: records written = rows in the table; the Total line's MB/s =
-#    records x size / seconds of the JSON final report within 1%.
+#    records x size / seconds of the JSON final report within 1%; a
+#    writers-only run has no Reading line; readers alone read each record
+#    once (count(*)) and stop at the table's end, long before --time.
 . "$(dirname "$0")/wl-lib.sh"
 wl_setup "${1:?target}"
 J=$SBT_TMP/diag-$TARGET
@@ -210,6 +212,21 @@ grep -q "Reading .* records/sec, .* MB/sec, .* ms 10th, .* ms 99.99th" "$J/sbk.t
     echo "ok   sbk: Reading lines with SBK's percentiles" || fail "sbk: no Reading line"
 checks=$((checks + 1))
 expect_range "sbk: window lines" "$(grep -c '^[a-z]* Writing ' "$J/sbk.txt")" 1 5
+# a writers-only run reads nothing: no Reading line (the writer's startup
+# query for its next id is no record)
+sb sbkw --threads=1 --record-size=256 --time=1 --report-interval=1 sbk run
+[ $rc = 0 ] || { show_out; fail "sbk writers-only run exited $rc"; }
+expect_eq "sbk: Reading lines of a writers-only run" "$(grep -c ' Reading ' "$OUT")" 0
+# readers alone stop at the table's end, as SBK's do: they read each
+# record once (the table's count), however long --time is
+n=$(dbq "SELECT count(*) FROM sbk_records")
+t0=$(date +%s)
+sb sbkr --threads=2 --readers=2 --record-size=256 --time=60 sbk run
+t1=$(date +%s)
+[ $rc = 0 ] || { show_out; fail "sbk readers-only run exited $rc"; }
+r=$(awk '/^Total : .* Reading/ { for (i = 1; i <= NF; i++) if ($i == "Reading") print $(i + 1) }' "$OUT")
+expect_eq "sbk: 2 readers read each record once, then stop (2 x count(*))" "$r" $((2 * n))
+expect_range "sbk: readers stopped at the end, not at --time=60 (seconds)" $((t1 - t0)) 0 45
 sb sbkclean sbk cleanup
 
 echo "diag $TARGET: $checks checks, $failures failures"
