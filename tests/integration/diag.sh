@@ -104,7 +104,8 @@ diag_json() {
     t=$1; shift
     sb "$t" --report-format=json "$@" diag "$t"
     [ $rc = 0 ] || { show_out; fail "diag $t exited $rc"; }
-    grep '^{' "$OUT" | tail -1 > "$J/$t.json"
+    grep '^{' "$OUT" | py 'import json, sys
+print([l for l in sys.stdin if json.loads(l).get("test") == sys.argv[1]][-1], end="")' "$t" > "$J/$t.json"
 }
 jget() { py 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$J/$1.json" "$2"; }
 
@@ -114,7 +115,7 @@ case "$KIND" in
 pg) sleep 1.2; s0=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname='sbtest'") ;;
 maria) s0=$(adminq "SHOW GLOBAL STATUS LIKE 'Connections'" | awk '{print $2}') ;;
 esac
-diag_json connect --connects=$N
+diag_json connect --connects=$N --diag-repeats=1
 expect_eq "connect: connections in the report" "$(jget connect 'd["connects"]')" $N
 case "$KIND" in
 pg) sleep 1.5; s1=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname='sbtest'")
@@ -131,7 +132,7 @@ case "$KIND" in
 pg) adminq "SELECT pg_stat_statements_reset()" >/dev/null ;;
 maria) e0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | awk '{print $2}') ;;
 esac
-diag_json select --diag-time=1
+diag_json select --diag-time=1 --diag-repeats=1
 q=$(jget select 'd["with_fetch"]["queries"] + d["no_fetch"]["queries"]')
 case "$KIND" in
 pg) sleep 1.5
@@ -143,7 +144,7 @@ maria) e1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | awk '{print $2
 esac
 
 # ---- blob ----
-diag_json blob --blob-size=300000 --blobs=3
+diag_json blob --blob-size=300000 --blobs=3 --diag-repeats=1
 expect_eq "blob: bytes written" "$(jget blob 'd["bytes_written"]')" 900000
 case "$KIND" in
 pg) srv=$(dbq "SELECT sum(octet_length(b)) FROM diag_blob") ;;
@@ -159,7 +160,7 @@ maria) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINC
 esac
 
 # ---- scan ----
-diag_json scan
+diag_json scan --diag-repeats=1
 expect_eq "scan: rows read = count(*)" "$(jget scan 'd["rows"]')" "$(dbq 'SELECT count(*) FROM diag_big')"
 if [ "$KIND" != sqlite ]; then
     expect_eq "scan: first row under a tenth of the last ($(jget scan '"%.1f / %.1f ms" % (d["first_row_ms"], d["last_row_ms"])'))" \
@@ -169,6 +170,56 @@ fi
 # ---- temp ----
 diag_json temp --temp-rows=100,2000
 expect_eq "temp: sizes" "$(jget temp '",".join(str(s["rows"]) for s in d["sizes"])')" 100,2000
+expect_eq "temp: INSERTs of 80 rows (2000 rows: 25, 100 rows: 2)" "$(jget temp '",".join(str(s["insert_statements"]) for s in d["sizes"])')" 2,25
+# the batched insert against the same batches run as plain SQL by the
+# database's own client (the server's clock around them, one session):
+# sbench takes at most twice as long (+50 ms for a busy machine); one row
+# per round trip, as before, took 30-100x as long
+case "$KIND" in
+pg | maria)
+    diag_json temp --temp-rows=100000 --diag-repeats=1
+    py 'import random, sys
+kind = sys.argv[1]
+clock = "SELECT extract(epoch from clock_timestamp());" if kind == "pg" else "SELECT UNIX_TIMESTAMP(NOW(6));"
+print("CREATE TEMPORARY TABLE diag_tmp2 (id INTEGER NOT NULL, k INTEGER NOT NULL, c VARCHAR(60) NOT NULL);")
+print("BEGIN;" if kind == "pg" else "START TRANSACTION;")
+print(clock)
+for b in range(1250):
+    print("INSERT INTO diag_tmp2 (id, k, c) VALUES " + ", ".join(
+        "(%d, %d, \x27%s\x27)" % (b * 80 + i + 1, random.randint(1, 100000),
+                               "".join(random.choice("abcdefghij") for _ in range(20))) for i in range(80)) + ";")
+print(clock)
+print("SELECT count(*) FROM diag_tmp2;")
+print("COMMIT;")' "$KIND" > "$J/temp-plain.sql"
+    case "$KIND" in
+    pg) psql -X -qAt -v ON_ERROR_STOP=1 -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest -d sbtest -f "$J/temp-plain.sql" ;;
+    maria) mariadb --no-defaults -uroot --socket="$SBT_MYSQL_SOCKET" -N -B -D sbtest < "$J/temp-plain.sql" ;;
+    esac > "$J/temp-plain.out"
+    expect_eq "temp: the plain SQL run inserted 100000 rows" "$(sed -n 3p "$J/temp-plain.out")" 100000
+    plain=$(awk 'NR == 1 { a = $1 } NR == 2 { printf "%.0f", ($1 - a) * 1000 }' "$J/temp-plain.out")
+    v=$(jget temp '"%.0f" % d["sizes"][0]["insert_ms"]')
+    expect_eq "temp: sbench's batched insert of 100000 rows ($v ms) within 2x the plain SQL run's ($plain ms) + 50 ms" \
+        "$(awk -v a="$v" -v b="$plain" 'BEGIN { print (a <= 2 * b + 50) ? 1 : 0 }')" 1 ;;
+esac
+
+# ---- repetitions: each test 3 times, the spread of its figures ----
+sb repeats --report-format=json --diag-time=1 --diag-repeats=3 diag select
+[ $rc = 0 ] || { show_out; fail "diag select with repeats exited $rc"; }
+grep '^{' "$OUT" > "$J/repeats.json"
+v=$(py 'import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+runs = [o for o in objs if o.get("test") == "select"]
+sp = [o for o in objs if o.get("test") == "spread"][0]
+qps = sorted(r["with_fetch"]["qps"] for r in runs)
+f = [x for x in sp["figures"] if x["label"] == "trivial SELECT with fetch"][0]
+ok = len(runs) == 3 and abs(f["median"] - qps[1]) < 1e-6 and abs(f["min"] - qps[0]) < 1e-6 and abs(f["max"] - qps[2]) < 1e-6
+# a warning exactly when the spread is over 10% of the median, or over the
+# with/no fetch difference
+nf = [x for x in sp["figures"] if x["label"] == "trivial SELECT no fetch"][0]
+want = (f["max"] - f["min"]) / f["median"] > 0.10 or max(f["max"] - f["min"], nf["max"] - nf["min"]) > abs(f["median"] - nf["median"])
+got = any("trivial SELECT with fetch" in w for w in sp["warnings"])
+print(1 if ok and want == got else "%r %r %r %r" % (qps, f, want, got))' "$J/repeats.json")
+expect_eq "repeats: 3 runs; median, min, max of the spread = the runs' own; warned exactly when noisy" "$v" 1
 
 # ---- sweep ----
 l0=$(dbq "SELECT count(*) FROM diag_log")
@@ -183,7 +234,7 @@ tx=$(jget sweep 'sum(s["transactions"] for s in d["steps"])')
 expect_eq "sweep: transactions = rows inserted into diag_log" $(($(dbq "SELECT count(*) FROM diag_log") - l0)) "$tx"
 
 # ---- the whole suite's summary ----
-sb run --tests=connect,select --connects=3 --diag-time=1 diag run
+sb run --tests=connect,select --connects=3 --diag-time=1 --diag-repeats=2 diag run
 [ $rc = 0 ] && grep -q "^Diagnosis of" "$OUT" && grep -q "^trivial SELECT no fetch" "$OUT" &&
     echo "ok   diag run: summary" || { show_out; fail "diag run: no summary (exit $rc)"; }
 checks=$((checks + 1))
