@@ -11,10 +11,13 @@
 
 #include <string.h>
 
-/* The tpcc workload's types in --mix order, then the New-Orders rolled
- * back by their unused item (tpcc_common.lua's types and ROLLBACK_TYPE). */
-static const char *const tpcc_types[] = {"new_order", "payment", "order_status", "delivery",
-                                         "stock_level", "new_order_rollback"};
+/* The tpcc workload's types in --mix order, the Deliveries that skipped a
+ * district, then the New-Orders rolled back by their unused item
+ * (tpcc_common.lua's types, SKIPPED_TYPE and ROLLBACK_TYPE). */
+static const char *const tpcc_types[] = {"new_order",   "payment",          "order_status", "delivery",
+                                         "stock_level", "delivery_skipped", "new_order_rollback"};
+#define DELIVERY 3
+#define SKIPPED 5 /* a Delivery that skipped a district (tpcc_common.lua's SKIPPED_TYPE) */
 #define NTPCC (int)(sizeof tpcc_types / sizeof tpcc_types[0])
 #define ROLLBACK (NTPCC - 1)
 
@@ -52,6 +55,12 @@ void sb_report_tpcc_text(FILE *f, const struct sb_report *r)
     fprintf(f, "    %-40s %llu of %llu (%.2f%%)\n", "New-Orders rolled back:",
             (unsigned long long)rolled_back, (unsigned long long)all_no,
             all_no > 0 ? 100.0 * (double)rolled_back / (double)all_no : 0.0);
+    uint64_t deliveries = count[DELIVERY] + count[SKIPPED];
+    fprintf(f, "    %-40s %llu of %llu (%.2f%%; TPC-C clause 2.7.4.2 allows 1%%)%s\n",
+            "Deliveries that skipped a district:", (unsigned long long)count[SKIPPED],
+            (unsigned long long)deliveries,
+            deliveries > 0 ? 100.0 * (double)count[SKIPPED] / (double)deliveries : 0.0,
+            deliveries > 0 && (double)count[SKIPPED] > 0.01 * (double)deliveries ? "  OVER THE LIMIT" : "");
     fprintf(f, "    mix, retries (deadlocks, serialization failures) and failures per type:\n");
     for (int i = 0; i < NTPCC; i++)
         fprintf(f, "        %-20s %6.2f%%  retries: %llu (%.2f%%)  failed: %llu\n", tpcc_types[i],
