@@ -137,17 +137,28 @@ end
 local function params_cmd()
    local con, q = connect()
    local r = read_params(con)
+   setmetatable(r.not_read, json.array_mt)
    local lines = { "Server: " .. (r.version or r.server),
                    string.format("Driver: %s (reports %s), SQL dialect %s", r.driver, r.server, r.dialect),
-                   "Settings:" }
-   local w = 8
-   for _, s in ipairs(r.settings) do w = math.max(w, #s.name) end
-   for _, s in ipairs(r.settings) do
+                   "Settings (value as the server stores it, in its unit; where it came from):" }
+   local w, vw, sw = 8, 16, 6
+   local shown = {}
+   for i, s in ipairs(r.settings) do
       local v = s.value .. (s.unit ~= "" and " (" .. s.unit .. ")" or "")
-      local d = #s.description > 90 and s.description:sub(1, 87) .. "..." or s.description
-      lines[#lines + 1] = string.format("    %-" .. w .. "s | %-16s | %s", s.name, v, d)
+      if s.human then v = v .. " = " .. s.human end
+      shown[i] = v
+      w, vw, sw = math.max(w, #s.name), math.max(vw, #v), math.max(sw, #s.source)
+   end
+   for i, s in ipairs(r.settings) do
+      local d = #s.description > 70 and s.description:sub(1, 67) .. "..." or s.description
+      lines[#lines + 1] = string.format("    %-" .. w .. "s | %-" .. vw .. "s | %-" .. sw .. "s | %s", s.name,
+                                        shown[i], s.source, d)
    end
    if #r.settings == 0 then lines[#lines + 1] = "    (none this database reports through SQL)" end
+   if #r.not_read > 0 then
+      lines[#lines + 1] = "Not read (this user may not read them, or this server has no such setting): " ..
+         table.concat(r.not_read, ", ")
+   end
    r.test = "params"
    emit(r, lines)
    con:disconnect()

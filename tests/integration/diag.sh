@@ -57,6 +57,69 @@ set -- $n
 checks=$((checks + 1))
 if [ "${2:-}" = "" ] && [ "$1" -ge 4 ]; then echo "ok   params: $1 settings equal the server's"; else fail "params differ from the server: $n"; fi
 
+# each setting's source and human units against the server's own columns
+# (pg_settings.source and unit, MariaDB's GLOBAL_VALUE_ORIGIN): the human
+# value parsed back to bytes or seconds = value x unit
+case "$KIND" in
+pg) dbq "SELECT name || '|' || source || '|' || coalesce(unit, '') FROM pg_settings" ;;
+maria) dbq "SELECT LOWER(VARIABLE_NAME), GLOBAL_VALUE_ORIGIN, '' FROM information_schema.SYSTEM_VARIABLES" | tr '\t' '|' ;;
+esac > "$J/server-sources.txt"
+if [ "$KIND" != sqlite ]; then
+    v=$(py 'import json, re, sys
+src = {l.split("|")[0]: l.rstrip("\n").split("|")[1:] for l in open(sys.argv[1]) if "|" in l}
+words = {"COMPILE-TIME": "default", "CONFIG": "configuration file", "COMMAND-LINE": "command line",
+         "AUTO": "set by the server", "SQL": "SET GLOBAL", "override": "override (server)",
+         "database": "ALTER DATABASE", "user": "ALTER ROLE", "database user": "ALTER ROLE IN DATABASE"}
+byte_names = {"innodb_buffer_pool_size", "innodb_log_file_size", "innodb_log_buffer_size", "max_allowed_packet",
+              "tmp_table_size", "max_heap_table_size", "sort_buffer_size", "join_buffer_size", "query_cache_size",
+              "innodb_page_size"}
+mult = {"B": 1, "kB": 1024, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "d": 86400}
+back = {"B": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "d": 86400}
+d = json.loads(open(sys.argv[2]).readline())
+bad, humans = [], 0
+for s in d["settings"]:
+    origin, unit = src[s["name"]]
+    if s["source"] != words.get(origin, origin):
+        bad.append((s["name"], s["source"], origin))
+    m = re.match(r"^(\d*)([a-zA-Z]+)$", unit) or (re.match(r"^()(B)$", "B") if s["name"] in byte_names else None)
+    try:
+        v = float(s["value"])
+    except ValueError:
+        v = None
+    if m and v is not None and v >= 0 and m.group(2) in mult:
+        want = v * int(m.group(1) or 1) * mult[m.group(2)]
+        h = s.get("human") or ""
+        n, u = (h.split() + ["", ""])[:2]
+        got = float(n) * back.get(u, float("nan")) if n else float("nan")
+        if not abs(got - want) <= 0.05 * want + 1e-9:
+            bad.append((s["name"], s["value"], unit, h))
+        humans += 1
+print("%d %s" % (humans, bad or ""))' "$J/server-sources.txt" "$J/params.json")
+    set -- $v
+    checks=$((checks + 1))
+    if [ "${2:-}" = "" ] && [ "$1" -ge 2 ]; then echo "ok   params: sources = the server's, $1 human values = value x unit"; else fail "params sources/units: $v"; fi
+fi
+# a user who may not read every setting: the ones it cannot read are named
+# (what that user sees in pg_settings, against the list params asks for)
+if [ "$TARGET" = pgsql ]; then
+    adminq "DROP ROLE IF EXISTS sbt_plain" >/dev/null 2>&1
+    adminq "CREATE ROLE sbt_plain LOGIN PASSWORD 'plain-pw-7'" >/dev/null
+    sb plain --pgsql-user=sbt_plain --pgsql-password=plain-pw-7 --report-format=json params
+    [ $rc = 0 ] || { show_out; fail "params as a plain user exited $rc"; }
+    seen=$(PGPASSWORD=plain-pw-7 psql -X -qAt -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbt_plain -d sbtest -c "SELECT name FROM pg_settings" | sort)
+    v=$(echo "$seen" | py 'import json, sys
+seen = set(sys.stdin.read().split())
+d = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][0])
+asked = {s["name"] for s in d["settings"]} | set(d["not_read"])
+want = sorted(asked - seen)
+print("%s|%s" % (",".join(sorted(d["not_read"])), ",".join(want)))' "$SBT_TMP/wl-$TARGET-plain.out")
+    expect_eq "params as a plain user: settings not read = those pg_settings hides from it" "${v%%|*}" "${v#*|}"
+    case ",${v%%|*}," in *,shared_preload_libraries,*) echo "ok   params: shared_preload_libraries named as not read" ;;
+    *) fail "params: shared_preload_libraries not named for a plain user (${v%%|*})" ;; esac
+    checks=$((checks + 1))
+    adminq "DROP ROLE sbt_plain" >/dev/null
+fi
+
 # every run's JSON final report carries the same settings (run.server_settings)
 printf 'function event() end\n' > "$J/noop.lua"
 run_settings() { # OPTIONS...: a 5-event run's run.server_settings into $J/run-settings.json
