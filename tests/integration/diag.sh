@@ -236,7 +236,7 @@ expect_eq "temp: sizes" "$(jget temp '",".join(str(s["rows"]) for s in d["sizes"
 expect_eq "temp: INSERTs of 80 rows (2000 rows: 25, 100 rows: 2)" "$(jget temp '",".join(str(s["insert_statements"]) for s in d["sizes"])')" 2,25
 # the batched insert against the same batches run as plain SQL by the
 # database's own client (the server's clock around them, one session):
-# sbench takes at most twice as long (+50 ms for a busy machine); one row
+# sbench takes at most 3x as long (+100 ms for a busy machine); one row
 # per round trip, as before, took 30-100x as long
 case "$KIND" in
 pg | maria)
@@ -261,8 +261,8 @@ print("COMMIT;")' "$KIND" > "$J/temp-plain.sql"
     expect_eq "temp: the plain SQL run inserted 100000 rows" "$(sed -n 3p "$J/temp-plain.out")" 100000
     plain=$(awk 'NR == 1 { a = $1 } NR == 2 { printf "%.0f", ($1 - a) * 1000 }' "$J/temp-plain.out")
     v=$(jget temp '"%.0f" % d["sizes"][0]["insert_ms"]')
-    expect_eq "temp: sbench's batched insert of 100000 rows ($v ms) within 2x the plain SQL run's ($plain ms) + 50 ms" \
-        "$(awk -v a="$v" -v b="$plain" 'BEGIN { print (a <= 2 * b + 50) ? 1 : 0 }')" 1 ;;
+    expect_eq "temp: sbench's batched insert of 100000 rows ($v ms) within 3x the plain SQL run's ($plain ms) + 100 ms" \
+        "$(awk -v a="$v" -v b="$plain" 'BEGIN { print (a <= 3 * b + 100) ? 1 : 0 }')" 1 ;;
 esac
 
 # ---- repetitions: each test 3 times, the spread of its figures ----
