@@ -106,8 +106,10 @@ function event()
    pending_k = nil
 end
 
--- --keying: the specification's keying time before and think time after
--- each transaction (clause 5.2.5.7), outside the measured event.  A script
+-- --keying / --tpcc-keying: the specification's terminals: the keying
+-- time before and the think time after each transaction (clause 5.2.5.7;
+-- think times negative-exponential, truncated at 10x their mean, clause
+-- 5.2.5.4), outside the measured event, on a home warehouse and district.  A script
 -- loop (thread_run) measures only the transaction; a retryable error rolls
 -- back and runs it again.
 local keying_s = { 18, 3, 2, 2, 2 }
@@ -127,15 +129,22 @@ local function keyed_loop()
          left = till - clock()
       end
    end
+   -- this thread is one terminal with a home warehouse (clause 2.4.1.1:
+   -- W_ID constant for the terminal; terminals dealt round-robin over the
+   -- warehouses of every table set) and its own Stock-Level district
+   -- (clause 2.8.1.1: (W_ID, D_ID) constant per terminal)
+   local all = warehouses * tables
+   local home = sbench.tid % all
+   local n, w = home // warehouses + 1, home % warehouses + 1
+   local district = (sbench.tid // all) % common.DISTRICTS + 1
    while sbench.more_events() do
       local k = draw_type()
       pause(keying_s[k])
-      local n = tables > 1 and uniform(1, tables) or 1
-      local w = uniform(1, warehouses)
+      if clock() >= deadline then break end
       sbench.event_start()
       set_type(types[k])
       while true do
-         local ok, err = pcall(run_txn[k], n, w)
+         local ok, err = pcall(run_txn[k], n, w, district)
          if ok then
             if k == DELIVERY and err > 0 then set_type(common.SKIPPED_TYPE) end
             break
@@ -187,9 +196,9 @@ function sbench.hooks.report_extra()
    local s = common.settings()
    local broken = { "no audited terminals or RTE (clause 5)", "no 90th-percentile response-time limits enforced" }
    if not s.keying then
-      table.insert(broken, 1, "no keying/think times (--tpcc-keying=on)")
+      table.insert(broken, 1, "no keying/think times and no home warehouse per terminal (--tpcc-keying=on)")
    end
-   local terminals = (s.clients or 0) > 0 and s.clients or s.threads -- --clients=0: one per thread
+   local terminals = s.clients
    if terminals ~= 10 * s.warehouses * s.tables then
       broken[#broken + 1] = string.format("%d terminals for %d warehouse(s), not 10 per warehouse (clause 4.2.2)",
                                           terminals, s.warehouses * s.tables)

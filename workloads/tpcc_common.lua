@@ -74,7 +74,8 @@ function M.settings()
    local o, s = sbench.opt, {}
    for name in pairs(sbench.cmdline.options) do s[name] = o[name] end
    s.threads = o.threads or 1
-   s.clients = o.clients or s.threads
+   -- --clients=0 (the default): one client per thread
+   s.clients = (o.clients or 0) > 0 and o.clients or s.threads
    s.keying = o.keying or o.tpcc_keying
    for _, k in ipairs({ "warehouses", "tables", "items" }) do
       if math.type(s[k]) ~= "integer" or s[k] < 1 then

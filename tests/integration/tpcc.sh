@@ -180,6 +180,23 @@ PY
     check_passes "after sbench compare"
 fi
 
+echo "--- --tpcc-keying on $TARGET"
+# 2 terminals, Stock-Level only (keying 2 s, think time mean 5 s) for 6 s:
+# each terminal keys 2 s, runs its first transaction, thinks, and has time
+# for at most one more: 2 to 4 transactions (thousands without keying)
+t0=$(date +%s)
+sb keying $OPTS --tpcc-keying=on --threads=2 --time=6 --mix=0,0,0,0,100 tpcc run
+t1=$(date +%s)
+[ "$rc" = 0 ] || { fail "keying: run exited $rc"; show_out 30; }
+expect_range "keying: Stock-Levels of 2 terminals in 6 s" "$(report_type stock_level)" 2 4
+expect_range "keying: the run took --time (s)" $((t1 - t0)) 5 20
+checks=$((checks + 1))
+if grep -q "^TPC-C rules this run does not follow:" "$OUT" && ! grep -q "^TPC-C rules.*no keying" "$OUT"; then
+    echo "ok   keying: the rules line no longer names keying"
+else
+    fail "keying: rules line: $(grep '^TPC-C rules' "$OUT")"
+fi
+
 echo "--- skipped deliveries on $TARGET"
 # Districts 1-5 keep only their 2 oldest new orders; then 6 Deliveries by
 # one thread: Deliveries 3-6 find districts 1-5 empty, so 4 of 6 skip a
