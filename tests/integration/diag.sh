@@ -14,7 +14,9 @@
 #  - blob: bytes written = bytes the server stores = bytes read back,
 #    identical content (md5 of every value on the server = md5 of the
 #    stored value read back by sbench's own check).
-#  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows
+#  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows;
+#    on PostgreSQL the cursor's first-row and last-row times against the
+#    server's own execution times (pg_stat_statements) and its FETCH count
 #    and the first row in under a tenth of the time of the last (streaming).
 #  - sweep: steps 1, 2, 4; each step's sessions as the server saw them
 #    (pg_backend_pid / CONNECTION_ID in diag_seen) = its clients; its
@@ -223,7 +225,26 @@ maria) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINC
 esac
 
 # ---- scan ----
+[ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
 diag_json scan --diag-repeats=1
+if [ "$TARGET" = pgsql ]; then
+    # the cursor's first-row time against the server's own execution times
+    # (pg_stat_statements): the DECLARE's plus one FETCH's, between the
+    # fastest and the slowest FETCH (+ 100 ms for two round trips on a busy
+    # machine), and the last-row time at least all of the server's time;
+    # the FETCHes are the fetches sbench counted
+    sleep 1
+    ss="FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname='sbtest')"
+    srv=$(adminq "SELECT (SELECT coalesce(sum(total_exec_time), 0) $ss AND query LIKE 'DECLARE diag_scan%') || ' ' ||
+                         (SELECT coalesce(min(min_exec_time), 0) $ss AND query LIKE 'FETCH FORWARD%') || ' ' ||
+                         (SELECT coalesce(sum(total_exec_time), 0) $ss AND (query LIKE 'FETCH FORWARD%' OR query LIKE 'DECLARE diag_scan%')) || ' ' ||
+                         (SELECT coalesce(sum(calls), 0) $ss AND query LIKE 'FETCH FORWARD%') || ' ' ||
+                         (SELECT coalesce(max(max_exec_time), 0) $ss AND query LIKE 'FETCH FORWARD%')")
+    set -- $srv
+    expect_eq "scan: FETCHes the server ran = fetches sbench counted" "$4" "$(jget scan 'd["fetches"]')"
+    v=$(jget scan '1 if '"$1"' + '"$2"' <= d["first_row_ms"] <= '"$1"' + '"$5"' + 100 and d["last_row_ms"] >= '"$3"' else "%r vs server %s" % ((d["first_row_ms"], d["last_row_ms"]), "'"$srv"'")')
+    expect_eq "scan: first row between the server's DECLARE + fastest and + slowest FETCH (+ 100 ms for 2 round trips), last row >= its total ($srv)" "$v" 1
+fi
 expect_eq "scan: rows read = count(*)" "$(jget scan 'd["rows"]')" "$(dbq 'SELECT count(*) FROM diag_big')"
 if [ "$KIND" != sqlite ]; then
     expect_eq "scan: first row under a tenth of the last ($(jget scan '"%.1f / %.1f ms" % (d["first_row_ms"], d["last_row_ms"])'))" \
