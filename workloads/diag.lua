@@ -29,6 +29,9 @@ sbench.cmdline.options = {
    blobs = { "BLOBs the BLOB test uploads and downloads", 8 },
    scan_rows = { "Rows of the large table (prepare loads them; the scan reads them all)", 1000000 },
    scan_fetch = { "Rows per FETCH (PostgreSQL cursor) or per page by key (other databases)", 1000 },
+   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, pages by key elsewhere), " ..
+                   "pages, or one (one SELECT whose result the client library buffers whole " ..
+                   "before the first row, as JDBC drivers do by default)", "auto" },
    temp_rows = { "Rows the temporary-table test inserts and reads sorted, one test per size",
                  { "1000", "100000" } },
    temp_batch = { "Rows per INSERT statement of the temporary-table test (a batch, as jbench's " ..
@@ -334,7 +337,17 @@ function tests.scan()
       rows = rows + got
       return got
    end
-   if q.scan_cursor then
+   local method = sbench.opt.scan_method
+   if method == "auto" then method = q.scan_cursor and "cursor" or "pages" end
+   if method ~= "cursor" and method ~= "pages" and method ~= "one" or (method == "cursor" and not q.scan_cursor) then
+      error("--scan-method: '" .. tostring(sbench.opt.scan_method) .. "' is not auto, pages or one" ..
+            (q.scan_cursor and "" or " (no cursor on this database)"), 0)
+   end
+   if method == "one" then
+      t0 = now()
+      drain(con:query(q.scan_all))
+      last = now() - t0
+   elseif method == "cursor" then
       con:begin()
       t0 = now()
       con:query(q.scan_declare)
@@ -361,10 +374,17 @@ function tests.scan()
    end
    con:disconnect()
    first = first or last
-   local how = q.scan_cursor and string.format("one server-side cursor, FETCH %d", batch)
-      or string.format("%d queries of %d rows by key, NOT one streamed result", fetches, batch)
-   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = batch,
-               method = q.scan_cursor and "cursor" or "key_pages",
+   local how = ({ cursor = string.format("one server-side cursor, FETCH %d", batch),
+                  pages = string.format("%d queries of %d rows by key, NOT one streamed result", fetches, batch),
+                  one = "one SELECT, its result buffered whole by the client before the first row" })[method]
+   local notes = {
+      pages = "    NOTE: this driver buffers each result whole, so the scan reads pages by key; its " ..
+         "first-row time is one page's, not comparable with a streamed cursor's",
+      one = "    NOTE: the first row comes after the whole result (a JDBC driver's default on " ..
+         "MariaDB/MySQL); not comparable with a streamed cursor's",
+   }
+   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = method ~= "one" and batch or nil,
+               method = ({ cursor = "cursor", pages = "key_pages", one = "one_buffered" })[method],
                first_row_ms = first * 1000, last_row_ms = last * 1000,
                rows_per_s = rows / last }
    emit(r, {
@@ -372,8 +392,7 @@ function tests.scan()
       string.format("    Time to first row LARGE tab, indexed: %.3f ms", r.first_row_ms),
       string.format("    Time to last row LARGE tab, indexed:  %.3f ms", r.last_row_ms),
       string.format("    Rows: %d (%.0f rows/s, %d fetches)", rows, r.rows_per_s, fetches),
-      not q.scan_cursor and "    NOTE: this driver buffers each result whole, so the scan reads pages by key; its " ..
-         "first-row time is one page's, not comparable with a streamed cursor's" or nil,
+      notes[method],
    })
    return string.format("%-26s first row %.1f ms, last row %.1f ms (%d rows, %s)", "large scan",
                         r.first_row_ms, r.last_row_ms, rows, how),

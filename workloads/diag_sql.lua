@@ -289,6 +289,7 @@ function M.new(dialect)
       "WHERE id > 0 ORDER BY id"
    q.scan_fetch = function(n) return "FETCH FORWARD " .. n .. " FROM diag_scan" end
    q.scan_close = "CLOSE diag_scan"
+   q.scan_all = "SELECT id, k, pad FROM diag_big WHERE id > 0 ORDER BY id"
    q.scan_page = function(n)
       if dialect == "db2" then
          return "SELECT id, k, pad FROM diag_big WHERE id > ? ORDER BY id FETCH FIRST " .. n ..

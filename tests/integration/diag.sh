@@ -251,6 +251,17 @@ if [ "$KIND" != sqlite ]; then
         "$(jget scan '1 if d["first_row_ms"] * 10 < d["last_row_ms"] else 0')" 1
 fi
 
+# --scan-method=one: one SELECT for the whole table (the server counts one)
+if [ "$TARGET" = mysql ]; then
+    c0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
+    diag_json scan --diag-repeats=1 --scan-method=one
+    c1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
+    expect_eq "scan one: rows read = count(*)" "$(jget scan 'd["rows"]')" "$(dbq 'SELECT count(*) FROM diag_big')"
+    # the SHOW's own client is no SELECT; the count(*) above ran after c1
+    expect_eq "scan one: SELECTs the server ran (Com_select)" $((c1 - c0)) 1
+    expect_eq "scan one: method" "$(jget scan 'd["method"]')" one_buffered
+fi
+
 # ---- temp ----
 diag_json temp --temp-rows=100,2000
 expect_eq "temp: sizes" "$(jget temp '",".join(str(s["rows"]) for s in d["sizes"])')" 100,2000
