@@ -148,8 +148,10 @@ local function sbk_line(prefix, what, k, seconds)
    local mb = k.count * sbench.opt.record_size / 1048576
    local p = {}
    for i, key in ipairs(PCTS) do p[i] = string.format("%.3f ms %sth", k.percentiles[key], key) end
+   -- SBK's fields in SBK's order; sbench's histogram keeps every latency,
+   -- so none is invalid or discarded
    print(string.format("%s%s %s %d records, %.1f records/sec, %.2f MB/sec, %.3f ms avg latency, " ..
-                       "%.3f ms max latency; %s.", prefix, sbench.sql.driver():name(), what, k.count,
+                       "%.3f ms max latency; 0 invalid latencies; Discarded Latencies: 0 lower, 0 higher; %s.", prefix, sbench.sql.driver():name(), what, k.count,
                        k.count / seconds, mb / seconds, k.latency_avg, k.latency_max, table.concat(p, ", ")))
 end
 
