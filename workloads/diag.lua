@@ -29,7 +29,7 @@ sbench.cmdline.options = {
    blobs = { "BLOBs the BLOB test uploads and downloads", 8 },
    scan_rows = { "Rows of the large table (prepare loads them; the scan reads them all)", 1000000 },
    scan_fetch = { "Rows per FETCH (PostgreSQL cursor) or per page by key (other databases)", 1000 },
-   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, pages by key elsewhere), " ..
+   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, pages by key elsewhere), cursor, " ..
                    "pages, or one (one SELECT whose result the client library buffers whole " ..
                    "before the first row, as JDBC drivers do by default)", "auto" },
    temp_rows = { "Rows the temporary-table test inserts and reads sorted, one test per size",
@@ -74,6 +74,39 @@ local function flush_output()
 end
 
 local function fmt_ms(v) return string.format("%.3f ms", v) end
+
+-- Stops with one line (a user's bad option: no Lua traceback after it).
+local plain_error = { __tostring = function(e) return e.message end }
+local function bad_option(fmt, ...)
+   error(setmetatable({ message = string.format(fmt, ...), no_traceback = true }, plain_error), 0)
+end
+
+local tests = {} -- the tests by name (below)
+
+-- The options the tests read, checked before any test runs.
+local function check_options()
+   local o = sbench.opt
+   if math.type(o.diag_repeats) ~= "integer" or o.diag_repeats < 1 then
+      bad_option("--diag-repeats=%s: expected a whole number of at least 1", tostring(o.diag_repeats))
+   end
+   if math.type(o.temp_batch) ~= "integer" or o.temp_batch < 1 or o.temp_batch > 85 then
+      bad_option("--temp-batch=%s: expected 1 to 85 rows (3 parameters a row, at most 256 a statement)",
+                 tostring(o.temp_batch))
+   end
+   for _, sz in ipairs(o.temp_rows) do
+      local n = math.tointeger(tonumber(sz))
+      if not n or n < 1 then bad_option("--temp-rows: '%s' is not a positive integer", tostring(sz)) end
+   end
+   for _, name in ipairs(o.tests) do
+      if not tests[name] then
+         bad_option("--tests: unknown test '%s' (connect, select, blob, scan, temp, sweep)", name)
+      end
+   end
+   local m = o.scan_method
+   if m ~= "auto" and m ~= "pages" and m ~= "one" and m ~= "cursor" then
+      bad_option("--scan-method=%s: expected auto, cursor (PostgreSQL), pages or one", tostring(m))
+   end
+end
 
 -- ---- connections and SQL ----
 
@@ -169,8 +202,6 @@ local function params_cmd()
 end
 
 -- ---- the tests ----
-
-local tests = {}
 
 -- Connection open latency: N connects, each closed at once (pgbench -C's
 -- "average connection time").
@@ -339,9 +370,9 @@ function tests.scan()
    end
    local method = sbench.opt.scan_method
    if method == "auto" then method = q.scan_cursor and "cursor" or "pages" end
-   if method ~= "cursor" and method ~= "pages" and method ~= "one" or (method == "cursor" and not q.scan_cursor) then
-      error("--scan-method: '" .. tostring(sbench.opt.scan_method) .. "' is not auto, pages or one" ..
-            (q.scan_cursor and "" or " (no cursor on this database)"), 0)
+   if method == "cursor" and not q.scan_cursor then
+      con:disconnect()
+      bad_option("--scan-method=cursor: only on PostgreSQL (here: auto, pages or one)")
    end
    if method == "one" then
       t0 = now()
@@ -432,16 +463,12 @@ end
 function tests.temp()
    local con, q = connect()
    local batch = sbench.opt.temp_batch
-   if batch < 1 or batch > 85 then -- a statement binds at most 256 parameters
-      error("--temp-batch: " .. batch .. " is not in 1 .. 85 (3 parameters a row, at most 256 a statement)", 0)
-   end
    pcall(con.query, con, q.drop_temp)
    con:query(q.create_temp)
    local full = temp_insert_of(con, q, batch)
    local sizes, lines, summary, figures = {}, {}, {}, {}
    for _, sz in ipairs(sbench.opt.temp_rows) do
       local n = math.tointeger(tonumber(sz))
-      if not n or n < 1 then error("--temp-rows: '" .. tostring(sz) .. "' is not a positive integer", 0) end
       local rest = n % batch
       local tail = rest > 0 and temp_insert_of(con, q, rest) or nil
       con:query("DELETE FROM " .. q.temp_name)
@@ -673,7 +700,6 @@ end
 -- the spread of each figure and the warnings, and emits the spread.
 local function repeated(name)
    local n = name == "sweep" and 1 or sbench.opt.diag_repeats
-   if n < 1 then error("--diag-repeats: " .. n .. " is not a positive integer", 0) end
    local text, runs = nil, {}
    for i = 1, n do
       if n > 1 and not json_out then print(string.format("[%s: run %d of %d]", name, i, n)) end
@@ -700,6 +726,7 @@ end
 local function one(name)
    return function()
       json_out = sbench.opt.report_format == "json"
+      check_options()
       local ok, err = pcall(repeated, name)
       flush_output()
       if not ok then error(err, 0) end
@@ -708,17 +735,13 @@ end
 
 local function run_all()
    json_out = sbench.opt.report_format == "json"
+   check_options()
    local con = sbench.sql.driver():connect()
    local server = con:server_version()
    con:disconnect()
    local pr = params_cmd()
    local summary, failed = {}, {}
    local interrupted
-   for _, name in ipairs(sbench.opt.tests) do
-      if not tests[name] then
-         error(string.format("--tests: unknown test '%s' (connect, select, blob, scan, temp, sweep)", name), 0)
-      end
-   end
    for _, name in ipairs(sbench.opt.tests) do
       if not json_out then print("") end
       local ok, res = pcall(repeated, name)

@@ -328,6 +328,17 @@ fi
 tx=$(jget sweep 'sum(s["transactions"] for s in d["steps"])')
 expect_eq "sweep: transactions = rows inserted into diag_log" $(($(dbq "SELECT count(*) FROM diag_log") - l0)) "$tx"
 
+# ---- bad options: one line, a non-zero exit, no test run ----
+for o in --diag-repeats=0 --temp-batch=86 --temp-rows=x --scan-method=zz --tests=foo; do
+    sb bad $o diag run
+    checks=$((checks + 1))
+    if [ "$rc" != 0 ] && [ "$(grep -c . "$OUT")" -le 2 ] && grep -q "^FATAL: ${o%%=*}" "$OUT" && ! grep -q traceback "$OUT"; then
+        echo "ok   $o refused: $(grep FATAL "$OUT" | cut -c1-90)"
+    else
+        fail "$o: exit $rc"; show_out
+    fi
+done
+
 # ---- the whole suite's summary ----
 sb run --tests=connect,select --connects=3 --diag-time=1 --diag-repeats=2 diag run
 [ $rc = 0 ] && grep -q "^Diagnosis of" "$OUT" && grep -q "^trivial SELECT no fetch" "$OUT" &&
