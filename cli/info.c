@@ -113,7 +113,7 @@ static void keep_workloads(struct found *w)
     qsort(w->e, (size_t)w->n, sizeof w->e[0], by_name);
 }
 
-static void print_host_limits(const struct sb_host_limits *h, const char *clocksource)
+static void print_host_limits(const struct sb_host_limits *h)
 {
     if (h->cpu_quota >= 0)
         printf("    %-22s %.2f CPUs (%s)\n", "cgroup CPU quota:", h->cpu_quota, h->cpu_from);
@@ -129,10 +129,6 @@ static void print_host_limits(const struct sb_host_limits *h, const char *clocks
            h->thp_defrag[0] ? h->thp_defrag : "not exposed");
     for (int i = 0; i < h->nwarnings; i++)
         printf("WARNING: %s\n", h->warnings[i]);
-    if (clocksource[0] && strcmp(clocksource, "tsc") != 0 && strcmp(clocksource, "arch_sys_counter") != 0 &&
-        strcmp(clocksource, "kvm-clock") != 0)
-        printf("WARNING: the clock source is %s: each clock read is slow, which adds to every latency "
-               "measured\n", clocksource);
 }
 
 static double mb(uint64_t b) { return (double)b / (1024.0 * 1024.0); }
@@ -158,7 +154,7 @@ static void print_text(const struct sb_sysinfo *si, const struct sb_host_limits 
     if (si->loadavg[0] >= 0)
         printf("    %-22s %.2f %.2f %.2f\n", "load average:", si->loadavg[0], si->loadavg[1],
                si->loadavg[2]);
-    print_host_limits(h, si->clocksource);
+    print_host_limits(h);
     printf("\nDrivers found:\n");
     for (int i = 0; i < d->n; i++) {
         if (d->e[i].error[0])
@@ -285,7 +281,7 @@ int sb_info_command(struct sb_options *o, const char *language, int json)
     static struct sb_host_limits limits;
     static struct found drivers, workloads;
     sb_sysinfo_read(&si);
-    sb_host_limits_read(&limits, si.cpus_online, si.mem_total);
+    sb_host_limits_read(&limits, si.cpus_online, si.mem_total, si.clocksource);
     struct sb_dirs dirs;
     sb_driver_dirs(sb_opt_str(o, "driver-path"), &dirs);
     sb_list_drivers(&dirs, add_found, &drivers);

@@ -154,7 +154,8 @@ static void add_warning(struct sb_host_limits *h, const char *text)
         snprintf(h->warnings[h->nwarnings++], sizeof h->warnings[0], "%s", text);
 }
 
-void sb_host_limits_read(struct sb_host_limits *h, long cpus_online, unsigned long long mem_total)
+void sb_host_limits_read(struct sb_host_limits *h, long cpus_online, unsigned long long mem_total,
+                         const char *clocksource)
 {
     memset(h, 0, sizeof *h);
     read_cgroup_limits(h);
@@ -178,6 +179,12 @@ void sb_host_limits_read(struct sb_host_limits *h, long cpus_online, unsigned lo
     if (h->swap_used > 0) {
         snprintf(w, sizeof w, "%.0f MiB of swap in use: memory the benchmark touches may be on disk",
                  (double)h->swap_used / 1048576.0);
+        add_warning(h, w);
+    }
+    if (clocksource[0] && strcmp(clocksource, "tsc") != 0 && strcmp(clocksource, "arch_sys_counter") != 0 &&
+        strcmp(clocksource, "kvm-clock") != 0) {
+        snprintf(w, sizeof w, "the clock source is %s: each clock read is slow, which adds to every "
+                 "latency measured", clocksource);
         add_warning(h, w);
     }
     if (h->mem_limit > 0 && mem_total > 0 && h->mem_limit < mem_total) {

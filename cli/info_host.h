@@ -22,9 +22,10 @@ struct sb_host_limits {
     char warnings[SB_HOST_MAX_WARNINGS][300];
 };
 
-/* Fills h from /proc and /sys; cpus_online and mem_total (bytes) are the
- * machine's, for the warnings.  Never fails: what cannot be read is left
- * empty. */
-void sb_host_limits_read(struct sb_host_limits *h, long cpus_online, unsigned long long mem_total);
+/* Fills h from /proc and /sys; cpus_online, mem_total (bytes) and the
+ * clock source are the machine's (core/sysinfo.h), for the warnings.
+ * Never fails: what cannot be read is left empty. */
+void sb_host_limits_read(struct sb_host_limits *h, long cpus_online, unsigned long long mem_total,
+                         const char *clocksource);
 
 #endif

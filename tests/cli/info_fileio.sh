@@ -99,6 +99,8 @@ w = " ".join(h["warnings"])
 assert ("CPU quota" in w) == (quota is not None and quota < os.cpu_count()), w
 assert ("powersave" in w) == (gov == "powersave"), w
 assert ("swap in use" in w) == (h["swap_used_bytes"] > 0), w
+cs = first("/sys/devices/system/clocksource/clocksource0/current_clocksource") or ""
+assert ("clock source is" in w) == (cs not in ("", "tsc", "arch_sys_counter", "kvm-clock")), w
 print("ok")
 PY
 [ "$(cat limits.check)" = ok ] && ok "host limits (cgroup CPU quota, memory limit, governor, THP, swap) = /proc, /sys; warnings when they apply"
