@@ -67,6 +67,8 @@ static int check_row(const struct sb_section_row *row, int i, char *err, size_t 
         why = "'types' must be \"*\" or event type names separated by commas";
     else if (row->kind == SB_ROW_SHARE && !type_list(row->of))
         why = "a share needs 'of': \"*\" or event type names separated by commas";
+    else if (row->kind == SB_ROW_SHARE && !(row->limit_pct >= 0 && row->limit_pct <= 100))
+        why = "a share's limit_pct is a percentage from 0 to 100";
     else if (row->kind == SB_ROW_PERCENTILE &&
              (strchr(row->types, ',') || strcmp(row->types, "*") == 0))
         why = "a percentile row names exactly one event type";
@@ -191,8 +193,12 @@ static void row_text(FILE *f, const struct sb_report *r, const struct sb_section
         break;
     case SB_ROW_SHARE: {
         uint64_t part = count_of(r, row->types), whole = count_of(r, row->of);
-        fprintf(f, "    %-40s %llu of %llu (%.2f%%)\n", row->label, (unsigned long long)part,
-                (unsigned long long)whole, whole > 0 ? 100.0 * (double)part / (double)whole : 0.0);
+        double pct = whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+        fprintf(f, "    %-40s %llu of %llu (%.2f%%)", row->label, (unsigned long long)part,
+                (unsigned long long)whole, pct);
+        if (row->limit_pct > 0)
+            fprintf(f, " (limit %g%%: %s)", row->limit_pct, pct <= row->limit_pct ? "met" : "OVER THE LIMIT");
+        fputc('\n', f);
         break;
     }
     case SB_ROW_MIX:
@@ -209,7 +215,7 @@ static void row_text(FILE *f, const struct sb_report *r, const struct sb_section
         double ms = (double)sb_histogram_percentile(h, row->percentile) / 1e6;
         if (row->limit_ms > 0)
             fprintf(f, "    %-40s %.2f ms (limit %.0f ms: %s)\n", row->label, ms, row->limit_ms,
-                    ms <= row->limit_ms ? "met" : "EXCEEDED");
+                    ms <= row->limit_ms ? "met" : "OVER THE LIMIT");
         else
             fprintf(f, "    %-40s %.2f ms\n", row->label, ms);
         break;
@@ -244,7 +250,7 @@ void sb_report_sections_json(FILE *f, const struct sb_report_sections *all)
             fprintf(f, "%s{\"kind\":\"%s\",\"label\":\"%s\",\"types\":\"%s\"", k ? "," : "",
                     sb_section_kind_name(row->kind), row->label, row->types);
             if (row->kind == SB_ROW_SHARE)
-                fprintf(f, ",\"of\":\"%s\"", row->of);
+                fprintf(f, ",\"of\":\"%s\",\"limit_pct\":%.17g", row->of, row->limit_pct);
             if (row->kind == SB_ROW_PERCENTILE)
                 fprintf(f, ",\"percentile\":%.17g,\"limit_ms\":%.17g", row->percentile, row->limit_ms);
             fputc('}', f);

@@ -95,20 +95,28 @@ static void push_stat(lua_State *L, const struct sb_report *r)
     set_num(L, "latency_max", st.latency_max);
     set_num(L, "latency_sum", st.latency_sum);
     push_kinds(L, r);
-    /* stat.types[name] = {count, retries, failed, latency_avg, latency_pct,
-     * latency_max} (sbench.event_type; ms) */
+    /* stat.types[name] = {count, retries, failed, latency_min, latency_avg,
+     * latency_pct, latency_max, percentiles = {["10"] .. ["99.99"]}}
+     * (sbench.event_type; ms) */
     lua_createtable(L, 0, r->ntypes);
     for (int ty = 0; ty < r->ntypes; ty++) {
         const sb_histogram *h = r->type_latency[ty];
         int has = h && sb_histogram_count(h) > 0;
-        lua_createtable(L, 0, 6);
+        lua_createtable(L, 0, 9);
         set_int(L, "count", r->d.type_count[ty]);
+        set_num(L, "latency_min", has ? (double)sb_histogram_min(h) / 1e6 : 0);
         set_int(L, "retries", r->d.type_retries[ty]);
         set_int(L, "failed", r->d.type_failed[ty]);
         set_num(L, "latency_avg", has ? sb_histogram_mean(h) / 1e6 : 0);
         set_num(L, "latency_pct",
                 has && st.percentile > 0 ? (double)sb_histogram_percentile(h, st.percentile) / 1e6 : 0);
         set_num(L, "latency_max", has ? (double)sb_histogram_max(h) / 1e6 : 0);
+        if (has) { /* SBK's percentiles, as stat.kinds has them */
+            lua_createtable(L, 0, 9);
+            for (size_t i = 0; i < sizeof kind_pcts / sizeof kind_pcts[0]; i++)
+                set_pct(L, h, kind_pcts[i]);
+            lua_setfield(L, -2, "percentiles");
+        }
         lua_setfield(L, -2, r->type_name[ty]);
     }
     lua_setfield(L, -2, "types");

@@ -8,7 +8,8 @@
  *      title = "TPC-C ...",
  *      rows = {
  *         {kind = "per_minute", label = "NOPM ...:", types = "new_order"},
- *         {kind = "share", label = "...:", types = "a", of = "a,b"},
+ *         {kind = "share", label = "...:", types = "a", of = "a,b",
+ *          limit_pct = 1},
  *         {kind = "mix", label = "...:", types = "a,b,c"},
  *         {kind = "percentile", label = "...:", types = "a",
  *          percentile = 90, limit_ms = 5000},
@@ -74,6 +75,7 @@ static void read_row(lua_State *L, int i, struct sb_section_row *row)
     str_field(L, t, "of", row->of, sizeof row->of, i);
     row->percentile = num_field(L, t, "percentile", 0, i);
     row->limit_ms = num_field(L, t, "limit_ms", 0, i);
+    row->limit_pct = num_field(L, t, "limit_pct", 0, i);
 }
 
 static int l_report_section(lua_State *L)

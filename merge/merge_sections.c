@@ -34,6 +34,12 @@ static int read_row(json_object *o, struct sb_section_row *row)
         opt_str(o, "types", row->types, sizeof row->types) || opt_str(o, "of", row->of, sizeof row->of))
         return -1;
     json_object *p = sb_json_member(o, "percentile"), *l = sb_json_member(o, "limit_ms");
+    if (row->kind == SB_ROW_SHARE) {
+        json_object *lp = sb_json_member(o, "limit_pct");
+        if (!lp || !(json_object_is_type(lp, json_type_double) || json_object_is_type(lp, json_type_int)))
+            return -1;
+        row->limit_pct = json_object_get_double(lp);
+    }
     if (row->kind == SB_ROW_PERCENTILE) {
         if (!p || !l || !(json_object_is_type(p, json_type_double) || json_object_is_type(p, json_type_int)) ||
             !(json_object_is_type(l, json_type_double) || json_object_is_type(l, json_type_int)))

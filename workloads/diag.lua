@@ -29,8 +29,15 @@ sbench.cmdline.options = {
    blobs = { "BLOBs the BLOB test uploads and downloads", 8 },
    scan_rows = { "Rows of the large table (prepare loads them; the scan reads them all)", 1000000 },
    scan_fetch = { "Rows per FETCH (PostgreSQL cursor) or per page by key (other databases)", 1000 },
+   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, pages by key elsewhere), cursor, " ..
+                   "pages, or one (one SELECT whose result the client library buffers whole " ..
+                   "before the first row, as JDBC drivers do by default)", "auto" },
    temp_rows = { "Rows the temporary-table test inserts and reads sorted, one test per size",
                  { "1000", "100000" } },
+   temp_batch = { "Rows per INSERT statement of the temporary-table test (a batch, as jbench's " ..
+                  "JDBC batch; 1: one row per round trip; at most 85: 3 parameters a row)", 80 },
+   diag_repeats = { "Times each test (but the sweep) runs: the summary gives the median and " ..
+                    "the spread (min to max)", 3 },
    sweep_clients = { "Largest client count of the sweep: 1, 2, 4, ... up to it", 64 },
    sweep_time = { "Seconds of each sweep step", 3 },
    sweep_rows = { "Rows of the sweep's table (diag_data)", 10000 },
@@ -67,6 +74,39 @@ local function flush_output()
 end
 
 local function fmt_ms(v) return string.format("%.3f ms", v) end
+
+-- Stops with one line (a user's bad option: no Lua traceback after it).
+local plain_error = { __tostring = function(e) return e.message end }
+local function bad_option(fmt, ...)
+   error(setmetatable({ message = string.format(fmt, ...), no_traceback = true }, plain_error), 0)
+end
+
+local tests = {} -- the tests by name (below)
+
+-- The options the tests read, checked before any test runs.
+local function check_options()
+   local o = sbench.opt
+   if math.type(o.diag_repeats) ~= "integer" or o.diag_repeats < 1 then
+      bad_option("--diag-repeats=%s: expected a whole number of at least 1", tostring(o.diag_repeats))
+   end
+   if math.type(o.temp_batch) ~= "integer" or o.temp_batch < 1 or o.temp_batch > 85 then
+      bad_option("--temp-batch=%s: expected 1 to 85 rows (3 parameters a row, at most 256 a statement)",
+                 tostring(o.temp_batch))
+   end
+   for _, sz in ipairs(o.temp_rows) do
+      local n = math.tointeger(tonumber(sz))
+      if not n or n < 1 then bad_option("--temp-rows: '%s' is not a positive integer", tostring(sz)) end
+   end
+   for _, name in ipairs(o.tests) do
+      if not tests[name] then
+         bad_option("--tests: unknown test '%s' (connect, select, blob, scan, temp, sweep)", name)
+      end
+   end
+   local m = o.scan_method
+   if m ~= "auto" and m ~= "pages" and m ~= "one" and m ~= "cursor" then
+      bad_option("--scan-method=%s: expected auto, cursor (PostgreSQL), pages or one", tostring(m))
+   end
+end
 
 -- ---- connections and SQL ----
 
@@ -133,17 +173,28 @@ end
 local function params_cmd()
    local con, q = connect()
    local r = read_params(con)
+   setmetatable(r.not_read, json.array_mt)
    local lines = { "Server: " .. (r.version or r.server),
                    string.format("Driver: %s (reports %s), SQL dialect %s", r.driver, r.server, r.dialect),
-                   "Settings:" }
-   local w = 8
-   for _, s in ipairs(r.settings) do w = math.max(w, #s.name) end
-   for _, s in ipairs(r.settings) do
+                   "Settings (value as the server stores it, in its unit; where it came from):" }
+   local w, vw, sw = 8, 16, 6
+   local shown = {}
+   for i, s in ipairs(r.settings) do
       local v = s.value .. (s.unit ~= "" and " (" .. s.unit .. ")" or "")
-      local d = #s.description > 90 and s.description:sub(1, 87) .. "..." or s.description
-      lines[#lines + 1] = string.format("    %-" .. w .. "s | %-16s | %s", s.name, v, d)
+      if s.human then v = v .. " = " .. s.human end
+      shown[i] = v
+      w, vw, sw = math.max(w, #s.name), math.max(vw, #v), math.max(sw, #s.source)
+   end
+   for i, s in ipairs(r.settings) do
+      local d = #s.description > 70 and s.description:sub(1, 67) .. "..." or s.description
+      lines[#lines + 1] = string.format("    %-" .. w .. "s | %-" .. vw .. "s | %-" .. sw .. "s | %s", s.name,
+                                        shown[i], s.source, d)
    end
    if #r.settings == 0 then lines[#lines + 1] = "    (none this database reports through SQL)" end
+   if #r.not_read > 0 then
+      lines[#lines + 1] = "Not read (this user may not read them, or this server has no such setting): " ..
+         table.concat(r.not_read, ", ")
+   end
    r.test = "params"
    emit(r, lines)
    con:disconnect()
@@ -151,8 +202,6 @@ local function params_cmd()
 end
 
 -- ---- the tests ----
-
-local tests = {}
 
 -- Connection open latency: N connects, each closed at once (pgbench -C's
 -- "average connection time").
@@ -174,7 +223,8 @@ function tests.connect()
       "    max:             " .. fmt_ms(s.max),
    })
    return string.format("%-26s avg %s, p95 %s, min %s, max %s (%d connects)", "connection open",
-                        fmt_ms(s.avg), fmt_ms(s.p95), fmt_ms(s.min), fmt_ms(s.max), s.count)
+                        fmt_ms(s.avg), fmt_ms(s.p95), fmt_ms(s.min), fmt_ms(s.max), s.count),
+      { { "connection open avg", s.avg, "ms" } }
 end
 
 -- Trivial SELECT as fast as one connection goes, --diag-time seconds each:
@@ -217,7 +267,10 @@ function tests.select()
                                         fmt_ms(r.latency_ms.p95), fmt_ms(r.latency_ms.max))
    end
    emit({ test = "select", with_fetch = res.with_fetch, no_fetch = res.no_fetch }, lines)
-   return table.concat(summary, "\n")
+   -- the pair a reader compares: fetching the row costs (with - no) qps
+   return table.concat(summary, "\n"),
+      { { "trivial SELECT with fetch", res.with_fetch.qps, "qps", pair = "trivial SELECT no fetch" },
+        { "trivial SELECT no fetch", res.no_fetch.qps, "qps" } }
 end
 
 -- BLOB upload and download bandwidth: --blobs values of --blob-size bytes
@@ -271,8 +324,11 @@ function tests.blob()
                bytes_written = size * n, bytes_read = read_bytes, server_bytes = server_bytes,
                identical = same == n, read_as_hex = as_hex, upload_mb_s = mb / up, download_mb_s = mb / down,
                upload_seconds = up, download_seconds = down }
+   r.content = "text"
    emit(r, {
-      string.format("BLOB bandwidth (%s, %d x %d bytes):", q.blob_type, n, size),
+      string.format("BLOB bandwidth (%s, %d x %d bytes; MB = 1,048,576 bytes):", q.blob_type, n, size),
+      "    NOTE: the values are random letters sent as text through a character parameter (the",
+      "    driver interface has no binary parameter type), not arbitrary binary bytes",
       string.format("    BLOB upload:     %.2f MB/s (%.3fs)", r.upload_mb_s, up),
       string.format("    BLOB download:   %.2f MB/s (%.3fs)", r.download_mb_s, down),
       string.format("    bytes written %d, stored on the server %d, read back %d%s, identical: %s",
@@ -282,8 +338,9 @@ function tests.blob()
    if not r.identical then
       error(string.format("diag blob: %d of %d BLOBs read back differ from what was written", n - same, n), 0)
    end
-   return string.format("%-26s upload %.2f MB/s, download %.2f MB/s (%d x %d bytes, read back identical)",
-                        "BLOB " .. q.blob_type, r.upload_mb_s, r.download_mb_s, n, size)
+   return string.format("%-26s upload %.2f MB/s, download %.2f MB/s (%d x %d bytes of text, read back identical)",
+                        "BLOB " .. q.blob_type, r.upload_mb_s, r.download_mb_s, n, size),
+      { { "BLOB upload", r.upload_mb_s, "MB/s", pair = "BLOB download" }, { "BLOB download", r.download_mb_s, "MB/s" } }
 end
 
 -- The large table read whole in key order: time to the first row and to
@@ -311,7 +368,17 @@ function tests.scan()
       rows = rows + got
       return got
    end
-   if q.scan_cursor then
+   local method = sbench.opt.scan_method
+   if method == "auto" then method = q.scan_cursor and "cursor" or "pages" end
+   if method == "cursor" and not q.scan_cursor then
+      con:disconnect()
+      bad_option("--scan-method=cursor: only on PostgreSQL (here: auto, pages or one)")
+   end
+   if method == "one" then
+      t0 = now()
+      drain(con:query(q.scan_all))
+      last = now() - t0
+   elseif method == "cursor" then
       con:begin()
       t0 = now()
       con:query(q.scan_declare)
@@ -338,10 +405,17 @@ function tests.scan()
    end
    con:disconnect()
    first = first or last
-   local how = q.scan_cursor and string.format("cursor, FETCH %d", batch)
-      or string.format("pages of %d by key", batch)
-   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = batch,
-               method = q.scan_cursor and "cursor" or "key_pages",
+   local how = ({ cursor = string.format("one server-side cursor, FETCH %d", batch),
+                  pages = string.format("%d queries of %d rows by key, NOT one streamed result", fetches, batch),
+                  one = "one SELECT, its result buffered whole by the client before the first row" })[method]
+   local notes = {
+      pages = "    NOTE: this driver buffers each result whole, so the scan reads pages by key; its " ..
+         "first-row time is one page's, not comparable with a streamed cursor's",
+      one = "    NOTE: the first row comes after the whole result (a JDBC driver's default on " ..
+         "MariaDB/MySQL); not comparable with a streamed cursor's",
+   }
+   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = method ~= "one" and batch or nil,
+               method = ({ cursor = "cursor", pages = "key_pages", one = "one_buffered" })[method],
                first_row_ms = first * 1000, last_row_ms = last * 1000,
                rows_per_s = rows / last }
    emit(r, {
@@ -349,34 +423,63 @@ function tests.scan()
       string.format("    Time to first row LARGE tab, indexed: %.3f ms", r.first_row_ms),
       string.format("    Time to last row LARGE tab, indexed:  %.3f ms", r.last_row_ms),
       string.format("    Rows: %d (%.0f rows/s, %d fetches)", rows, r.rows_per_s, fetches),
+      notes[method],
    })
    return string.format("%-26s first row %.1f ms, last row %.1f ms (%d rows, %s)", "large scan",
-                        r.first_row_ms, r.last_row_ms, rows, how)
+                        r.first_row_ms, r.last_row_ms, rows, how),
+      { { "large scan first row", r.first_row_ms, "ms" }, { "large scan last row", r.last_row_ms, "ms" } }
 end
 
--- Temporary table: --temp-rows rows inserted in one transaction (one
--- prepared INSERT each), read back sorted on a non-key column, commit.
+-- Temporary table: --temp-rows rows inserted in one transaction, in
+-- batches of --temp-batch rows per INSERT (one prepared multi-row INSERT;
+-- what jbench's JDBC batch sends), read back sorted on a non-key column,
+-- commit.
+
+-- A prepared INSERT of n rows into the temporary table and its n x 3
+-- parameters (id, k, c per row).
+local function temp_insert_of(con, q, n)
+   local rows = {}
+   for i = 1, n do rows[i] = "(?, ?, ?)" end
+   local st = con:prepare("INSERT INTO " .. q.temp_name .. " (id, k, c) VALUES " .. table.concat(rows, ", "))
+   local INT, VARCHAR, ps = sbench.sql.type.INT, sbench.sql.type.VARCHAR, {}
+   for i = 1, n do
+      ps[3 * i - 2], ps[3 * i - 1], ps[3 * i] = st:bind_create(INT), st:bind_create(INT), st:bind_create(VARCHAR, 60)
+   end
+   st:bind_param(table.unpack(ps))
+   return { st = st, ps = ps, rows = n }
+end
+
+-- Inserts rows first .. first + ins.rows - 1 with one execute of ins.
+local function temp_insert_batch(ins, first, n_all)
+   local ps = ins.ps
+   for i = 1, ins.rows do
+      ps[3 * i - 2]:set(first + i - 1)
+      ps[3 * i - 1]:set(sbench.rand.uniform(1, n_all))
+      ps[3 * i]:set(sbench.rand.string("@@@@@@@@@@@@@@@@@@@@"))
+   end
+   ins.st:execute()
+end
+
 function tests.temp()
    local con, q = connect()
+   local batch = sbench.opt.temp_batch
    pcall(con.query, con, q.drop_temp)
    con:query(q.create_temp)
-   local ins = con:prepare(q.temp_insert)
-   local a, b, c = ins:bind_create(sbench.sql.type.INT), ins:bind_create(sbench.sql.type.INT),
-      ins:bind_create(sbench.sql.type.VARCHAR, 60)
-   ins:bind_param(a, b, c)
-   local sizes, lines, summary = {}, {}, {}
+   local full = temp_insert_of(con, q, batch)
+   local sizes, lines, summary, figures = {}, {}, {}, {}
    for _, sz in ipairs(sbench.opt.temp_rows) do
       local n = math.tointeger(tonumber(sz))
-      if not n or n < 1 then error("--temp-rows: '" .. tostring(sz) .. "' is not a positive integer", 0) end
+      local rest = n % batch
+      local tail = rest > 0 and temp_insert_of(con, q, rest) or nil
       con:query("DELETE FROM " .. q.temp_name)
       con:begin()
       local t0 = now()
-      for i = 1, n do
-         a:set(i)
-         b:set(sbench.rand.uniform(1, n))
-         c:set(sbench.rand.string("@@@@@@@@@@@@@@@@@@@@"))
-         ins:execute()
+      local id, statements = 1, 0
+      while id + batch - 1 <= n do
+         temp_insert_batch(full, id, n)
+         id, statements = id + batch, statements + 1
       end
+      if tail then temp_insert_batch(tail, id, n); statements = statements + 1 end
       local t1 = now()
       local rs = con:query(q.temp_sorted)
       local got, prev, sorted = 0, nil, true
@@ -392,23 +495,27 @@ function tests.temp()
       local t2 = now()
       con:commit()
       local t3 = now()
+      if tail then tail.st:close() end
       if got ~= n or not sorted then
          error(string.format("diag temp: read %d rows back (%s), inserted %d", got,
                              sorted and "in order" or "NOT in order", n), 0)
       end
-      local r = { rows = n, insert_ms = (t1 - t0) * 1000, sort_ms = (t2 - t1) * 1000,
-                  commit_ms = (t3 - t2) * 1000 }
+      local r = { rows = n, batch = batch, insert_statements = statements, insert_ms = (t1 - t0) * 1000,
+                  sort_ms = (t2 - t1) * 1000, commit_ms = (t3 - t2) * 1000 }
       sizes[#sizes + 1] = r
-      lines[#lines + 1] = string.format("TemporaryTable insert size %d. Insert: %.1f ms. Sort: %.1f ms. Commit: %.1f ms",
-                                        n, r.insert_ms, r.sort_ms, r.commit_ms)
-      summary[#summary + 1] = string.format("%-26s insert %.1f ms, sorted read %.1f ms, commit %.1f ms",
-                                            "temp table " .. n .. " rows", r.insert_ms, r.sort_ms, r.commit_ms)
+      lines[#lines + 1] = string.format("TemporaryTable insert size %d. Insert: %.1f ms. Sort: %.1f ms. Commit: %.1f ms " ..
+                                        "(batches of %d rows, %d INSERTs)",
+                                        n, r.insert_ms, r.sort_ms, r.commit_ms, batch, statements)
+      summary[#summary + 1] = string.format("%-26s insert %.1f ms (batches of %d rows), sorted read %.1f ms, commit %.1f ms",
+                                            "temp table " .. n .. " rows", r.insert_ms, batch, r.sort_ms, r.commit_ms)
+      figures[#figures + 1] = { "temp " .. n .. " rows insert", r.insert_ms, "ms" }
+      figures[#figures + 1] = { "temp " .. n .. " rows sorted read", r.sort_ms, "ms" }
    end
-   ins:close()
+   full.st:close()
    pcall(con.query, con, q.drop_temp)
    con:disconnect()
-   emit({ test = "temp", sizes = sizes }, lines)
-   return table.concat(summary, "\n")
+   emit({ test = "temp", batch = batch, sizes = sizes }, lines)
+   return table.concat(summary, "\n"), figures
 end
 
 -- ---- the sweep: one sbench run of diag_sweep per client count ----
@@ -536,10 +643,91 @@ end
 
 -- ---- commands ----
 
+-- ---- repetitions and their spread ----
+
+local NOISE = 0.10 -- a relative spread above this is called out: it is what a DBA acts on
+
+local function median(v)
+   local t = {}
+   for i, x in ipairs(v) do t[i] = x end
+   table.sort(t)
+   local m = #t // 2
+   return #t % 2 == 1 and t[m + 1] or (t[m] + t[m + 1]) / 2
+end
+
+-- The spread of each figure over the repetitions: { {label, unit, median,
+-- min, max, values}, ... } in the tests' order, and the warning lines.
+local function spread_of(runs)
+   local order, by = {}, {}
+   for _, figs in ipairs(runs) do
+      for _, f in ipairs(figs) do
+         local e = by[f[1]]
+         if not e then
+            e = { label = f[1], unit = f[3], pair = f.pair, values = setmetatable({}, json.array_mt) }
+            by[f[1]] = e
+            order[#order + 1] = e
+         end
+         e.values[#e.values + 1] = f[2]
+      end
+   end
+   local warnings = {}
+   for _, e in ipairs(order) do
+      e.median, e.min, e.max = median(e.values), math.min(table.unpack(e.values)), math.max(table.unpack(e.values))
+      e.spread = e.max - e.min
+      e.spread_pct = e.median ~= 0 and 100 * e.spread / math.abs(e.median) or 0
+   end
+   for _, e in ipairs(order) do
+      local p = e.pair and by[e.pair]
+      if p and #e.values > 1 then
+         local diff = math.abs(e.median - p.median)
+         if math.max(e.spread, p.spread) > diff then
+            warnings[#warnings + 1] = string.format("WARNING: %s and %s differ by %.3g %s, less than their spread " ..
+               "over %d runs (%.3g %s): the difference between them is noise", e.label, p.label, diff, e.unit,
+               #e.values, math.max(e.spread, p.spread), e.unit)
+         end
+      end
+      if #e.values > 1 and e.spread_pct > 100 * NOISE then
+         warnings[#warnings + 1] = string.format("WARNING: %s varied by %.0f%% over %d runs (%.3g to %.3g %s): " ..
+            "a difference under %.0f%% from another server or setting is noise", e.label, e.spread_pct,
+            #e.values, e.min, e.max, e.unit, e.spread_pct)
+      end
+   end
+   return order, warnings
+end
+
+-- Runs test `name` --diag-repeats times (the sweep once: each of its steps
+-- is a run of its own); returns the last run's summary text followed by
+-- the spread of each figure and the warnings, and emits the spread.
+local function repeated(name)
+   local n = name == "sweep" and 1 or sbench.opt.diag_repeats
+   local text, runs = nil, {}
+   for i = 1, n do
+      if n > 1 and not json_out then print(string.format("[%s: run %d of %d]", name, i, n)) end
+      local t, figs = tests[name]()
+      text, runs[i] = t, figs or {}
+   end
+   if n == 1 then return text end
+   local figs, warnings = spread_of(runs)
+   local lines = { string.format("Spread of %s over %d runs (median, min .. max):", name, n) }
+   local out = { text }
+   for _, e in ipairs(figs) do
+      local l = string.format("    %-32s %.3f %s, %.3f .. %.3f (spread %.1f%%)", e.label, e.median, e.unit,
+                              e.min, e.max, e.spread_pct)
+      lines[#lines + 1] = l
+      out[#out + 1] = "  " .. l
+   end
+   for _, w in ipairs(warnings) do lines[#lines + 1] = w; out[#out + 1] = "  " .. w end
+   setmetatable(figs, json.array_mt)
+   emit({ test = "spread", of = name, runs = n, figures = figs,
+          warnings = setmetatable(warnings, json.array_mt) }, lines)
+   return table.concat(out, "\n")
+end
+
 local function one(name)
    return function()
       json_out = sbench.opt.report_format == "json"
-      local ok, err = pcall(tests[name])
+      check_options()
+      local ok, err = pcall(repeated, name)
       flush_output()
       if not ok then error(err, 0) end
    end
@@ -547,6 +735,7 @@ end
 
 local function run_all()
    json_out = sbench.opt.report_format == "json"
+   check_options()
    local con = sbench.sql.driver():connect()
    local server = con:server_version()
    con:disconnect()
@@ -554,13 +743,8 @@ local function run_all()
    local summary, failed = {}, {}
    local interrupted
    for _, name in ipairs(sbench.opt.tests) do
-      if not tests[name] then
-         error(string.format("--tests: unknown test '%s' (connect, select, blob, scan, temp, sweep)", name), 0)
-      end
-   end
-   for _, name in ipairs(sbench.opt.tests) do
       if not json_out then print("") end
-      local ok, res = pcall(tests[name])
+      local ok, res = pcall(repeated, name)
       if ok then
          summary[#summary + 1] = res
       else

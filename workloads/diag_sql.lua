@@ -88,13 +88,13 @@ function M.params(dialect)
    if dialect == "postgresql" then
       return {
          version = "SELECT version()",
-         settings = "SELECT name, setting, COALESCE(unit, ''), short_desc FROM pg_settings " ..
+         settings = "SELECT name, setting, COALESCE(unit, ''), short_desc, source FROM pg_settings " ..
             "WHERE name IN (" .. quoted_list(s) .. ") ORDER BY name",
       }
    elseif dialect == "mysql" then
       return {
          version = "SELECT CONCAT(VERSION(), ' ', @@version_comment)",
-         settings = "SELECT LOWER(VARIABLE_NAME), GLOBAL_VALUE, '', VARIABLE_COMMENT " ..
+         settings = "SELECT LOWER(VARIABLE_NAME), GLOBAL_VALUE, '', VARIABLE_COMMENT, GLOBAL_VALUE_ORIGIN " ..
             "FROM information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME IN (" ..
             quoted_list(s, true) .. ") ORDER BY 1",
          fallback = "SHOW GLOBAL VARIABLES WHERE Variable_name IN (" .. quoted_list(s) .. ")",
@@ -120,19 +120,85 @@ function M.params(dialect)
    return {} -- ansi: only what the driver reports (con:server_version())
 end
 
+-- MariaDB/MySQL settings in bytes (the server reports no unit).
+M.byte_settings = {
+   innodb_buffer_pool_size = true, innodb_log_file_size = true, innodb_log_buffer_size = true,
+   max_allowed_packet = true, tmp_table_size = true, max_heap_table_size = true,
+   sort_buffer_size = true, join_buffer_size = true, query_cache_size = true,
+   innodb_page_size = true, mmap_size = true,
+}
+
+local byte_units = { B = 1, kB = 1024, MB = 1024 ^ 2, GB = 1024 ^ 3, TB = 1024 ^ 4 }
+local time_units = { us = 1e-6, ms = 1e-3, s = 1, min = 60, h = 3600, d = 86400 }
+
+-- Bytes as the largest binary unit that keeps them readable: "1 GiB",
+-- "1.5 MiB", "512 B".
+local function human_bytes(b)
+   local names = { "B", "KiB", "MiB", "GiB", "TiB" }
+   local i = 1
+   while i < #names and b >= 1024 do b = b / 1024; i = i + 1 end
+   return (b == math.floor(b) and string.format("%d %s", math.floor(b), names[i]))
+      or string.format("%.1f %s", b, names[i])
+end
+
+local function human_seconds(t)
+   for _, u in ipairs({ { 86400, "d" }, { 3600, "h" }, { 60, "min" }, { 1, "s" }, { 1e-3, "ms" } }) do
+      if t >= u[1] and (t / u[1]) == math.floor(t / u[1]) then
+         return string.format("%d %s", math.floor(t / u[1]), u[2])
+      end
+   end
+   return string.format("%g s", t)
+end
+
+-- The value in human units from its raw value and unit (PostgreSQL's
+-- "8kB", "MB", "ms", ..., which multiply the value: 131072 of 8kB is
+-- 1 GiB), or nil when there is nothing to add (no unit, not a number,
+-- negative: PostgreSQL's -1 is "default" or "off").  name marks MariaDB's
+-- byte-sized settings, which have no unit.
+function M.human(value, unit, name)
+   local v = tonumber(value)
+   if not v or v < 0 then return nil end
+   local mult, base = (unit or ""):match("^(%d*)(%a+)$")
+   if not base and M.byte_settings[name] then mult, base = "", "B" end
+   if not base then return nil end
+   mult = tonumber(mult) or 1
+   if byte_units[base] then return human_bytes(v * mult * byte_units[base]) end
+   if time_units[base] then return human_seconds(v * mult * time_units[base]) end
+   return nil
+end
+
+-- Where a setting's value came from, in words: PostgreSQL's
+-- pg_settings.source, MariaDB's GLOBAL_VALUE_ORIGIN.
+local source_words = {
+   default = "default", ["configuration file"] = "configuration file", override = "override (server)",
+   ["environment variable"] = "environment variable", client = "client", session = "session",
+   ["command line"] = "command line", database = "ALTER DATABASE", user = "ALTER ROLE",
+   ["database user"] = "ALTER ROLE IN DATABASE", interactive = "interactive",
+   ["COMPILE-TIME"] = "default", CONFIG = "configuration file", ["COMMAND-LINE"] = "command line",
+   AUTO = "set by the server", SQL = "SET GLOBAL",
+}
+function M.source_text(src)
+   if src == nil or src == "" then return "" end
+   return source_words[src] or tostring(src)
+end
+
 -- The server's version and settings on connection con, as { version,
 -- dialect, driver, server (what the driver reports), settings = { {name,
--- value, unit, description}, ... } sorted by name }.  Used by `sbench
+-- value, unit, description, human (nil when the value needs none),
+-- source}, ... } sorted by name, not_read = { names of M.settings this
+-- user could not read or the server does not have } }.  Used by `sbench
 -- params` and by every run's JSON metadata (run.server_settings, read by
 -- the Lua binding before the run).  Raises when the settings query fails.
 function M.read_params(con)
    local dialect = con:dialect()
    local p = M.params(dialect)
    local r = { dialect = dialect, driver = sbench.sql.driver():name(),
-               server = con:server_version(), settings = {} }
-   local function add(name, value, unit, desc)
-      r.settings[#r.settings + 1] = { name = tostring(name), value = tostring(value or ""),
-                                      unit = tostring(unit or ""), description = tostring(desc or "") }
+               server = con:server_version(), settings = {}, not_read = {} }
+   local function add(name, value, unit, desc, source)
+      name = tostring(name)
+      r.settings[#r.settings + 1] = { name = name, value = tostring(value or ""),
+                                      unit = tostring(unit or ""), description = tostring(desc or ""),
+                                      human = M.human(value, unit, name), source = M.source_text(source) }
    end
    if p.version then r.version = tostring((con:query_row(p.version))) end
    if p.pragma then
@@ -148,10 +214,17 @@ function M.read_params(con)
       if not ok then error(rs, 0) end
       local row = rs:fetch_row()
       while row do
-         add(row[1], row[2], row[3], row[4])
+         add(row[1], row[2], row[3], row[4], row[5])
          row = rs:fetch_row()
       end
       table.sort(r.settings, function(a, b) return a.name < b.name end)
+   end
+   if p.settings or p.pragma then
+      local seen = {}
+      for _, st in ipairs(r.settings) do seen[st.name:lower()] = true end
+      for _, name in ipairs(M.settings[dialect] or {}) do
+         if not seen[name] then r.not_read[#r.not_read + 1] = name end
+      end
    end
    return r
 end
@@ -216,6 +289,7 @@ function M.new(dialect)
       "WHERE id > 0 ORDER BY id"
    q.scan_fetch = function(n) return "FETCH FORWARD " .. n .. " FROM diag_scan" end
    q.scan_close = "CLOSE diag_scan"
+   q.scan_all = "SELECT id, k, pad FROM diag_big WHERE id > 0 ORDER BY id"
    q.scan_page = function(n)
       if dialect == "db2" then
          return "SELECT id, k, pad FROM diag_big WHERE id > ? ORDER BY id FETCH FIRST " .. n ..

@@ -1,12 +1,14 @@
 -- sbk: SBK's (Storage Benchmark Kit) writers and readers of fixed-size
 -- records, on any driver: each event of a writer inserts one record of
--- --record-size bytes, each event of a reader reads the next record in key
--- order (from the start again after the last), concurrently.  Every
--- reporting window prints SBK's line per role (records, records/s, MB/s,
--- average and max latency, percentiles 10th .. 99.99th), and the end a
--- Total line per role; the JSON and CSV reports and Prometheus carry the
--- same counts (writers' records are the `insert` statements, readers' the
--- `select`s).
+-- --record-size bytes (event type `write`), each event of a reader reads
+-- the next record in key order (event type `read`), concurrently.  A
+-- reader stops at the table's end, as SBK's readers do (--read-loop=on:
+-- from the first record again).  Only those events are counted as
+-- records: the writer's startup query for its next id is no record.
+-- Every reporting window prints SBK's line per role (records, records/s,
+-- MB/s, average and max latency, percentiles 10th .. 99.99th), and the end
+-- a Total line per role; the JSON and CSV reports and Prometheus carry the
+-- same counts (the event types, and the writers' `insert` statements).
 --
 --   sbench [driver options] sbk prepare                      # the table (and --records to read)
 --   sbench [driver options] --threads=2 --readers=1 --record-size=100 \
@@ -24,6 +26,8 @@ sbench.cmdline.options = {
    readers = { "Readers (threads that read records in key order)", 0 },
    record_size = { "Bytes of each record (SBK's -size)", 100 },
    records = { "Records prepare loads (for readers without writers)", 0 },
+   read_loop = { "Readers start again at the first record after the last " ..
+                 "(SBK's readers stop at the table's end)", false },
 }
 
 local SPAN = 1 << 40 -- each writer owns the ids [(w+1) * SPAN, (w+2) * SPAN)
@@ -104,8 +108,11 @@ function thread_init()
    end
 end
 
+local set_type = sbench.event_type
+
 function event()
    if writer then
+      set_type("write")
       p_id:set(next_id)
       p_data:set_rand_str(tmpl)
       st:execute()
@@ -116,9 +123,13 @@ function event()
       local row = rs:fetch_row()
       rs:free()
       if row then
+         set_type("read")
          last_id = tonumber(row[1])
+      elseif sbench.opt.read_loop then
+         set_type("read_miss") -- past the last record: no record read, from the start again
+         last_id = 0
       else
-         last_id = 0 -- past the last record (a read without one): from the start again
+         return true -- past the last record: this reader is done (not counted)
       end
    end
 end
@@ -131,20 +142,23 @@ end
 
 local PCTS = { "10", "25", "50", "75", "90", "95", "99", "99.9", "99.99" }
 
+-- One SBK line for the events of type k (stat.types[name]), or none.
 local function sbk_line(prefix, what, k, seconds)
-   if not k then return end
+   if not k or k.count == 0 then return end
    local mb = k.count * sbench.opt.record_size / 1048576
    local p = {}
    for i, key in ipairs(PCTS) do p[i] = string.format("%.3f ms %sth", k.percentiles[key], key) end
+   -- SBK's fields in SBK's order; sbench's histogram keeps every latency,
+   -- so none is invalid or discarded
    print(string.format("%s%s %s %d records, %.1f records/sec, %.2f MB/sec, %.3f ms avg latency, " ..
-                       "%.3f ms max latency; %s.", prefix, sbench.sql.driver():name(), what, k.count,
-                       k.count / seconds, mb / seconds, k.avg, k.max, table.concat(p, ", ")))
+                       "%.3f ms max latency; 0 invalid latencies; Discarded Latencies: 0 lower, 0 higher; %s.", prefix, sbench.sql.driver():name(), what, k.count,
+                       k.count / seconds, mb / seconds, k.latency_avg, k.latency_max, table.concat(p, ", ")))
 end
 
 local function report(stat, prefix)
-   local kinds = stat.kinds or {}
-   sbk_line(prefix, "Writing", kinds.insert, stat.time_interval)
-   sbk_line(prefix, "Reading", kinds.select, stat.time_interval)
+   local types = stat.types or {}
+   sbk_line(prefix, "Writing", types.write, stat.time_interval)
+   sbk_line(prefix, "Reading", types.read, stat.time_interval)
 end
 
 sbench.hooks.report_intermediate = function(stat) report(stat, "") end

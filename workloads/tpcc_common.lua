@@ -25,6 +25,8 @@ sbench.cmdline.options = {
    keying = { "Keying and think times of the specification (clause " ..
                  "5.2.5: 18/3/2/2/2 s keying, 12/12/10/5/5 s mean think " ..
                  "time); needs --clients equal to --threads", false },
+   tpcc_keying = { "The same as --keying (HammerDB's keying and thinking " ..
+                      "time: spec-conformant terminals)", false },
    foreign_keys = { "Create the foreign keys (after the load; never on " ..
                        "SQLite)", true },
    mysql_storage_engine = { "Storage engine of the tables on MySQL",
@@ -40,6 +42,10 @@ M.types = { "new_order", "payment", "order_status", "delivery",
             "stock_level" }
 -- A New-Order rolled back by its unused item is reported apart.
 M.ROLLBACK_TYPE = "new_order_rollback"
+-- A Delivery that found no new order in at least one of its districts
+-- (clause 2.7.4.2: skipped districts are reported, at most 1%): one event
+-- of this type instead of `delivery`.
+M.SKIPPED_TYPE = "delivery_skipped"
 
 -- Population per warehouse (clause 4.3.3.1).
 M.DISTRICTS = 10
@@ -68,7 +74,9 @@ function M.settings()
    local o, s = sbench.opt, {}
    for name in pairs(sbench.cmdline.options) do s[name] = o[name] end
    s.threads = o.threads or 1
-   s.clients = o.clients or s.threads
+   -- --clients=0 (the default): one client per thread
+   s.clients = (o.clients or 0) > 0 and o.clients or s.threads
+   s.keying = o.keying or o.tpcc_keying
    for _, k in ipairs({ "warehouses", "tables", "items" }) do
       if math.type(s[k]) ~= "integer" or s[k] < 1 then
          fail("invalid --%s=%s: expected a whole number of at least 1", k,

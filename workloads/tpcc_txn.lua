@@ -334,9 +334,10 @@ end
 -- Stock-Level (clause 2.8)
 ----------------------------------------------------------------------------
 
-function M.stock_level(n, w)
+-- d: the terminal's own district (--tpcc-keying), else drawn.
+function M.stock_level(n, w, d)
    local set = S[n]
-   local d = uniform(1, DISTRICTS)
+   d = d or uniform(1, DISTRICTS)
    local threshold = uniform(10, 20)
    con:begin()
    local next_o = int(first_row(set.sl_district, w, d)[1])

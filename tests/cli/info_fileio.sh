@@ -48,6 +48,70 @@ done
 for w in diag diag_sweep fileio sbk oltp_read_write; do
     [ "$(j "sum(1 for x in d['workloads'] if x['name']=='$w')")" = 1 ] && ok "workload $w listed" || bad "workload $w not in info"
 done
+# the host limits against /proc/self/cgroup, the cgroup files, /sys and
+# /proc/meminfo read here; a warning exactly when one applies
+python3 - > limits.check <<'PY' || bad "host limits: $(cat limits.check)"
+import json, os
+d = json.load(open("info.json"))
+h = d["host_limits"]
+def first(*paths):
+    for p in paths:
+        try:
+            return open(p).read().split("\n")[0]
+        except OSError:
+            pass
+    return None
+cg = dict((l.split(":", 2)[1], l.split(":", 2)[2].strip()) for l in open("/proc/self/cgroup"))
+def under(mount, ctrl, name):
+    p = cg.get(ctrl)
+    if p is None:
+        return None
+    return first(mount + ("" if p == "/" else p) + "/" + name, mount + "/" + name)
+quota = None
+v2 = under("/sys/fs/cgroup", "", "cpu.max") or under("/sys/fs/cgroup/unified", "", "cpu.max")
+if v2 is not None:
+    q, per = v2.split()
+    quota = None if q == "max" else int(q) / int(per)
+else:
+    key = [k for k in cg if "cpu" in k.split(",")]
+    if key:
+        q = under("/sys/fs/cgroup/cpu", key[0], "cpu.cfs_quota_us")
+        per = under("/sys/fs/cgroup/cpu", key[0], "cpu.cfs_period_us")
+        quota = int(q) / int(per) if q and int(q) > 0 else None
+assert (h["cpu_quota"] is None) == (quota is None) and (quota is None or abs(h["cpu_quota"] - quota) < 1e-9), (h, quota)
+mem = under("/sys/fs/cgroup", "", "memory.max") or under("/sys/fs/cgroup/unified", "", "memory.max")
+if mem is None:
+    key = [k for k in cg if "memory" in k.split(",")]
+    mem = under("/sys/fs/cgroup/memory", key[0], "memory.limit_in_bytes") if key else None
+    mem = None if mem is None or int(mem) >= 1 << 62 else int(mem)
+else:
+    mem = None if mem == "max" else int(mem)
+assert h["memory_limit_bytes"] == mem, (h, mem)
+gov = first("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") or ""
+assert h["governor"] == gov, (h, gov)
+thp = first("/sys/kernel/mm/transparent_hugepage/enabled") or ""
+assert h["transparent_hugepages"] == (thp[thp.index("[") + 1:thp.index("]")] if "[" in thp else thp), (h, thp)
+mi = dict((l.split(":")[0], int(l.split()[1])) for l in open("/proc/meminfo") if l.split()[1:2] and l.split()[1].isdigit())
+assert h["swap_total_bytes"] == mi["SwapTotal"] * 1024, h
+# swap in use may move between the two reads: within 64 MiB
+assert abs(h["swap_used_bytes"] - (mi["SwapTotal"] - mi["SwapFree"]) * 1024) <= 64 << 20, h
+w = " ".join(h["warnings"])
+assert ("CPU quota" in w) == (quota is not None and quota < os.cpu_count()), w
+assert ("powersave" in w) == (gov == "powersave"), w
+assert ("swap in use" in w) == (h["swap_used_bytes"] > 0), w
+cs = first("/sys/devices/system/clocksource/clocksource0/current_clocksource") or ""
+assert ("clock source is" in w) == (cs not in ("", "tsc", "arch_sys_counter", "kvm-clock")), w
+print("ok")
+PY
+[ "$(cat limits.check)" = ok ] && ok "host limits (cgroup CPU quota, memory limit, governor, THP, swap) = /proc, /sys; warnings when they apply"
+# workloads sorted, library modules (a `return` of a module table) left out
+check "workloads sorted" "$(j '[x["name"] for x in d["workloads"]] == sorted(x["name"] for x in d["workloads"])')" True
+for m in diag_sql diag_json tpcc_common tpcc_txn oltp_common; do
+    [ "$(j "sum(1 for x in d['workloads'] if x['name']=='$m')")" = 0 ] && ok "library $m not listed" || bad "library module $m listed as a workload"
+done
+for label in "cgroup CPU quota:" "cgroup memory limit:" "CPU governor:" "swap:" "transparent hugepages:"; do
+    grep -q "^    $label" info.txt || bad "text: no '$label' line"
+done
 for label in "OS:" "kernel:" "CPU model:" "CPUs:" "memory:" "file system:" "space:" "clock source:"; do
     grep -q "^    $label" info.txt || bad "text: no '$label' line"
 done

@@ -7,8 +7,8 @@
 #     "1000 of 4000 (25.00%)" and the mix 75.00% / 25.00%;
 #   - per_minute = the type's count / (the JSON's elapsed seconds / 60);
 #   - every statement of "b" waits --null-delay-us=3000: its 90th
-#     percentile is >= 3 ms, so a 1 ms limit reads EXCEEDED and a 1000 ms
-#     limit met; "a" runs no statement;
+#     percentile is >= 3 ms, so a 1 ms limit reads OVER THE LIMIT and a
+#     1000 ms limit met; a 25% share is within 30% and over 20%; "a" runs no statement;
 #   - the section is in the final JSON line, and `sbench merge` of two
 #     shards prints the same section (rates from the merged counts);
 #   - malformed declarations stop the run with one line naming the fault.
@@ -40,6 +40,8 @@ sbench.report_section{title = "Two types:", rows = {
    {kind = "per_minute", label = "a per minute:", types = "a"},
    {kind = "per_minute", label = "all per minute:", types = "*"},
    {kind = "share", label = "b among all:", types = "b", of = "a,b"},
+   {kind = "share", label = "b under 30%:", types = "b", of = "*", limit_pct = 30},
+   {kind = "share", label = "b under 20%:", types = "b", of = "*", limit_pct = 20},
    {kind = "mix", label = "mix:", types = "a,b"},
    {kind = "percentile", label = "b p90 strict:", types = "b", percentile = 90, limit_ms = 1},
    {kind = "percentile", label = "b p90 loose:", types = "b", percentile = 90, limit_ms = 1000},
@@ -65,17 +67,21 @@ for label, want in (("a per minute:", 3000 / minutes), ("all per minute:", 4000 
         errs.append(f"{label} {got}, want {want:.1f}")
 if line("b among all:") != "1000 of 4000 (25.00%)":
     errs.append(f"share: '{line('b among all:')}'")
+if line("b under 30%:") != "1000 of 4000 (25.00%) (limit 30%: met)":
+    errs.append(f"share limit met: '{line('b under 30%:')}'")
+if line("b under 20%:") != "1000 of 4000 (25.00%) (limit 20%: OVER THE LIMIT)":
+    errs.append(f"share limit over: '{line('b under 20%:')}'")
 if not re.search(r"^        a +75\.00%  retries: 0 \(0\.00%\)  failed: 0$", text, re.M) or \
    not re.search(r"^        b +25\.00%  retries: 0 \(0\.00%\)  failed: 0$", text, re.M):
     errs.append("mix lines wrong")
 strict, loose = line("b p90 strict:"), line("b p90 loose:")
-m = re.match(r"([0-9.]+) ms \(limit 1 ms: EXCEEDED\)$", strict)
+m = re.match(r"([0-9.]+) ms \(limit 1 ms: OVER THE LIMIT\)$", strict)
 if not m or float(m.group(1)) < 3.0:
     errs.append(f"strict: '{strict}'")
 if not re.match(r"[0-9.]+ ms \(limit 1000 ms: met\)$", loose):
     errs.append(f"loose: '{loose}'")
 secs = fin.get("report_sections")
-if not secs or secs[0]["title"] != "Two types:" or len(secs[0]["rows"]) != 6:
+if not secs or secs[0]["title"] != "Two types:" or len(secs[0]["rows"]) != 8:
     errs.append(f"final JSON line's report_sections: {secs}")
 for e in errs:
     print("FAIL:", e)
@@ -114,6 +120,7 @@ bad() {
     fi
 }
 bad "kind must be per_minute, share, mix or percentile" '{title = "T", rows = {{kind = "median", label = "x", types = "a"}}}'
+bad "limit_pct is a percentage" '{title = "T", rows = {{kind = "share", label = "x", types = "a", of = "*", limit_pct = 150}}}'
 bad "a share needs 'of'" '{title = "T", rows = {{kind = "share", label = "x", types = "a"}}}'
 bad "percentile in (0, 100]" '{title = "T", rows = {{kind = "percentile", label = "x", types = "a", percentile = 101, limit_ms = 1}}}'
 bad "a report section needs a title" '{title = "", rows = {{kind = "mix", label = "x", types = "*"}}}'

@@ -14,13 +14,17 @@
 #  - blob: bytes written = bytes the server stores = bytes read back,
 #    identical content (md5 of every value on the server = md5 of the
 #    stored value read back by sbench's own check).
-#  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows
+#  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows;
+#    on PostgreSQL the cursor's first-row and last-row times against the
+#    server's own execution times (pg_stat_statements) and its FETCH count
 #    and the first row in under a tenth of the time of the last (streaming).
 #  - sweep: steps 1, 2, 4; each step's sessions as the server saw them
 #    (pg_backend_pid / CONNECTION_ID in diag_seen) = its clients; its
 #    transactions = rows it inserted (diag_log).
 #  - sbk: records written = rows in the table; the Total line's MB/s =
-#    records x size / seconds of the JSON final report within 1%.
+#    records x size / seconds of the JSON final report within 1%; a
+#    writers-only run has no Reading line; readers alone read each record
+#    once (count(*)) and stop at the table's end, long before --time.
 . "$(dirname "$0")/wl-lib.sh"
 wl_setup "${1:?target}"
 J=$SBT_TMP/diag-$TARGET
@@ -54,6 +58,69 @@ print("%d %s" % (same, bad if bad else ""))' "$J/server-settings.txt" "$J/params
 set -- $n
 checks=$((checks + 1))
 if [ "${2:-}" = "" ] && [ "$1" -ge 4 ]; then echo "ok   params: $1 settings equal the server's"; else fail "params differ from the server: $n"; fi
+
+# each setting's source and human units against the server's own columns
+# (pg_settings.source and unit, MariaDB's GLOBAL_VALUE_ORIGIN): the human
+# value parsed back to bytes or seconds = value x unit
+case "$KIND" in
+pg) dbq "SELECT name || '|' || source || '|' || coalesce(unit, '') FROM pg_settings" ;;
+maria) dbq "SELECT LOWER(VARIABLE_NAME), GLOBAL_VALUE_ORIGIN, '' FROM information_schema.SYSTEM_VARIABLES" | tr '\t' '|' ;;
+esac > "$J/server-sources.txt"
+if [ "$KIND" != sqlite ]; then
+    v=$(py 'import json, re, sys
+src = {l.split("|")[0]: l.rstrip("\n").split("|")[1:] for l in open(sys.argv[1]) if "|" in l}
+words = {"COMPILE-TIME": "default", "CONFIG": "configuration file", "COMMAND-LINE": "command line",
+         "AUTO": "set by the server", "SQL": "SET GLOBAL", "override": "override (server)",
+         "database": "ALTER DATABASE", "user": "ALTER ROLE", "database user": "ALTER ROLE IN DATABASE"}
+byte_names = {"innodb_buffer_pool_size", "innodb_log_file_size", "innodb_log_buffer_size", "max_allowed_packet",
+              "tmp_table_size", "max_heap_table_size", "sort_buffer_size", "join_buffer_size", "query_cache_size",
+              "innodb_page_size"}
+mult = {"B": 1, "kB": 1024, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40, "us": 1e-6, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "d": 86400}
+back = {"B": 1, "KiB": 1024, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40, "ms": 1e-3, "s": 1, "min": 60, "h": 3600, "d": 86400}
+d = json.loads(open(sys.argv[2]).readline())
+bad, humans = [], 0
+for s in d["settings"]:
+    origin, unit = src[s["name"]]
+    if s["source"] != words.get(origin, origin):
+        bad.append((s["name"], s["source"], origin))
+    m = re.match(r"^(\d*)([a-zA-Z]+)$", unit) or (re.match(r"^()(B)$", "B") if s["name"] in byte_names else None)
+    try:
+        v = float(s["value"])
+    except ValueError:
+        v = None
+    if m and v is not None and v >= 0 and m.group(2) in mult:
+        want = v * int(m.group(1) or 1) * mult[m.group(2)]
+        h = s.get("human") or ""
+        n, u = (h.split() + ["", ""])[:2]
+        got = float(n) * back.get(u, float("nan")) if n else float("nan")
+        if not abs(got - want) <= 0.05 * want + 1e-9:
+            bad.append((s["name"], s["value"], unit, h))
+        humans += 1
+print("%d %s" % (humans, bad or ""))' "$J/server-sources.txt" "$J/params.json")
+    set -- $v
+    checks=$((checks + 1))
+    if [ "${2:-}" = "" ] && [ "$1" -ge 2 ]; then echo "ok   params: sources = the server's, $1 human values = value x unit"; else fail "params sources/units: $v"; fi
+fi
+# a user who may not read every setting: the ones it cannot read are named
+# (what that user sees in pg_settings, against the list params asks for)
+if [ "$TARGET" = pgsql ]; then
+    adminq "DROP ROLE IF EXISTS sbt_plain" >/dev/null 2>&1
+    adminq "CREATE ROLE sbt_plain LOGIN PASSWORD 'plain-pw-7'" >/dev/null
+    sb plain --pgsql-user=sbt_plain --pgsql-password=plain-pw-7 --report-format=json params
+    [ $rc = 0 ] || { show_out; fail "params as a plain user exited $rc"; }
+    seen=$(PGPASSWORD=plain-pw-7 psql -X -qAt -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbt_plain -d sbtest -c "SELECT name FROM pg_settings" | sort)
+    v=$(echo "$seen" | py 'import json, sys
+seen = set(sys.stdin.read().split())
+d = json.loads([l for l in open(sys.argv[1]) if l.startswith("{")][0])
+asked = {s["name"] for s in d["settings"]} | set(d["not_read"])
+want = sorted(asked - seen)
+print("%s|%s" % (",".join(sorted(d["not_read"])), ",".join(want)))' "$SBT_TMP/wl-$TARGET-plain.out")
+    expect_eq "params as a plain user: settings not read = those pg_settings hides from it" "${v%%|*}" "${v#*|}"
+    case ",${v%%|*}," in *,shared_preload_libraries,*) echo "ok   params: shared_preload_libraries named as not read" ;;
+    *) fail "params: shared_preload_libraries not named for a plain user (${v%%|*})" ;; esac
+    checks=$((checks + 1))
+    adminq "DROP ROLE sbt_plain" >/dev/null
+fi
 
 # every run's JSON final report carries the same settings (run.server_settings)
 printf 'function event() end\n' > "$J/noop.lua"
@@ -102,7 +169,8 @@ diag_json() {
     t=$1; shift
     sb "$t" --report-format=json "$@" diag "$t"
     [ $rc = 0 ] || { show_out; fail "diag $t exited $rc"; }
-    grep '^{' "$OUT" | tail -1 > "$J/$t.json"
+    grep '^{' "$OUT" | py 'import json, sys
+print([l for l in sys.stdin if json.loads(l).get("test") == sys.argv[1]][-1], end="")' "$t" > "$J/$t.json"
 }
 jget() { py 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$J/$1.json" "$2"; }
 
@@ -112,7 +180,7 @@ case "$KIND" in
 pg) sleep 1.2; s0=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname='sbtest'") ;;
 maria) s0=$(adminq "SHOW GLOBAL STATUS LIKE 'Connections'" | awk '{print $2}') ;;
 esac
-diag_json connect --connects=$N
+diag_json connect --connects=$N --diag-repeats=1
 expect_eq "connect: connections in the report" "$(jget connect 'd["connects"]')" $N
 case "$KIND" in
 pg) sleep 1.5; s1=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname='sbtest'")
@@ -129,7 +197,7 @@ case "$KIND" in
 pg) adminq "SELECT pg_stat_statements_reset()" >/dev/null ;;
 maria) e0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | awk '{print $2}') ;;
 esac
-diag_json select --diag-time=1
+diag_json select --diag-time=1 --diag-repeats=1
 q=$(jget select 'd["with_fetch"]["queries"] + d["no_fetch"]["queries"]')
 case "$KIND" in
 pg) sleep 1.5
@@ -141,7 +209,7 @@ maria) e1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | awk '{print $2
 esac
 
 # ---- blob ----
-diag_json blob --blob-size=300000 --blobs=3
+diag_json blob --blob-size=300000 --blobs=3 --diag-repeats=1
 expect_eq "blob: bytes written" "$(jget blob 'd["bytes_written"]')" 900000
 case "$KIND" in
 pg) srv=$(dbq "SELECT sum(octet_length(b)) FROM diag_blob") ;;
@@ -157,16 +225,96 @@ maria) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINC
 esac
 
 # ---- scan ----
-diag_json scan
+[ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
+diag_json scan --diag-repeats=1
+if [ "$TARGET" = pgsql ]; then
+    # the cursor's first-row time against the server's own execution times
+    # (pg_stat_statements): the DECLARE's plus one FETCH's, between the
+    # fastest and the slowest FETCH (+ 100 ms for two round trips on a busy
+    # machine), and the last-row time at least all of the server's time;
+    # the FETCHes are the fetches sbench counted
+    sleep 1
+    ss="FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname='sbtest')"
+    srv=$(adminq "SELECT (SELECT coalesce(sum(total_exec_time), 0) $ss AND query LIKE 'DECLARE diag_scan%') || ' ' ||
+                         (SELECT coalesce(min(min_exec_time), 0) $ss AND query LIKE 'FETCH FORWARD%') || ' ' ||
+                         (SELECT coalesce(sum(total_exec_time), 0) $ss AND (query LIKE 'FETCH FORWARD%' OR query LIKE 'DECLARE diag_scan%')) || ' ' ||
+                         (SELECT coalesce(sum(calls), 0) $ss AND query LIKE 'FETCH FORWARD%') || ' ' ||
+                         (SELECT coalesce(max(max_exec_time), 0) $ss AND query LIKE 'FETCH FORWARD%')")
+    set -- $srv
+    expect_eq "scan: FETCHes the server ran = fetches sbench counted" "$4" "$(jget scan 'd["fetches"]')"
+    v=$(jget scan '1 if '"$1"' + '"$2"' <= d["first_row_ms"] <= '"$1"' + '"$5"' + 100 and d["last_row_ms"] >= '"$3"' else "%r vs server %s" % ((d["first_row_ms"], d["last_row_ms"]), "'"$srv"'")')
+    expect_eq "scan: first row between the server's DECLARE + fastest and + slowest FETCH (+ 100 ms for 2 round trips), last row >= its total ($srv)" "$v" 1
+fi
 expect_eq "scan: rows read = count(*)" "$(jget scan 'd["rows"]')" "$(dbq 'SELECT count(*) FROM diag_big')"
 if [ "$KIND" != sqlite ]; then
     expect_eq "scan: first row under a tenth of the last ($(jget scan '"%.1f / %.1f ms" % (d["first_row_ms"], d["last_row_ms"])'))" \
         "$(jget scan '1 if d["first_row_ms"] * 10 < d["last_row_ms"] else 0')" 1
 fi
 
+# --scan-method=one: one SELECT for the whole table (the server counts one)
+if [ "$TARGET" = mysql ]; then
+    c0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
+    diag_json scan --diag-repeats=1 --scan-method=one
+    c1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
+    expect_eq "scan one: rows read = count(*)" "$(jget scan 'd["rows"]')" "$(dbq 'SELECT count(*) FROM diag_big')"
+    # the SHOW's own client is no SELECT; the count(*) above ran after c1
+    expect_eq "scan one: SELECTs the server ran (Com_select)" $((c1 - c0)) 1
+    expect_eq "scan one: method" "$(jget scan 'd["method"]')" one_buffered
+fi
+
 # ---- temp ----
 diag_json temp --temp-rows=100,2000
 expect_eq "temp: sizes" "$(jget temp '",".join(str(s["rows"]) for s in d["sizes"])')" 100,2000
+expect_eq "temp: INSERTs of 80 rows (2000 rows: 25, 100 rows: 2)" "$(jget temp '",".join(str(s["insert_statements"]) for s in d["sizes"])')" 2,25
+# the batched insert against the same batches run as plain SQL by the
+# database's own client (the server's clock around them, one session):
+# sbench takes at most 3x as long (+100 ms for a busy machine); one row
+# per round trip, as before, took 30-100x as long
+case "$KIND" in
+pg | maria)
+    diag_json temp --temp-rows=100000 --diag-repeats=1
+    py 'import random, sys
+kind = sys.argv[1]
+clock = "SELECT extract(epoch from clock_timestamp());" if kind == "pg" else "SELECT UNIX_TIMESTAMP(NOW(6));"
+print("CREATE TEMPORARY TABLE diag_tmp2 (id INTEGER NOT NULL, k INTEGER NOT NULL, c VARCHAR(60) NOT NULL);")
+print("BEGIN;" if kind == "pg" else "START TRANSACTION;")
+print(clock)
+for b in range(1250):
+    print("INSERT INTO diag_tmp2 (id, k, c) VALUES " + ", ".join(
+        "(%d, %d, \x27%s\x27)" % (b * 80 + i + 1, random.randint(1, 100000),
+                               "".join(random.choice("abcdefghij") for _ in range(20))) for i in range(80)) + ";")
+print(clock)
+print("SELECT count(*) FROM diag_tmp2;")
+print("COMMIT;")' "$KIND" > "$J/temp-plain.sql"
+    case "$KIND" in
+    pg) psql -X -qAt -v ON_ERROR_STOP=1 -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest -d sbtest -f "$J/temp-plain.sql" ;;
+    maria) mariadb --no-defaults -uroot --socket="$SBT_MYSQL_SOCKET" -N -B -D sbtest < "$J/temp-plain.sql" ;;
+    esac > "$J/temp-plain.out"
+    expect_eq "temp: the plain SQL run inserted 100000 rows" "$(sed -n 3p "$J/temp-plain.out")" 100000
+    plain=$(awk 'NR == 1 { a = $1 } NR == 2 { printf "%.0f", ($1 - a) * 1000 }' "$J/temp-plain.out")
+    v=$(jget temp '"%.0f" % d["sizes"][0]["insert_ms"]')
+    expect_eq "temp: sbench's batched insert of 100000 rows ($v ms) within 3x the plain SQL run's ($plain ms) + 100 ms" \
+        "$(awk -v a="$v" -v b="$plain" 'BEGIN { print (a <= 3 * b + 100) ? 1 : 0 }')" 1 ;;
+esac
+
+# ---- repetitions: each test 3 times, the spread of its figures ----
+sb repeats --report-format=json --diag-time=1 --diag-repeats=3 diag select
+[ $rc = 0 ] || { show_out; fail "diag select with repeats exited $rc"; }
+grep '^{' "$OUT" > "$J/repeats.json"
+v=$(py 'import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+runs = [o for o in objs if o.get("test") == "select"]
+sp = [o for o in objs if o.get("test") == "spread"][0]
+qps = sorted(r["with_fetch"]["qps"] for r in runs)
+f = [x for x in sp["figures"] if x["label"] == "trivial SELECT with fetch"][0]
+ok = len(runs) == 3 and abs(f["median"] - qps[1]) < 1e-6 and abs(f["min"] - qps[0]) < 1e-6 and abs(f["max"] - qps[2]) < 1e-6
+# a warning exactly when the spread is over 10% of the median, or over the
+# with/no fetch difference
+nf = [x for x in sp["figures"] if x["label"] == "trivial SELECT no fetch"][0]
+want = (f["max"] - f["min"]) / f["median"] > 0.10 or max(f["max"] - f["min"], nf["max"] - nf["min"]) > abs(f["median"] - nf["median"])
+got = any("trivial SELECT with fetch" in w for w in sp["warnings"])
+print(1 if ok and want == got else "%r %r %r %r" % (qps, f, want, got))' "$J/repeats.json")
+expect_eq "repeats: 3 runs; median, min, max of the spread = the runs' own; warned exactly when noisy" "$v" 1
 
 # ---- sweep ----
 l0=$(dbq "SELECT count(*) FROM diag_log")
@@ -180,8 +328,19 @@ fi
 tx=$(jget sweep 'sum(s["transactions"] for s in d["steps"])')
 expect_eq "sweep: transactions = rows inserted into diag_log" $(($(dbq "SELECT count(*) FROM diag_log") - l0)) "$tx"
 
+# ---- bad options: one line, a non-zero exit, no test run ----
+for o in --diag-repeats=0 --temp-batch=86 --temp-rows=x --scan-method=zz --tests=foo; do
+    sb bad $o diag run
+    checks=$((checks + 1))
+    if [ "$rc" != 0 ] && [ "$(grep -c . "$OUT")" -le 2 ] && grep -q "^FATAL: ${o%%=*}" "$OUT" && ! grep -q traceback "$OUT"; then
+        echo "ok   $o refused: $(grep FATAL "$OUT" | cut -c1-90)"
+    else
+        fail "$o: exit $rc"; show_out
+    fi
+done
+
 # ---- the whole suite's summary ----
-sb run --tests=connect,select --connects=3 --diag-time=1 diag run
+sb run --tests=connect,select --connects=3 --diag-time=1 --diag-repeats=2 diag run
 [ $rc = 0 ] && grep -q "^Diagnosis of" "$OUT" && grep -q "^trivial SELECT no fetch" "$OUT" &&
     echo "ok   diag run: summary" || { show_out; fail "diag run: no summary (exit $rc)"; }
 checks=$((checks + 1))
@@ -210,6 +369,21 @@ grep -q "Reading .* records/sec, .* MB/sec, .* ms 10th, .* ms 99.99th" "$J/sbk.t
     echo "ok   sbk: Reading lines with SBK's percentiles" || fail "sbk: no Reading line"
 checks=$((checks + 1))
 expect_range "sbk: window lines" "$(grep -c '^[a-z]* Writing ' "$J/sbk.txt")" 1 5
+# a writers-only run reads nothing: no Reading line (the writer's startup
+# query for its next id is no record)
+sb sbkw --threads=1 --record-size=256 --time=1 --report-interval=1 sbk run
+[ $rc = 0 ] || { show_out; fail "sbk writers-only run exited $rc"; }
+expect_eq "sbk: Reading lines of a writers-only run" "$(grep -c ' Reading ' "$OUT")" 0
+# readers alone stop at the table's end, as SBK's do: they read each
+# record once (the table's count), however long --time is
+n=$(dbq "SELECT count(*) FROM sbk_records")
+t0=$(date +%s)
+sb sbkr --threads=2 --readers=2 --record-size=256 --time=60 sbk run
+t1=$(date +%s)
+[ $rc = 0 ] || { show_out; fail "sbk readers-only run exited $rc"; }
+r=$(awk '/^Total : .* Reading/ { for (i = 1; i <= NF; i++) if ($i == "Reading") print $(i + 1) }' "$OUT")
+expect_eq "sbk: 2 readers read each record once, then stop (2 x count(*))" "$r" $((2 * n))
+expect_range "sbk: readers stopped at the end, not at --time=60 (seconds)" $((t1 - t0)) 0 45
 sb sbkclean sbk cleanup
 
 echo "diag $TARGET: $checks checks, $failures failures"

@@ -93,7 +93,8 @@ run_and_compare() {
     [ "$KIND" = sqlite ] || snap_after
     parse_report "$OUT"
     no=$(report_type new_order) rb=$(report_type new_order_rollback) pay=$(report_type payment)
-    os=$(report_type order_status) dl=$(report_type delivery) sl=$(report_type stock_level)
+    os=$(report_type order_status) sl=$(report_type stock_level)
+    dl=$(($(report_type delivery) + $(report_type delivery_skipped)))
     expect_eq "$name: transactions = events" "$R_TXN" "$EVENTS"
     expect_eq "$name: per-type counts add up to the transactions" $((no + rb + pay + os + dl + sl)) "$R_TXN"
     # the mix, in percent of the transactions (binomial sd at 600: 2 points
@@ -178,6 +179,48 @@ PY
     expect_eq "compare tpcc: summary's transactions = the runs' reports" "${5:-}" 1
     check_passes "after sbench compare"
 fi
+
+echo "--- --tpcc-keying on $TARGET"
+# 2 terminals, Stock-Level only (keying 2 s, think time mean 5 s) for 6 s:
+# each terminal keys 2 s, runs its first transaction, thinks, and has time
+# for at most one more: 2 to 4 transactions (thousands without keying)
+t0=$(date +%s)
+sb keying $OPTS --tpcc-keying=on --threads=2 --time=6 --mix=0,0,0,0,100 tpcc run
+t1=$(date +%s)
+[ "$rc" = 0 ] || { fail "keying: run exited $rc"; show_out 30; }
+expect_range "keying: Stock-Levels of 2 terminals in 6 s" "$(report_type stock_level)" 2 4
+expect_range "keying: the run took --time (s)" $((t1 - t0)) 5 20
+checks=$((checks + 1))
+if grep -q "^TPC-C rules this run does not follow:" "$OUT" && ! grep -q "^TPC-C rules.*no keying" "$OUT"; then
+    echo "ok   keying: the rules line no longer names keying"
+else
+    fail "keying: rules line: $(grep '^TPC-C rules' "$OUT")"
+fi
+
+echo "--- skipped deliveries on $TARGET"
+# Districts 1-5 keep only their 2 oldest new orders; then 6 Deliveries by
+# one thread: Deliveries 3-6 find districts 1-5 empty, so 4 of 6 skip a
+# district, and the rows they leave behind are 40 fewer (5 x 2 + 5 x 6):
+# both from the SQL counts of NEW_ORDER, before and after.
+for d in 1 2 3 4 5; do
+    m=$(dbq "SELECT MIN(no_o_id) FROM new_order1 WHERE no_d_id = $d")
+    dbq "DELETE FROM new_order1 WHERE no_d_id = $d AND no_o_id > $((m + 1))" >/dev/null
+done
+E=6
+want=$(dbq "SELECT d_id, (SELECT COUNT(*) FROM new_order1 WHERE no_w_id = 1 AND no_d_id = d_id) FROM district1 WHERE d_w_id = 1" |
+    tr '|\t' '  ' | awk -v e=$E '{ c = $2; if (min == "" || c < min) min = c; left += (c > e) ? c - e : 0 } END { print ((e > min) ? e - min : 0), left }')
+sb skipped $OPTS --threads=1 --events=$E --time=0 --mix=0,0,0,100,0 tpcc run
+[ "$rc" = 0 ] || { fail "skipped deliveries: run exited $rc"; show_out 30; }
+got=$(awk '/Deliveries that skipped a district:/ { print $6 }' "$OUT")
+expect_eq "skipped: Deliveries that skipped a district = from the SQL counts of NEW_ORDER" "$got" "${want%% *}"
+expect_eq "skipped: of $E Deliveries" "$(awk '/Deliveries that skipped a district:/ { print $8 }' "$OUT")" $E
+expect_eq "skipped: delivery_skipped events" "$(report_type delivery_skipped)" "${want%% *}"
+expect_eq "skipped: NEW_ORDER rows left behind" "$(count new_order1)" "${want#* }"
+grep -q "OVER THE LIMIT" "$OUT" && echo "ok   skipped: over the 1% limit said" || fail "skipped: no OVER THE LIMIT"
+checks=$((checks + 1))
+grep -q "^TPC-C rules this run does not follow: no keying/think times" "$OUT" &&
+    echo "ok   the rules this run does not follow" || fail "no 'rules this run does not follow' line"
+checks=$((checks + 1))
 
 echo "--- bad input on $TARGET"
 sb bad-mix $OPTS --mix=50,50 tpcc run
