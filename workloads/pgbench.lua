@@ -300,9 +300,24 @@ local function prerun_vacuum()
    con0:disconnect()
 end
 
-local base_init = init
+-- A user's mistake stops the run with its one line, without a traceback.
+local plain_error = { __tostring = function(e) return e.message end }
+local function plain(f)
+   local ok, err = pcall(f)
+   if not ok then
+      if type(err) == "string" then
+         err = setmetatable({ message = err, no_traceback = true }, plain_error)
+      end
+      error(err, 0)
+   end
+end
+
+local base_init, base_thread_init, base_prepare = init, thread_init, prepare_cmd
+function thread_init() plain(base_thread_init) end
+sbench.cmdline.commands.prepare[1] = function() plain(base_prepare) end
+
 function init()
-   base_init()
+   plain(base_init)
    local ok, err = pcall(prerun_vacuum)
    if not ok then
       local msg = type(err) == "table" and (err.sql_errmsg or tostring(err)) or tostring(err)

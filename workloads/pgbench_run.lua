@@ -26,8 +26,10 @@ do
    if ok and ffi and ffi.C then usleep = ffi.C.usleep end
 end
 
+local plain_error = { __tostring = function(e) return e.message end }
 local function script_fail(script, cmd, msg)
-   error(script.source .. ":" .. cmd.line .. ": " .. msg, 0)
+   error(setmetatable({ message = script.source .. ":" .. cmd.line .. ": " .. msg,
+                        no_traceback = true }, plain_error), 0)
 end
 
 local function var_text(script, cmd, vars, name)
@@ -79,7 +81,7 @@ function M.new(con, opts)
          else con:rollback() end
          return nil
       end
-      if not prepared or verb then return con:query(literal(script, cmd, part, vars)) end
+      if not prepared then return con:query(literal(script, cmd, part, vars)) end
       local s = stmts[part] or prepare(script, cmd, part, vars)
       local p, params, types = part.pieces, s.params, s.types
       for k = 1, #params do

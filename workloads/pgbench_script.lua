@@ -322,6 +322,18 @@ function M.check_vars(script, defined)
       end
    end
    for _, c in ipairs(script.commands) do
+      if c.kind == "sql" then -- name the line of the variable itself
+         for pi, p in ipairs(c.parts) do
+            local line = c.line
+            for j = 1, #p.pieces do
+               if j % 2 == 1 then
+                  if pi == 1 then local _, nl = p.pieces[j]:gsub("\n", ""); line = line + nl end
+               elseif not set[p.pieces[j]] then
+                  refuse(script.source, line, "undefined variable \"" .. p.pieces[j] .. "\"")
+               end
+            end
+         end
+      end
       for name in pairs(c.reads or {}) do
          if not set[name] then
             refuse(script.source, c.line, "undefined variable \"" .. name .. "\"")
