@@ -20,6 +20,7 @@
 #include "../core/db.h"
 #include "../core/driver_loader.h"
 #include "info.h"
+#include "pgbench_cli.h"
 #include "../lib/options.h"
 #include "../core/paths.h"
 #include "../core/prometheus.h"
@@ -689,6 +690,11 @@ int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
+    if (sb_pgbench_is_command(argc, argv) && /* pgbench's command line: cli/pgbench_cli.c */
+        sb_pgbench_translate(argc, argv, &argc, &argv, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench pgbench: %s\n", err);
+        return 2;
+    }
     run.script_ops = sb_lua_script();
     run.argc = argc;
     run.argv = argv;

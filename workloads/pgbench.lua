@@ -36,6 +36,8 @@ sbench.cmdline.options = {
                       "(default: --rand-seed, or the time)", "" },
    transactions = { "run: transactions per client, then the client stops (pgbench -t; 0: no limit, " ..
                        "use --time/--events)", 0 },
+   pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
+                         "`sbench pgbench`)", false },
    no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
 }
 
@@ -316,7 +318,64 @@ local base_init, base_thread_init, base_prepare = init, thread_init, prepare_cmd
 function thread_init() plain(base_thread_init) end
 sbench.cmdline.commands.prepare[1] = function() plain(base_prepare) end
 
+-- pgbench 15's report and progress lines, from the report's counts.
+local DESCR = { ["tpcb-like"] = "<builtin: TPC-B (sort of)>",
+                ["simple-update"] = "<builtin: simple update>",
+                ["select-only"] = "<builtin: select only>" }
+
+local function pgbench_report(stat)
+   local s = settings()
+   local list = load_scripts(s)
+   local total = stat.events or 0
+   local failed = 0
+   for _, t in pairs(stat.types or {}) do failed = failed + (t.failed or 0) end
+   if #list == 1 then
+      print("transaction type: " .. (DESCR[list[1].name] or list[1].script.source))
+   end
+   print("scaling factor: " .. (s.scale > 0 and s.scale or 1))
+   print("query mode: " .. s.query_mode)
+   print("number of clients: " .. s.clients)
+   print("number of threads: " .. s.threads)
+   print("maximum number of tries: " .. ((sbench.opt.max_retries or 0) + 1))
+   if s.transactions > 0 then
+      print("number of transactions per client: " .. s.transactions)
+      print(string.format("number of transactions actually processed: %d/%d", total,
+                          s.transactions * s.clients))
+   else
+      print(string.format("duration: %d s", math.floor((sbench.opt.time or 0) + 0.5)))
+      print("number of transactions actually processed: " .. total)
+   end
+   print(string.format("number of failed transactions: %d (%.3f%%)", failed,
+                       total + failed > 0 and 100.0 * failed / (total + failed) or 0))
+   if (sbench.opt.max_retries or 0) > 0 then
+      print("number of transactions retried: " .. (stat.errors or 0))
+   end
+   print(string.format("latency average = %.3f ms", (stat.latency_avg or 0) * 1000))
+   local t = stat.time_total or 0
+   print(string.format("tps = %f (without initial connection time)", t > 0 and total / t or 0))
+   if #list > 1 then
+      for i, e in ipairs(list) do
+         local n = stat.types and stat.types[e.name] and stat.types[e.name].count or 0
+         print(string.format("SQL script %d: %s", i, DESCR[e.name] or e.script.source))
+         print(string.format(" - weight: %d", e.weight))
+         print(string.format(" - %d transactions (%.1f%% of total, tps = %f)", n,
+                             total > 0 and 100.0 * n / total or 0, t > 0 and n / t or 0))
+      end
+   end
+end
+
+local function pgbench_progress(stat)
+   local dt = stat.time_interval or 0
+   print(string.format("progress: %.1f s, %.1f tps, lat %.3f ms, %d failed",
+                       stat.time_total or 0, dt > 0 and (stat.events or 0) / dt or 0,
+                       (stat.latency_avg or 0) * 1000, 0))
+end
+
 function init()
+   if sbench.opt.pgbench_report then
+      sbench.hooks.report_cumulative = pgbench_report
+      sbench.hooks.report_intermediate = pgbench_progress
+   end
    plain(base_init)
    local ok, err = pcall(prerun_vacuum)
    if not ok then
