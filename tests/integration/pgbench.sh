@@ -177,6 +177,48 @@ if [ "$KIND" = pg ]; then
         fi
     done
     invariants "tpcb-like (pgbench's seed)" $((2 * TX))
+
+    # --- sbench pgbench: pgbench's own command line, the same tables
+    CONN="-h $SBT_PGHOST -p $SBT_PGPORT -U sbtest"
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench -i -s 1 $CONN sbtest >"$SBT_TMP/cli-init.out" 2>&1 || { tail -5 "$SBT_TMP/cli-init.out"; fail "sbench pgbench -i failed"; }
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench -n -M prepared -c 2 -j 1 -t $TX --random-seed=$SEED $CONN sbtest >"$SBT_TMP/cli-run.out" 2>&1 ||
+        { tail -5 "$SBT_TMP/cli-run.out"; fail "sbench pgbench run failed"; }
+    expect_eq "sbench pgbench: final tables as pgbench's" "$(state)" "$state_want"
+    expect_eq "sbench pgbench: processed line" "$(grep '^number of transactions actually processed' "$SBT_TMP/cli-run.out")" \
+        "$(grep '^number of transactions actually processed' "$SBT_TMP/pgb-tpcb.out")"
+    for line in "transaction type" "query mode" "number of clients" "number of threads" "number of failed"; do
+        expect_eq "sbench pgbench: report line '$line'" "$(grep "^$line" "$SBT_TMP/cli-run.out")" "$(grep "^$line" "$SBT_TMP/pgb-tpcb.out")"
+    done
+    # pgbench's own -i and sbench's give the same tables
+    PGB -i -s 1 -q >/dev/null 2>&1 || fail "pgbench -i failed"
+    init_state() { pgq "SELECT count(*), sum(aid), sum(bid), sum(abalance), count(*) FILTER (WHERE filler = '') FROM pgbench_accounts" ; pgq "SELECT count(*), sum(bid) FROM pgbench_tellers"; }
+    want_init=$(init_state)
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench -i -s 1 $CONN sbtest >/dev/null 2>&1
+    expect_eq "sbench pgbench -i: tables as pgbench -i's" "$(init_state)" "$want_init"
+    for bad in "-r" "-l" "--aggregate-interval=5" "-L 10" "-t 5 -T 5" "-Z" "-c 0"; do
+        # shellcheck disable=SC2086
+        "$SBENCH" pgbench $bad $CONN sbtest >"$SBT_TMP/cli-bad.out" 2>&1; brc=$?
+        checks=$((checks + 1))
+        if [ "$brc" = 2 ] && [ "$(wc -l <"$SBT_TMP/cli-bad.out")" = 1 ]; then
+            echo "ok   sbench pgbench $bad refused: $(cat "$SBT_TMP/cli-bad.out")"
+        else
+            fail "sbench pgbench $bad: exit $brc, $(wc -l <"$SBT_TMP/cli-bad.out") lines"
+        fi
+    done
+else
+    # --- sbench pgbench on another driver (--db-driver and its options pass through)
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench $SB_DRV -i -s 1 >"$SBT_TMP/cli-init.out" 2>&1 || { tail -5 "$SBT_TMP/cli-init.out"; fail "sbench pgbench -i failed"; }
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench $SB_DRV -c 2 -j 2 -t $TX -N >"$SBT_TMP/cli-run.out" 2>&1 ||
+        { tail -5 "$SBT_TMP/cli-run.out"; fail "sbench pgbench run failed"; }
+    expect_eq "sbench pgbench -N: processed" "$(grep '^number of transactions actually processed' "$SBT_TMP/cli-run.out")" \
+        "number of transactions actually processed: $((2 * TX))/$((2 * TX))"
+    expect_eq "sbench pgbench -N: history rows" "$(dbq "SELECT COUNT(*) FROM pgbench_history")" $((2 * TX))
+    expect_eq "sbench pgbench -N: accounts sum = history sum" "$(dbq "SELECT (SELECT SUM(abalance) FROM pgbench_accounts) - (SELECT SUM(delta) FROM pgbench_history)")" 0
 fi
 
 # --- cleanup
