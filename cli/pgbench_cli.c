@@ -176,8 +176,12 @@ static int connection_option(struct state *st, struct out *o, char what, const c
         else if (what == 'd' && strcmp(d, "odbc") == 0) suffix = "dsn";
         else if (what == 'U' && strcmp(d, "odbc") == 0) suffix = "user";
         else {
-            snprintf(err, errlen, "-%c is not an option of the %s driver: use its --%s-* options",
-                     what == 'd' ? 'd' : what, d, d);
+            if (what == 'd')
+                snprintf(err, errlen, "a database name is not an option of the %s driver: "
+                         "use its --%s-* options", d, d);
+            else
+                snprintf(err, errlen, "-%c is not an option of the %s driver: use its --%s-* "
+                         "options", what, d, d);
             return -1;
         }
     }
