@@ -1,6 +1,6 @@
 #!/bin/sh
 # pgbench.sh TARGET: the pgbench workload (workloads/pgbench.lua) on one
-# target (pgsql, mysql, sqlite), checked against pgbench 15 itself and
+# target (pgsql, mysql, sqlite, odbc-pg), checked against pgbench 15 itself and
 # against the database:
 #   - malformed scripts (unknown meta-command, bad expression, unbalanced
 #     \if, \else alone, undefined variable, wrong arguments, unknown
@@ -24,7 +24,7 @@
 #     the same final tables; -M simple and extended give the same tables.
 # Environment: see wl-lib.sh.  A missing server or pgbench is a failure.
 set -u
-[ $# -eq 1 ] || { echo "usage: $0 pgsql|mysql|sqlite" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: $0 pgsql|mysql|sqlite|odbc-pg" >&2; exit 2; }
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
 wl_setup "$1"
 HERE=$(cd "$(dirname "$0")/../pgbench" && pwd)
@@ -110,6 +110,7 @@ PGB -n -M extended -c 2 -t 5 -D k=9 --random-seed=$SEED -f "$HERE/meta.sql" >"$S
 ROWSQ="SELECT client, base, n, branch, sh, doubled, plus, seven, h, scale, k FROM meta_out ORDER BY client, base, n, branch, sh, doubled, plus, seven, h"
 want=$(pgq "$ROWSQ" | tr '|' ' ')
 [ "$KIND" = pg ] && pgq "DROP TABLE meta_out"
+:
 dbq "DROP TABLE IF EXISTS meta_out" >/dev/null 2>&1
 dbq "$META_DDL"
 for mode in extended prepared; do
@@ -129,7 +130,7 @@ for mode in extended prepared; do
 done
 dbq "DROP TABLE meta_out"
 
-if [ "$KIND" = pg ]; then
+if [ "$TARGET" = pgsql ]; then
     # --- expressions: pgbench and sbench store the same text
     pgq "DROP TABLE IF EXISTS expr_out; CREATE TABLE expr_out (client INT, n INT, v TEXT)" >/dev/null
     EXQ="SELECT client, n, v FROM expr_out ORDER BY client, n, ctid"
