@@ -222,6 +222,31 @@ else
     expect_eq "sbench pgbench -N: accounts sum = history sum" "$(dbq "SELECT (SELECT SUM(abalance) FROM pgbench_accounts) - (SELECT SUM(delta) FROM pgbench_history)")" 0
 fi
 
+# --- prepare's options where the database has them, refused where not
+if [ "$KIND" = pg ]; then
+    sb prepare-opts --threads=2 pgbench prepare --scale=1 --partitions=3 --partition-method=hash \
+        --foreign-keys --unlogged-tables --fillfactor=90
+    [ "$rc" = 0 ] || show_out
+    expect_eq "--partitions=3: partitions of pgbench_accounts" \
+        "$(dbq "SELECT count(*) FROM pg_inherits WHERE inhparent = 'pgbench_accounts'::regclass")" 3
+    expect_eq "--partitions: rows in every partition" \
+        "$(dbq "SELECT count(*) FROM (SELECT tableoid FROM pgbench_accounts GROUP BY tableoid HAVING count(*) > 20000) p")" 3
+    expect_eq "--unlogged-tables" "$(dbq "SELECT relpersistence FROM pg_class WHERE relname = 'pgbench_tellers'")" u
+    expect_eq "--fillfactor=90" "$(dbq "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE relname = 'pgbench_branches'")" fillfactor=90
+    expect_eq "--foreign-keys: constraints" "$(dbq "SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND conparentid = 0 AND conname LIKE 'pgbench_%'")" 5
+    # shellcheck disable=SC2086
+    sb tpcb-fk $CLIENTS --time=0 --forever pgbench run --transactions=10
+    [ "$rc" = 0 ] || show_out
+    invariants "partitioned, foreign keys" $((NCLI * 10))
+else
+    for opt in --unlogged-tables --partitions=2; do
+        sb "refuse$opt" pgbench prepare $opt
+        checks=$((checks + 1))
+        if [ "$rc" = 1 ] && grep -q "only PostgreSQL\|PostgreSQL's" "$OUT"; then echo "ok   $opt refused on $TARGET"
+        else fail "$opt on $TARGET: exit $rc"; show_out 3; fi
+    done
+fi
+
 # --- cleanup
 sb cleanup pgbench cleanup
 expect_eq "cleanup: exit status" "$rc" 0
