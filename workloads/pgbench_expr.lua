@@ -419,8 +419,10 @@ function P:call(name)
       args[#args + 1] = function(c) return c.vars.default_seed end
    end
    local f, n = def[3], #args
+   -- one argument table per call site, refilled on each call: a site is
+   -- never inside its own arguments, so no evaluation overwrites another's
+   local vals = {}
    return function(c)
-      local vals = {}
       for i = 1, n do vals[i] = args[i](c) end
       if name ~= "debug" and any_null(vals) then return NULL end
       return f(c, vals)

@@ -48,8 +48,13 @@ function M.new(con, opts)
    local stmts = {} -- part -> { st, params, types }
    local T = sbench.sql.type
 
+   -- The statement's text with its variables' values; the pieces' table
+   -- is the part's own, reused (each client parses its own scripts).
    local function literal(script, cmd, part, vars)
-      local p, out = part.pieces, {}
+      local p = part.pieces
+      if #p == 1 then return p[1] end
+      local out = part.buf
+      if not out then out = {}; part.buf = out end
       for j = 1, #p do
          if j % 2 == 1 then out[j] = p[j] else out[j] = var_text(script, cmd, vars, p[j]) end
       end
