@@ -269,7 +269,8 @@ function event()
       end
       sbench.event_type(e.name)
    end
-   runner.run(e.script, ctx)
+   local ok, err = pcall(runner.run, e.script, ctx)
+   if not ok then error(runner.locate(e.script, err), 0) end
 end
 
 function thread_done()

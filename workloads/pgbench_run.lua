@@ -164,6 +164,7 @@ function M.new(con, opts)
       while pc <= n do
          local c = cmds[pc]
          local k = c.kind
+         R.at = c -- the command running, for an error's FILE:LINE
          pc = pc + 1
          if k == "sql" then
             run_sql(script, c, vars)
@@ -197,6 +198,19 @@ function M.new(con, opts)
          -- endif, startpipeline, endpipeline: nothing to do (statements
          -- run in order; sbench's --pipeline pipelines them)
       end
+   end
+
+   -- Prefixes "FILE:LINE: " to the message of a statement's fatal SQL
+   -- error (a PostgreSQL-only statement on another database, say); errors
+   -- that restart the event or reconnect pass through unchanged.
+   function R.locate(script, err)
+      if type(err) == "table" and err.sql_errmsg and err.class == "error" and
+         err.errcode == nil and R.at and not err.located then
+         err.sql_errmsg = script.source .. ":" .. R.at.line .. ": " .. tostring(err.sql_errmsg)
+         err.located = true
+         err.no_traceback = true
+      end
+      return err
    end
 
    -- close(): the prepared statements of this connection.

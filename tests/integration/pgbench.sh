@@ -247,6 +247,17 @@ else
     done
 fi
 
+# --- a PostgreSQL-only statement: runs on PostgreSQL, elsewhere a clear error naming the line
+sb pg-only --time=0 --forever pgbench run --transactions=1 --no-vacuum "--file=$HERE/pg_only.sql"
+checks=$((checks + 1))
+if [ "$KIND" = pg ]; then
+    if [ "$rc" = 0 ]; then echo "ok   pg_only.sql runs on $TARGET"; else fail "pg_only.sql on $TARGET: exit $rc"; show_out 3; fi
+elif [ "$rc" != 0 ] && [ "$(grep -c "pg_only.sql:5: " "$OUT")" = 1 ] && ! grep -q traceback "$OUT"; then
+    echo "ok   pg_only.sql on $TARGET: $(grep "pg_only.sql:5" "$OUT")"
+else
+    fail "pg_only.sql on $TARGET: exit $rc, no one line naming pg_only.sql:5"; show_out 5
+fi
+
 # --- cleanup
 sb cleanup pgbench cleanup
 expect_eq "cleanup: exit status" "$rc" 0
