@@ -324,6 +324,8 @@ local DESCR = { ["tpcb-like"] = "<builtin: TPC-B (sort of)>",
                 ["simple-update"] = "<builtin: simple update>",
                 ["select-only"] = "<builtin: select only>" }
 
+local report_scale -- the :scale the clients read from pgbench_branches
+
 local function pgbench_report(stat)
    local s = settings()
    local list = load_scripts(s)
@@ -333,7 +335,7 @@ local function pgbench_report(stat)
    if #list == 1 then
       print("transaction type: " .. (DESCR[list[1].name] or list[1].script.source))
    end
-   print("scaling factor: " .. (s.scale > 0 and s.scale or 1))
+   print("scaling factor: " .. (s.scale > 0 and s.scale or report_scale or 1))
    print("query mode: " .. s.query_mode)
    print("number of clients: " .. s.clients)
    print("number of threads: " .. s.threads)
@@ -378,6 +380,14 @@ function init()
       sbench.hooks.report_intermediate = pgbench_progress
    end
    plain(base_init)
+   if sbench.opt.pgbench_report and sbench.cmdline.command == "run" and sbench.opt.scale == 0 then
+      pcall(function()
+         local c = sbench.sql.driver():connect()
+         scripts = load_scripts(settings())
+         report_scale = run_scale(settings(), c)
+         c:disconnect()
+      end)
+   end
    local ok, err = pcall(prerun_vacuum)
    if not ok then
       local msg = type(err) == "table" and (err.sql_errmsg or tostring(err)) or tostring(err)
