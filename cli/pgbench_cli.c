@@ -77,13 +77,12 @@ static const struct pgopt pgopts[] = {
     {0, "aggregate-interval", 1, NULL, "the aggregated log (--aggregate-interval) is not implemented"},
     {0, "sampling-rate", 1, NULL, "--sampling-rate (of the per-transaction log) is not implemented"},
     {0, "failures-detailed", 0, NULL, "--failures-detailed is not implemented (the report counts retries and failures)"},
-    {'v', "vacuum-all", 0, NULL, "-v/--vacuum-all is not implemented (-n and the default vacuum are)"},
+    {'v', "vacuum-all", 0, "--vacuum-all", NULL},
     {0, "progress-timestamp", 0, NULL, "--progress-timestamp is not implemented"},
     {'d', "debug", 0, NULL, "-d/--debug is not implemented"},
     {0, "show-script", 1, NULL, "--show-script is not implemented"},
     {0, "tablespace", 1, NULL, "--tablespace is not implemented"},
     {0, "index-tablespace", 1, NULL, "--index-tablespace is not implemented"},
-    {'G', NULL, 0, NULL, NULL},
     {0, NULL, 0, NULL, NULL},
 };
 
@@ -193,13 +192,9 @@ static int connection_option(struct state *st, struct out *o, char what, const c
 static int apply(struct state *st, struct out *o, const struct pgopt *p, const char *v,
                  char *err, size_t errlen)
 {
-    const char *what = p->name ? p->name : "G";
+    const char *what = p->name;
     if (p->refused) {
         snprintf(err, errlen, "%s; see docs/pgbench.md", p->refused);
-        return -1;
-    }
-    if (p->letter == 'G') {
-        snprintf(err, errlen, "-G is not a pgbench 15 option");
         return -1;
     }
     if (p->to)

@@ -26,7 +26,7 @@ sbench.cmdline.options = {
    file = { "Script files FILE[@WEIGHT] (pgbench -f)", {}, T.ARG_LIST },
    define = { "Variables NAME=VALUE (pgbench -D)", {}, T.ARG_LIST },
    query_mode = { "simple, extended or prepared (pgbench -M)", "simple" },
-   init_steps = { "prepare: init steps, of d t g v p f (pgbench -I)", "dtgvp" },
+   init_steps = { "prepare: init steps, of d t g G v p f (pgbench -I)", "dtgvp" },
    fillfactor = { "prepare: fillfactor of accounts, tellers, branches (pgbench -F)", 100 },
    foreign_keys = { "prepare: add foreign keys (pgbench --foreign-keys)", false },
    unlogged_tables = { "prepare: unlogged tables, PostgreSQL (pgbench --unlogged-tables)", false },
@@ -38,6 +38,7 @@ sbench.cmdline.options = {
                        "use --time/--events)", 0 },
    pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
                          "`sbench pgbench`)", false },
+   vacuum_all = { "run: vacuum pgbench_accounts too before the run (pgbench -v)", false },
    no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
 }
 
@@ -294,6 +295,7 @@ local function prerun_vacuum()
    if d == "postgresql" then
       con0:query("vacuum pgbench_branches")
       con0:query("vacuum pgbench_tellers")
+      if s.vacuum_all then con0:query("vacuum pgbench_accounts") end
       con0:query("truncate pgbench_history")
    elseif d == "mysql" then
       con0:query("truncate table pgbench_history")

@@ -140,7 +140,7 @@ got=$(complete_line "sbench pgbench --sel")
 same "sbench pgbench --sel<TAB>: pgbench's --select-only" "--select-only" "$got"
 # every pgbench option offered is one sbench pgbench accepts (not refused as unknown)
 for w in $(complete_line "sbench pgbench --"); do
-    case $w in --client= | --jobs= | --time= | --transactions= | --connect | --protocol= | --select-only | --skip-some-updates | --initialize | --no-vacuum | --foreign-keys | --unlogged-tables | --max-tries= | --random-seed=)
+    case $w in --client= | --jobs= | --time= | --transactions= | --connect | --protocol= | --select-only | --skip-some-updates | --initialize | --no-vacuum | --vacuum-all | --foreign-keys | --unlogged-tables | --max-tries= | --random-seed=)
         case $w in *=) set -- "${w%=}" 1 ;; *) set -- "$w" ;; esac
         out=$("$sbdir/sbench" pgbench --db-driver=no_such_driver "$@" 2>&1)
         case $out in *"invalid option"* | *"not an option"*) bad "sbench pgbench refuses the offered $w: $out" ;; esac ;;

@@ -199,6 +199,13 @@ if [ "$TARGET" = pgsql ]; then
     # shellcheck disable=SC2086
     "$SBENCH" pgbench -i -s 1 $CONN sbtest >/dev/null 2>&1
     expect_eq "sbench pgbench -i: tables as pgbench -i's" "$(init_state)" "$want_init"
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench -i -I dtGvp -s 1 $CONN sbtest >/dev/null 2>&1
+    expect_eq "sbench pgbench -i -I dtGvp (server-side): tables as pgbench -i's" "$(init_state)" "$want_init"
+    # shellcheck disable=SC2086
+    "$SBENCH" pgbench -v -t 2 $CONN sbtest >"$SBT_TMP/cli-v.out" 2>&1
+    expect_eq "sbench pgbench -v" "$(grep '^number of transactions actually processed' "$SBT_TMP/cli-v.out")" \
+        "number of transactions actually processed: 2/2"
     for bad in "-r" "-l" "--aggregate-interval=5" "-L 10" "-t 5 -T 5" "-Z" "-c 0"; do
         # shellcheck disable=SC2086
         "$SBENCH" pgbench $bad $CONN sbtest >"$SBT_TMP/cli-bad.out" 2>&1; brc=$?
@@ -239,7 +246,7 @@ if [ "$KIND" = pg ]; then
     [ "$rc" = 0 ] || show_out
     invariants "partitioned, foreign keys" $((NCLI * 10))
 else
-    for opt in --unlogged-tables --partitions=2; do
+    for opt in --unlogged-tables --partitions=2 --init-steps=dtG; do
         sb "refuse$opt" pgbench prepare $opt
         checks=$((checks + 1))
         if [ "$rc" = 1 ] && grep -q "only PostgreSQL\|PostgreSQL's" "$OUT"; then echo "ok   $opt refused on $TARGET"
