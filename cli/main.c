@@ -691,10 +691,16 @@ int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
-    if (sb_pgbench_is_command(argc, argv) && /* pgbench's command line: cli/pgbench_cli.c */
-        sb_pgbench_translate(argc, argv, &argc, &argv, err, sizeof err) != 0) {
-        fprintf(stderr, "sbench pgbench: %s\n", err);
-        return 2;
+    if (sb_pgbench_is_command(argc, argv)) { /* pgbench's command line: cli/pgbench_cli.c */
+        int prc = sb_pgbench_translate(argc, argv, &argc, &argv, err, sizeof err);
+        if (prc == 1) {
+            sb_pgbench_usage(stdout);
+            return 0;
+        }
+        if (prc != 0) {
+            fprintf(stderr, "sbench pgbench: %s\n", err);
+            return 2;
+        }
     }
     run.script_ops = sb_lua_script();
     run.argc = argc;

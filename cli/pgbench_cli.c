@@ -129,6 +129,8 @@ static int list_add(struct list *l, const char *v)
     return 0;
 }
 
+/* The entry of pgopts for a short option letter, or NULL; a pointer into
+ * the static table (not to be freed). */
 static const struct pgopt *find_short(char c)
 {
     for (const struct pgopt *p = pgopts; p->letter || p->name; p++)
@@ -137,6 +139,8 @@ static const struct pgopt *find_short(char c)
     return NULL;
 }
 
+/* The entry of pgopts for a long option's name (len bytes of name), or
+ * NULL; a pointer into the static table (not to be freed). */
 static const struct pgopt *find_long(const char *name, size_t len)
 {
     for (const struct pgopt *p = pgopts; p->letter || p->name; p++)
@@ -268,8 +272,8 @@ static int read_args(int argc, char **argv, struct state *st, struct out *o, cha
             for (const char *c = a + 1; *c; c++) {
                 p = find_short(*c);
                 if (p == NULL) {
-                    snprintf(err, errlen, "invalid option -%c (see pgbench --help; "
-                             "docs/pgbench.md lists what sbench pgbench accepts)", *c);
+                    snprintf(err, errlen, "invalid option -%c (sbench pgbench --help lists "
+                             "what it accepts)", *c);
                     return -1;
                 }
                 if (!p->has_value) {
@@ -298,9 +302,38 @@ oom:
     return -1;
 }
 
+void sb_pgbench_usage(FILE *out)
+{
+    fprintf(out, "Usage: sbench pgbench [pgbench options] [dbname]\n"
+            "pgbench 15's command line, run by sbench's pgbench workload (docs/pgbench.md); "
+            "PostgreSQL\nunless --db-driver=NAME; sbench's own --name=value options pass through.\n\n"
+            "Accepted:\n");
+    for (const struct pgopt *p = pgopts; p->letter || p->name; p++) {
+        if (p->refused)
+            continue;
+        char shortname[8] = "";
+        if (p->letter)
+            snprintf(shortname, sizeof shortname, "-%c, ", p->letter);
+        fprintf(out, "  %s--%s%s\n", shortname, p->name, p->has_value ? "=VALUE" : "");
+    }
+    fprintf(out, "\nRefused (not implemented):\n");
+    for (const struct pgopt *p = pgopts; p->letter || p->name; p++) {
+        if (!p->refused)
+            continue;
+        char shortname[8] = "";
+        if (p->letter)
+            snprintf(shortname, sizeof shortname, "-%c, ", p->letter);
+        fprintf(out, "  %s--%s: %s\n", shortname, p->name, p->refused);
+    }
+    fprintf(out, "\nsbench's own form: sbench [options] pgbench prepare|run|cleanup|help\n");
+}
+
 int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv, char *err,
                          size_t errlen)
 {
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-?") == 0)
+            return 1;
     struct state st = {.clients = 1, .jobs = 1, .max_tries = 1};
     struct out o = {0};
     char num[64];
