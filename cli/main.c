@@ -20,6 +20,7 @@
 #include "../core/db.h"
 #include "../core/driver_loader.h"
 #include "info.h"
+#include "pgbench_cli.h"
 #include "../lib/options.h"
 #include "../core/paths.h"
 #include "../core/prometheus.h"
@@ -143,7 +144,8 @@ static void usage(struct sb_options *o)
     printf("       sbench [driver options] params          the server's version and settings (diag params)\n");
     printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
-    printf("       sbench report DIR                     a comparison's results redrawn\n\n");
+    printf("       sbench report DIR                     a comparison's results redrawn\n");
+    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
@@ -724,6 +726,17 @@ int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
+    if (sb_pgbench_is_command(argc, argv)) { /* pgbench's command line: cli/pgbench_cli.c */
+        int prc = sb_pgbench_translate(argc, argv, &argc, &argv, err, sizeof err);
+        if (prc == 1) {
+            sb_pgbench_usage(stdout);
+            return 0;
+        }
+        if (prc != 0) {
+            fprintf(stderr, "sbench pgbench: %s\n", err);
+            return 2;
+        }
+    }
     run.script_ops = sb_lua_script();
     run.argc = argc;
     run.argv = argv;

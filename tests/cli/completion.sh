@@ -134,6 +134,20 @@ same "--histogram=<TAB>: on, off" "$(printf 'off\non')" "$got"
 got=$(complete_line "sbench oltp_read_only ")
 same "sbench oltp_read_only <TAB>: its commands" "$(printf 'cleanup\nhelp\nprepare\nrun')" "$got"
 
+got=$(complete_line "sbench pgbench --cl")
+same "sbench pgbench --cl<TAB>: pgbench's --client= and sbench's --clients=" "$(printf -- '--client=\n--clients=')" "$got"
+got=$(complete_line "sbench pgbench --sel")
+same "sbench pgbench --sel<TAB>: pgbench's --select-only" "--select-only" "$got"
+# every pgbench option offered is one sbench pgbench accepts (not refused as unknown)
+for w in $(complete_line "sbench pgbench --"); do
+    case $w in --client= | --jobs= | --time= | --transactions= | --connect | --protocol= | --select-only | --skip-some-updates | --initialize | --no-vacuum | --vacuum-all | --foreign-keys | --unlogged-tables | --max-tries= | --random-seed=)
+        case $w in *=) set -- "${w%=}" 1 ;; *) set -- "$w" ;; esac
+        out=$("$sbdir/sbench" pgbench --db-driver=no_such_driver "$@" 2>&1)
+        case $out in *"invalid option"* | *"not an option"*) bad "sbench pgbench refuses the offered $w: $out" ;; esac ;;
+    esac
+done
+ok "the pgbench options offered are accepted by sbench pgbench"
+
 printf 'sbench.cmdline.commands = { warm = {function() end} }\nfunction event() end\n' >cmds.lua
 got=$(complete_line "sbench ./cmds.lua ")
 if echo "$got" | grep -qx warm && echo "$got" | grep -qx run; then ok "a workload's own command (warm) is offered"; else bad "commands of ./cmds.lua: $got"; fi

@@ -1,0 +1,393 @@
+/*
+ * `sbench pgbench [pgbench options] [dbname]`: pgbench 15's command line,
+ * rewritten into sbench's own (the pgbench workload, workloads/pgbench.lua,
+ * and the core options) before sbench parses it, so that a pgbench user's
+ * command line runs unchanged, on PostgreSQL by default and on any driver
+ * with --db-driver=NAME.  Every option of pgbench that sbench does not
+ * implement is refused by name; sbench's own --long=value options pass
+ * through untouched.  The mapping is documented in docs/pgbench.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgbench_cli.h"
+
+/* The words after `sbench pgbench` that make it sbench's own command line
+ * (the workload's commands) instead of pgbench's. */
+static const char *const workload_commands[] = {"prepare", "run", "cleanup", "help", NULL};
+
+int sb_pgbench_is_command(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "pgbench") != 0)
+        return 0;
+    for (int i = 2; i < argc; i++)
+        for (const char *const *c = workload_commands; *c; c++)
+            if (strcmp(argv[i], *c) == 0)
+                return 0;
+    return 1;
+}
+
+/* One pgbench option: its short letter (0: none), long name, whether it
+ * takes a value, and what it becomes: a sbench option prefix the value is
+ * appended to ("--time="), a fixed word, or NULL for the cases that
+ * translate() handles itself or refuses. */
+struct pgopt {
+    char letter;
+    const char *name;
+    int has_value;
+    const char *to;
+    const char *refused; /* non-NULL: not implemented, and why */
+};
+
+static const struct pgopt pgopts[] = {
+    {'c', "client", 1, NULL, NULL},
+    {'j', "jobs", 1, NULL, NULL},
+    {'T', "time", 1, NULL, NULL},
+    {'t', "transactions", 1, NULL, NULL},
+    {'C', "connect", 0, "--reconnect=transaction", NULL},
+    {'M', "protocol", 1, "--query-mode=", NULL},
+    {'S', "select-only", 0, NULL, NULL},
+    {'N', "skip-some-updates", 0, NULL, NULL},
+    {'b', "builtin", 1, NULL, NULL},
+    {'f', "file", 1, NULL, NULL},
+    {'D', "define", 1, NULL, NULL},
+    {'P', "progress", 1, "--report-interval=", NULL},
+    {'R', "rate", 1, "--rate=", NULL},
+    {'s', "scale", 1, "--scale=", NULL},
+    {'i', "initialize", 0, NULL, NULL},
+    {'I', "init-steps", 1, "--init-steps=", NULL},
+    {'F', "fillfactor", 1, "--fillfactor=", NULL},
+    {'n', "no-vacuum", 0, "--no-vacuum", NULL},
+    {'h', "host", 1, NULL, NULL},
+    {'p', "port", 1, NULL, NULL},
+    {'U', "username", 1, NULL, NULL},
+    {0, "random-seed", 1, "--random-seed=", NULL},
+    {0, "max-tries", 1, NULL, NULL},
+    {0, "foreign-keys", 0, "--foreign-keys", NULL},
+    {0, "unlogged-tables", 0, "--unlogged-tables", NULL},
+    {0, "partitions", 1, "--partitions=", NULL},
+    {0, "partition-method", 1, "--partition-method=", NULL},
+    {'q', "quiet", 0, "", NULL},
+    {0, "verbose-errors", 0, "", NULL},
+    {'r', "report-per-command", 0, NULL, "per-statement latencies (-r) are not implemented"},
+    {'L', "latency-limit", 1, NULL, "--latency-limit is not implemented"},
+    {'l', "log", 0, NULL, "the per-transaction log (-l/--log) is not implemented"},
+    {0, "log-prefix", 1, NULL, "--log-prefix (of the per-transaction log) is not implemented"},
+    {0, "aggregate-interval", 1, NULL, "the aggregated log (--aggregate-interval) is not implemented"},
+    {0, "sampling-rate", 1, NULL, "--sampling-rate (of the per-transaction log) is not implemented"},
+    {0, "failures-detailed", 0, NULL, "--failures-detailed is not implemented (the report counts retries and failures)"},
+    {'v', "vacuum-all", 0, "--vacuum-all", NULL},
+    {0, "progress-timestamp", 0, NULL, "--progress-timestamp is not implemented"},
+    {'d', "debug", 0, NULL, "-d/--debug is not implemented"},
+    {0, "show-script", 1, NULL, "--show-script is not implemented"},
+    {0, "tablespace", 1, NULL, "--tablespace is not implemented"},
+    {0, "index-tablespace", 1, NULL, "--index-tablespace is not implemented"},
+    {0, NULL, 0, NULL, NULL},
+};
+
+struct out {
+    char **v;
+    int n, cap;
+};
+
+static int push(struct out *o, const char *a, const char *b)
+{
+    if (o->n + 2 > o->cap) {
+        int cap = o->cap ? o->cap * 2 : 32;
+        char **v = realloc(o->v, sizeof *v * (size_t)cap);
+        if (v == NULL)
+            return -1;
+        o->v = v;
+        o->cap = cap;
+    }
+    size_t la = strlen(a), lb = b ? strlen(b) : 0;
+    char *s = malloc(la + lb + 1);
+    if (s == NULL)
+        return -1;
+    memcpy(s, a, la);
+    if (lb)
+        memcpy(s + la, b, lb);
+    s[la + lb] = '\0';
+    o->v[o->n++] = s;
+    o->v[o->n] = NULL;
+    return 0;
+}
+
+/* A list option collected over repeated -b/-f/-D: "a,b,c". */
+struct list { char buf[4096]; size_t len; };
+
+static int list_add(struct list *l, const char *v)
+{
+    size_t n = strlen(v);
+    if (l->len + n + 2 > sizeof l->buf)
+        return -1;
+    if (l->len)
+        l->buf[l->len++] = ',';
+    memcpy(l->buf + l->len, v, n + 1);
+    l->len += n;
+    return 0;
+}
+
+/* The entry of pgopts for a short option letter, or NULL; a pointer into
+ * the static table (not to be freed). */
+static const struct pgopt *find_short(char c)
+{
+    for (const struct pgopt *p = pgopts; p->letter || p->name; p++)
+        if (p->letter == c)
+            return p;
+    return NULL;
+}
+
+/* The entry of pgopts for a long option's name (len bytes of name), or
+ * NULL; a pointer into the static table (not to be freed). */
+static const struct pgopt *find_long(const char *name, size_t len)
+{
+    for (const struct pgopt *p = pgopts; p->letter || p->name; p++)
+        if (p->name && strlen(p->name) == len && strncmp(p->name, name, len) == 0)
+            return p;
+    return NULL;
+}
+
+static int positive(const char *v, long *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || n < 1 || n > 100000000)
+        return -1;
+    *out = n;
+    return 0;
+}
+
+struct state {
+    long clients, jobs, time, transactions, max_tries;
+    int init, have_time, have_tx;
+    struct list builtin, file, define;
+    const char *dbname;
+    const char *driver; /* --db-driver's value, "pgsql" by default */
+};
+
+/* -h, -p, -U and the database name as the chosen driver's options. */
+static int connection_option(struct state *st, struct out *o, char what, const char *v,
+                             char *err, size_t errlen)
+{
+    const char *d = st->driver;
+    char name[64];
+    const char *suffix = what == 'h' ? "host" : what == 'p' ? "port" : what == 'U' ? "user" : "db";
+    if (strcmp(d, "pgsql") != 0 && strcmp(d, "mysql") != 0) {
+        if (what == 'd' && strcmp(d, "sqlite") == 0) suffix = "db";
+        else if (what == 'd' && strcmp(d, "odbc") == 0) suffix = "dsn";
+        else if (what == 'U' && strcmp(d, "odbc") == 0) suffix = "user";
+        else {
+            if (what == 'd')
+                snprintf(err, errlen, "a database name is not an option of the %s driver: "
+                         "use its --%s-* options", d, d);
+            else
+                snprintf(err, errlen, "-%c is not an option of the %s driver: use its --%s-* "
+                         "options", what, d, d);
+            return -1;
+        }
+    }
+    snprintf(name, sizeof name, "--%s-%s=", d, suffix);
+    return push(o, name, v);
+}
+
+/* Applies one pgbench option with its value (NULL for a flag). */
+static int apply(struct state *st, struct out *o, const struct pgopt *p, const char *v,
+                 char *err, size_t errlen)
+{
+    const char *what = p->name;
+    if (p->refused) {
+        snprintf(err, errlen, "%s; see docs/pgbench.md", p->refused);
+        return -1;
+    }
+    if (p->to)
+        return *p->to ? push(o, p->to, v) : 0;
+    switch (p->letter) {
+    case 'c': case 'j': case 'T': case 't': {
+        long n;
+        if (positive(v, &n) != 0) {
+            snprintf(err, errlen, "invalid value for --%s: \"%s\" (expected a positive integer)", what, v);
+            return -1;
+        }
+        if (p->letter == 'c') st->clients = n;
+        else if (p->letter == 'j') st->jobs = n;
+        else if (p->letter == 'T') { st->time = n; st->have_time = 1; }
+        else { st->transactions = n; st->have_tx = 1; }
+        return 0;
+    }
+    case 'S': return list_add(&st->builtin, "select-only");
+    case 'N': return list_add(&st->builtin, "simple-update");
+    case 'b': return list_add(&st->builtin, v);
+    case 'f': return list_add(&st->file, v);
+    case 'D':
+        if (strchr(v, ',') != NULL) {
+            snprintf(err, errlen, "-D %s: a value with a comma is not supported", v);
+            return -1;
+        }
+        return list_add(&st->define, v);
+    case 'i': st->init = 1; return 0;
+    case 'h': case 'p': case 'U': return connection_option(st, o, p->letter, v, err, errlen);
+    default: break;
+    }
+    if (strcmp(what, "max-tries") == 0) { /* tries = 1 + retries */
+        long n;
+        if (positive(v, &n) != 0) {
+            snprintf(err, errlen, "invalid value for --max-tries: \"%s\"", v);
+            return -1;
+        }
+        st->max_tries = n;
+        return 0;
+    }
+    snprintf(err, errlen, "internal: unmapped option %s", what);
+    return -1;
+}
+
+/* Reads argv[2..] into st and o (pass-through options and the mapped
+ * ones); returns 0 or -1 with err. */
+static int read_args(int argc, char **argv, struct state *st, struct out *o, char *err,
+                     size_t errlen)
+{
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const struct pgopt *p = NULL;
+        const char *v = NULL;
+        if (a[0] == '-' && a[1] == '-') {
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            p = find_long(a + 2, len);
+            if (p == NULL) { /* sbench's own option: as given */
+                if (push(o, a, NULL) != 0) goto oom;
+                continue;
+            }
+            if (p->has_value) {
+                if (eq) v = eq + 1;
+                else if (i + 1 < argc) v = argv[++i];
+                else { snprintf(err, errlen, "option --%s needs a value", p->name); return -1; }
+            } else if (eq) {
+                snprintf(err, errlen, "option --%s takes no value", p->name);
+                return -1;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            for (const char *c = a + 1; *c; c++) {
+                p = find_short(*c);
+                if (p == NULL) {
+                    snprintf(err, errlen, "invalid option -%c (sbench pgbench --help lists "
+                             "what it accepts)", *c);
+                    return -1;
+                }
+                if (!p->has_value) {
+                    if (apply(st, o, p, NULL, err, errlen) != 0) return -1;
+                    continue;
+                }
+                if (c[1]) v = c + 1;
+                else if (i + 1 < argc) v = argv[++i];
+                else { snprintf(err, errlen, "option -%c needs a value", *c); return -1; }
+                break;
+            }
+            if (!p->has_value) continue;
+        } else {
+            if (st->dbname) {
+                snprintf(err, errlen, "too many command-line arguments (first is \"%s\")", a);
+                return -1;
+            }
+            st->dbname = a;
+            continue;
+        }
+        if (apply(st, o, p, v, err, errlen) != 0) return -1;
+    }
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+    return -1;
+}
+
+void sb_pgbench_usage(FILE *out)
+{
+    fprintf(out, "Usage: sbench pgbench [pgbench options] [dbname]\n"
+            "pgbench 15's command line, run by sbench's pgbench workload (docs/pgbench.md); "
+            "PostgreSQL\nunless --db-driver=NAME; sbench's own --name=value options pass through.\n\n"
+            "Accepted:\n");
+    for (const struct pgopt *p = pgopts; p->letter || p->name; p++) {
+        if (p->refused)
+            continue;
+        char shortname[8] = "";
+        if (p->letter)
+            snprintf(shortname, sizeof shortname, "-%c, ", p->letter);
+        fprintf(out, "  %s--%s%s\n", shortname, p->name, p->has_value ? "=VALUE" : "");
+    }
+    fprintf(out, "\nRefused (not implemented):\n");
+    for (const struct pgopt *p = pgopts; p->letter || p->name; p++) {
+        if (!p->refused)
+            continue;
+        char shortname[8] = "";
+        if (p->letter)
+            snprintf(shortname, sizeof shortname, "-%c, ", p->letter);
+        fprintf(out, "  %s--%s: %s\n", shortname, p->name, p->refused);
+    }
+    fprintf(out, "\nsbench's own form: sbench [options] pgbench prepare|run|cleanup|help\n");
+}
+
+int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv, char *err,
+                         size_t errlen)
+{
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-?") == 0)
+            return 1;
+    struct state st = {.clients = 1, .jobs = 1, .max_tries = 1};
+    struct out o = {0};
+    char num[64];
+    if (push(&o, argv[0], NULL) != 0) goto oom;
+    st.driver = "pgsql";
+    int driver_given = 0;
+    for (int i = 2; i < argc; i++)
+        if (strncmp(argv[i], "--db-driver=", 12) == 0) {
+            driver_given = 1;
+            st.driver = argv[i] + 12;
+        }
+    if (!driver_given && push(&o, "--db-driver=pgsql", NULL) != 0) goto oom;
+    if (read_args(argc, argv, &st, &o, err, errlen) != 0)
+        goto fail;
+    if (st.have_time && st.have_tx) {
+        snprintf(err, errlen, "specify either a number of transactions (-t) or a duration (-T), not both");
+        goto fail;
+    }
+    if (st.dbname && connection_option(&st, &o, 'd', st.dbname, err, errlen) != 0) goto fail;
+    if (st.jobs > st.clients) st.jobs = st.clients; /* as pgbench */
+    snprintf(num, sizeof num, "%ld", st.jobs);
+    if (push(&o, "--threads=", num) != 0) goto oom;
+    if (st.clients > st.jobs) {
+        snprintf(num, sizeof num, "%ld", st.clients);
+        if (push(&o, "--clients=", num) != 0) goto oom;
+    }
+    if (!st.init) {
+        if (st.have_time) {
+            snprintf(num, sizeof num, "%ld", st.time);
+            if (push(&o, "--time=", num) != 0) goto oom;
+        } else {
+            snprintf(num, sizeof num, "%ld", st.have_tx ? st.transactions : 10L);
+            if (push(&o, "--time=0", NULL) != 0 || push(&o, "--forever", NULL) != 0 ||
+                push(&o, "--transactions=", num) != 0) goto oom;
+        }
+        if (st.max_tries > 1) {
+            snprintf(num, sizeof num, "%ld", st.max_tries - 1);
+            if (push(&o, "--max-retries=", num) != 0) goto oom;
+        }
+        if (push(&o, "--pgbench-report=on", NULL) != 0) goto oom;
+    }
+    if (st.builtin.len && push(&o, "--builtin=", st.builtin.buf) != 0) goto oom;
+    if (st.file.len && push(&o, "--file=", st.file.buf) != 0) goto oom;
+    if (st.define.len && push(&o, "--define=", st.define.buf) != 0) goto oom;
+    if (push(&o, "pgbench", NULL) != 0 || push(&o, st.init ? "prepare" : "run", NULL) != 0)
+        goto oom;
+    *out_argc = o.n;
+    *out_argv = o.v;
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    for (int i = 0; i < o.n; i++)
+        free(o.v[i]);
+    free(o.v);
+    return -1;
+}

@@ -1,0 +1,3 @@
+BEGIN;
+\frobnicate 3
+END;

@@ -1,0 +1,399 @@
+-- pgbench: pgbench's built-in workloads and its script files, on every
+-- database sbench drives.
+--
+--   sbench --db-driver=pgsql pgbench prepare --scale=10          # pgbench -i -s 10
+--   sbench --db-driver=mysql pgbench run --builtin=simple-update  # pgbench -N
+--   sbench pgbench run --file=mine.sql@2 --builtin=select-only@1 -D k=5
+--
+-- The built-ins are pgbench 15's scripts as text, run by the same parser
+-- and interpreter as a user's file (pgbench_script, pgbench_run).  Every
+-- script is parsed and checked in init(), before any connection: a
+-- malformed one stops the run with "FILE:LINE: what".  One event is one
+-- pass over one script, chosen by weight.
+
+local S = require("pgbench_script")
+local Run = require("pgbench_run")
+local E = require("pgbench_expr")
+local Rnd = require("pgbench_rand")
+local Init = require("pgbench_init")
+
+local T = sbench.cmdline
+sbench.cmdline.options = {
+   scale = { "Scale factor: 100,000 accounts per unit (pgbench -s); in run, the :scale " ..
+                "of the scripts (default: read from pgbench_branches)", 0 },
+   builtin = { "Built-in scripts NAME[@WEIGHT]: tpcb-like, simple-update, select-only " ..
+                  "(pgbench -b)", {}, T.ARG_LIST },
+   file = { "Script files FILE[@WEIGHT] (pgbench -f)", {}, T.ARG_LIST },
+   define = { "Variables NAME=VALUE (pgbench -D)", {}, T.ARG_LIST },
+   query_mode = { "simple, extended or prepared (pgbench -M)", "simple" },
+   init_steps = { "prepare: init steps, of d t g G v p f (pgbench -I)", "dtgvp" },
+   fillfactor = { "prepare: fillfactor of accounts, tellers, branches (pgbench -F)", 100 },
+   foreign_keys = { "prepare: add foreign keys (pgbench --foreign-keys)", false },
+   unlogged_tables = { "prepare: unlogged tables, PostgreSQL (pgbench --unlogged-tables)", false },
+   partitions = { "prepare: partitions of pgbench_accounts, PostgreSQL (pgbench --partitions)", 0 },
+   partition_method = { "prepare: range or hash (pgbench --partition-method)", "range" },
+   random_seed = { "Seed of the scripts' random functions, an integer, as pgbench --random-seed " ..
+                      "(default: --rand-seed, or the time)", "" },
+   transactions = { "run: transactions per client, then the client stops (pgbench -t; 0: no limit, " ..
+                       "use --time/--events)", 0 },
+   pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
+                         "`sbench pgbench`)", false },
+   vacuum_all = { "run: vacuum pgbench_accounts too before the run (pgbench -v)", false },
+   no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
+}
+
+local BUILTIN = {
+   ["tpcb-like"] = [[
+\set aid random(1, 100000 * :scale)
+\set bid random(1, 1 * :scale)
+\set tid random(1, 10 * :scale)
+\set delta random(-5000, 5000)
+BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+END;
+]],
+   ["simple-update"] = [[
+\set aid random(1, 100000 * :scale)
+\set bid random(1, 1 * :scale)
+\set tid random(1, 10 * :scale)
+\set delta random(-5000, 5000)
+BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+END;
+]],
+   ["select-only"] = [[
+\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+]],
+}
+
+local function settings()
+   local s = {}
+   for name in pairs(sbench.cmdline.options) do s[name] = sbench.opt[name] end
+   s.threads = sbench.opt.threads or 1
+   s.clients = math.max(sbench.opt.clients or 0, s.threads)
+   return s
+end
+
+-- NAME[@WEIGHT] -> name, weight (pgbench's default weight is 1).
+local function weighted(item, what)
+   local name, w = item:match("^(.*)@(%d+)$")
+   if not name then return item, 1 end
+   w = math.tointeger(tonumber(w))
+   if not w or w > 2147483647 then error("invalid weight in " .. what .. " " .. item, 0) end
+   return name, w
+end
+
+local function builtin_named(name)
+   if BUILTIN[name] then return name end
+   local found
+   for full in pairs(BUILTIN) do -- pgbench accepts a unique prefix
+      if full:sub(1, #name) == name then
+         if found then error("ambiguous builtin name: " .. name, 0) end
+         found = full
+      end
+   end
+   if not found or name == "" then
+      error("no builtin script found for name \"" .. name ..
+               "\" (available: tpcb-like, simple-update, select-only)", 0)
+   end
+   return found
+end
+
+-- The scripts of the run with their weights, parsed and checked.
+local function load_scripts(s)
+   local list = {}
+   for _, item in ipairs(s.builtin) do
+      local name, w = weighted(item, "--builtin")
+      name = builtin_named(name)
+      list[#list + 1] = { script = S.parse(BUILTIN[name], "<builtin: " .. name .. ">"), weight = w, name = name }
+   end
+   for _, item in ipairs(s.file) do
+      local path, w = weighted(item, "--file")
+      local f, why = io.open(path, "r")
+      if not f then error("could not open file \"" .. path .. "\": " .. tostring(why), 0) end
+      local text = f:read("a"); f:close()
+      list[#list + 1] = { script = S.parse(text, path), weight = w, name = path:match("([^/]+)$") }
+   end
+   if #list == 0 then
+      list[1] = { script = S.parse(BUILTIN["tpcb-like"], "<builtin: tpcb-like>"), weight = 1, name = "tpcb-like" }
+   end
+   local total = 0
+   for _, e in ipairs(list) do total = total + e.weight end
+   if total == 0 then error("total script weight must not be zero", 0) end
+   return list, total
+end
+
+-- -D NAME=VALUE -> { name = "value" }.
+local function defines(s)
+   local vars = {}
+   for _, d in ipairs(s.define) do
+      local name, value = d:match("^([^=]+)=(.*)$")
+      if not name then error("invalid variable definition: \"" .. d .. "\" (expected NAME=VALUE)", 0) end
+      vars[name] = value
+   end
+   return vars
+end
+
+local function check_mode(s)
+   local m = s.query_mode
+   if m ~= "simple" and m ~= "extended" and m ~= "prepared" then
+      error("invalid query mode (-M/--query-mode=" .. tostring(m) .. "): expected simple, extended or prepared", 0)
+   end
+end
+
+local function base_seed(s)
+   local r = tostring(s.random_seed)
+   if r == "" then
+      local rs = sbench.opt.rand_seed
+      if type(rs) == "number" and rs ~= 0 then return math.tointeger(rs) end
+      return os.time()
+   end
+   local v = math.tointeger(tonumber(r))
+   if not v or not r:match("^%d+$") then
+      error("unrecognized random seed option \"" .. r .. "\": expected an unsigned integer", 0)
+   end
+   return v
+end
+
+-- Variables every client has: -D, :scale, :client_id, :random_seed,
+-- :default_seed (unless -D set them).
+local function names_defined(s)
+   local d = defines(s)
+   for _, n in ipairs({ "scale", "client_id", "random_seed", "default_seed" }) do d[n] = true end
+   return d
+end
+
+function init()
+   local s = settings()
+   check_mode(s)
+   defines(s)
+   base_seed(s)
+   local list = load_scripts(s)
+   local d = names_defined(s)
+   for _, e in ipairs(list) do S.check_vars(e.script, d) end
+end
+
+----------------------------------------------------------------------------
+-- prepare (pgbench -i) and cleanup
+----------------------------------------------------------------------------
+
+local function init_settings()
+   local s = settings()
+   if s.scale == 0 then s.scale = 1 end
+   return s
+end
+
+function prepare_cmd()
+   local s = init_settings()
+   local con = sbench.sql.driver():connect()
+   local dialect = con:dialect()
+   Init.check(dialect, s)
+   Init.run(con, dialect, s)
+   con:disconnect()
+end
+
+sbench.cmdline.commands = {
+   prepare = { prepare_cmd, sbench.cmdline.PARALLEL_COMMAND },
+}
+
+function cleanup()
+   local con = sbench.sql.driver():connect()
+   local q = Init.sql(con:dialect(), init_settings())
+   for _, sql in ipairs(q.drop) do con:query(sql) end
+   con:disconnect()
+end
+
+----------------------------------------------------------------------------
+-- run
+----------------------------------------------------------------------------
+
+local con, runner, scripts, total_weight, ctx, choose_rs
+local typed
+local done_count, limit = 0, 0 -- transactions of this client, --transactions
+
+-- The :scale of the run: --scale, else with a built-in script the rows of
+-- pgbench_branches, else 1 (as pgbench).
+local function run_scale(s, c)
+   if s.scale > 0 then return s.scale end
+   local builtin = #s.file == 0
+   for _, e in ipairs(scripts) do
+      if e.name and BUILTIN[e.name] then builtin = true end
+   end
+   if not builtin then return 1 end
+   local n = c:query_row("select count(*) from pgbench_branches")
+   n = math.tointeger(tonumber(n))
+   if not n or n < 1 then
+      error("could not count the rows of pgbench_branches (run prepare first)", 0)
+   end
+   return n
+end
+
+function thread_init()
+   local s = settings()
+   scripts, total_weight = load_scripts(s)
+   con = sbench.sql.driver():connect()
+   local dialect = con:dialect()
+   runner = Run.new(con, { mode = s.query_mode, dialect = dialect })
+   local client = sbench.cid or sbench.tid or 0
+   local seed = base_seed(s)
+   local rs, default_seed = Rnd.client_state(seed, s.clients, client)
+   local vars = defines(s)
+   local function default(name, v) if vars[name] == nil then vars[name] = v end end
+   default("scale", run_scale(s, con))
+   default("client_id", client)
+   default("random_seed", seed)
+   default("default_seed", default_seed)
+   ctx = { vars = vars, rs = rs }
+   choose_rs = Rnd.new(seed ~ (client * 0x9E3779B97F4A7C15 + 1))
+   typed = #scripts > 1
+   limit = s.transactions
+end
+
+function event()
+   if limit > 0 then
+      if done_count >= limit then return true end -- ends this client's loop
+      done_count = done_count + 1
+   end
+   local e = scripts[1]
+   if typed then
+      local r = Rnd.uniform(choose_rs, 0, total_weight - 1)
+      for _, x in ipairs(scripts) do
+         if r < x.weight then e = x; break end
+         r = r - x.weight
+      end
+      sbench.event_type(e.name)
+   end
+   local ok, err = pcall(runner.run, e.script, ctx)
+   if not ok then error(runner.locate(e.script, err), 0) end
+end
+
+function thread_done()
+   runner.close()
+   con:disconnect()
+end
+
+sbench.hooks = sbench.hooks or {}
+function sbench.hooks.before_restart_event(err)
+   if type(err) == "table" and err.class == "lost" then runner.close() end
+end
+
+-- pgbench's pre-run cleanup (unless --no-vacuum): vacuum branches and
+-- tellers, empty history; a failure is printed and ignored, as pgbench
+-- does (a script of one's own may not use these tables).
+local function prerun_vacuum()
+   local s = settings()
+   if s.no_vacuum or sbench.cmdline.command ~= "run" then return end
+   local con0 = sbench.sql.driver():connect()
+   local d = con0:dialect()
+   if d == "postgresql" then
+      con0:query("vacuum pgbench_branches")
+      con0:query("vacuum pgbench_tellers")
+      if s.vacuum_all then con0:query("vacuum pgbench_accounts") end
+      con0:query("truncate pgbench_history")
+   elseif d == "mysql" then
+      con0:query("truncate table pgbench_history")
+   else
+      con0:query("delete from pgbench_history")
+   end
+   con0:disconnect()
+end
+
+-- A user's mistake stops the run with its one line, without a traceback.
+local plain_error = { __tostring = function(e) return e.message end }
+local function plain(f)
+   local ok, err = pcall(f)
+   if not ok then
+      if type(err) == "string" then
+         err = setmetatable({ message = err, no_traceback = true }, plain_error)
+      end
+      error(err, 0)
+   end
+end
+
+local base_init, base_thread_init, base_prepare = init, thread_init, prepare_cmd
+function thread_init() plain(base_thread_init) end
+sbench.cmdline.commands.prepare[1] = function() plain(base_prepare) end
+
+-- pgbench 15's report and progress lines, from the report's counts.
+local DESCR = { ["tpcb-like"] = "<builtin: TPC-B (sort of)>",
+                ["simple-update"] = "<builtin: simple update>",
+                ["select-only"] = "<builtin: select only>" }
+
+local report_scale -- the :scale the clients read from pgbench_branches
+
+local function pgbench_report(stat)
+   local s = settings()
+   local list = load_scripts(s)
+   local total = stat.events or 0
+   local failed = 0
+   for _, t in pairs(stat.types or {}) do failed = failed + (t.failed or 0) end
+   if #list == 1 then
+      print("transaction type: " .. (DESCR[list[1].name] or list[1].script.source))
+   end
+   print("scaling factor: " .. (s.scale > 0 and s.scale or report_scale or 1))
+   print("query mode: " .. s.query_mode)
+   print("number of clients: " .. s.clients)
+   print("number of threads: " .. s.threads)
+   print("maximum number of tries: " .. ((sbench.opt.max_retries or 0) + 1))
+   if s.transactions > 0 then
+      print("number of transactions per client: " .. s.transactions)
+      print(string.format("number of transactions actually processed: %d/%d", total,
+                          s.transactions * s.clients))
+   else
+      print(string.format("duration: %d s", math.floor((sbench.opt.time or 0) + 0.5)))
+      print("number of transactions actually processed: " .. total)
+   end
+   print(string.format("number of failed transactions: %d (%.3f%%)", failed,
+                       total + failed > 0 and 100.0 * failed / (total + failed) or 0))
+   if (sbench.opt.max_retries or 0) > 0 then
+      print("number of transactions retried: " .. (stat.errors or 0))
+   end
+   print(string.format("latency average = %.3f ms", (stat.latency_avg or 0) * 1000))
+   local t = stat.time_total or 0
+   print(string.format("tps = %f (without initial connection time)", t > 0 and total / t or 0))
+   if #list > 1 then
+      for i, e in ipairs(list) do
+         local n = stat.types and stat.types[e.name] and stat.types[e.name].count or 0
+         print(string.format("SQL script %d: %s", i, DESCR[e.name] or e.script.source))
+         print(string.format(" - weight: %d", e.weight))
+         print(string.format(" - %d transactions (%.1f%% of total, tps = %f)", n,
+                             total > 0 and 100.0 * n / total or 0, t > 0 and n / t or 0))
+      end
+   end
+end
+
+local function pgbench_progress(stat)
+   local dt = stat.time_interval or 0
+   print(string.format("progress: %.1f s, %.1f tps, lat %.3f ms, %d failed",
+                       stat.time_total or 0, dt > 0 and (stat.events or 0) / dt or 0,
+                       (stat.latency_avg or 0) * 1000, 0))
+end
+
+function init()
+   if sbench.opt.pgbench_report then
+      sbench.hooks.report_cumulative = pgbench_report
+      sbench.hooks.report_intermediate = pgbench_progress
+   end
+   plain(base_init)
+   if sbench.opt.pgbench_report and sbench.cmdline.command == "run" and sbench.opt.scale == 0 then
+      pcall(function()
+         local c = sbench.sql.driver():connect()
+         scripts = load_scripts(settings())
+         report_scale = run_scale(settings(), c)
+         c:disconnect()
+      end)
+   end
+   local ok, err = pcall(prerun_vacuum)
+   if not ok then
+      local msg = type(err) == "table" and (err.sql_errmsg or tostring(err)) or tostring(err)
+      print("pgbench: the pre-run vacuum failed (use --no-vacuum): " .. msg)
+      if type(err) ~= "table" then error(err, 0) end
+   end
+end

@@ -1,0 +1,224 @@
+-- pgbench_run: one client running parsed pgbench scripts (pgbench_script)
+-- on an sbench connection.
+--
+--   local runner = require("pgbench_run").new(con, { mode = "prepared",
+--                                                     dialect = "postgresql" })
+--   runner.run(script, ctx)   -- one transaction; ctx = { vars, rs }
+--
+-- The hot path: expressions are closures compiled once; under -M prepared
+-- each SQL command is prepared on its first run on the connection (`?` for
+-- every :variable) and then only its parameters are set; under simple and
+-- extended the statement text is joined from its pieces.  Transaction
+-- verbs (BEGIN, END, COMMIT, ROLLBACK) go through the driver's own calls on
+-- databases other than PostgreSQL and SQLite, which accept pgbench's
+-- spelling.  A failure of the script itself (an expression error, an
+-- undefined variable) raises "SOURCE:LINE: message".
+
+local E = require("pgbench_expr")
+
+local M = {}
+local NULL, to_text = E.NULL, E.to_text
+local concat = table.concat
+
+local usleep
+do
+   local ok, ffi = pcall(require, "ffi")
+   if ok and ffi and ffi.C then usleep = ffi.C.usleep end
+end
+
+local plain_error = { __tostring = function(e) return e.message end }
+local function script_fail(script, cmd, msg)
+   error(setmetatable({ message = script.source .. ":" .. cmd.line .. ": " .. msg,
+                        no_traceback = true }, plain_error), 0)
+end
+
+local function var_text(script, cmd, vars, name)
+   local v = vars[name]
+   if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
+   if type(v) == "string" then return v end
+   return to_text(v)
+end
+
+-- new(con, opts) -> runner.  opts.mode: simple|extended|prepared;
+-- opts.dialect: the connection's.
+function M.new(con, opts)
+   local R = {}
+   local prepared = opts.mode == "prepared"
+   local native_verbs = opts.dialect == "postgresql" or opts.dialect == "sqlite"
+   local stmts = {} -- part -> { st, params, types }
+   local T = sbench.sql.type
+
+   -- The statement's text with its variables' values; the pieces' table
+   -- is the part's own, reused (each client parses its own scripts).
+   local function literal(script, cmd, part, vars)
+      local p = part.pieces
+      if #p == 1 then return p[1] end
+      local out = part.buf
+      if not out then out = {}; part.buf = out end
+      for j = 1, #p do
+         if j % 2 == 1 then out[j] = p[j] else out[j] = var_text(script, cmd, vars, p[j]) end
+      end
+      return concat(out)
+   end
+
+   local function prepare(script, cmd, part, vars)
+      local p, q = part.pieces, {}
+      for j = 1, #p do q[j] = (j % 2 == 1) and p[j] or "?" end
+      local st = con:prepare(concat(q))
+      local params, types = {}, {}
+      for j = 2, #p, 2 do
+         local v = vars[p[j]]
+         local ty = math.type(v) == "integer" and T.BIGINT or
+            (math.type(v) == "float" and T.DOUBLE or T.VARCHAR)
+         params[#params + 1] = ty == T.VARCHAR and st:bind_create(ty, 1024) or st:bind_create(ty)
+         types[#types + 1] = ty
+      end
+      if #params > 0 then st:bind_param(table.unpack(params)) end
+      local s = { st = st, params = params, types = types }
+      stmts[part] = s
+      return s
+   end
+
+   local function exec_part(script, cmd, part, vars)
+      local verb = part.verb
+      if verb and not native_verbs then
+         if verb == "begin" then con:begin() elseif verb == "commit" then con:commit()
+         else con:rollback() end
+         return nil
+      end
+      if not prepared then return con:query(literal(script, cmd, part, vars)) end
+      local s = stmts[part] or prepare(script, cmd, part, vars)
+      local p, params, types = part.pieces, s.params, s.types
+      for k = 1, #params do
+         local name = p[2 * k]
+         local v = vars[name]
+         if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
+         local ty = types[k]
+         if type(v) == "string" then v = E.parse_value(v) or v end
+         if ty == T.BIGINT and math.type(v) ~= "integer" then
+            script_fail(script, cmd, "variable \"" .. name .. "\" was an integer when the statement was prepared")
+         elseif ty == T.DOUBLE then v = tonumber(v) or v
+         elseif ty == T.VARCHAR then v = to_text(v) end
+         params[k]:set(v)
+      end
+      return s.st:execute()
+   end
+
+   local function store(script, cmd, rs, part, vars, prefix, must)
+      local row = type(rs) ~= "number" and rs and rs:fetch_row()
+      if not row then
+         if must then script_fail(script, cmd, "expected one row, got 0") end
+         return
+      end
+      if must and rs:fetch_row() then script_fail(script, cmd, "expected one row, got more") end
+      for i, nm in ipairs(part.names) do
+         local v = row[i]
+         if v == nil then v = NULL elseif type(v) == "string" then v = E.parse_value(v) or v end
+         vars[prefix .. nm] = v
+      end
+   end
+
+   local function run_sql(script, cmd, vars)
+      local parts = cmd.parts
+      for i = 1, #parts do
+         local part = parts[i]
+         local rs = exec_part(script, cmd, part, vars)
+         if cmd.how == "aset" then store(script, cmd, rs, part, vars, cmd.prefix, false)
+         elseif cmd.how == "gset" and i == #parts then store(script, cmd, rs, part, vars, cmd.prefix, true)
+         end
+      end
+   end
+
+   local function shell_line(script, cmd, vars)
+      local w = {}
+      for i, x in ipairs(cmd.words) do
+         if x:match("^:[%w_]+$") then w[i] = var_text(script, cmd, vars, x:sub(2)) else w[i] = x end
+      end
+      return concat(w, " ")
+   end
+
+   local function eval(script, cmd, ctx)
+      local ok, v = pcall(cmd.expr, ctx)
+      if not ok then
+         if type(v) == "table" and v.expr_error then script_fail(script, cmd, v.expr_error) end
+         error(v, 0)
+      end
+      return v
+   end
+
+   -- Evaluates branch commands from index i until one is taken; returns
+   -- the index to continue at.
+   local function enter_branch(script, cmds, i, ctx)
+      while true do
+         local c = cmds[i]
+         if c.kind == "else" or c.kind == "endif" then return i + 1 end
+         if E.truth(eval(script, c, ctx)) then return i + 1 end
+         i = c.next_branch
+      end
+   end
+
+   -- run(script, ctx): one pass over the script.
+   function R.run(script, ctx)
+      local cmds, vars = script.commands, ctx.vars
+      local pc, n = 1, #cmds
+      while pc <= n do
+         local c = cmds[pc]
+         local k = c.kind
+         R.at = c -- the command running, for an error's FILE:LINE
+         pc = pc + 1
+         if k == "sql" then
+            run_sql(script, c, vars)
+         elseif k == "set" then
+            vars[c.var] = eval(script, c, ctx)
+         elseif k == "if" then
+            pc = enter_branch(script, cmds, pc - 1, ctx)
+         elseif k == "elif" or k == "else" then
+            pc = c.endif + 1 -- the branch before ran
+         elseif k == "sleep" then
+            local us = c.usec
+            if not us then
+               local v = E.parse_value(vars[c.sleep_var])
+               if math.type(v) ~= "integer" then
+                  script_fail(script, c, "\\sleep: variable \"" .. c.sleep_var .. "\" is not an integer")
+               end
+               us = v * c.mult
+            end
+            if us > 0 and usleep then usleep(us) end
+         elseif k == "setshell" then
+            local h = io.popen(shell_line(script, c, vars), "r")
+            local out = h and h:read("a") or ""
+            if h then h:close() end
+            local v = math.tointeger(tonumber(out:match("^%s*(.-)%s*$")))
+            if not v then script_fail(script, c, "\\setshell: output of the command is not an integer: " .. out) end
+            vars[c.var] = v
+         elseif k == "shell" then
+            local ok = os.execute(shell_line(script, c, vars))
+            if not ok then script_fail(script, c, "\\shell: the command failed") end
+         end
+         -- endif, startpipeline, endpipeline: nothing to do (statements
+         -- run in order; sbench's --pipeline pipelines them)
+      end
+   end
+
+   -- Prefixes "FILE:LINE: " to the message of a statement's fatal SQL
+   -- error (a PostgreSQL-only statement on another database, say); errors
+   -- that restart the event or reconnect pass through unchanged.
+   function R.locate(script, err)
+      if type(err) == "table" and err.sql_errmsg and err.class == "error" and
+         err.errcode == nil and R.at and not err.located then
+         err.sql_errmsg = script.source .. ":" .. R.at.line .. ": " .. tostring(err.sql_errmsg)
+         err.located = true
+         err.no_traceback = true
+      end
+      return err
+   end
+
+   -- close(): the prepared statements of this connection.
+   function R.close()
+      for part, s in pairs(stmts) do pcall(s.st.close, s.st); stmts[part] = nil end
+   end
+
+   return R
+end
+
+return M
