@@ -17,6 +17,7 @@
  *   compare_summary.c  the summary (JSON): points, verdicts, knees,
  *                      warnings; the one source of every number the
  *                      text and HTML reports show
+ *   compare_knee.c     where a target stops scaling (tested on the runs)
  *   compare_env.c      the summary's environment: machine (info.json),
  *                      versions, server settings and those that differ
  *   compare_text.c     the markdown summary on stdout
@@ -179,6 +180,22 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
 /* Appends to warnings a warning {kind, workload, threads, target, run,
  * text} about loaded run run. */
 void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text);
+
+/* ---- compare_knee.c ---- */
+
+/* One point of a target's sweep: its thread count, its repeats'
+ * throughput (borrowed) and their median. */
+struct cmp_sweep_point {
+    int threads;
+    const double *tps;
+    int n;
+    double median;
+};
+
+/* The peak and the knee of one target's sweep over points p[0..n-1]
+ * (sorted here by threads): a new JSON object {workload, target, peak,
+ * knee, precision_pct, text} owned by the caller, or NULL when n < 2. */
+json_object *cmp_sweep(const char *wl, const char *target, struct cmp_sweep_point *p, int n);
 
 /* ---- compare_env.c ---- */
 

@@ -23,8 +23,6 @@
 #define CLIENT_CPU_WARN 0.5
 #define BUSY_BEFORE_WARN 0.25
 #define LAG_WARN_MS 1.0
-/* the knee: doubling the threads adds less than this */
-#define KNEE_GAIN 0.05
 
 struct ctx {
     const struct cmp_spec *s;
@@ -214,77 +212,20 @@ static json_object *verdict(const struct ctx *c, const char *wl, int threads, co
     return o;
 }
 
-/* Peak and knee of one target's sweep (points sorted by threads). */
-static json_object *sweep(const json_object *points, const char *wl, const char *target)
+/* Peak and knee of one target's sweep (compare_knee.c). */
+static json_object *sweep(const struct ctx *c, const char *wl, const char *target)
 {
-    struct { int t; double tps, p95; } p[CMP_MAX_THREADS];
+    double v[CMP_MAX_THREADS][CMP_MAX_REPEATS];
+    struct cmp_sweep_point p[CMP_MAX_THREADS];
     int n = 0;
-    for (size_t i = 0; i < sb_json_len(points); i++) {
-        json_object *x = sb_json_elem(points, i);
-        if (strcmp(sb_json_str(x, "workload"), wl) || strcmp(sb_json_str(x, "target"), target) ||
-            n == CMP_MAX_THREADS)
+    for (int t = 0; t < c->s->nthreads; t++) {
+        int m = point_tps(c, wl, c->s->threads[t], target, v[n]);
+        if (m == 0)
             continue;
-        p[n].t = (int)sb_json_int(x, "threads");
-        p[n].tps = sb_json_num(sb_json_member(x, "tps"), "median");
-        p[n].p95 = sb_json_num(sb_json_at(x, "latency_ms.percentiles"), "95");
+        p[n] = (struct cmp_sweep_point){c->s->threads[t], v[n], m, cmp_median(v[n], m)};
         n++;
     }
-    if (n < 2)
-        return NULL;
-    for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && p[b - 1].t > p[b].t; b--) {
-            __typeof__(p[0]) tmp = p[b];
-            p[b] = p[b - 1];
-            p[b - 1] = tmp;
-        }
-    int peak = 0;
-    for (int k = 1; k < n; k++)
-        if (p[k].tps > p[peak].tps)
-            peak = k;
-    json_object *o = json_object_new_object(), *pk = json_object_new_object();
-    json_object_object_add(o, "workload", json_object_new_string(wl));
-    json_object_object_add(o, "target", json_object_new_string(target));
-    json_object_object_add(pk, "threads", json_object_new_int(p[peak].t));
-    json_object_object_add(pk, "tps", cmp_real(p[peak].tps));
-    json_object_object_add(o, "peak", pk);
-    char text[400];
-    /* the smallest count whose doubling (the next count >= 2x) adds under
-     * 5%, or whose p95 latency grows faster than the threads */
-    for (int k = 0; k < n; k++) {
-        int j = k + 1;
-        while (j < n && p[j].t < 2 * p[k].t)
-            j++;
-        if (j == n)
-            break;
-        double gain = p[k].tps > 0 ? p[j].tps / p[k].tps - 1 : 0;
-        double lat = p[k].p95 > 0 ? p[j].p95 / p[k].p95 : 0;
-        const char *reason = NULL;
-        if (gain < KNEE_GAIN) {
-            reason = "throughput";
-            snprintf(text, sizeof text, "%s stops scaling at %d threads: %d threads add %+.1f%% throughput", target,
-                     p[k].t, p[j].t, gain * 100);
-        } else if (lat > (double)p[j].t / p[k].t) {
-            reason = "latency";
-            snprintf(text, sizeof text, "%s stops scaling at %d threads: at %d threads p95 latency grows %.1fx, faster than the threads",
-                     target, p[k].t, p[j].t, lat);
-        }
-        if (reason) {
-            json_object *knee = json_object_new_object();
-            json_object_object_add(knee, "threads", json_object_new_int(p[k].t));
-            json_object_object_add(knee, "next", json_object_new_int(p[j].t));
-            json_object_object_add(knee, "reason", json_object_new_string(reason));
-            json_object_object_add(knee, "gain_pct", cmp_real(gain * 100));
-            json_object_object_add(knee, "latency_ratio", cmp_real(lat));
-            json_object_object_add(o, "knee", knee);
-            json_object_object_add(o, "text", json_object_new_string(text));
-            return o;
-        }
-    }
-    snprintf(text, sizeof text, "%s scales up to %d threads (no knee in the sweep; peak %.1f tps at %d)", target,
-             p[n - 1].t, p[peak].tps, p[peak].t);
-    json_object_object_add(o, "knee", NULL);
-    json_object_object_add(o, "text", json_object_new_string(text));
-    return o;
+    return cmp_sweep(wl, target, p, n);
 }
 
 /* The regression gate: every target against the baseline; a target
@@ -366,7 +307,7 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
                 }
         }
         for (int k = 0; k < s->ntargets; k++) {
-            json_object *sw = sweep(points, wl, s->targets[k].name);
+            json_object *sw = sweep(&c, wl, s->targets[k].name);
             if (sw)
                 json_object_array_add(sweeps, sw);
         }
@@ -382,9 +323,9 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
              "with the Hodges-Lehmann estimate of the ratio and its exact 95%% interval (Moses), which excludes 0 "
              "exactly when the test rejects at 5%%. Rank methods assume no shape for run-to-run noise and keep "
              "the false-positive rate at or below 5%%; %d repeats per target are needed to show any difference. "
-             "Latency: the repeats' HdrHistogram logs added bucket by bucket. Knee: the smallest thread count "
-             "past which doubling the threads adds under 5%% throughput, or p95 latency grows faster than the "
-             "threads (medians).",
+             "Latency: the repeats' HdrHistogram logs added bucket by bucket. Knee: the first thread count past which no "
+             "larger count gives a significant gain (the same interval, count against count, lies above +5%%) and the intervals "
+             "exclude a gain of 20%% or more; else no knee within the sweep's precision.",
              cmp_min_repeats(CONF));
     char now[40];
     sb_iso_now(now, sizeof now);
