@@ -362,7 +362,8 @@ static void verdicts(const struct html *h, const char *wl, FILE *f)
                 sb_json_num(v, "low_pct"), sb_json_num(v, "high_pct"), sb_json_num(v, "p_value"), str(v, "workload"),
                 (long long)sb_json_int(v, "threads"));
         esc(f, str(v, "text"));
-        fprintf(f, " <span class=\"p\">(p = %.3g)</span></li>\n", sb_json_num(v, "p_value"));
+        fprintf(f, " <span class=\"p\">(p = %.3g, Benjamini-Hochberg adjusted %.3g)</span></li>\n",
+                sb_json_num(v, "p_value"), sb_json_num(v, "p_adjusted"));
     }
     fprintf(f, "</ul>\n");
 }
