@@ -23,7 +23,6 @@
  * its smallest two-sided p (2/256) is that of Mann-Whitney at 5 and 5 */
 #define CMP_MIN_PAIRS 8
 /* warning thresholds (docs/compare.md) */
-#define CLIENT_CPU_WARN 0.5
 #define BUSY_BEFORE_WARN 0.25
 #define LAG_WARN_MS 1.0
 
@@ -99,6 +98,9 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
     json_object_object_add(e, "ignored_errors", count(sb_json_member(f, "ignored_errors")));
     static const char *const rec_keys[] = {"order", "start_time", "wall_s", "client_cpu_s", "client_cpu_share",
                                            "machine_busy_share", "busy_share_before", "loadavg_1m",
+                                           "machine_steal_share", "client_threads_measured",
+                                           "client_busiest_thread_cpu_share", "client_busiest_thread_delay_share",
+                                           "client_mean_run_delay_share",
                                            "command", NULL};
     for (int i = 0; rec_keys[i]; i++)
         if (sb_json_member(rec, rec_keys[i]))
@@ -110,10 +112,9 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
             json_object_object_add(srv, key, count(v));
         json_object_object_add(e, "server", srv);
     }
-    double share = sb_json_num(rec, "client_cpu_share"), before = sb_json_num(rec, "busy_share_before");
-    if (share >= CLIENT_CPU_WARN)
-        warn(c, r, "client_cpu",
-             "the client (sbench) used %.0f%% of the machine's CPU: it may be the bottleneck", share * 100, 0);
+    /* the client as a bottleneck: per point (compare_bottleneck.c), not
+     * from a share of all cores, which says nothing on many cores */
+    double before = sb_json_num(rec, "busy_share_before");
     if (before >= BUSY_BEFORE_WARN)
         warn(c, r, "machine_busy",
              "the machine was %.0f%% busy just before the run (something else was running)", before * 100, 0);
@@ -160,6 +161,10 @@ static json_object *point_entry(const struct ctx *c, const char *wl, int threads
     json_object_object_add(p, "target", json_object_new_string(target));
     json_object_object_add(p, "tps", tps);
     add_ref(p, "latency_ms", sb_json_member(c->latency, key));
+    int cpus = 0;
+    for (size_t i = 0; i < sb_json_len(c->runs) && cpus == 0; i++)
+        cpus = (int)sb_json_int(sb_json_member(sb_json_elem(c->runs, i), "record"), "cpus");
+    json_object_object_add(p, "bottleneck", cmp_bottleneck(c->runs, wl, threads, target, cpus, c->warnings));
     return p;
 }
 
@@ -316,6 +321,57 @@ static json_object *sweep(const struct ctx *c, const char *wl, const char *targe
     return cmp_sweep(wl, target, p, n);
 }
 
+/* The warnings w (one per run) grouped: one per kind and point, with the
+ * number of runs and their ids, its text the first run's with "(in N of
+ * M runs)" when there are several.  A new array owned by the caller; w is
+ * released. */
+static json_object *group_warnings(const struct ctx *c, json_object *w)
+{
+    json_object *out = json_object_new_array();
+    size_t n = sb_json_len(w);
+    char *used = calloc(n ? n : 1, 1);
+    for (size_t i = 0; used && i < n; i++) {
+        if (used[i])
+            continue;
+        json_object *a = sb_json_elem(w, i), *runs = json_object_new_array();
+        int count = 0;
+        for (size_t j = i; j < n; j++) {
+            json_object *b = sb_json_elem(w, j);
+            if (used[j] || strcmp(sb_json_str(a, "kind"), sb_json_str(b, "kind")) ||
+                strcmp(sb_json_str(a, "workload"), sb_json_str(b, "workload")) ||
+                sb_json_int(a, "threads") != sb_json_int(b, "threads") ||
+                strcmp(sb_json_str(a, "target"), sb_json_str(b, "target")))
+                continue;
+            used[j] = 1;
+            count++;
+            json_object_array_add(runs, json_object_get(sb_json_member(b, "run")));
+        }
+        json_object *g = json_object_new_object();
+        json_object_object_foreach(a, key, v)
+            if (strcmp(key, "text"))
+                add_ref(g, key, v);
+        double planned = 0;
+        for (size_t k = 0; k < sb_json_len(c->runs); k++) {
+            json_object *r = sb_json_elem(c->runs, k);
+            planned += !strcmp(sb_json_str(r, "workload"), sb_json_str(a, "workload")) &&
+                       sb_json_int(r, "threads") == sb_json_int(a, "threads") &&
+                       !strcmp(sb_json_str(r, "target"), sb_json_str(a, "target"));
+        }
+        char text[900];
+        if (count > 1)
+            snprintf(text, sizeof text, "%s (in %d of %.0f runs)", sb_json_str(a, "text"), count, planned);
+        else
+            snprintf(text, sizeof text, "%s", sb_json_str(a, "text"));
+        json_object_object_add(g, "text", json_object_new_string(text));
+        json_object_object_add(g, "count", json_object_new_int(count));
+        json_object_object_add(g, "runs", runs);
+        json_object_array_add(out, g);
+    }
+    free(used);
+    json_object_put(w);
+    return out;
+}
+
 /* The regression gate: every target against the baseline; a target
  * fails when the whole 95% interval of its change lies below
  * -threshold. */
@@ -439,9 +495,10 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     json_object_object_add(sum, "points", points);
     json_object_object_add(sum, "verdicts", verdicts);
     json_object_object_add(sum, "sweeps", sweeps);
-    json_object_object_add(sum, "warnings", c.warnings);
+    json_object *env = cmp_environment(s, c.runs, req->results, c.warnings);
+    json_object_object_add(sum, "warnings", group_warnings(&c, c.warnings));
     json_object_object_add(sum, "regression", gate(&c, baseline, req->fail_slower));
-    json_object_object_add(sum, "environment", cmp_environment(s, c.runs, req->results, c.warnings));
+    json_object_object_add(sum, "environment", env);
     json_object_object_add(sum, "runs", runs);
     return sum;
 }
