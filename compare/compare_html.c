@@ -644,6 +644,16 @@ static void body(struct html *h, FILE *f)
                 fprintf(f, "</li>\n");
             }
         }
+        const json_object *points = sb_json_member(sum, "points");
+        for (size_t q = 0; q < sb_json_len(points); q++) { /* what limited each point */
+            const json_object *x = sb_json_elem(points, q), *b = sb_json_member(x, "bottleneck");
+            if (strcmp(str(x, "workload"), wl) || !sb_json_str(b, "text"))
+                continue;
+            fprintf(f, "<li class=\"limit\" data-verdict=\"%s\">%lld threads, %s: ", str(b, "verdict"),
+                    (long long)sb_json_int(x, "threads"), str(x, "target"));
+            esc(f, str(b, "text"));
+            fprintf(f, "</li>\n");
+        }
         fprintf(f, "</ul>\n");
         points_table(h, wl, f);
         for (size_t q = 0; q < sb_json_len(threads); q++) {

@@ -120,10 +120,28 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
              "the machine was %.0f%% busy just before the run (something else was running)", before * 100, 0);
     const json_object *lag = sb_json_member(f, "schedule_lag_ms");
     double lag95 = sb_json_num(sb_json_member(lag, "percentiles"), "95");
-    if (lag && lag95 > LAG_WARN_MS)
-        warn(c, r, "schedule_lag",
-             "events started late under --rate (schedule lag p95 %.2f ms): the client could not keep the rate",
-             lag95, 0);
+    if (lag && lag95 > LAG_WARN_MS) {
+        /* the cause: the client's CPU only when its busiest thread never
+         * waited (compare_bottleneck.c's rule), else the connections, each
+         * waiting for its answer while the next events were due */
+        double busy = sb_json_num(rec, "client_busiest_thread_cpu_share") +
+                      sb_json_num(rec, "client_busiest_thread_delay_share");
+        const char *rate_opt = sb_json_str(sb_json_at(f, "run.options"), "rate");
+        double rate = rate_opt ? atof(rate_opt) : 0;
+        char text[400];
+        if (!sb_json_member(rec, "client_busiest_thread_cpu_share"))
+            snprintf(text, sizeof text, "events started late under --rate (schedule lag p95 %.2f ms; this run's "
+                     "record has no thread figures to tell the client's part)", lag95);
+        else if (busy >= 0.8)
+            snprintf(text, sizeof text, "events started late under --rate (schedule lag p95 %.2f ms): the client "
+                     "could not keep the rate (its busiest thread was busy %.0f%% of the time)", lag95, busy * 100);
+        else
+            snprintf(text, sizeof text, "events started late under --rate (schedule lag p95 %.2f ms; %.1f tps of "
+                     "%.0f): not the client's CPU (its busiest thread was busy %.0f%% of the time), the %lld "
+                     "connections were waiting for earlier answers when events were due: more --threads keep the "
+                     "schedule", lag95, sb_json_num(f, "tps"), rate, busy * 100, (long long)sb_json_int(r, "threads"));
+        cmp_warn(c->warnings, r, "schedule_lag", text);
+    }
     double failed = sb_json_num(f, "failed_transactions");
     if (failed > 0)
         warn(c, r, "failed", "%.0f events failed after --max-retries", failed, 0);

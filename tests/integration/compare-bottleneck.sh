@@ -39,6 +39,14 @@ expect_eq "the run records hold the thread figures" \
 expect_eq "warnings are grouped (one per kind and point)" \
     "$(pyq bn/summary.json "len(set((w['kind'], w['threads'], w['target']) for w in d['warnings'])) == len(d['warnings'])")" True
 
+# --rate above what 2 connections of a 30 ms server can do (66 a second): the schedule lags, and
+# the warning blames the connections, not the client's CPU
+"$SB" compare --prepare=off --target="slow:--db-driver=null --null-delay-us=30000 --rate=100" --threads=2 --time=2 \
+    --warmup-time=0 --repeats=1 --results=lag --quiet oltp_point_select >lag.md 2>lag.err
+expect_eq "rate: exit status" "$?" 0
+expect_grep "rate: the lag is blamed on the connections" \
+    "events started late under --rate (.*): not the client's CPU (.*), the 2 connections were waiting" lag.md
+
 # checked before the first run: an option no driver or workload knows
 "$SB" compare --prepare=off --target="good:--db-driver=null" --target="bad:--db-driver=null --bogus=1" \
     --threads=1 --time=1 --repeats=1 --results=opt --quiet oltp_point_select >opt.md 2>opt.err

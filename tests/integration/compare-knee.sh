@@ -18,9 +18,9 @@ expect_eq "exit status" "$?" 0
 sw() { pyq knee/summary.json "[s for s in d['sweeps'] if s['target'] == '$1'][0]$2"; }
 expect_eq "cap4: the knee is at the server's 4 slots" "$(sw cap4 "['knee']['threads']")" 4
 expect_eq "cap4: the intervals exclude a 20% gain past it" "$(sw cap4 "['precision_pct'] < 20")" True
-# the capacity itself, N / service time: 200 a second at most, the medians at 4 and 8 threads under it
-# (1% for the clock) and near it (a busy machine's client adds a little time between statements)
-cap_ok=$(pyq knee/summary.json "all(160 < p['tps']['median'] <= 202 for p in d['points'] if p['target'] == 'cap4' and p['threads'] >= 4)")
+# the capacity itself, N / service time: 200 a second; the medians at 4 and 8 threads under it
+# (3% for a 1 s run's edges: a round of 4 statements in flight when the clock starts or stops) and near it (a busy machine's client adds a little time between statements)
+cap_ok=$(pyq knee/summary.json "all(160 < p['tps']['median'] <= 206 for p in d['points'] if p['target'] == 'cap4' and p['threads'] >= 4)")
 echo "     cap4 medians: $(pyq knee/summary.json "[(p['threads'], round(p['tps']['median'], 1)) for p in d['points'] if p['target'] == 'cap4']")"
 expect_eq "cap4: throughput at and past the knee is the model's 200/s" "$cap_ok" True
 expect_grep "cap4: the knee line" "^- cap4 stops scaling at 4 threads: more threads (up to 8) add no significant throughput" knee.md
