@@ -17,6 +17,10 @@
  *   compare_summary.c  the summary (JSON): points, verdicts, knees,
  *                      warnings; the one source of every number the
  *                      text and HTML reports show
+ *   compare_knee.c     where a target stops scaling (tested on the runs)
+ *   compare_probe.c    a running child's threads: CPU and run delay
+ *   compare_bottleneck.c  per point: client-bound, server-bound,
+ *                      machine saturated, or nothing
  *   compare_env.c      the summary's environment: machine (info.json),
  *                      versions, server settings and those that differ
  *   compare_text.c     the markdown summary on stdout
@@ -179,6 +183,62 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
 /* Appends to warnings a warning {kind, workload, threads, target, run,
  * text} about loaded run run. */
 void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text);
+
+/* ---- compare_probe.c ---- */
+
+#define CMP_PROBE_TASKS 1100        /* threads of one child followed */
+#define CMP_PROBE_PERIOD_MS 100     /* sampling period */
+#define CMP_PROBE_MIN_S 0.2         /* a thread seen for less is left out */
+
+struct cmp_probe_task {
+    long tid;
+    double t0, cpu0, delay0;    /* first sample: time, CPU and run delay (s) */
+    double t1, cpu1, delay1;    /* last sample */
+};
+/* The threads of one child as sampled so far (zero it before the first). */
+struct cmp_probe {
+    struct cmp_probe_task task[CMP_PROBE_TASKS];
+    int n, samples;
+};
+/* Shares of the threads' observed lives: -1 when no thread was seen long
+ * enough. */
+struct cmp_probe_result {
+    int threads;                /* threads measured */
+    double busiest_cpu;         /* the busiest thread (CPU + run delay): its CPU share */
+    double busiest_delay;       /* and its share runnable but waiting for a CPU */
+    double mean_delay;          /* run-delay share, mean over the threads */
+};
+
+/* Samples /proc/PID/task/{*}/schedstat into p. */
+void cmp_probe_sample(struct cmp_probe *p, int pid);
+/* The shares of what p saw, into r. */
+void cmp_probe_result(const struct cmp_probe *p, struct cmp_probe_result *r);
+
+/* ---- compare_bottleneck.c ---- */
+
+/* What limited the point (wl, threads, target) of the loaded runs: a new
+ * JSON object {verdict: "client-bound" | "machine saturated" |
+ * "server-bound" | null, text, the figures}, owned by the caller, or NULL
+ * when no run there has thread figures.  A client-bound or saturated point
+ * adds one warning to warnings.  cpus: the machine's. */
+json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads, const char *target, int cpus,
+                            json_object *warnings);
+
+/* ---- compare_knee.c ---- */
+
+/* One point of a target's sweep: its thread count, its repeats'
+ * throughput (borrowed) and their median. */
+struct cmp_sweep_point {
+    int threads;
+    const double *tps;
+    int n;
+    double median;
+};
+
+/* The peak and the knee of one target's sweep over points p[0..n-1]
+ * (sorted here by threads): a new JSON object {workload, target, peak,
+ * knee, precision_pct, text} owned by the caller, or NULL when n < 2. */
+json_object *cmp_sweep(const char *wl, const char *target, struct cmp_sweep_point *p, int n);
 
 /* ---- compare_env.c ---- */
 

@@ -59,7 +59,7 @@ static double now_s(void)
 
 /* ---- the machine ---- */
 
-struct cpu_times { unsigned long long busy, total; };
+struct cpu_times { unsigned long long busy, total, steal; };
 
 static int read_cpu(struct cpu_times *t)
 {
@@ -75,6 +75,7 @@ static int read_cpu(struct cpu_times *t)
     /* user nice system idle iowait irq softirq steal (guest is in user) */
     t->busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
     t->total = t->busy + v[3] + v[4];
+    t->steal = v[7];
     return 0;
 }
 
@@ -125,7 +126,9 @@ void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *bu
              rep + 1);
 }
 
-/* The last non-empty line of a file (a child's message), into buf. */
+/* Why a child failed, from its output: its first line with "FATAL:" (what
+ * the run itself gave as the cause), else its last non-empty line, into
+ * buf. */
 static void last_line(const char *path, char *buf, size_t len)
 {
     buf[0] = 0;
@@ -133,8 +136,10 @@ static void last_line(const char *path, char *buf, size_t len)
     if (f == NULL)
         return;
     char line[1024];
-    while (fgets(line, sizeof line, f)) {
+    int fatal = 0;
+    while (!fatal && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
+        fatal = strstr(line, "FATAL:") != NULL;
         if (line[0])
             snprintf(buf, len, "%s", line);
     }
@@ -154,9 +159,11 @@ struct child_result {
  * -1 when it could not be started.
  * A signal to compare is passed on as SIGINT (sbench then ends its run);
  * the child dies with compare (PR_SET_PDEATHSIG), so that a killed
- * comparison leaves no run writing behind it.
+ * comparison leaves no run writing behind it.  probe: NULL, or the
+ * child's threads sampled while it runs (compare_probe.c).
  */
-static int run_child(char *const argv[], const char *out_path, const char *err_path, struct child_result *r)
+static int run_child(char *const argv[], const char *out_path, const char *err_path, struct child_result *r,
+                     struct cmp_probe *probe)
 {
     int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
@@ -190,11 +197,16 @@ static int run_child(char *const argv[], const char *out_path, const char *err_p
     int status = 0, forwarded = 0;
     struct rusage ru;
     for (;;) {
-        pid_t w = wait4(pid, &status, 0, &ru);
+        pid_t w = wait4(pid, &status, probe ? WNOHANG : 0, &ru);
         if (w == pid)
             break;
         if (w < 0 && errno != EINTR)
             return -1;
+        if (probe) { /* the child's threads, every CMP_PROBE_PERIOD_MS */
+            cmp_probe_sample(probe, pid);
+            struct timespec period = {0, CMP_PROBE_PERIOD_MS * 1000000L};
+            nanosleep(&period, NULL);
+        }
         if (interrupted && !forwarded) {
             kill(pid, SIGINT);
             forwarded = 1;
@@ -308,6 +320,34 @@ static int write_check_script(const struct cmp_spec *s, const char *path)
     return fclose(f);
 }
 
+/* The options of target k's runs of workload w, parsed by sbench
+ * against the driver's and the workload's own (`WORKLOAD help` refuses an
+ * unknown option, with a did-you-mean, and connects nowhere).  Returns 0,
+ * or -1 with one line on stderr. */
+static int check_options(struct exec *x, int k, int w)
+{
+    const struct cmp_spec *s = x->s;
+    const struct cmp_target *t = &s->targets[k];
+    char out[4200], msg[1024];
+    path_of(out, sizeof out, x->dir, "targets", t->name, ".options.out");
+    struct argv_buf a = {.n = 0};
+    av_add(&a, x->self);
+    av_strv(&a, &s->opts);
+    av_strv(&a, &t->opts);
+    av_strv(&a, &s->workloads[w].opts);
+    av_add(&a, s->workloads[w].name);
+    av_add(&a, "help");
+    struct child_result r;
+    if (run_child(a.v, out, NULL, &r, NULL) != 0 || r.status == 0)
+        return 0; /* not started: the runs will say why */
+    last_line(out, msg, sizeof msg);
+    if (strstr(msg, "has no 'help' command"))
+        return 0; /* the options passed; a script without options has no help */
+    fprintf(stderr, "compare: target '%s' cannot run workload '%s': %s\n", t->name, s->workloads[w].label,
+            msg[0] ? msg : "(no message)");
+    return -1;
+}
+
 /* Every target that runs here opens one connection: the failing ones are
  * named (all of them), and nothing else is done.  Saved targets: their
  * directory must hold that target for the same workloads. */
@@ -342,7 +382,7 @@ static int check_targets(struct exec *x)
         av_add(&a, script);
         av_add(&a, "run");
         struct child_result r;
-        if (run_child(a.v, out, NULL, &r) != 0) {
+        if (run_child(a.v, out, NULL, &r, NULL) != 0) {
             fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
             return -1;
         }
@@ -351,10 +391,15 @@ static int check_targets(struct exec *x)
             fprintf(stderr, "compare: target '%s' cannot be used: %s\n", t->name,
                     msg[0] ? msg : "(no message)");
             bad++;
+            continue;
         }
+        int opts_bad = 0;
+        for (int w = 0; w < s->nworkloads && !interrupted && !opts_bad; w++)
+            opts_bad = check_options(x, k, w) != 0;
+        bad += opts_bad;
     }
     if (bad) {
-        fprintf(stderr, "compare: %d target%s failed the connection check; nothing was run\n", bad,
+        fprintf(stderr, "compare: %d target%s failed the connection or options check; nothing was run\n", bad,
                 bad > 1 ? "s" : "");
         return -1;
     }
@@ -397,7 +442,7 @@ static void write_info(struct exec *x)
     av_add(&a, "info");
     struct child_result r;
     json_object *j = NULL;
-    if (run_child(a.v, tmp, errs, &r) != 0)
+    if (run_child(a.v, tmp, errs, &r, NULL) != 0)
         snprintf(msg, sizeof msg, "cannot start %.200s: %.200s", x->self, strerror(errno));
     else if (r.status != 0)
         snprintf(msg, sizeof msg, "sbench info exited with status %d (see %.900s)", r.status, errs);
@@ -442,7 +487,7 @@ static int prepare_tables(struct exec *x, int w)
             av_add(&a, wl->name);
             av_add(&a, cmds[c]);
             struct child_result r;
-            if (run_child(a.v, out, NULL, &r) != 0 || (r.status != 0 && !interrupted)) {
+            if (run_child(a.v, out, NULL, &r, NULL) != 0 || (r.status != 0 && !interrupted)) {
                 last_line(out, msg, sizeof msg);
                 fprintf(stderr, "compare: %s of workload '%s' on target '%s' failed: %s (see %s)\n", cmds[c],
                         wl->label, t->name, msg[0] ? msg : strerror(errno), out);
@@ -502,7 +547,9 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     char start_iso[40];
     sb_iso_now(start_iso, sizeof start_iso);
     struct child_result r;
-    if (run_child(a.v, out, NULL, &r) != 0) {
+    static struct cmp_probe threads; /* big: not on the stack */
+    memset(&threads, 0, sizeof threads);
+    if (run_child(a.v, out, NULL, &r, &threads) != 0) {
         fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
         return -1;
     }
@@ -535,6 +582,16 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     if (have_cpu) {
         json_object_object_add(j, "machine_busy_share", cmp_real(busy_share(&c1, &c2)));
         json_object_object_add(j, "busy_share_before", cmp_real(busy_share(&c0, &c1)));
+        json_object_object_add(j, "machine_steal_share", /* what the hypervisor gave to others */
+                               cmp_real(c2.total > c1.total ? (double)(c2.steal - c1.steal) / (double)(c2.total - c1.total) : 0));
+    }
+    struct cmp_probe_result pr;
+    cmp_probe_result(&threads, &pr);
+    if (pr.threads > 0) { /* the client's threads (compare_probe.c) */
+        json_object_object_add(j, "client_threads_measured", json_object_new_int(pr.threads));
+        json_object_object_add(j, "client_busiest_thread_cpu_share", cmp_real(pr.busiest_cpu));
+        json_object_object_add(j, "client_busiest_thread_delay_share", cmp_real(pr.busiest_delay));
+        json_object_object_add(j, "client_mean_run_delay_share", cmp_real(pr.mean_delay));
     }
     if (load >= 0)
         json_object_object_add(j, "loadavg_1m", cmp_real(load));

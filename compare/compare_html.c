@@ -87,11 +87,30 @@ static const json_object *point(const struct html *h, const char *wl, long threa
     return NULL;
 }
 
+/* Each knee of workload wl (compare_knee.c) as a dashed vertical line in
+ * its target's colour, labelled, on the throughput chart. */
+static void knee_marks(struct html *h, const char *wl)
+{
+    const json_object *targets = sb_json_at(h->sum, "spec.targets"), *sweeps = sb_json_member(h->sum, "sweeps");
+    for (size_t k = 0; k < sb_json_len(targets); k++)
+        for (size_t q = 0; q < sb_json_len(sweeps); q++) {
+            const json_object *x = sb_json_elem(sweeps, q), *knee = sb_json_member(x, "knee");
+            const char *name = str(sb_json_elem(targets, k), "name");
+            if (strcmp(str(x, "workload"), wl) || strcmp(str(x, "target"), name) ||
+                !json_object_is_type(knee, json_type_object))
+                continue;
+            long t = (long)sb_json_int(knee, "threads");
+            fprintf(h->gp, "set arrow from %ld, graph 0 to %ld, graph 1 nohead dt 2 lw 1.5 lc %zu\n", t, t, k + 1);
+            fprintf(h->gp, "set label 'knee: %s' at %ld, graph %.2f offset 0.5,0 tc lt %zu font ',9'\n", name, t,
+                    0.95 - 0.06 * (double)k, k + 1);
+        }
+}
+
 static void chart_throughput(struct html *h, const char *wl)
 {
     const json_object *spec = sb_json_member(h->sum, "spec");
     const json_object *threads = sb_json_member(spec, "threads"), *targets = sb_json_member(spec, "targets");
-    if (new_chart(h, "Throughput against threads: median of the repeats, bars: its confidence interval",
+    if (new_chart(h, "Throughput against threads: median of the repeats, bars: its confidence interval; dashed: a knee",
                   "chart-tps", wl, -1) == NULL)
         return;
     long lo = 0, hi = 0;
@@ -109,6 +128,7 @@ static void chart_throughput(struct html *h, const char *wl)
     for (size_t i = 0; i < nth; i++)
         fprintf(h->gp, "%s%lld", i ? ", " : "", (long long)sb_json_int_of(sb_json_elem(threads, i)));
     fprintf(h->gp, ")\n");
+    knee_marks(h, wl);
     for (size_t k = 0; k < ntg; k++) {
         fprintf(h->gp, "$T%zu << EOD\n", k);
         for (size_t i = 0; i < nth; i++) {
@@ -342,7 +362,8 @@ static void verdicts(const struct html *h, const char *wl, FILE *f)
                 sb_json_num(v, "low_pct"), sb_json_num(v, "high_pct"), sb_json_num(v, "p_value"), str(v, "workload"),
                 (long long)sb_json_int(v, "threads"));
         esc(f, str(v, "text"));
-        fprintf(f, " <span class=\"p\">(p = %.3g)</span></li>\n", sb_json_num(v, "p_value"));
+        fprintf(f, " <span class=\"p\">(p = %.3g, Benjamini-Hochberg adjusted %.3g)</span></li>\n",
+                sb_json_num(v, "p_value"), sb_json_num(v, "p_adjusted"));
     }
     fprintf(f, "</ul>\n");
 }
@@ -622,6 +643,16 @@ static void body(struct html *h, FILE *f)
                 esc(f, str(x, "text"));
                 fprintf(f, "</li>\n");
             }
+        }
+        const json_object *points = sb_json_member(sum, "points");
+        for (size_t q = 0; q < sb_json_len(points); q++) { /* what limited each point */
+            const json_object *x = sb_json_elem(points, q), *b = sb_json_member(x, "bottleneck");
+            if (strcmp(str(x, "workload"), wl) || !sb_json_str(b, "text"))
+                continue;
+            fprintf(f, "<li class=\"limit\" data-verdict=\"%s\">%lld threads, %s: ", str(b, "verdict"),
+                    (long long)sb_json_int(x, "threads"), str(x, "target"));
+            esc(f, str(b, "text"));
+            fprintf(f, "</li>\n");
         }
         fprintf(f, "</ul>\n");
         points_table(h, wl, f);

@@ -7,6 +7,7 @@
  * of repeats) is what a resumed comparison must share with the stored one.
  */
 #include "compare.h"
+#include "../lib/options.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -266,6 +267,46 @@ static int lua_opts(lua_State *L, struct cmp_strv *v, const char *what, char *er
     return 0;
 }
 
+/* The table at the top of L has only keys of allowed (a NULL-ended list):
+ * else -1 with one line in err naming the key and the closest allowed one
+ * ("did you mean"). */
+static int known_keys(lua_State *L, const char *const allowed[], const char *what, char *err, size_t errlen)
+{
+    lua_pushnil(L);
+    while (lua_next(L, -2) != 0) {
+        lua_pop(L, 1); /* the value */
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            lua_pop(L, 1);
+            snprintf(err, errlen, "%s: an entry without a name (keys are %s, ...)", what, allowed[0]);
+            return -1;
+        }
+        const char *key = lua_tostring(L, -1);
+        int found = 0, best = -1, bestd = 4;
+        for (int i = 0; allowed[i] && !found; i++) {
+            found = strcmp(key, allowed[i]) == 0;
+            int d = sb_edit_distance(key, allowed[i]);
+            if (d < bestd) {
+                bestd = d;
+                best = i;
+            }
+        }
+        if (!found) {
+            if (best >= 0)
+                snprintf(err, errlen, "%s: unknown key '%.60s'; did you mean '%s'?", what, key, allowed[best]);
+            else
+                snprintf(err, errlen, "%s: unknown key '%.60s'", what, key);
+            lua_pop(L, 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const char *const file_keys[] = {"title", "targets", "workloads", "threads", "time", "events", "warmup",
+                                        "repeats", "options", NULL};
+static const char *const target_keys[] = {"name", "options", "prepare", "from", NULL};
+static const char *const workload_keys[] = {"name", "label", "options", NULL};
+
 static long field_int(lua_State *L, const char *key, long def, long lo, long hi, int *bad)
 {
     lua_getfield(L, -1, key);
@@ -301,6 +342,10 @@ static int load_targets(lua_State *L, struct cmp_spec *s, char *err, size_t errl
         struct cmp_target *t = new_target(s, name, strlen(name), err, errlen);
         lua_pop(L, 1);
         if (t == NULL)
+            return -1;
+        char where[200];
+        snprintf(where, sizeof where, "%s: target '%s'", s->source, t->name);
+        if (known_keys(L, target_keys, where, err, errlen) != 0)
             return -1;
         lua_getfield(L, -1, "options");
         char what[200];
@@ -339,6 +384,10 @@ static int load_workloads(lua_State *L, struct cmp_spec *s, char *err, size_t er
         if (lua_isstring(L, -1)) {
             w->name = strdup(lua_tostring(L, -1));
         } else if (lua_istable(L, -1)) {
+            char where[200];
+            snprintf(where, sizeof where, "%s: workload %lld", s->source, (long long)i);
+            if (known_keys(L, workload_keys, where, err, errlen) != 0)
+                return -1;
             lua_getfield(L, -1, "name");
             if (lua_isstring(L, -1))
                 w->name = strdup(lua_tostring(L, -1));
@@ -384,6 +433,8 @@ int cmp_spec_load_lua(struct cmp_spec *s, const char *path, char *err, size_t er
         snprintf(err, errlen, "%s: the file must return a table (return { targets = ..., workloads = ... })", path);
         goto out;
     }
+    if (known_keys(L, file_keys, path, err, errlen) != 0)
+        goto out;
     lua_getfield(L, -1, "title");
     if (lua_isstring(L, -1))
         s->title = strdup(lua_tostring(L, -1));

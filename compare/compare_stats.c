@@ -208,3 +208,192 @@ int cmp_compare(const double *a, int n, const double *b, int m, double conf,
     free(c);
     return 0;
 }
+
+/* Counts of subsets of {1..n} by their sum t = 0..n(n+1)/2 into c (the
+ * null distribution of Wilcoxon's T+: every sign pattern equally likely). */
+static void sr_counts(int n, double *c)
+{
+    int deg = n * (n + 1) / 2;
+    for (int t = 0; t <= deg; t++)
+        c[t] = t == 0;
+    for (int i = 1; i <= n; i++)
+        for (int t = i * (i + 1) / 2; t >= i; t--)
+            c[t] += c[t - i];
+}
+
+double cmp_sr_cdf(int n, double t)
+{
+    if (n < 1 || n > CMP_STATS_MAX_N)
+        return -1;
+    int deg = n * (n + 1) / 2;
+    double *c = malloc(sizeof *c * (size_t)(deg + 1));
+    if (c == NULL)
+        return -1;
+    sr_counts(n, c);
+    double below = 0, total = 0;
+    for (int v = 0; v <= deg; v++) {
+        total += c[v];
+        if (v <= floor(t))
+            below += c[v];
+    }
+    free(c);
+    return below / total;
+}
+
+int cmp_min_pairs(double conf)
+{
+    /* P(T+ <= 0) = 2^-n must be <= (1 - conf) / 2 */
+    int n = 1;
+    while (n < CMP_STATS_MAX_N && pow(0.5, n) > (1 - conf) / 2)
+        n++;
+    return n;
+}
+
+/* The exact two-sided signed-rank p-value of the differences d[0..n-1]:
+ * zero differences dropped, ties in |d| given mid ranks, and the null
+ * distribution of T+ for those very ranks (every sign pattern equally
+ * likely; doubled ranks keep the sums integers).  *t gets T+.  Returns the
+ * p-value, 1 when every difference is 0, -1 when out of memory. */
+static double signed_rank_p(const double *d, int n, double *t)
+{
+    int *r2 = malloc(sizeof *r2 * (size_t)(n > 0 ? n : 1));
+    double *c = malloc(sizeof *c * (size_t)(n * (n + 1) + 1));
+    if (r2 == NULL || c == NULL) {
+        free(r2);
+        free(c);
+        return -1;
+    }
+    int k = 0, t2 = 0;
+    for (int i = 0; i < n; i++) {
+        if (d[i] == 0)
+            continue;
+        int below = 0, equal = 0;
+        for (int j = 0; j < n; j++) {
+            below += d[j] != 0 && fabs(d[j]) < fabs(d[i]);
+            equal += d[j] != 0 && fabs(d[j]) == fabs(d[i]);
+        }
+        r2[k] = 2 * below + equal + 1; /* twice the mid rank of the tied group */
+        t2 += d[i] > 0 ? r2[k] : 0;
+        k++;
+    }
+    *t = t2 / 2.0;
+    double p = 1;
+    if (k > 0) {
+        int deg = k * (k + 1); /* the sum of all doubled ranks */
+        for (int v = 0; v <= deg; v++)
+            c[v] = v == 0;
+        int reach = 0;
+        for (int i = 0; i < k; i++) {
+            reach += r2[i];
+            for (int v = reach; v >= r2[i]; v--)
+                c[v] += c[v - r2[i]];
+        }
+        double total = 0, lo_tail = 0, hi_tail = 0;
+        for (int v = 0; v <= deg; v++) {
+            total += c[v];
+            lo_tail += v <= t2 ? c[v] : 0;
+            hi_tail += v >= t2 ? c[v] : 0;
+        }
+        p = 2 * fmin(lo_tail, hi_tail) / total;
+        p = p > 1 ? 1 : p;
+    }
+    free(r2);
+    free(c);
+    return p;
+}
+
+int cmp_compare_paired(const double *a, const double *b, int n, double conf, struct cmp_shift *out)
+{
+    memset(out, 0, sizeof *out);
+    out->n = out->m = n;
+    out->paired = 1;
+    if (n < 1 || n > CMP_STATS_MAX_N)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (!(a[i] > 0) || !(b[i] > 0))
+            return -1;
+    int nw = n * (n + 1) / 2;
+    double *d = malloc(sizeof *d * (size_t)n), *w = malloc(sizeof *w * (size_t)nw);
+    double *c = malloc(sizeof *c * (size_t)(nw + 1));
+    if (d == NULL || w == NULL || c == NULL) {
+        free(d);
+        free(w);
+        free(c);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        d[i] = log(b[i]) - log(a[i]);
+    /* Walsh averages: the Hodges-Lehmann estimate is their median */
+    int q = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++)
+            w[q++] = (d[i] + d[j]) / 2;
+    qsort(w, (size_t)nw, sizeof *w, cmp_double);
+    out->estimate = nw % 2 ? w[nw / 2] : (w[nw / 2 - 1] + w[nw / 2]) / 2;
+
+    double t = 0, p = signed_rank_p(d, n, &t);
+    if (p < 0) {
+        free(d);
+        free(w);
+        free(c);
+        return -1;
+    }
+    out->u = t;
+    out->p_value = p;
+    /* the interval: Walsh averages k+1 and nw-k (1-based) for the largest
+     * k with P(T+ <= k) <= (1 - conf) / 2, over all n pairs */
+    sr_counts(n, c);
+    double total = pow(2.0, n), cum = 0, alpha2 = (1 - conf) / 2;
+    int k = -1;
+    for (int v = 0; v <= nw; v++) {
+        cum += c[v];
+        if (cum / total <= alpha2 + 1e-12)
+            k = v;
+        else
+            break;
+    }
+    if (k >= 0 && k < nw - k) {
+        double tail = 0;
+        for (int v = 0; v <= k; v++)
+            tail += c[v];
+        out->achievable = 1;
+        out->low = w[k];
+        out->high = w[nw - k - 1];
+        out->level = 1 - 2 * tail / total;
+        out->significant = out->low > 0 || out->high < 0;
+    } else {
+        out->low = w[0];
+        out->high = w[nw - 1];
+        out->level = 1 - 2 * c[0] / total;
+    }
+    free(d);
+    free(w);
+    free(c);
+    return 0;
+}
+
+int cmp_bh_adjust(const double *p, int m, double *q)
+{
+    if (m <= 0)
+        return 0;
+    int *order = malloc(sizeof *order * (size_t)m);
+    if (order == NULL)
+        return -1;
+    for (int i = 0; i < m; i++)
+        order[i] = i;
+    /* indices by increasing p (insertion sort: m is a few hundred at most) */
+    for (int i = 1; i < m; i++)
+        for (int j = i; j > 0 && p[order[j - 1]] > p[order[j]]; j--) {
+            int tmp = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = tmp;
+        }
+    double running = 1;
+    for (int r = m; r >= 1; r--) {
+        double v = p[order[r - 1]] * m / r;
+        running = v < running ? v : running;
+        q[order[r - 1]] = running;
+    }
+    free(order);
+    return 0;
+}

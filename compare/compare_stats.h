@@ -53,6 +53,7 @@ struct cmp_shift {
     double level;               /* its exact coverage (>= conf when achievable) */
     int achievable;             /* 0: n and m too small to reach conf */
     int significant;            /* achievable and the interval excludes 0 */
+    int paired;                 /* 1: cmp_compare_paired (u is T+, n = m pairs) */
 };
 
 /*
@@ -66,5 +67,30 @@ int cmp_compare(const double *a, int n, const double *b, int m, double conf,
 /* Smallest number of repeats per side (both equal) at which conf can be
  * reached. */
 int cmp_min_repeats(double conf);
+
+/*
+ * Paired: b[i] against a[i], i = 0..n-1 (runs made side by side, so a
+ * slow moment of the machine hits both).  The exact two-sided Wilcoxon
+ * signed-rank test on the differences d = log(b) - log(a) (zero
+ * differences dropped, ties given mid ranks and the exact distribution of
+ * T+ for those ranks), the Hodges-Lehmann estimate
+ * (the median of the Walsh averages (d_i + d_j) / 2, i <= j) and its exact
+ * interval (the Walsh averages of ranks k+1 and N-k, inverting the same
+ * test, for untied differences).  out->u is T+, out->n = out->m = n, out->paired = 1.  Returns 0,
+ * or -1 when n is out of range, a value is not positive, or out of memory.
+ */
+int cmp_compare_paired(const double *a, const double *b, int n, double conf, struct cmp_shift *out);
+
+/* Exact null distribution of T+ for n nonzero differences: P(T+ <= t)
+ * (fractional t: P(T+ <= floor(t))).  -1 on a bad n or out of memory. */
+double cmp_sr_cdf(int n, double t);
+
+/* Smallest number of pairs at which the signed-rank test can reach conf. */
+int cmp_min_pairs(double conf);
+
+/* Benjamini-Hochberg adjusted p-values of p[0..m-1] into q (the smallest
+ * false discovery rate at which each would be rejected).  Returns 0, or -1
+ * when out of memory. */
+int cmp_bh_adjust(const double *p, int m, double *q);
 
 #endif

@@ -19,12 +19,12 @@
 #include "../core/run_meta.h"
 
 #define CONF 0.95
+/* pairs of interleaved runs from which verdicts use the paired test: at 8
+ * its smallest two-sided p (2/256) is that of Mann-Whitney at 5 and 5 */
+#define CMP_MIN_PAIRS 8
 /* warning thresholds (docs/compare.md) */
-#define CLIENT_CPU_WARN 0.5
 #define BUSY_BEFORE_WARN 0.25
 #define LAG_WARN_MS 1.0
-/* the knee: doubling the threads adds less than this */
-#define KNEE_GAIN 0.05
 
 struct ctx {
     const struct cmp_spec *s;
@@ -98,6 +98,9 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
     json_object_object_add(e, "ignored_errors", count(sb_json_member(f, "ignored_errors")));
     static const char *const rec_keys[] = {"order", "start_time", "wall_s", "client_cpu_s", "client_cpu_share",
                                            "machine_busy_share", "busy_share_before", "loadavg_1m",
+                                           "machine_steal_share", "client_threads_measured",
+                                           "client_busiest_thread_cpu_share", "client_busiest_thread_delay_share",
+                                           "client_mean_run_delay_share",
                                            "command", NULL};
     for (int i = 0; rec_keys[i]; i++)
         if (sb_json_member(rec, rec_keys[i]))
@@ -109,19 +112,36 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
             json_object_object_add(srv, key, count(v));
         json_object_object_add(e, "server", srv);
     }
-    double share = sb_json_num(rec, "client_cpu_share"), before = sb_json_num(rec, "busy_share_before");
-    if (share >= CLIENT_CPU_WARN)
-        warn(c, r, "client_cpu",
-             "the client (sbench) used %.0f%% of the machine's CPU: it may be the bottleneck", share * 100, 0);
+    /* the client as a bottleneck: per point (compare_bottleneck.c), not
+     * from a share of all cores, which says nothing on many cores */
+    double before = sb_json_num(rec, "busy_share_before");
     if (before >= BUSY_BEFORE_WARN)
         warn(c, r, "machine_busy",
              "the machine was %.0f%% busy just before the run (something else was running)", before * 100, 0);
     const json_object *lag = sb_json_member(f, "schedule_lag_ms");
     double lag95 = sb_json_num(sb_json_member(lag, "percentiles"), "95");
-    if (lag && lag95 > LAG_WARN_MS)
-        warn(c, r, "schedule_lag",
-             "events started late under --rate (schedule lag p95 %.2f ms): the client could not keep the rate",
-             lag95, 0);
+    if (lag && lag95 > LAG_WARN_MS) {
+        /* the cause: the client's CPU only when its busiest thread never
+         * waited (compare_bottleneck.c's rule), else the connections, each
+         * waiting for its answer while the next events were due */
+        double busy = sb_json_num(rec, "client_busiest_thread_cpu_share") +
+                      sb_json_num(rec, "client_busiest_thread_delay_share");
+        const char *rate_opt = sb_json_str(sb_json_at(f, "run.options"), "rate");
+        double rate = rate_opt ? atof(rate_opt) : 0;
+        char text[400];
+        if (!sb_json_member(rec, "client_busiest_thread_cpu_share"))
+            snprintf(text, sizeof text, "events started late under --rate (schedule lag p95 %.2f ms; this run's "
+                     "record has no thread figures to tell the client's part)", lag95);
+        else if (busy >= 0.8)
+            snprintf(text, sizeof text, "events started late under --rate (schedule lag p95 %.2f ms): the client "
+                     "could not keep the rate (its busiest thread was busy %.0f%% of the time)", lag95, busy * 100);
+        else
+            snprintf(text, sizeof text, "events started late under --rate (schedule lag p95 %.2f ms; %.1f tps of "
+                     "%.0f): not the client's CPU (its busiest thread was busy %.0f%% of the time), the %lld "
+                     "connections were waiting for earlier answers when events were due: more --threads keep the "
+                     "schedule", lag95, sb_json_num(f, "tps"), rate, busy * 100, (long long)sb_json_int(r, "threads"));
+        cmp_warn(c->warnings, r, "schedule_lag", text);
+    }
     double failed = sb_json_num(f, "failed_transactions");
     if (failed > 0)
         warn(c, r, "failed", "%.0f events failed after --max-retries", failed, 0);
@@ -159,6 +179,10 @@ static json_object *point_entry(const struct ctx *c, const char *wl, int threads
     json_object_object_add(p, "target", json_object_new_string(target));
     json_object_object_add(p, "tps", tps);
     add_ref(p, "latency_ms", sb_json_member(c->latency, key));
+    int cpus = 0;
+    for (size_t i = 0; i < sb_json_len(c->runs) && cpus == 0; i++)
+        cpus = (int)sb_json_int(sb_json_member(sb_json_elem(c->runs, i), "record"), "cpus");
+    json_object_object_add(p, "bottleneck", cmp_bottleneck(c->runs, wl, threads, target, cpus, c->warnings));
     return p;
 }
 
@@ -167,35 +191,95 @@ static double pct_of(double logratio)
     return (exp(logratio) - 1) * 100;
 }
 
-/* "B is 12.3% faster than A (95% CI 7.0% to 17.1%)" and the like. */
-static void verdict_text(const struct cmp_shift *sh, const char *a, const char *b, int repeats_min,
-                         char *buf, size_t len)
+/* "B is 12.3% faster than A (95% CI 7.0% to 17.1%)", "B has 15.8x the
+ * throughput of A (...)" past 2x, and the like, with the test used.
+ * adjusted: the Benjamini-Hochberg p-value over the comparison's verdicts
+ * (< 0: not corrected, the regression gate). */
+static void verdict_text(const struct cmp_shift *sh, const char *a, const char *b, int repeats_min, double adjusted,
+                         int nverdicts, char *buf, size_t len)
 {
     double est = pct_of(sh->estimate), lo = pct_of(sh->low), hi = pct_of(sh->high);
+    char test[120];
+    if (sh->paired)
+        snprintf(test, sizeof test, "signed-rank test on %d interleaved pairs", sh->n);
+    else
+        snprintf(test, sizeof test, "Mann-Whitney test");
+    int significant = sh->significant && (adjusted < 0 || adjusted <= 1 - CONF);
     if (!sh->achievable) {
         snprintf(buf, len,
                  "no significant difference at %d and %d repeats (%s vs %s: %+.1f%%; so few repeats cannot show a difference at 95%%: use %d or more)",
                  sh->n, sh->m, b, a, est, repeats_min);
-    } else if (!sh->significant) {
-        snprintf(buf, len, "no significant difference at %d and %d repeats (%s vs %s: %+.1f%%, 95%% CI %+.1f%% to %+.1f%%)",
-                 sh->n, sh->m, b, a, est, lo, hi);
+    } else if (!significant && sh->significant) {
+        snprintf(buf, len,
+                 "no significant difference after correction for %d verdicts (%s vs %s: %+.1f%%, 95%% CI %+.1f%% to %+.1f%%, "
+                 "p = %.3g, adjusted %.3g; %s)",
+                 nverdicts, b, a, est, lo, hi, sh->p_value, adjusted, test);
+    } else if (!significant) {
+        snprintf(buf, len, "no significant difference at %d and %d repeats (%s vs %s: %+.1f%%, 95%% CI %+.1f%% to %+.1f%%; %s)",
+                 sh->n, sh->m, b, a, est, lo, hi, test);
+    } else if (sh->estimate >= log(2)) {
+        snprintf(buf, len, "%s has %.1fx the throughput of %s (95%% CI %.1fx to %.1fx; %s)", b, exp(sh->estimate), a,
+                 exp(sh->low), exp(sh->high), test);
+    } else if (sh->estimate <= -log(2)) {
+        snprintf(buf, len, "%s has %.1fx the throughput of %s (95%% CI %.1fx to %.1fx; %s)", a, exp(-sh->estimate), b,
+                 exp(-sh->high), exp(-sh->low), test);
     } else if (sh->estimate > 0) {
-        snprintf(buf, len, "%s is %.1f%% faster than %s (95%% CI %.1f%% to %.1f%%)", b, est, a, lo, hi);
+        snprintf(buf, len, "%s is %.1f%% faster than %s (95%% CI %.1f%% to %.1f%%; %s)", b, est, a, lo, hi, test);
     } else {
         /* slower: 1 - b/a, the interval's ends swap */
-        snprintf(buf, len, "%s is %.1f%% slower than %s (95%% CI %.1f%% to %.1f%%)", b, -est, a, -hi, -lo);
+        snprintf(buf, len, "%s is %.1f%% slower than %s (95%% CI %.1f%% to %.1f%%; %s)", b, -est, a, -hi, -lo, test);
     }
 }
 
-static json_object *verdict(const struct ctx *c, const char *wl, int threads, const char *a, const char *b)
+/* Throughput of the runs of a and b at a point, paired by repeat: the
+ * pairs into pa/pb; returns how many. */
+static int point_pairs(const struct ctx *c, const char *wl, int threads, const char *a, const char *b, double *pa,
+                       double *pb)
 {
-    double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
+    int n = 0;
+    for (size_t i = 0; i < sb_json_len(c->runs); i++) {
+        json_object *r = sb_json_elem(c->runs, i);
+        if (strcmp(sb_json_str(r, "workload"), wl) || sb_json_int(r, "threads") != threads ||
+            strcmp(sb_json_str(r, "target"), a))
+            continue;
+        for (size_t j = 0; j < sb_json_len(c->runs) && n < CMP_MAX_REPEATS; j++) {
+            json_object *q = sb_json_elem(c->runs, j);
+            if (!strcmp(sb_json_str(q, "workload"), wl) && sb_json_int(q, "threads") == threads &&
+                !strcmp(sb_json_str(q, "target"), b) && sb_json_int(q, "repeat") == sb_json_int(r, "repeat")) {
+                pa[n] = sb_json_num(sb_json_member(r, "final"), "tps");
+                pb[n++] = sb_json_num(sb_json_member(q, "final"), "tps");
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* A verdict before the correction: its JSON (no text yet) and its test. */
+struct pending {
+    json_object *o;
+    struct cmp_shift sh;
+    const char *a, *b;
+};
+
+/* b against a at a point: the signed-rank test on pairs when both targets
+ * ran interleaved here and there are CMP_MIN_PAIRS pairs, else
+ * Mann-Whitney.  Returns 0 and fills *out, or -1 (no runs). */
+static int verdict(const struct ctx *c, const char *wl, int threads, int ka, int kb, struct pending *out)
+{
+    const char *a = c->s->targets[ka].name, *b = c->s->targets[kb].name;
+    double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS], pa[CMP_MAX_REPEATS], pb[CMP_MAX_REPEATS];
     int n = point_tps(c, wl, threads, a, va), m = point_tps(c, wl, threads, b, vb);
     struct cmp_shift sh;
-    if (n == 0 || m == 0 || cmp_compare(va, n, vb, m, CONF, &sh) != 0)
-        return NULL;
-    char text[600];
-    verdict_text(&sh, a, b, cmp_min_repeats(CONF), text, sizeof text);
+    if (n == 0 || m == 0)
+        return -1;
+    int pairs = 0;
+    if (!c->s->targets[ka].from_dir && !c->s->targets[kb].from_dir)
+        pairs = point_pairs(c, wl, threads, a, b, pa, pb);
+    int rc = pairs >= CMP_MIN_PAIRS ? cmp_compare_paired(pa, pb, pairs, CONF, &sh)
+                                    : cmp_compare(va, n, vb, m, CONF, &sh);
+    if (rc != 0)
+        return -1;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "workload", json_object_new_string(wl));
     json_object_object_add(o, "threads", json_object_new_int(threads));
@@ -203,88 +287,107 @@ static json_object *verdict(const struct ctx *c, const char *wl, int threads, co
     json_object_object_add(o, "b", json_object_new_string(b));
     json_object_object_add(o, "n_a", json_object_new_int(n));
     json_object_object_add(o, "n_b", json_object_new_int(m));
+    json_object_object_add(o, "test", json_object_new_string(sh.paired ? "signed-rank" : "mann-whitney"));
+    json_object_object_add(o, "pairs", json_object_new_int(pairs));
     json_object_object_add(o, "change_pct", cmp_real(pct_of(sh.estimate)));
+    json_object_object_add(o, "ratio", cmp_real(exp(sh.estimate)));
     json_object_object_add(o, "low_pct", cmp_real(pct_of(sh.low)));
     json_object_object_add(o, "high_pct", cmp_real(pct_of(sh.high)));
     json_object_object_add(o, "level", cmp_real(sh.level));
     json_object_object_add(o, "p_value", cmp_real(sh.p_value));
     json_object_object_add(o, "achievable", json_object_new_boolean(sh.achievable));
-    json_object_object_add(o, "significant", json_object_new_boolean(sh.significant));
-    json_object_object_add(o, "text", json_object_new_string(text));
-    return o;
+    *out = (struct pending){o, sh, a, b};
+    return 0;
 }
 
-/* Peak and knee of one target's sweep (points sorted by threads). */
-static json_object *sweep(const json_object *points, const char *wl, const char *target)
+/* The Benjamini-Hochberg correction over all verdicts v[0..n-1], then
+ * each one's significance and text; the objects go into verdicts. */
+static void settle_verdicts(struct pending *v, int n, json_object *verdicts)
 {
-    struct { int t; double tps, p95; } p[CMP_MAX_THREADS];
+    double *p = malloc(sizeof *p * (size_t)(n > 0 ? n : 1)), *q = malloc(sizeof *q * (size_t)(n > 0 ? n : 1));
+    for (int i = 0; p && q && i < n; i++)
+        p[i] = v[i].sh.p_value;
+    int ok = p && q && cmp_bh_adjust(p, n, q) == 0;
+    for (int i = 0; i < n; i++) {
+        double adj = ok ? q[i] : 1; /* out of memory: nothing called significant */
+        char text[700];
+        verdict_text(&v[i].sh, v[i].a, v[i].b, cmp_min_repeats(CONF), adj, n, text, sizeof text);
+        json_object_object_add(v[i].o, "p_adjusted", cmp_real(adj));
+        json_object_object_add(v[i].o, "significant_unadjusted", json_object_new_boolean(v[i].sh.significant));
+        json_object_object_add(v[i].o, "significant",
+                               json_object_new_boolean(v[i].sh.significant && adj <= 1 - CONF));
+        json_object_object_add(v[i].o, "text", json_object_new_string(text));
+        json_object_array_add(verdicts, v[i].o);
+    }
+    free(p);
+    free(q);
+}
+
+/* Peak and knee of one target's sweep (compare_knee.c). */
+static json_object *sweep(const struct ctx *c, const char *wl, const char *target)
+{
+    double v[CMP_MAX_THREADS][CMP_MAX_REPEATS];
+    struct cmp_sweep_point p[CMP_MAX_THREADS];
     int n = 0;
-    for (size_t i = 0; i < sb_json_len(points); i++) {
-        json_object *x = sb_json_elem(points, i);
-        if (strcmp(sb_json_str(x, "workload"), wl) || strcmp(sb_json_str(x, "target"), target) ||
-            n == CMP_MAX_THREADS)
+    for (int t = 0; t < c->s->nthreads; t++) {
+        int m = point_tps(c, wl, c->s->threads[t], target, v[n]);
+        if (m == 0)
             continue;
-        p[n].t = (int)sb_json_int(x, "threads");
-        p[n].tps = sb_json_num(sb_json_member(x, "tps"), "median");
-        p[n].p95 = sb_json_num(sb_json_at(x, "latency_ms.percentiles"), "95");
+        p[n] = (struct cmp_sweep_point){c->s->threads[t], v[n], m, cmp_median(v[n], m)};
         n++;
     }
-    if (n < 2)
-        return NULL;
-    for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && p[b - 1].t > p[b].t; b--) {
-            __typeof__(p[0]) tmp = p[b];
-            p[b] = p[b - 1];
-            p[b - 1] = tmp;
+    return cmp_sweep(wl, target, p, n);
+}
+
+/* The warnings w (one per run) grouped: one per kind and point, with the
+ * number of runs and their ids, its text the first run's with "(in N of
+ * M runs)" when there are several.  A new array owned by the caller; w is
+ * released. */
+static json_object *group_warnings(const struct ctx *c, json_object *w)
+{
+    json_object *out = json_object_new_array();
+    size_t n = sb_json_len(w);
+    char *used = calloc(n ? n : 1, 1);
+    for (size_t i = 0; used && i < n; i++) {
+        if (used[i])
+            continue;
+        json_object *a = sb_json_elem(w, i), *runs = json_object_new_array();
+        int count = 0;
+        for (size_t j = i; j < n; j++) {
+            json_object *b = sb_json_elem(w, j);
+            if (used[j] || strcmp(sb_json_str(a, "kind"), sb_json_str(b, "kind")) ||
+                strcmp(sb_json_str(a, "workload"), sb_json_str(b, "workload")) ||
+                sb_json_int(a, "threads") != sb_json_int(b, "threads") ||
+                strcmp(sb_json_str(a, "target"), sb_json_str(b, "target")))
+                continue;
+            used[j] = 1;
+            count++;
+            json_object_array_add(runs, json_object_get(sb_json_member(b, "run")));
         }
-    int peak = 0;
-    for (int k = 1; k < n; k++)
-        if (p[k].tps > p[peak].tps)
-            peak = k;
-    json_object *o = json_object_new_object(), *pk = json_object_new_object();
-    json_object_object_add(o, "workload", json_object_new_string(wl));
-    json_object_object_add(o, "target", json_object_new_string(target));
-    json_object_object_add(pk, "threads", json_object_new_int(p[peak].t));
-    json_object_object_add(pk, "tps", cmp_real(p[peak].tps));
-    json_object_object_add(o, "peak", pk);
-    char text[400];
-    /* the smallest count whose doubling (the next count >= 2x) adds under
-     * 5%, or whose p95 latency grows faster than the threads */
-    for (int k = 0; k < n; k++) {
-        int j = k + 1;
-        while (j < n && p[j].t < 2 * p[k].t)
-            j++;
-        if (j == n)
-            break;
-        double gain = p[k].tps > 0 ? p[j].tps / p[k].tps - 1 : 0;
-        double lat = p[k].p95 > 0 ? p[j].p95 / p[k].p95 : 0;
-        const char *reason = NULL;
-        if (gain < KNEE_GAIN) {
-            reason = "throughput";
-            snprintf(text, sizeof text, "%s stops scaling at %d threads: %d threads add %+.1f%% throughput", target,
-                     p[k].t, p[j].t, gain * 100);
-        } else if (lat > (double)p[j].t / p[k].t) {
-            reason = "latency";
-            snprintf(text, sizeof text, "%s stops scaling at %d threads: at %d threads p95 latency grows %.1fx, faster than the threads",
-                     target, p[k].t, p[j].t, lat);
+        json_object *g = json_object_new_object();
+        json_object_object_foreach(a, key, v)
+            if (strcmp(key, "text"))
+                add_ref(g, key, v);
+        double planned = 0;
+        for (size_t k = 0; k < sb_json_len(c->runs); k++) {
+            json_object *r = sb_json_elem(c->runs, k);
+            planned += !strcmp(sb_json_str(r, "workload"), sb_json_str(a, "workload")) &&
+                       sb_json_int(r, "threads") == sb_json_int(a, "threads") &&
+                       !strcmp(sb_json_str(r, "target"), sb_json_str(a, "target"));
         }
-        if (reason) {
-            json_object *knee = json_object_new_object();
-            json_object_object_add(knee, "threads", json_object_new_int(p[k].t));
-            json_object_object_add(knee, "next", json_object_new_int(p[j].t));
-            json_object_object_add(knee, "reason", json_object_new_string(reason));
-            json_object_object_add(knee, "gain_pct", cmp_real(gain * 100));
-            json_object_object_add(knee, "latency_ratio", cmp_real(lat));
-            json_object_object_add(o, "knee", knee);
-            json_object_object_add(o, "text", json_object_new_string(text));
-            return o;
-        }
+        char text[900];
+        if (count > 1)
+            snprintf(text, sizeof text, "%s (in %d of %.0f runs)", sb_json_str(a, "text"), count, planned);
+        else
+            snprintf(text, sizeof text, "%s", sb_json_str(a, "text"));
+        json_object_object_add(g, "text", json_object_new_string(text));
+        json_object_object_add(g, "count", json_object_new_int(count));
+        json_object_object_add(g, "runs", runs);
+        json_object_array_add(out, g);
     }
-    snprintf(text, sizeof text, "%s scales up to %d threads (no knee in the sweep; peak %.1f tps at %d)", target,
-             p[n - 1].t, p[peak].tps, p[peak].t);
-    json_object_object_add(o, "knee", NULL);
-    json_object_object_add(o, "text", json_object_new_string(text));
-    return o;
+    free(used);
+    json_object_put(w);
+    return out;
 }
 
 /* The regression gate: every target against the baseline; a target
@@ -313,7 +416,7 @@ static json_object *gate(const struct ctx *c, const char *baseline, double thres
                     continue;
                 if (sh.achievable && pct_of(sh.high) < -threshold) {
                     char text[600];
-                    verdict_text(&sh, baseline, s->targets[k].name, 0, text, sizeof text);
+                    verdict_text(&sh, baseline, s->targets[k].name, 0, -1, 0, text, sizeof text);
                     json_object *x = json_object_new_object();
                     json_object_object_add(x, "workload", json_object_new_string(wl));
                     json_object_object_add(x, "threads", json_object_new_int(s->threads[t]));
@@ -345,6 +448,8 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     }
     json_object *runs = json_object_new_array(), *points = json_object_new_array();
     json_object *verdicts = json_object_new_array(), *sweeps = json_object_new_array();
+    int npend = 0;
+    struct pending *pend = malloc(sizeof *pend * (size_t)(s->nworkloads * s->nthreads * s->ntargets * s->ntargets + 1));
     for (size_t i = 0; i < sb_json_len(c.runs); i++)
         json_object_array_add(runs, run_entry(&c, sb_json_elem(c.runs, i)));
     int planned = 0;
@@ -359,33 +464,39 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
                     json_object_array_add(points, p);
             }
             for (int a = 0; a < s->ntargets; a++)
-                for (int b = a + 1; b < s->ntargets; b++) {
-                    json_object *v = verdict(&c, wl, s->threads[t], s->targets[a].name, s->targets[b].name);
-                    if (v)
-                        json_object_array_add(verdicts, v);
-                }
+                for (int b = a + 1; b < s->ntargets; b++)
+                    if (pend && verdict(&c, wl, s->threads[t], a, b, &pend[npend]) == 0)
+                        npend++;
         }
         for (int k = 0; k < s->ntargets; k++) {
-            json_object *sw = sweep(points, wl, s->targets[k].name);
+            json_object *sw = sweep(&c, wl, s->targets[k].name);
             if (sw)
                 json_object_array_add(sweeps, sw);
         }
     }
+    settle_verdicts(pend, npend, verdicts);
+    free(pend);
     int done = 0;
     for (size_t i = 0; i < sb_json_len(runs); i++)
         done += !s->targets[cmp_spec_target(s, sb_json_str(sb_json_elem(runs, i), "target"))].from_dir;
-    char method[1200];
+    char method[2000];
     snprintf(method, sizeof method,
              "Throughput per point: the median of the repeats, with the distribution-free confidence interval of "
              "the median (order statistics, binomial coverage; fewer than 6 repeats cannot reach 95%%, the level "
-             "reached is given). Verdicts: exact two-sided Mann-Whitney rank test on the repeats' throughput, "
-             "with the Hodges-Lehmann estimate of the ratio and its exact 95%% interval (Moses), which excludes 0 "
-             "exactly when the test rejects at 5%%. Rank methods assume no shape for run-to-run noise and keep "
-             "the false-positive rate at or below 5%%; %d repeats per target are needed to show any difference. "
-             "Latency: the repeats' HdrHistogram logs added bucket by bucket. Knee: the smallest thread count "
-             "past which doubling the threads adds under 5%% throughput, or p95 latency grows faster than the "
-             "threads (medians).",
-             cmp_min_repeats(CONF));
+             "reached is given). Verdicts: with %d or more pairs of runs made side by side (interleaved targets), "
+             "the exact two-sided Wilcoxon signed-rank test on the pairs' log ratio with the Hodges-Lehmann "
+             "estimate (median of the Walsh averages) and its exact 95%% interval; otherwise (fewer pairs, a saved "
+             "target) the exact two-sided Mann-Whitney rank test on the repeats' throughput with the "
+             "Hodges-Lehmann estimate of the ratio and its exact 95%% interval (Moses). Rank methods assume no "
+             "shape for run-to-run noise; %d repeats per target are needed to show any difference. Multiple "
+             "comparisons: the %d verdicts of this comparison are corrected together by Benjamini-Hochberg (a "
+             "verdict is significant when its interval excludes 0 and its adjusted p-value is at most 0.05: at "
+             "most 5%% of the differences claimed are false, on average; when no target differs, the chance of "
+             "any false claim is at most 5%%); intervals are the per-verdict 95%% ones. Latency: the repeats' "
+             "HdrHistogram logs added bucket by bucket. Knee: the first thread count past which no larger count "
+             "gives a significant gain (the Mann-Whitney interval of the gain, count against count, lies above "
+             "+5%%) and the intervals exclude a gain of 20%% or more; else no knee within the sweep's precision.",
+             CMP_MIN_PAIRS, cmp_min_repeats(CONF), npend);
     char now[40];
     sb_iso_now(now, sizeof now);
     json_object *sum = json_object_new_object();
@@ -402,9 +513,10 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     json_object_object_add(sum, "points", points);
     json_object_object_add(sum, "verdicts", verdicts);
     json_object_object_add(sum, "sweeps", sweeps);
-    json_object_object_add(sum, "warnings", c.warnings);
+    json_object *env = cmp_environment(s, c.runs, req->results, c.warnings);
+    json_object_object_add(sum, "warnings", group_warnings(&c, c.warnings));
     json_object_object_add(sum, "regression", gate(&c, baseline, req->fail_slower));
-    json_object_object_add(sum, "environment", cmp_environment(s, c.runs, req->results, c.warnings));
+    json_object_object_add(sum, "environment", env);
     json_object_object_add(sum, "runs", runs);
     return sum;
 }

@@ -110,6 +110,16 @@ void cmp_text_report(const json_object *sum, FILE *f)
             if (!strcmp(str(x, "workload"), wl))
                 fprintf(f, "%s- %s\n", any++ ? "" : "\nScaling:\n\n", str(x, "text"));
         }
+        /* what limited each point (compare_bottleneck.c) */
+        const json_object *points = sb_json_member(sum, "points");
+        any = 0;
+        for (size_t i = 0; i < sb_json_len(points); i++) {
+            const json_object *x = sb_json_elem(points, i);
+            const char *why = sb_json_str(sb_json_member(x, "bottleneck"), "text");
+            if (!strcmp(str(x, "workload"), wl) && why)
+                fprintf(f, "%s- %lld threads, %s: %s\n", any++ ? "" : "\nLimits:\n\n",
+                        (long long)sb_json_int(x, "threads"), str(x, "target"), why);
+        }
         fprintf(f, "\n");
     }
     const json_object *warnings = sb_json_member(sum, "warnings");

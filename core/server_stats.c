@@ -22,10 +22,26 @@ static int read_counters(struct sb_run *run, struct sb_server_watch *w,
     if (w->reader == NULL) {
         struct sbd_error err;
         w->reader = sb_conn_open(0, &run->control->stats, &err);
-        if (w->reader == NULL)
+        if (w->reader == NULL) {
+            snprintf(w->why, sizeof w->why, "no connection for the counters: %.240s", err.message);
             return 0;
+        }
     }
     int ok = d->server_counters(w->reader->dc, out) == SBD_OK;
+    if (!ok && !want_version) {
+        /* the counters' connection was lost (a server restart): the
+         * counters are cumulative, so a new connection reads them on */
+        struct sbd_error err;
+        sb_conn_close(w->reader);
+        w->reader = sb_conn_open(0, &run->control->stats, &err);
+        if (w->reader == NULL) {
+            snprintf(w->why, sizeof w->why, "no connection for the counters: %.240s", err.message);
+            return 0;
+        }
+        ok = d->server_counters(w->reader->dc, out) == SBD_OK;
+    }
+    if (!ok)
+        snprintf(w->why, sizeof w->why, "the driver could not read them");
     if (want_version && d->server_version)
         snprintf(w->version, sizeof w->version, "%s", d->server_version(w->reader->dc));
     return ok;
@@ -39,7 +55,7 @@ void sb_server_watch_start(struct sb_run *run, struct sb_server_watch *w)
 void sb_server_watch_end(struct sb_run *run, struct sb_server_watch *w, struct sb_report *r)
 {
     struct sbd_server_counters after = {0};
-    for (int tries = 0; tries < 10; tries++) {
+    for (int tries = 0; w->have && tries < 10; tries++) {
         sb_sleep_ns(200000000LL);
         struct sbd_server_counters a;
         if (!read_counters(run, w, &a, 0))
@@ -52,6 +68,9 @@ void sb_server_watch_end(struct sb_run *run, struct sb_server_watch *w, struct s
     }
     if (r->server_counters_valid)
         sb_server_counters_diff(&r->server, &after, &w->before);
+    else if (w->why[0]) /* expected but missing: never silently */
+        fprintf(stderr, "sbench: no cross-check with the server's counters: %s %s\n",
+                w->have ? "after the run," : "before the run,", w->why);
 }
 
 void sb_server_watch_close(struct sb_server_watch *w)

@@ -21,6 +21,7 @@ struct sb_server_watch {
     int have;                       /* the counters before the run were read */
     struct sbd_server_counters before;
     char version[256];              /* the server's version, or "" */
+    char why[300];                  /* why the counters were not read, or "" */
 };
 
 /* Reads the counters before the run (nothing when the driver has none or
@@ -28,7 +29,9 @@ struct sb_server_watch {
 void sb_server_watch_start(struct sb_run *run, struct sb_server_watch *w);
 /* The counters after the run minus those before, into r->server (and
  * r->server_counters_valid): backends flush their statistics as they
- * exit, so it reads until two reads agree (at most ~2 s). */
+ * exit, so it reads until two reads agree (at most ~2 s).  A lost
+ * counters' connection is opened again once; counters expected but not
+ * read are said in one line on stderr. */
 void sb_server_watch_end(struct sb_run *run, struct sb_server_watch *w, struct sb_report *r);
 /* Closes the counters' connection (NULL reader: no-op). */
 void sb_server_watch_close(struct sb_server_watch *w);

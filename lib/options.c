@@ -283,7 +283,7 @@ static int validate(const struct sb_opt *p, const char *v, char *err, size_t err
 }
 
 /* Edit distance for "did you mean"; small strings only. */
-static int distance(const char *a, const char *b)
+int sb_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64)
@@ -336,7 +336,7 @@ int sb_options_resolve(struct sb_options *o, int final, char *err, size_t errlen
             const char *best = NULL;
             int bestd = 1000;
             for (int k = 0; k < o->nopts; k++) {
-                int d = distance(g->name, o->opts[k].name);
+                int d = sb_edit_distance(g->name, o->opts[k].name);
                 if (d < bestd) {
                     bestd = d;
                     best = o->opts[k].name;

@@ -102,6 +102,9 @@ const struct sb_opt *sb_options_at(const struct sb_options *o, int i);
 
 /* Parses a boolean word; returns 0/1, or -1 if not a boolean. */
 int sb_parse_bool(const char *s);
+/* Levenshtein distance of a and b, for "did you mean" (99 when either is
+ * longer than 64 bytes). */
+int sb_edit_distance(const char *a, const char *b);
 /* Parses an SB_OPT_SIZE value into bytes; 0, or -1 if it is not one. */
 int sb_parse_size(const char *s, long long *out);
 

@@ -10,7 +10,8 @@
  * multi-row INSERTs on it, as on any driver without one.
  *
  * Options: --null-rows (rows of a SELECT), --null-delay-us (time each
- * answer takes, for blocking calls too), --null-fail-every and
+ * answer takes, for blocking calls too), --null-slots (N slots shared by
+ * all connections: a server of known capacity), --null-fail-every and
  * --null-fail-status (deterministic injected failures: retry, error or a
  * lost connection), --null-fail-connect (refuse every connection).
  */
@@ -25,6 +26,9 @@ static const struct sbd_option null_options[] = {
     {"null-delay-us", SBD_OPT_INT, "0",
      "each answer is ready this many microseconds after the previous one (or after its "
      "statement was sent, whichever is later); blocking calls wait as long"},
+    {"null-slots", SBD_OPT_INT, "0",
+     "the server runs at most N statements at once, over all connections (each takes "
+     "--null-delay-us): a server of known capacity, N / delay statements a second; 0 = no limit"},
     {"null-fail-every", SBD_OPT_INT, "0",
      "the Nth, 2Nth, ... statement of each connection fails (BEGIN, COMMIT and ROLLBACK "
      "excepted; a new connection counts from 0); 0 = never"},

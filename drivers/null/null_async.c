@@ -5,6 +5,10 @@
  * the answer is ready --null-delay-us after the previous answer was ready
  * or after its own send, whichever is later, so several in flight come
  * back in order, spaced like a server that runs one statement at a time.
+ * With --null-slots=N the server has N slots shared by all connections: a
+ * statement waits for the slot free soonest, so the process is answered
+ * at most N / --null-delay-us statements a second (a server of known
+ * capacity: its throughput stops growing at N connections).
  * The connection's descriptor is readable exactly when poll_result has
  * something to return: with a delay, a timerfd armed at the oldest answer's
  * ready time; without one, an eventfd, readable while anything is in
@@ -18,6 +22,7 @@
 #include "common/buf.h"
 #include "common/error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
@@ -32,6 +37,29 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
+/* --null-slots: the server's N slots shared by every connection of the
+ * process, each the time it is free again.  The model server is shared
+ * state by nature (it stands for one database): a mutex guards it, taken
+ * once per statement, only when --null-slots is set. */
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static int64_t slot_free_ns[NULL_MAX_SLOTS];
+
+/* The start of a statement ready to start at t: the slot free soonest is
+ * taken until the statement's answer is ready. */
+static int64_t take_slot(int64_t t)
+{
+    pthread_mutex_lock(&slots_lock);
+    int best = 0;
+    for (int i = 1; i < null_cfg.slots; i++)
+        if (slot_free_ns[i] < slot_free_ns[best])
+            best = i;
+    if (slot_free_ns[best] > t)
+        t = slot_free_ns[best];
+    slot_free_ns[best] = t + null_cfg.delay_ns;
+    pthread_mutex_unlock(&slots_lock);
+    return t;
+}
+
 int64_t null_next_ready(sbd_conn *c)
 {
     if (null_cfg.delay_ns == 0)
@@ -39,6 +67,8 @@ int64_t null_next_ready(sbd_conn *c)
     int64_t t = now_ns();
     if (c->last_ready_ns > t)
         t = c->last_ready_ns;
+    if (null_cfg.slots > 0)
+        t = take_slot(t);
     c->last_ready_ns = t + null_cfg.delay_ns;
     return c->last_ready_ns;
 }

@@ -81,10 +81,12 @@ struct null_config {
     const struct sbd_host *host;
     long long rows;          /* --null-rows */
     long long delay_ns;      /* --null-delay-us, in ns */
+    int slots;               /* --null-slots: shared server slots, 0 = one per connection */
     long long fail_every;    /* --null-fail-every, 0 = never */
     int fail_status;         /* SBD_RETRY, SBD_ERROR or SBD_CONN_LOST */
 };
 extern struct null_config null_cfg;
+#define NULL_MAX_SLOTS 4096
 
 /* Reads and checks the --null-* options into null_cfg.  SBD_OK, or
  * SBD_ERROR with one line in errbuf. */

@@ -56,6 +56,12 @@ int null_config_read(const struct sbd_host *h, char *errbuf, size_t errlen)
         return SBD_ERROR;
     }
     null_cfg.delay_ns = delay_us * 1000;
+    long long slots = h->opt_int("null-slots");
+    if (slots < 0 || slots > NULL_MAX_SLOTS) {
+        snprintf(errbuf, errlen, "--null-slots must be between 0 and %d (0: no shared limit)", NULL_MAX_SLOTS);
+        return SBD_ERROR;
+    }
+    null_cfg.slots = (int)slots;
     if (null_cfg.fail_every < 0) {
         snprintf(errbuf, errlen, "--null-fail-every must be >= 0 (0: no failures)");
         return SBD_ERROR;

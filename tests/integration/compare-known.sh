@@ -16,7 +16,12 @@ wl="--tables=1 --table-size=1000"
 "$SB" compare --target="pg:$pg" --target="pg_rate:$pg --rate=100" --prepare=on --threads=1 --time=2 \
     --warmup-time=1 --repeats=4 --results=known --quiet oltp_point_select $wl >known.md 2>known.err
 expect_eq "exit status" "$?" 0
-expect_grep "verdict: pg_rate is slower" "^- 1 threads: pg_rate is [0-9.]*% slower than pg (95% CI [0-9.]*% to [0-9.]*%)" known.md
+# past 2x the verdict is a ratio ("pg has 9.1x the throughput of pg_rate"), below it a percentage
+if [ "$(pyq known/summary.json 'd["verdicts"][0]["ratio"] <= 0.5')" = True ]; then
+    expect_grep "verdict: pg has Nx the throughput" "^- 1 threads: pg has [0-9.]*x the throughput of pg_rate (95% CI [0-9.]*x to [0-9.]*x; Mann-Whitney test)" known.md
+else
+    expect_grep "verdict: pg_rate is slower" "^- 1 threads: pg_rate is [0-9.]*% slower than pg (95% CI [0-9.]*% to [0-9.]*%; Mann-Whitney test)" known.md
+fi
 expect_eq "interval excludes zero" "$(pyq known/summary.json 'd["verdicts"][0]["high_pct"] < 0 and d["verdicts"][0]["significant"]')" True
 "$SB" report known --fail-slower=50 >gate.md 2>&1
 expect_eq "report --fail-slower=50: exit status" "$?" 3
@@ -33,7 +38,7 @@ expect_eq "baseline pg_rate: pg is faster, no regression" "$?" 0
 expect_eq "saved baseline, --fail-slower=50: exit status" "$?" 3
 expect_eq "only the new target ran" "$(ls ci/runs/*.record.json | wc -l | tr -d ' ')" 4
 expect_eq "baseline runs taken from known/" "$(pyq ci/summary.json 'sum(1 for r in d["runs"] if r["target"] == "base")')" 4
-expect_grep "CI verdict" "new is [0-9.]*% slower than base" ci.md
+expect_grep "CI verdict" "new is [0-9.]*% slower than base\|base has [0-9.]*x the throughput of new" ci.md
 "$SB" $pg $wl oltp_point_select cleanup >/dev/null 2>&1
 # ---- two PostgreSQL servers that differ in a setting (environment) ----
 # A second server (scripts/pg-server.sh, port SBT_PGPORT+3) with work_mem

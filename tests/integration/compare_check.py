@@ -6,7 +6,9 @@ report recomputed from the stored per-run files, independently of sbench:
   - per point: the repeats' throughput (runs/ID.json final lines), their
     median, the order-statistic interval of the median (binomial sums here);
   - per pair: the exact Mann-Whitney p-value, Hodges-Lehmann estimate and
-    its interval by brute-force enumeration of the rank splits;
+    its interval by brute-force enumeration of the rank splits, or with 8
+    or more interleaved pairs the signed-rank test's (every sign pattern
+    enumerated); the Benjamini-Hochberg adjustment over all verdicts;
   - per point: the merged latency percentiles from the HdrHistogram logs
     decoded by hdr-histogram-js (compare_merge.mjs), clamped to the exact
     [min, max] of the runs' reports;
@@ -103,6 +105,52 @@ def mw(a, b, conf=0.95):
     return dict(p_value=p, change_pct=pct(est), low_pct=pct(low), high_pct=pct(high), achievable=ach, significant=sig)
 
 
+def signed_rank(a, b, conf=0.95):
+    """exact Wilcoxon signed-rank by enumeration of every sign pattern (mid
+    ranks, zeros dropped); Hodges-Lehmann on the Walsh averages and its
+    interval from the untied distribution of n pairs"""
+    d = [math.log(y) - math.log(x) for x, y in zip(a, b)]
+    nz = [x for x in d if x != 0]
+    absd = sorted(abs(x) for x in nz)
+    rank = lambda v: sum(x < v for x in absd) + (sum(x == v for x in absd) + 1) / 2
+    r = [rank(abs(x)) for x in nz]
+    t = sum(q for q, x in zip(r, nz) if x > 0)
+    sums = [sum(q for q, s in zip(r, signs) if s) for signs in itertools.product([0, 1], repeat=len(nz))]
+    p = min(1.0, 2 * min(sum(s <= t + 1e-9 for s in sums), sum(s >= t - 1e-9 for s in sums)) / len(sums)) if nz else 1.0
+    n = len(d)
+    w = sorted((d[i] + d[j]) / 2 for i in range(n) for j in range(i, n))
+    nw = len(w)
+    est = w[nw // 2] if nw % 2 else (w[nw // 2 - 1] + w[nw // 2]) / 2
+    counts = {}
+    for signs in itertools.product([0, 1], repeat=n):
+        k = sum(i + 1 for i, s in enumerate(signs) if s)
+        counts[k] = counts.get(k, 0) + 1
+    crit, cum = -1, 0
+    for k in range(nw + 1):
+        cum += counts.get(k, 0)
+        if cum / 2 ** n <= (1 - conf) / 2 + 1e-12:
+            crit = k
+        else:
+            break
+    if crit >= 0 and crit < nw - crit:
+        low, high, ach = w[crit], w[nw - crit - 1], True
+    else:
+        low, high, ach = w[0], w[-1], False
+    sig = ach and (low > 0 or high < 0)
+    pct = lambda x: (math.exp(x) - 1) * 100
+    return dict(p_value=p, change_pct=pct(est), low_pct=pct(low), high_pct=pct(high), achievable=ach, significant=sig)
+
+
+def benjamini_hochberg(p):
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    q, running = [0.0] * m, 1.0
+    for r in range(m, 0, -1):
+        running = min(running, p[order[r - 1]] * m / r)
+        q[order[r - 1]] = running
+    return q
+
+
 class DataCells(html.parser.HTMLParser):
     """data-* attributes of the points tables' rows and cells, and of the
     verdict items"""
@@ -187,13 +235,32 @@ def main():
         check(close(mean, lat["mean"]) and close(mn, lat["min"]) and close(mx, lat["max"]),
               name + ": mean, min, max of the merged latency")
 
+    def pairs(v):
+        """the runs of a and b at v's point with the same repeat, tps"""
+        by = {}
+        for r in summary["runs"]:
+            if (r["workload"], r["threads"]) == (v["workload"], v["threads"]) and r["target"] in (v["a"], v["b"]):
+                by.setdefault(r["repeat"], {})[r["target"]] = r["tps"]
+        both = [by[k] for k in sorted(by) if len(by[k]) == 2]
+        return [x[v["a"]] for x in both], [x[v["b"]] for x in both]
+
+    wants = []
     for v in summary["verdicts"]:
         a = [x["tps"] for x in summary["points"] if (x["workload"], x["threads"], x["target"]) == (v["workload"], v["threads"], v["a"])][0]["values"]
         b = [x["tps"] for x in summary["points"] if (x["workload"], x["threads"], x["target"]) == (v["workload"], v["threads"], v["b"])][0]["values"]
-        want = mw(a, b)
+        pa, pb = pairs(v)
+        saved = any(t.get("from") for t in summary["spec"]["targets"] if t["name"] in (v["a"], v["b"]))
+        paired = not saved and len(pa) >= 8
+        check(v["test"] == ("signed-rank" if paired else "mann-whitney"),
+              "%s/%d %s vs %s: test %s (%d pairs)" % (v["workload"], v["threads"], v["b"], v["a"], v["test"], len(pa)))
+        wants.append(signed_rank(pa, pb) if paired else mw(a, b))
+    qs = benjamini_hochberg([w["p_value"] for w in wants])
+    for v, want, q in zip(summary["verdicts"], wants, qs):
         ok = all(close(want[k], v[k]) for k in ("p_value", "change_pct", "low_pct", "high_pct")) and \
-            want["achievable"] == v["achievable"] and want["significant"] == v["significant"]
-        check(ok, "%s/%d %s vs %s: verdict recomputed (%s)" % (v["workload"], v["threads"], v["b"], v["a"], v["text"]))
+            want["achievable"] == v["achievable"] and want["significant"] == v["significant_unadjusted"] and \
+            close(q, v["p_adjusted"]) and v["significant"] == (want["significant"] and q <= 0.05)
+        check(ok, "%s/%d %s vs %s: verdict recomputed, Benjamini-Hochberg over %d (%s)" %
+              (v["workload"], v["threads"], v["b"], v["a"], len(wants), v["text"]))
 
     parser = DataCells()
     parser.feed(open(os.path.join(rdir, "report.html")).read())

@@ -1,0 +1,113 @@
+/*
+ * compare_bottleneck.c: what limited a point (a target at a thread count),
+ * from the run records compare_exec.c wrote: per run the client's busiest
+ * thread's share of the run on a CPU and runnable but waiting for one
+ * (compare_probe.c, /proc/PID/task/TID/schedstat), the mean run-delay
+ * share of its threads, the machine's busy and steal shares (/proc/stat)
+ * and sbench's CPU time.  The medians over the point's repeats decide:
+ *
+ *   client-bound       the busiest client thread was on a CPU or waiting
+ *                      for one >= 80% of the time: it never waited for
+ *                      the server, the client is the limit (any number of
+ *                      cores: one saturated thread is enough);
+ *   machine saturated  else, the machine was >= 90% busy and the client's
+ *                      threads waited for a CPU >= 10% of the time: client
+ *                      and server (and neighbours) share too few cores;
+ *   server-bound       else, the busiest client thread was busy < 50% of
+ *                      the time: it spent the rest waiting for answers;
+ *   nothing            in between: no single part is shown to be the limit.
+ *
+ * The verdict qualifies the point's throughput; a warning says it once per
+ * point with the number of runs in which the rule held.
+ */
+#include "compare.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "compare_stats.h"
+
+#define CLIENT_BUSY 0.8
+#define MACHINE_BUSY 0.9
+#define MACHINE_DELAY 0.1
+#define SERVER_IDLE 0.5
+
+enum kind { NONE, CLIENT, MACHINE, SERVER };
+
+static const char *const kind_names[] = {NULL, "client-bound", "machine saturated", "server-bound"};
+
+/* What one run's figures say. */
+static enum kind classify(double busy, double mean_delay, double machine)
+{
+    if (busy >= CLIENT_BUSY)
+        return CLIENT;
+    if (machine >= MACHINE_BUSY && mean_delay >= MACHINE_DELAY)
+        return MACHINE;
+    if (busy < SERVER_IDLE)
+        return SERVER;
+    return NONE;
+}
+
+json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads, const char *target, int cpus,
+                            json_object *warnings)
+{
+    double busy[CMP_MAX_REPEATS], cpu[CMP_MAX_REPEATS], delay[CMP_MAX_REPEATS], mdelay[CMP_MAX_REPEATS];
+    double machine[CMP_MAX_REPEATS], steal[CMP_MAX_REPEATS], client[CMP_MAX_REPEATS];
+    int n = 0, votes[4] = {0};
+    const json_object *first = NULL;
+    for (size_t i = 0; i < sb_json_len(runs) && n < CMP_MAX_REPEATS; i++) {
+        const json_object *r = sb_json_elem(runs, i), *rec = sb_json_member(r, "record");
+        if (strcmp(sb_json_str(r, "workload"), wl) || sb_json_int(r, "threads") != threads ||
+            strcmp(sb_json_str(r, "target"), target) || !sb_json_member(rec, "client_busiest_thread_cpu_share"))
+            continue; /* runs of an older sbench have no thread figures */
+        cpu[n] = sb_json_num(rec, "client_busiest_thread_cpu_share");
+        delay[n] = sb_json_num(rec, "client_busiest_thread_delay_share");
+        busy[n] = cpu[n] + delay[n];
+        mdelay[n] = sb_json_num(rec, "client_mean_run_delay_share");
+        machine[n] = sb_json_num(rec, "machine_busy_share");
+        steal[n] = sb_json_num(rec, "machine_steal_share");
+        client[n] = sb_json_num(rec, "client_cpu_share");
+        votes[classify(busy[n], mdelay[n], machine[n])]++;
+        first = first ? first : r;
+        n++;
+    }
+    if (n == 0)
+        return NULL;
+    double mb = cmp_median(busy, n), mc = cmp_median(cpu, n), md = cmp_median(delay, n);
+    double mm = cmp_median(mdelay, n), mach = cmp_median(machine, n), st = cmp_median(steal, n);
+    double cl = cmp_median(client, n);
+    enum kind k = classify(mb, mm, mach);
+    char text[600] = "";
+    if (k == CLIENT)
+        snprintf(text, sizeof text,
+                 "client-bound: the busiest sbench thread was on a CPU or waiting for one %.0f%% of the time "
+                 "(on a CPU %.0f%%, waiting %.0f%%), never waiting for the server: the client limits this point%s",
+                 mb * 100, mc * 100, md * 100,
+                 md >= MACHINE_DELAY * 3 ? "; it mostly waited for a CPU: the machine's cores are saturated" : "");
+    else if (k == MACHINE)
+        snprintf(text, sizeof text,
+                 "machine saturated (client and server share %d cores): the machine was %.0f%% busy, sbench used "
+                 "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)",
+                 cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100);
+    else if (k == SERVER)
+        snprintf(text, sizeof text,
+                 "server-bound: the busiest sbench thread was on a CPU or waiting for one only %.0f%% of the time, "
+                 "waiting for the server's answers the rest", mb * 100);
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "verdict", cmp_string(kind_names[k]));
+    json_object_object_add(o, "runs", json_object_new_int(n));
+    json_object_object_add(o, "runs_agreeing", json_object_new_int(votes[k]));
+    json_object_object_add(o, "busiest_thread_cpu_share", cmp_real(mc));
+    json_object_object_add(o, "busiest_thread_delay_share", cmp_real(md));
+    json_object_object_add(o, "mean_run_delay_share", cmp_real(mm));
+    json_object_object_add(o, "machine_busy_share", cmp_real(mach));
+    json_object_object_add(o, "machine_steal_share", cmp_real(st));
+    json_object_object_add(o, "client_cpu_share", cmp_real(cl));
+    json_object_object_add(o, "text", cmp_string(k == NONE ? NULL : text));
+    if (k == CLIENT || k == MACHINE) { /* what may have spoiled the point: a warning, once */
+        char w[700];
+        snprintf(w, sizeof w, "%s (in %d of %d runs)", text, votes[k], n);
+        cmp_warn(warnings, first, k == CLIENT ? "client_bound" : "machine_saturated", w);
+    }
+    return o;
+}
