@@ -124,6 +124,10 @@ static void add_core_options(struct sb_options *o)
     ADD("verbosity", SB_OPT_INT, "3",
         "verbosity level: below 3 only errors, the script's own output and --report-format=json/csv "
         "(no header, no text report)", NULL, 0, 5);
+    ADD("config-file", SB_OPT_STRING, NULL, "file of options, one option=value a line (sysbench's); the command line wins", NULL, 0, 0);
+    ADD("thread-stack-size", SB_OPT_SIZE, "64K", "sysbench's stack size per thread: accepted and ignored (the threads get the system's default, which Lua and the client libraries need)", NULL, 0, 0);
+    ADD("debug", SB_OPT_BOOL, "off", "sysbench's 'print more debugging info': accepted, sbench has no more to print (see --db-debug, --verbosity)", NULL, 0, 0);
+    ADD("validate", SB_OPT_BOOL, "off", "sysbench's 'validation checks where possible': accepted; sbench's workloads check what they can always (tpcc_check for TPC-C)", NULL, 0, 0);
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL, 0, 0);
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
@@ -672,8 +676,13 @@ static int start_command(struct sb_run *run, const struct cmdline *cl)
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
+    static const char *const ignored[] = {"thread-stack-size", "debug", "validate"};
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+        if (sb_opt_is_set(o, ignored[i]) && run->verbosity >= 3)
+            fprintf(stderr, "sbench: note: --%s is accepted for sysbench's command lines and "
+                    "changes nothing here (see sbench --help)\n", ignored[i]);
     if (cl->default_driver)
-        printf("sbench: no --db-driver given, using the embedded SQLite database '%s' "
+        fprintf(stderr, "sbench: no --db-driver given, using the embedded SQLite database '%s' "
                "(transactions: --sqlite-begin=%s)\n",
                sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
                sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
@@ -710,6 +719,10 @@ int main(int argc, char **argv)
     run.opts = o;
     add_core_options(o);
     struct cmdline cl = {0};
+    if (sb_options_config_file(argc, argv, &argc, &argv, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
     if (sb_options_parse_argv(o, argc, argv, &cl.words, &cl.nwords, err, sizeof err) != 0 ||
         sb_options_resolve(o, 0, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);

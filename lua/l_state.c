@@ -298,8 +298,14 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
         lua_pop(L, 1);
     }
     lua_pop(L, 3);
-    if (rc == 0 && n == 0) /* a script that declares no options takes any (sysbench) */
-        sb_options_take_unknown(o, SB_SRC_UNDECLARED);
+    if (rc == 0 && n == 0 && sb_options_take_unknown(o, SB_SRC_UNDECLARED) > 0) {
+        /* a script that declares no options takes any (sysbench), said aloud */
+        for (int i = 0; i < sb_options_count(o); i++)
+            if (sb_options_at(o, i)->source == SB_SRC_UNDECLARED)
+                fprintf(stderr, "sbench: note: --%s is no option of sbench's or the driver's; "
+                        "passed to the script, which declares none, as a string\n",
+                        sb_options_at(o, i)->name);
+    }
 out:
     for (int i = 0; i < n; i++)
         free(names[i]);
