@@ -658,9 +658,28 @@ static int load_control_script(struct sb_run *run, const struct cmdline *cl)
     return GO_ON;
 }
 
+/* A workload without a database (sysbench's built-in tests): the null
+ * driver unless --db-driver names one, no note about it, and no server to
+ * read counters or settings from.  0, or 1 after printing why. */
+static int no_database_driver(struct sb_run *run, struct cmdline *cl)
+{
+    run->server_counters = run->server_settings = 0;
+    if (!cl->default_driver)
+        return 0;
+    int status;
+    const struct sbd_driver *drv = load_driver(&cl->ddirs, "null", run->opts, &status);
+    if (drv == NULL)
+        return 1;
+    run->drv = drv;
+    run->driver_name = "null";
+    cl->default_driver = 0;
+    sb_db_setup(drv, run->ps_disabled, sb_opt_int(run->opts, "db-bulk-bytes"));
+    return 0;
+}
+
 /* The run's own options (limits, shutdown, checkpoints, outputs, shard),
  * then the driver started. */
-static int start_command(struct sb_run *run, const struct cmdline *cl)
+static int start_command(struct sb_run *run, struct cmdline *cl)
 {
     struct sb_options *o = run->opts;
     char err[1024];
@@ -681,6 +700,8 @@ static int start_command(struct sb_run *run, const struct cmdline *cl)
         if (sb_opt_is_set(o, ignored[i]) && run->verbosity >= 3)
             fprintf(stderr, "sbench: note: --%s is accepted for sysbench's command lines and "
                     "changes nothing here (see sbench --help)\n", ignored[i]);
+    if (run->no_database && no_database_driver(run, cl) != 0)
+        return 1;
     if (cl->default_driver)
         fprintf(stderr, "sbench: no --db-driver given, using the embedded SQLite database '%s' "
                "(transactions: --sqlite-begin=%s)\n",

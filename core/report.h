@@ -50,6 +50,8 @@ struct sb_report {
     const sb_histogram *type_latency[SB_MAX_TYPES];
     int server_counters_valid;   /* the server's own counts, when read */
     struct sbd_server_counters server;
+    int no_sql;                  /* a workload without a database: the text report
+                                    has no SQL sections (run->no_database) */
     int merge_data;              /* final JSON: add what `sbench merge` reads (every
                                     histogram encoded, each thread's counts) */
 };

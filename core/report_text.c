@@ -73,6 +73,8 @@ static void final_text(FILE *f, const struct sb_report *r)
 {
     const struct sb_snapshot *d = &r->d;
     double s = r->seconds;
+    if (r->no_sql)
+        goto general;
     fprintf(f, "SQL statistics:\n");
     fprintf(f, "    queries performed:\n");
     fprintf(f, "        read:                            %llu\n", (unsigned long long)sb_snap_reads(d));
@@ -89,7 +91,9 @@ static void final_text(FILE *f, const struct sb_report *r)
             (unsigned long long)d->reconnects, per_sec(d->reconnects, s));
     if (r->unfinished > 0)
         fprintf(f, "    Number of unfinished transactions on forced shutdown: %d\n", r->unfinished);
-    fprintf(f, "\nGeneral statistics:\n");
+    fputc('\n', f);
+general:
+    fprintf(f, "General statistics:\n");
     fprintf(f, "    total time:                          %.4fs\n", r->elapsed);
     fprintf(f, "    total number of events:              %llu\n", (unsigned long long)d->events);
     if (d->connects > 0) {
@@ -193,11 +197,13 @@ static void extra_text(FILE *f, const struct sb_report *r)
         }
         fputc('\n', f);
     }
-    fprintf(f, "Statements by kind (latency in ms):\n");
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        if (d->queries[k] > 0)
-            kind_line(f, sb_qkind_names[k], d->queries[k], s, r->kind[k]);
-    fputc('\n', f);
+    if (!r->no_sql) {
+        fprintf(f, "Statements by kind (latency in ms):\n");
+        for (int k = 0; k < SB_Q_NKINDS; k++)
+            if (d->queries[k] > 0)
+                kind_line(f, sb_qkind_names[k], d->queries[k], s, r->kind[k]);
+        fputc('\n', f);
+    }
     if (r->nnamed > 0) {
         fprintf(f, "Statements by name (latency in ms):\n");
         for (int i = 0; i < r->nnamed; i++)

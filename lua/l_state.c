@@ -254,6 +254,11 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
     lua_State *L = ((struct l_thread *)w->script)->L;
     lua_getglobal(L, "sbench");
     lua_getfield(L, -1, "cmdline");
+    /* sbench.cmdline.database = false: a workload that uses no database
+     * (sysbench's built-in tests) */
+    if (lua_getfield(L, -1, "database") == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        w->run->no_database = 1;
+    lua_pop(L, 1);
     lua_getfield(L, -1, "options");
     if (!lua_istable(L, -1)) {
         lua_pop(L, 3);
