@@ -9,10 +9,11 @@
  *   sbench.diag.exe()                    -> path of the sbench executable
  *   sbench.diag.free_bytes(dir)          -> bytes available to this user in dir's file system
  *   sbench.diag.open(path, block, flags) -> file, or nil, message
- *       flags: a string of letters: c create (truncate), d O_DIRECT, r read only
+ *       flags: a string of letters: c create (truncate), d O_DIRECT, r read only,
+ *       s O_SYNC, y O_DSYNC
  *   f:write(offset)  -> bytes written (one block; raises on an error)
  *   f:read(offset)   -> bytes read (one block, fewer at the end; raises on an error)
- *   f:fsync(), f:size() -> bytes, f:close()   (closing twice is fine; __gc and __close close)
+ *   f:fsync(["fdatasync"]), f:size() -> bytes, f:close()   (closing twice is fine; __gc and __close close)
  *   f:drop_cache()   asks the kernel to drop the file's clean cached pages
  *                    (posix_fadvise DONTNEED), so a read test reads the disk
  *   sbench.diag.unlink(path)             -> true, or nil, message
@@ -120,6 +121,10 @@ static int d_open(lua_State *L)
         of |= O_CREAT | O_TRUNC;
     if (strchr(flags, 'd'))
         of |= O_DIRECT;
+    if (strchr(flags, 's'))
+        of |= O_SYNC;
+    if (strchr(flags, 'y'))
+        of |= O_DSYNC;
     f->fd = open(path, of | O_CLOEXEC, 0600);
     if (f->fd < 0) {
         int e = errno;
@@ -173,8 +178,9 @@ static int f_read(lua_State *L)
 static int f_fsync(lua_State *L)
 {
     struct dfile *f = check_file(L);
-    if (fsync(f->fd) != 0)
-        return luaL_error(L, "fsync: %s", strerror(errno));
+    int data_only = strcmp(luaL_optstring(L, 2, "fsync"), "fdatasync") == 0;
+    if ((data_only ? fdatasync(f->fd) : fsync(f->fd)) != 0)
+        return luaL_error(L, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(errno));
     return 0;
 }
 

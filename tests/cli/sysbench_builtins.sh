@@ -97,5 +97,38 @@ run "$SYSB" $M mutex run; a=$(val 'total number of events:' "$out"); ra=$rc
 run "$S" $M mutex run; b=$(val 'total number of events:' "$out"); rb=$rc
 same "mutex: one event per thread" "$a $ra" "$b $rb"
 
+# ---- fileio: the same command lines in two directories ----
+mkdir -p fsy fsb
+F="--file-num=4 --file-total-size=8M"
+(cd fsy && run "$SYSB" $F fileio prepare; echo "$rc $(echo "$out" | grep -o '^[0-9]* bytes written')" > ../p.sy)
+(cd fsb && run "$S" $F fileio prepare; echo "$rc $(echo "$out" | grep -o '^[0-9]* bytes written')" > ../p.sb)
+same "fileio prepare: status, bytes written" "$(cat p.sy)" "$(cat p.sb)"
+same "fileio prepare: the files (stat)" "$(cd fsy && stat -c '%n %s' test_file.*)" "$(cd fsb && stat -c '%n %s' test_file.*)"
+L=('File operations:' 'reads/s:' 'writes/s:' 'fsyncs/s:' 'Throughput:' 'read, MiB/s:' 'written, MiB/s:' 'General statistics:' 'total number of events:')
+for mode in seqwr seqrewr seqrd rndrd rndwr rndrw; do
+    (cd fsy && run "$SYSB" $F --file-test-mode=$mode --file-fsync-freq=64 --events=1000 --time=0 fileio run
+     echo "$rc $(val 'total number of events:' "$out") $(labels "$out" "${L[@]}" | tr '\n' '|')" > ../r.sy
+     echo "$out" > ../o.sy)
+    (cd fsb && run "$S" $F --file-test-mode=$mode --file-fsync-freq=64 --events=1000 --time=0 fileio run
+     echo "$rc $(val 'total number of events:' "$out") $(labels "$out" "${L[@]}" | tr '\n' '|')" > ../r.sb
+     echo "$out" > ../o.sb)
+    same "fileio $mode --events=1000: status, events, labels" "$(cat r.sy)" "$(cat r.sb)"
+    # the mix of the 1000 events: writes/fsyncs and reads/writes from the rates (same elapsed time)
+    mix() { awk '/^    reads\/s:/ {r=$2} /^    writes\/s:/ {w=$2} /^    fsyncs\/s:/ {f=$2}
+                 END {printf "r/w %s w/f %s", (w > 0 ? sprintf("%.2f", r / w) : "-"), (f > 0 ? sprintf("%.1f", w / f) : "-")}' "$1"; }
+    same "fileio $mode: the request mix" "$(mix o.sy)" "$(mix o.sb)"
+done
+for c in "" help cleanup; do
+    (cd fsy && run "$SYSB" $F fileio $c; echo $rc > ../c.sy)
+    (cd fsb && run "$S" $F fileio $c; echo $rc > ../c.sb)
+    same "fileio ${c:-(no command)}: exit status" "$(cat c.sy)" "$(cat c.sb)"
+done
+same "fileio cleanup: no file left" "$(ls fsy | wc -l)" "$(ls fsb | wc -l)"
+run "$SYSB" fileio help; a=$(echo "$out" | grep '^  --' | grep -v 'file-dir' | sort | sed 's/  */ /g')
+run "$S" fileio help; b=$(echo "$out" | grep '^  --' | grep -v 'file-dir' | sort | sed 's/  */ /g')
+same "fileio help: options and defaults (sbench adds --file-dir)" "$a" "$b"
+(cd fsb && run "$S" $F fileio run; echo "$rc $err" > ../m.sb)
+same "fileio run without --file-test-mode" "1 FATAL: Missing required argument: --file-test-mode" "$(cat m.sb)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
