@@ -598,6 +598,10 @@ static int choose_workload(struct sb_run *run, const struct cmdline *cl)
     struct sb_options *o = run->opts;
     static char script[1400];
     int rc = find_script(run, cl->words, cl->nwords, script, sizeof script);
+    if (rc != 0 && cl->want_help) { /* --help with a workload not found: the usage, as sysbench */
+        usage(o);
+        return 0;
+    }
     if (rc != 0)
         return rc;
     if (cl->test != NULL)

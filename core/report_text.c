@@ -38,6 +38,13 @@ static void text_interval(FILE *f, const struct sb_report *r, int nth)
 {
     (void)nth;
     struct sb_report_stat st = sb_report_stat_of(r);
+    if (r->no_sql) { /* sysbench's line for a test without SQL (cpu, memory, ...) */
+        fprintf(f, "[ %.0fs ] thds: %.0f eps: %4.2f lat (ms,%g%%): %4.2f\n", st.time_total,
+                st.threads_running, rate(st.events, st.time_interval), st.percentile,
+                st.latency_pct * 1000);
+        fflush(f);
+        return;
+    }
     text_line(f, &st, r->percentile > 0);
 }
 

@@ -17,12 +17,26 @@
 #include "../core/paths.h"
 #include "l_internal.h"
 
-/* Message handler: adds a traceback to string errors; SQL error tables get
- * it as a field; the restart marker passes through. */
+/* Whether a script's error shows its Lua stack traceback: with --debug or
+ * --verbosity=5; otherwise the error is one FATAL line, as in sysbench. */
+static int want_traceback(lua_State *L)
+{
+    const struct sb_run *run = l_thread(L)->w->run;
+    return run->verbosity >= 5 || (sb_opt_find(run->opts, "debug") && sb_opt_bool(run->opts, "debug"));
+}
+
+/* Message handler: adds a traceback (want_traceback) to string errors; SQL
+ * error tables get it as a field; the restart marker passes through. */
 static int msgh(lua_State *L)
 {
     if (lua_islightuserdata(L, 1))
         return 1;
+    if (!want_traceback(L)) {
+        if (!lua_istable(L, 1) && lua_tostring(L, 1) == NULL &&
+            !(luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING))
+            lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        return 1;
+    }
     if (lua_istable(L, 1)) {
         luaL_traceback(L, L, NULL, 1);
         lua_setfield(L, 1, "traceback");
@@ -46,6 +60,14 @@ void l_take_error(struct l_thread *t)
     const char *msg;
     if (lua_istable(L, -1)) {
         luaL_tolstring(L, -1, NULL);
+        if (lua_getfield(L, -2, "query") == LUA_TSTRING) { /* an SQL error names its statement */
+            lua_pushliteral(L, " (query: ");
+            lua_insert(L, -2);
+            lua_pushliteral(L, ")");
+            lua_concat(L, 4);
+        } else {
+            lua_pop(L, 1);
+        }
         lua_getfield(L, -2, "no_traceback");
         int plain = lua_toboolean(L, -1);
         lua_pop(L, 1);
