@@ -144,7 +144,7 @@ function init()
 end
 
 -- one thread's state
-local c, files, m, writes_any, pos, step, nblocks, pending, since_fsync, reads, writes
+local c, files, m, seq, writes_any, pos, step, nblocks, pending, since_fsync, reads, writes
 local fsync_mode, fsync_freq, fsync_all, ratio
 local event_type = sbench.event_type
 local random = sysbench.rand.uniform
@@ -153,6 +153,7 @@ function thread_init()
    c, m = settings(), mode()
    local o = sysbench.opt
    writes_any = m ~= "seqrd" and m ~= "rndrd"
+   seq = m:sub(1, 3) == "seq"
    files = {}
    for i = 0, c.num - 1 do
       local f, err = diag.open(c.path(i), c.bs, (writes_any and "" or "r") .. c.flags)
@@ -169,7 +170,7 @@ end
 -- the file and offset of the next request
 local function next_block()
    local g
-   if m:sub(1, 3) == "seq" then
+   if seq then
       g = pos
       pos = (pos + step) % nblocks
    else

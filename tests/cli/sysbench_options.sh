@@ -5,7 +5,7 @@
 # null driver): --num-threads, --max-requests, --max-time, --tx-rate (the
 # same WARNING lines, the same threads and events), --config-file (the same
 # values, the command line winning; a bad line or file refused with one
-# line), --thread-stack-size/--debug/--validate (accepted, a note), and an
+# line), --thread-stack-size/--validate (accepted, a note), and an
 # option a script without options of its own is given (a note naming it).
 # Usage: sysbench_options.sh [BUILD_DIR]   (default: $SBT_BUILD, else ./build)
 set -u
@@ -65,7 +65,7 @@ if [ "$rc" = 2 ] && [[ "$err" == *"missing.txt"* ]]; then ok "config-file: a mis
 else bad "config-file: missing file (status $rc)" "$err"; fi
 
 # ---- accepted for sysbench's command lines ----
-for o in --thread-stack-size=128K --debug --validate=on; do
+for o in --thread-stack-size=128K --validate=on; do
     run "$SYSB" $o --events=10 noop.lua run; sy_rc=$rc
     run "$S" --db-driver=null $o --events=10 noop.lua run
     if [ "$rc" = "$sy_rc" ] && [ "$(figures "$out")" = "1 10 " ] && [[ "$err" == *"note: ${o%%=*}"* ]]; then

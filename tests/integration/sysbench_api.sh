@@ -5,7 +5,8 @@
 # pcall (its tostring, string.find/match on it, err:find, "..", and
 # sbench's fields besides), an uncaught one (the FATAL line), rs:free()
 # twice (the ALERT and the error), bind_param() with and without
-# parameters, and an assert in event() (one FATAL line, no traceback).
+# parameters, an assert in event() (one FATAL line, no traceback), and
+# sysbench's MySQL options (--mysql-ssl=on, -compression, -debug, -ssl-cipher).
 # Needs SBT_MYSQL_* (and SBT_PG* for the PostgreSQL part).
 set -u
 build=$(cd "${1:-${SBT_BUILD:-build}}" && pwd) || { echo "FAIL: no build dir"; exit 1; }
@@ -82,6 +83,15 @@ n=$(timeout 60 "$S" --db-driver=null --events=1 as.lua run 2>&1 | grep -c "stack
 n=$(timeout 60 "$S" --db-driver=null --events=1 --debug as.lua run 2>&1 | grep -c "stack traceback")
 [ "$n" = 1 ] && ok "--debug adds the traceback" || bad "no traceback with --debug"
 
+# sysbench's MySQL options: accepted, and --mysql-ssl=on connects to a
+# server without TLS, as sysbench does
+printf 'function event()\n  local con = sysbench.sql.driver():connect()\n  con:query("SELECT 1")\n  con:disconnect()\nend\n' > q.lua
+for o in "--mysql-ssl=on" "--mysql-compression=on" "--mysql-debug=on" "--mysql-ssl=on --mysql-ssl-cipher=AES128-SHA"; do
+    timeout 60 "$SYSB" $MY $o --events=5 --time=0 q.lua run >/dev/null 2>&1; a=$?
+    timeout 60 "$S" $MY $o --events=5 --time=0 q.lua run >sb.out 2>&1; b=$?
+    same "MariaDB without TLS, $o: exit status as sysbench's" "$a" "$b"
+    [ "$b" = 0 ] || sed 's/^/     /' sb.out | head -n 3
+done
 if [ -n "${SBT_PGPORT:-}" ]; then
     PG="--db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest --pgsql-password=$SBT_PGPASSWORD --pgsql-db=sbtest"
     a=$(timeout 60 "$SYSB" $PG --events=1 err.lua run 2>&1 | grep -E '^R (tostring|match|ok)')
