@@ -14,6 +14,7 @@ ROUNDS=${ROUNDS:-3} TIME=${TIME:-5} THREADS=${THREADS:-2}
 OUT=${OUT:-$ROOT/bench/RESULTS.md}
 need "$SYSBENCH" python3
 build_sbench
+SBENCH=$(cd "$(dirname "$SBENCH")" && pwd)/sbench
 work=$(mktemp -d "${TMPDIR:-/tmp}/sbench-builtins.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 start=$SECONDS
