@@ -635,8 +635,19 @@ static int load_control_script(struct sb_run *run, const struct cmdline *cl)
         return 1;
     }
     run->control = ctl;
-    if (strcmp(cl->command, "run") != 0 && run->verbosity >= 3)
+    /* the banner first, before what the script's body prints (sysbench's
+     * order); run prints it only when the text report is on stdout */
+    const char *out = sb_opt_str(o, "output");
+    int text_on_stdout = strcmp(sb_opt_str(o, "report-format"), "text") == 0 || (out && *out);
+    if (run->verbosity >= 3 && (strcmp(cl->command, "run") != 0 || text_on_stdout)) {
+        /* no driver named when none was asked for: a workload without a
+         * database runs on the null one (no_database_driver) */
+        const struct sbd_driver *drv = run->drv;
+        if (cl->default_driver)
+            run->drv = NULL;
         sb_print_version(run);
+        run->drv = drv;
+    }
     if (run->script_ops->create(ctl, 1) < 0) {
         fprintf(stderr, "FATAL: %s\n", ctl->error);
         return 1;

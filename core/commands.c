@@ -28,7 +28,6 @@ void sb_print_version(const struct sb_run *run)
 
 void sb_print_run_header(const struct sb_run *run)
 {
-    sb_print_version(run);
     printf("Running the test with following options:\n");
     if (run->clients_given)
         printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);

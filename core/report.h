@@ -61,7 +61,10 @@ struct sb_report {
 struct sb_spread { double avg, stddev; uint64_t min, max; };
 struct sb_spread sb_report_spread(const uint64_t *v, int n);
 
-/* The latency distribution, one line per non-empty bucket, in ms. */
+/* The latency distribution, one line per non-empty bucket, in ms, under
+ * its column heads (the final report's --histogram prints the title line
+ * "Latency histogram ..." before it; a script's h:print() does not, as in
+ * sysbench). */
 void sb_report_histogram_text(FILE *f, const sb_histogram *h);
 
 /* The text report's TPC-C section (NOPM, TPM, the mix), from r's event

@@ -139,14 +139,15 @@ general:
                 (unsigned long long)sp.max);
     }
     fputc('\n', f);
-    if (r->histogram)
+    if (r->histogram) {
+        fprintf(f, "Latency histogram (values are in milliseconds)\n");
         sb_report_histogram_text(f, h);
+    }
     fflush(f);
 }
 
 void sb_report_histogram_text(FILE *f, const sb_histogram *h)
 {
-    fprintf(f, "Latency histogram (values are in milliseconds)\n");
     fprintf(f, "       value  ------------- distribution ------------- count\n");
     uint64_t maxc = 0;
     int nb = sb_histogram_bucket_count(h);

@@ -144,7 +144,8 @@ int sb_run_clients_of(const struct sb_run *run, int tid);
 /* Prints the first line of every command's output: sbench's version, the
  * script language and the driver (when one is loaded), and a blank line. */
 void sb_print_version(const struct sb_run *run);
-/* The run command's header on stdout (sysbench's "Running the test with
+/* The run command's header on stdout after the banner (cli/main.c prints
+ * that before the script's body runs), (sysbench's "Running the test with
  * following options:" and the run's settings; bench.c prints "Initializing
  * worker threads..." after the script's init()). */
 void sb_print_run_header(const struct sb_run *run);
