@@ -693,8 +693,10 @@ static int start_command(struct sb_run *run, struct cmdline *cl)
     struct sb_options *o = run->opts;
     char err[1024];
     read_run_options(run);
+    /* a workload without a database may end on its own (memory's
+     * --memory-total-size), or run until interrupted as sysbench's do */
     if (strcmp(cl->command, "run") == 0 && run->time_limit == 0 && run->event_limit == 0 &&
-        !sb_opt_bool(o, "forever")) {
+        !sb_opt_bool(o, "forever") && !run->no_database) {
         fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
         return 2;
     }

@@ -92,6 +92,15 @@ for o in "--mysql-ssl=on" "--mysql-compression=on" "--mysql-debug=on" "--mysql-s
     same "MariaDB without TLS, $o: exit status as sysbench's" "$a" "$b"
     [ "$b" = 0 ] || sed 's/^/     /' sb.out | head -n 3
 done
+# the interval line's labels (numbers blanked), for SQL and for a test without a database
+printf 'function thread_init() con = sysbench.sql.driver():connect() end\nfunction event() con:query("SELECT SLEEP(0.05)") end\n' > iv.lua
+shape() { grep '^\[ 1s \]' | head -n 1 | sed 's/[0-9][0-9.]*/N/g'; }
+a=$(timeout 60 "$SYSB" $MY --time=2 --report-interval=1 iv.lua run 2>&1 | shape)
+b=$(timeout 60 "$S" $MY --time=2 --report-interval=1 iv.lua run 2>&1 | shape)
+same "the interval line of an SQL workload: sysbench's labels ($a)" "$a" "$b"
+a=$(timeout 60 "$SYSB" --time=2 --report-interval=1 cpu run 2>&1 | shape)
+b=$(timeout 60 "$S" --time=2 --report-interval=1 cpu run 2>&1 | shape)
+same "the interval line of cpu: sysbench's labels ($a)" "$a" "$b"
 if [ -n "${SBT_PGPORT:-}" ]; then
     PG="--db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest --pgsql-password=$SBT_PGPASSWORD --pgsql-db=sbtest"
     a=$(timeout 60 "$SYSB" $PG --events=1 err.lua run 2>&1 | grep -E '^R (tostring|match|ok)')
