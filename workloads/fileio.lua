@@ -14,7 +14,8 @@
 -- while reads < --file-rw-ratio x writes.  The events are typed read,
 -- write and fsync (sbench.event_type): "File operations:" and
 -- "Throughput:" come from their counts, and the JSON report, merge and
--- compare see them as any workload's.  --file-dir is sbench's (the
+-- compare see them as any workload's.  --validate (sysbench's) checks every
+-- block read against the pattern prepare and the writes put there.  --file-dir is sbench's (the
 -- directory of the files, "." as sysbench); --file-io-mode is sync only.
 
 local builtin = require("builtin_common")
@@ -145,7 +146,7 @@ end
 
 -- one thread's state
 local c, files, m, seq, writes_any, pos, step, nblocks, pending, since_fsync, reads, writes
-local fsync_mode, fsync_freq, fsync_all, ratio
+local fsync_mode, fsync_freq, fsync_all, ratio, validate
 local event_type = sbench.event_type
 local random = sysbench.rand.uniform
 
@@ -165,6 +166,7 @@ function thread_init()
    pos = sysbench.tid % math.max(nblocks, 1)
    pending, since_fsync, reads, writes = 0, 0, 0, 0
    fsync_mode, fsync_freq, fsync_all, ratio = o.file_fsync_mode, o.file_fsync_freq, o.file_fsync_all, o.file_rw_ratio
+   validate = o.validate
 end
 
 -- the file and offset of the next request
@@ -176,7 +178,7 @@ local function next_block()
    else
       g = random(0, nblocks - 1)
    end
-   return files[g // c.blocks], (g % c.blocks) * c.bs
+   return files[g // c.blocks], (g % c.blocks) * c.bs, g // c.blocks
 end
 
 function event()
@@ -187,10 +189,13 @@ function event()
       event_type("fsync")
       return
    end
-   local f, off = next_block()
+   local f, off, fi = next_block()
    local read = m == "seqrd" or m == "rndrd" or (m == "rndrw" and reads < ratio * writes)
    if read then
       f:read(off)
+      if validate and not f:verify() then -- sysbench's --validate
+         error(string.format("Validation failed on file %s, block offset %d", c.path(fi), off), 0)
+      end
       reads = reads + 1
       event_type("read")
    else

@@ -96,6 +96,13 @@ ok "rndrw: $(cat rw.check)"
 "$S" $F --file-test-mode=rndrd --file-extra-flags=direct --events=200 --time=0 fileio run > io.txt 2>&1 ||
     bad "fileio O_DIRECT exited $?: $(tail -3 io.txt)"
 grep -q "^Extra file open flags: directio" io.txt && ok "O_DIRECT run" || bad "O_DIRECT run: $(head -12 io.txt)"
+"$S" $F --file-test-mode=seqrd --validate --events=300 --time=0 fileio run > v.txt 2>&1 &&
+    ok "--validate: every block read is the pattern" || bad "--validate on intact files: $(tail -2 v.txt)"
+printf 'XXXX' | dd of=io/test_file.1 bs=1 seek=16384 conv=notrunc 2>/dev/null
+"$S" $F --file-test-mode=seqrd --validate --events=300 --time=0 fileio run > v.txt 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "Validation failed on file" v.txt && ok "--validate: a changed block is a FATAL error, exit 1" ||
+    bad "--validate on a changed block: exit $rc, $(tail -2 v.txt)"
 "$S" $F fileio cleanup > /dev/null 2>&1 || bad "fileio cleanup exited $?"
 check "files left after cleanup" "$(ls io | wc -l)" 0
 # bad input: one line, non-zero
