@@ -573,6 +573,11 @@ report() {
 
 report >"$TMPD/report.md"
 cat "$TMPD/report.md"
+# keep the section bench/builtins.sh writes (between its markers)
+if [ -f "$OUT" ] && grep -q '<!-- builtins:start -->' "$OUT"; then
+    printf '\n' >>"$TMPD/report.md"
+    sed -n '/<!-- builtins:start -->/,/<!-- builtins:end -->/p' "$OUT" >>"$TMPD/report.md"
+fi
 cp "$TMPD/report.md" "$OUT"
 log "report written to $OUT; logs in $LOGDIR"
 [ ${#FAILURES[@]} -eq 0 ] || exit 3

@@ -125,6 +125,10 @@ static void add_core_options(struct sb_options *o)
     ADD("verbosity", SB_OPT_INT, "3",
         "verbosity level: below 3 only errors, the script's own output and --report-format=json/csv "
         "(no header, no text report)", NULL, 0, 5);
+    ADD("config-file", SB_OPT_STRING, NULL, "file of options, one option=value a line (sysbench's); the command line wins", NULL, 0, 0);
+    ADD("thread-stack-size", SB_OPT_SIZE, "64K", "sysbench's stack size per thread: accepted and ignored (the threads get the system's default, which Lua and the client libraries need)", NULL, 0, 0);
+    ADD("debug", SB_OPT_BOOL, "off", "print more debugging info: a script's errors with their Lua stack traceback", NULL, 0, 0);
+    ADD("validate", SB_OPT_BOOL, "off", "perform validation checks where possible: fileio checks every block it reads (sbench's other workloads check what they can always)", NULL, 0, 0);
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL, 0, 0);
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
@@ -336,17 +340,11 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
-/* sysbench's built-in tests, which have no script: one line saying so
- * and 1, or 0 when name is none of them. */
+/* sysbench 0.4's built-in oltp test, which has no script (its other
+ * built-in tests are workloads: cpu, memory, threads, mutex, fileio): one
+ * line saying so and 1, or 0 when name is not it. */
 static int sysbench_builtin(const char *name)
 {
-    static const char *const other[] = {"cpu", "memory", "threads", "mutex"};
-    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
-        if (strcmp(name, other[i]) == 0) {
-            fprintf(stderr, "sbench: '%s' is one of sysbench's built-in tests that do not use "
-                            "a database; sbench runs database workloads only\n", name);
-            return 1;
-        }
     if (strcmp(name, "oltp") == 0) {
         fprintf(stderr, "sbench: 'oltp' was sysbench 0.4's built-in test; its transaction is "
                         "the oltp_read_write workload's\n");
@@ -636,6 +634,10 @@ static int choose_workload(struct sb_run *run, const struct cmdline *cl)
     struct sb_options *o = run->opts;
     static char script[1400];
     int rc = find_script(run, cl->words, cl->nwords, script, sizeof script);
+    if (rc != 0 && cl->want_help) { /* --help with a workload not found: the usage, as sysbench */
+        usage(o);
+        return 0;
+    }
     if (rc != 0)
         return rc;
     if (cl->test != NULL)
@@ -669,8 +671,19 @@ static int load_control_script(struct sb_run *run, const struct cmdline *cl)
         return 1;
     }
     run->control = ctl;
-    if (strcmp(cl->command, "run") != 0 && run->verbosity >= 3)
+    /* the banner first, before what the script's body prints (sysbench's
+     * order); run prints it only when the text report is on stdout */
+    const char *out = sb_opt_str(o, "output");
+    int text_on_stdout = strcmp(sb_opt_str(o, "report-format"), "text") == 0 || (out && *out);
+    if (run->verbosity >= 3 && (strcmp(cl->command, "run") != 0 || text_on_stdout)) {
+        /* no driver named when none was asked for: a workload without a
+         * database runs on the null one (no_database_driver) */
+        const struct sbd_driver *drv = run->drv;
+        if (cl->default_driver)
+            run->drv = NULL;
         sb_print_version(run);
+        run->drv = drv;
+    }
     if (run->script_ops->create(ctl, 1) < 0) {
         fprintf(stderr, "FATAL: %s\n", ctl->error);
         return 1;
@@ -690,15 +703,36 @@ static int load_control_script(struct sb_run *run, const struct cmdline *cl)
     return GO_ON;
 }
 
+/* A workload without a database (sysbench's built-in tests): the null
+ * driver unless --db-driver names one, no note about it, and no server to
+ * read counters or settings from.  0, or 1 after printing why. */
+static int no_database_driver(struct sb_run *run, struct cmdline *cl)
+{
+    run->server_counters = run->server_settings = 0;
+    if (!cl->default_driver)
+        return 0;
+    int status;
+    const struct sbd_driver *drv = load_driver(&cl->ddirs, "null", run->opts, &status);
+    if (drv == NULL)
+        return 1;
+    run->drv = drv;
+    run->driver_name = "null";
+    cl->default_driver = 0;
+    sb_db_setup(drv, run->ps_disabled, sb_opt_int(run->opts, "db-bulk-bytes"));
+    return 0;
+}
+
 /* The run's own options (limits, shutdown, checkpoints, outputs, shard),
  * then the driver started. */
-static int start_command(struct sb_run *run, const struct cmdline *cl)
+static int start_command(struct sb_run *run, struct cmdline *cl)
 {
     struct sb_options *o = run->opts;
     char err[1024];
     read_run_options(run);
+    /* a workload without a database may end on its own (memory's
+     * --memory-total-size), or run until interrupted as sysbench's do */
     if (strcmp(cl->command, "run") == 0 && run->time_limit == 0 && run->event_limit == 0 &&
-        !sb_opt_bool(o, "forever")) {
+        !sb_opt_bool(o, "forever") && !run->no_database) {
         fprintf(stderr, "sbench: --time=0 and --events=0 would run forever; add --forever if that is meant\n");
         return 2;
     }
@@ -709,8 +743,16 @@ static int start_command(struct sb_run *run, const struct cmdline *cl)
         fprintf(stderr, "sbench: %s\n", err);
         return 2;
     }
+    static const char *const ignored[] = {"thread-stack-size", "validate"};
+    for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+        if (sb_opt_is_set(o, ignored[i]) && run->verbosity >= 3)
+            fprintf(stderr, "sbench: note: --%s is accepted for sysbench's command lines and "
+                    "changes nothing here%s (see sbench --help)\n", ignored[i],
+                    strcmp(ignored[i], "validate") == 0 ? " but in fileio, whose reads check each block" : "");
+    if (run->no_database && no_database_driver(run, cl) != 0)
+        return 1;
     if (cl->default_driver)
-        printf("sbench: no --db-driver given, using the embedded SQLite database '%s' "
+        fprintf(stderr, "sbench: no --db-driver given, using the embedded SQLite database '%s' "
                "(transactions: --sqlite-begin=%s)\n",
                sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
                sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
@@ -758,6 +800,10 @@ int main(int argc, char **argv)
     run.opts = o;
     add_core_options(o);
     struct cmdline cl = {0};
+    if (sb_options_config_file(argc, argv, &argc, &argv, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench: %s\n", err);
+        return 2;
+    }
     if (sb_options_parse_argv(o, argc, argv, &cl.words, &cl.nwords, err, sizeof err) != 0 ||
         sb_options_resolve(o, 0, err, sizeof err) != 0) {
         fprintf(stderr, "sbench: %s\n", err);

@@ -85,8 +85,14 @@ static void emit(struct bench *b, const struct sb_report *r, int final)
         }
         if (hooked == 0 && run->verbosity < 3)
             ; /* --verbosity below 3: no text report (sysbench's notices) */
-        else if (hooked == 0 && final)
+        else if (hooked == 0 && final) {
+            /* what the workload prints before it (sysbench's built-in
+             * tests: "CPU speed:", "Throughput:") */
+            fflush(stdout);
+            if (run->script_ops->report_hook(run->control, "report_lead", r) < 0)
+                sb_report_worker_error(run->control);
             b->human->final(stdout, r, b->meta, b->nhuman++);
+        }
         else if (hooked == 0)
             b->human->interval(stdout, r, b->nhuman++);
         /* lines the workload adds after the final report (the tpcc
@@ -245,6 +251,11 @@ static int setup(struct bench *b)
         sb_report_worker_error(run->control);
         return 1;
     }
+    /* after init(), whose lines (the built-in tests' "Prime numbers
+     * limit: N") come before it, as in sysbench */
+    if (b->human && run->verbosity >= 3)
+        printf("Initializing worker threads...\n\n");
+    fflush(stdout);
     if ((rc = create_workers(b)) != 0 || (rc = open_observers(b)) != 0)
         return rc;
     sb_server_watch_start(run, &b->server);

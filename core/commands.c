@@ -28,7 +28,6 @@ void sb_print_version(const struct sb_run *run)
 
 void sb_print_run_header(const struct sb_run *run)
 {
-    sb_print_version(run);
     printf("Running the test with following options:\n");
     if (run->clients_given)
         printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
@@ -56,7 +55,7 @@ void sb_print_run_header(const struct sb_run *run)
     if (run->shard.given)
         printf("Shard %d of %d (from %s), run id %s: --threads/--clients per shard, this shard's share of "
                "--rate/--events\n", run->shard.index, run->shard.count, run->shard.source, run->shard.run_id);
-    printf("\n\nInitializing worker threads...\n\n");
+    printf("\n\n");
     fflush(stdout);
 }
 

@@ -211,7 +211,8 @@ int sb_conn_drain(struct sb_conn *c);
 /* ---- prepared statements (db_stmt.c) ---- */
 
 /* Prepares sql.  Returns the statement (owned by the connection until
- * sb_stmt_close or sb_conn_close) or NULL with details in c->err. */
+ * sb_stmt_close or sb_conn_close) or NULL with details in c->err and, for
+ * an error of the driver, c->err_sql = sql (the caller's text). */
 struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len);
 /* Names the statement: its count and latency are reported under `name`.
  * Returns 0, or -1 when no more names fit. */

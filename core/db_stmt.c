@@ -69,7 +69,9 @@ struct sb_stmt *sb_stmt_prepare(struct sb_conn *c, const char *sql, size_t len)
     }
     c->stmts[c->nstmts++] = s;
     if (prepare_now(s) != SBD_OK) {
-        sb_stmt_close(s);
+        sb_stmt_close(s); /* frees s->sql: the error quotes the caller's text */
+        c->err_sql = sql;
+        c->err_sql_len = len;
         return NULL;
     }
     return s;

@@ -164,42 +164,48 @@ int sb_find_workload(const struct sb_dirs *dirs, const char *name, char *out, si
     return -1;
 }
 
+#define MAX_LISTED 128
+
+struct listed { char name[64]; char path[1400]; };
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct listed *)a)->name, ((const struct listed *)b)->name);
+}
+
+/* The files of dirs named PREFIX NAME SUFFIX, each name once (the first
+ * directory's), passed to fn in name order. */
 static void list_dir(const struct sb_dirs *dirs, const char *prefix, const char *suffix,
-                     int (*skip)(const char *name),
+                     int (*skip)(const char *name, const char *path),
                      void (*fn)(const char *, const char *, void *), void *ctx)
 {
-    char seen[64][64];
-    int nseen = 0;
+    static struct listed found[MAX_LISTED]; /* the main thread's, before any run */
+    int n = 0;
     for (int i = 0; i < dirs->n; i++) {
         DIR *d = opendir(dirs->dir[i]);
         if (!d)
             continue;
         struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
+        while ((e = readdir(d)) != NULL && n < MAX_LISTED) {
             size_t l = strlen(e->d_name), pl = strlen(prefix), sl = strlen(suffix);
-            if (l <= pl + sl || strncmp(e->d_name, prefix, pl) != 0 ||
-                strcmp(e->d_name + l - sl, suffix) != 0)
-                continue;
-            char name[64];
             size_t nl = l - pl - sl;
-            if (nl >= sizeof name)
+            if (l <= pl + sl || strncmp(e->d_name, prefix, pl) != 0 ||
+                strcmp(e->d_name + l - sl, suffix) != 0 || nl >= sizeof found[n].name)
                 continue;
-            memcpy(name, e->d_name + pl, nl);
-            name[nl] = 0;
-            if (skip && skip(name))
-                continue;
+            memcpy(found[n].name, e->d_name + pl, nl);
+            found[n].name[nl] = 0;
+            snprintf(found[n].path, sizeof found[n].path, "%s/%s", dirs->dir[i], e->d_name);
             int dup = 0;
-            for (int k = 0; k < nseen; k++)
-                dup |= strcmp(seen[k], name) == 0;
-            if (dup || nseen >= 64)
-                continue;
-            strcpy(seen[nseen++], name);
-            char path[1400];
-            snprintf(path, sizeof path, "%s/%s", dirs->dir[i], e->d_name);
-            fn(name, path, ctx);
+            for (int k = 0; k < n; k++)
+                dup |= strcmp(found[k].name, found[n].name) == 0;
+            if (!dup && !(skip && skip(found[n].name, found[n].path)))
+                n++;
         }
         closedir(d);
     }
+    qsort(found, (size_t)n, sizeof found[0], by_name);
+    for (int i = 0; i < n; i++)
+        fn(found[i].name, found[i].path, ctx);
 }
 
 void sb_list_drivers(const struct sb_dirs *dirs,
@@ -208,10 +214,36 @@ void sb_list_drivers(const struct sb_dirs *dirs,
     list_dir(dirs, "sbench-", ".so", NULL, fn, ctx);
 }
 
-/* Modules that workloads require, not workloads themselves. */
-static int not_a_workload(const char *name)
+/* A line of a script that makes it a workload: it defines event() or a
+ * command (sysbench.cmdline.commands, prepare, cleanup, thread_run). */
+static int workload_line(const char *line)
 {
-    return strcmp(name, "oltp_common") == 0 || strcmp(name, "oltp_sql") == 0;
+    static const char *const starts[] = {"function event", "event =", "event=", "function prepare",
+                                         "function cleanup", "function thread_run"};
+    while (*line == ' ' || *line == '\t')
+        line++;
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; i++)
+        if (strncmp(line, starts[i], strlen(starts[i])) == 0)
+            return 1;
+    return strstr(line, "cmdline.commands") != NULL;
+}
+
+/* Modules that workloads require, not workloads themselves: oltp_common
+ * (which has the OLTP commands, but no event) and any file without a line
+ * that makes it a workload (tpcc_common, diag_stats, ...). */
+static int not_a_workload(const char *name, const char *path)
+{
+    if (strcmp(name, "oltp_common") == 0)
+        return 1;
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 1;
+    char line[512];
+    int workload = 0;
+    while (!workload && fgets(line, sizeof line, f) != NULL)
+        workload = workload_line(line);
+    fclose(f);
+    return !workload;
 }
 
 void sb_list_workloads(const struct sb_dirs *dirs,

@@ -30,8 +30,11 @@ int sb_find_driver(const struct sb_dirs *dirs, const char *name, char *out, size
  * path into out and returns 0, or -1. */
 int sb_find_workload(const struct sb_dirs *dirs, const char *name, char *out, size_t len);
 
-/* Calls fn(name, path, ctx) once per driver / workload found, first
- * directory first, skipping names already seen. */
+/* Calls fn(name, path, ctx) once per driver / workload found, in name
+ * order (a name found in two directories: the first one's).  A workload
+ * is a .lua file with a line that defines event() or a command (prepare,
+ * cleanup, thread_run, sysbench.cmdline.commands): library modules
+ * (tpcc_common, diag_stats, ...) are not listed. */
 void sb_list_drivers(const struct sb_dirs *dirs,
                      void (*fn)(const char *name, const char *path, void *ctx), void *ctx);
 void sb_list_workloads(const struct sb_dirs *dirs,

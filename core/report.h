@@ -51,6 +51,8 @@ struct sb_report {
     const sb_histogram *type_latency[SB_MAX_TYPES];
     int server_counters_valid;   /* the server's own counts, when read */
     struct sbd_server_counters server;
+    int no_sql;                  /* a workload without a database: the text report
+                                    has no SQL sections (run->no_database) */
     int merge_data;              /* final JSON: add what `sbench merge` reads (every
                                     histogram encoded, each thread's counts) */
     /* the sections the workload declared (report_sections.h), printed from
@@ -63,7 +65,10 @@ struct sb_report {
 struct sb_spread { double avg, stddev; uint64_t min, max; };
 struct sb_spread sb_report_spread(const uint64_t *v, int n);
 
-/* The latency distribution, one line per non-empty bucket, in ms. */
+/* The latency distribution, one line per non-empty bucket, in ms, under
+ * its column heads (the final report's --histogram prints the title line
+ * "Latency histogram ..." before it; a script's h:print() does not, as in
+ * sysbench). */
 void sb_report_histogram_text(FILE *f, const sb_histogram *h);
 
 

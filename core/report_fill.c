@@ -17,6 +17,7 @@ void sb_report_fill(struct sb_report *r, enum sb_report_kind kind, const struct 
     sb_snapshot_diff(&r->d, &s->end->snap, &s->start->snap);
     r->latency = t->lat;
     r->percentile = run->percentile;
+    r->no_sql = run->no_database;
     r->percentiles = run->percentiles;
     r->npercentiles = run->npercentiles;
     for (int k = 0; k < SB_Q_NKINDS; k++)

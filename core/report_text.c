@@ -38,6 +38,13 @@ static void text_interval(FILE *f, const struct sb_report *r, int nth)
 {
     (void)nth;
     struct sb_report_stat st = sb_report_stat_of(r);
+    if (r->no_sql) { /* sysbench's line for a test without SQL (cpu, memory, ...) */
+        fprintf(f, "[ %.0fs ] thds: %.0f eps: %4.2f lat (ms,%g%%): %4.2f\n", st.time_total,
+                st.threads_running, rate(st.events, st.time_interval), st.percentile,
+                st.latency_pct * 1000);
+        fflush(f);
+        return;
+    }
     text_line(f, &st, r->percentile > 0);
 }
 
@@ -73,6 +80,8 @@ static void final_text(FILE *f, const struct sb_report *r)
 {
     const struct sb_snapshot *d = &r->d;
     double s = r->seconds;
+    if (r->no_sql)
+        goto general;
     fprintf(f, "SQL statistics:\n");
     fprintf(f, "    queries performed:\n");
     fprintf(f, "        read:                            %llu\n", (unsigned long long)sb_snap_reads(d));
@@ -89,7 +98,9 @@ static void final_text(FILE *f, const struct sb_report *r)
             (unsigned long long)d->reconnects, per_sec(d->reconnects, s));
     if (r->unfinished > 0)
         fprintf(f, "    Number of unfinished transactions on forced shutdown: %d\n", r->unfinished);
-    fprintf(f, "\nGeneral statistics:\n");
+    fputc('\n', f);
+general:
+    fprintf(f, "General statistics:\n");
     fprintf(f, "    total time:                          %.4fs\n", r->elapsed);
     fprintf(f, "    total number of events:              %llu\n", (unsigned long long)d->events);
     if (d->connects > 0) {
@@ -128,14 +139,15 @@ static void final_text(FILE *f, const struct sb_report *r)
                 (unsigned long long)sp.max);
     }
     fputc('\n', f);
-    if (r->histogram)
+    if (r->histogram) {
+        fprintf(f, "Latency histogram (values are in milliseconds)\n");
         sb_report_histogram_text(f, h);
+    }
     fflush(f);
 }
 
 void sb_report_histogram_text(FILE *f, const sb_histogram *h)
 {
-    fprintf(f, "Latency histogram (values are in milliseconds)\n");
     fprintf(f, "       value  ------------- distribution ------------- count\n");
     uint64_t maxc = 0;
     int nb = sb_histogram_bucket_count(h);
@@ -193,11 +205,13 @@ static void extra_text(FILE *f, const struct sb_report *r)
         }
         fputc('\n', f);
     }
-    fprintf(f, "Statements by kind (latency in ms):\n");
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        if (d->queries[k] > 0)
-            kind_line(f, sb_qkind_names[k], d->queries[k], s, r->kind[k]);
-    fputc('\n', f);
+    if (!r->no_sql) {
+        fprintf(f, "Statements by kind (latency in ms):\n");
+        for (int k = 0; k < SB_Q_NKINDS; k++)
+            if (d->queries[k] > 0)
+                kind_line(f, sb_qkind_names[k], d->queries[k], s, r->kind[k]);
+        fputc('\n', f);
+    }
     if (r->nnamed > 0) {
         fprintf(f, "Statements by name (latency in ms):\n");
         for (int i = 0; i < r->nnamed; i++)

@@ -118,6 +118,9 @@ struct sb_run {
     int clients_given;              /* --clients was given */
     int ps_disabled;                /* --db-ps-mode=disable */
     int server_counters;            /* --db-server-counters */
+    int no_database;                /* the workload says sbench.cmdline.database = false
+                                       (sysbench's built-in tests): the null driver
+                                       unless --db-driver, no SQL sections */
     int server_settings;            /* --db-server-settings */
     /* the outputs, parsed and checked by main.c */
     const struct sb_report_format *report_format; /* --report-format */
@@ -151,8 +154,10 @@ int sb_run_clients_of(const struct sb_run *run, int tid);
 /* Prints the first line of every command's output: sbench's version, the
  * script language and the driver (when one is loaded), and a blank line. */
 void sb_print_version(const struct sb_run *run);
-/* The run command's header on stdout (sysbench's "Running the test with
- * following options:" ... "Initializing worker threads..."). */
+/* The run command's header on stdout after the banner (cli/main.c prints
+ * that before the script's body runs), (sysbench's "Running the test with
+ * following options:" and the run's settings; bench.c prints "Initializing
+ * worker threads..." after the script's init()). */
 void sb_print_run_header(const struct sb_run *run);
 
 /* Runs `command` for the workload; returns the process exit status. */

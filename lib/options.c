@@ -61,6 +61,20 @@ void sb_options_destroy(struct sb_options *o)
     free(o);
 }
 
+/* sysbench 1.0's deprecated aliases (sysbench 0.5's names), which it
+ * still takes with a warning: the name it stands for, or NULL. */
+static const char *deprecated_alias(const char *name)
+{
+    static const char *const alias[][2] = {
+        {"num-threads", "threads"}, {"max-requests", "events"},
+        {"max-time", "time"}, {"tx-rate", "rate"},
+    };
+    for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
+        if (strcmp(name, alias[i][0]) == 0)
+            return alias[i][1];
+    return NULL;
+}
+
 int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
                           const char ***words, int *nwords, char *err,
                           size_t errlen)
@@ -97,6 +111,16 @@ int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
             struct sb_arg *g = &o->args[o->nargs++];
             g->name = strndup(a + 2, nlen);
             normalize(g->name);
+            const char *now = deprecated_alias(g->name);
+            if (now != NULL) { /* sysbench 1.0's words, on stderr */
+                fprintf(stderr, "WARNING: --%s is deprecated, use --%s instead\n", g->name, now);
+                free(g->name);
+                g->name = strdup(now);
+            }
+            if (g->name == NULL) {
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
             g->value = eq ? (char *)eq + 1 : "on";
             g->bare = eq == NULL;
             continue;

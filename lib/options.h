@@ -55,12 +55,26 @@ struct sb_options;
 struct sb_options *sb_options_create(void);
 void sb_options_destroy(struct sb_options *o);
 
-/* Splits argv into --options and positional words.  The positional words
+/* Splits argv into --options and positional words.  sysbench 1.0's
+ * deprecated aliases (--num-threads, --max-requests, --max-time,
+ * --tx-rate) become the names they stand for, with sysbench's one-line
+ * WARNING on stderr.  The positional words
  * are returned in order through *words (pointers into argv; the array is
  * owned by the registry).  Returns 0, or -1 with a message in err. */
 int sb_options_parse_argv(struct sb_options *o, int argc, char **argv,
                           const char ***words, int *nwords,
                           char *err, size_t errlen);
+
+/* --config-file=FILE (sysbench's: one option=value, or a bare option, a
+ * line; blank lines and lines starting with '#' skipped; a leading "--"
+ * allowed): a new argument vector of argv[0], FILE's options, then the
+ * rest of argv, so that the command line wins over the file.  Without
+ * --config-file, *out_argv = argv.  Returns 0, or -1 with one line in err
+ * (a file that cannot be read, a line that is no option).  The vector and
+ * its strings are allocated and live as long as the process (the option
+ * registry points into them). */
+int sb_options_config_file(int argc, char **argv, int *out_argc, char ***out_argv,
+                           char *err, size_t errlen);
 
 /* Registers an option; a later registration of an existing name is
  * ignored (the first source wins).  choices may be NULL. */

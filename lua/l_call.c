@@ -19,6 +19,14 @@ void l_take_error(struct l_thread *t)
     const char *msg;
     if (lua_istable(L, -1)) {
         luaL_tolstring(L, -1, NULL);
+        if (lua_getfield(L, -2, "query") == LUA_TSTRING) { /* an SQL error names its statement */
+            lua_pushliteral(L, " (query: ");
+            lua_insert(L, -2);
+            lua_pushliteral(L, ")");
+            lua_concat(L, 4);
+        } else {
+            lua_pop(L, 1);
+        }
         lua_getfield(L, -2, "no_traceback");
         int plain = lua_toboolean(L, -1);
         lua_pop(L, 1);

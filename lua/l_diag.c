@@ -9,10 +9,12 @@
  *   sbench.diag.exe()                    -> path of the sbench executable
  *   sbench.diag.free_bytes(dir)          -> bytes available to this user in dir's file system
  *   sbench.diag.open(path, block, flags) -> file, or nil, message
- *       flags: a string of letters: c create (truncate), d O_DIRECT, r read only
+ *       flags: a string of letters: c create (truncate), d O_DIRECT, r read only,
+ *       s O_SYNC, y O_DSYNC
  *   f:write(offset)  -> bytes written (one block; raises on an error)
  *   f:read(offset)   -> bytes read (one block, fewer at the end; raises on an error)
- *   f:fsync(), f:size() -> bytes, f:close()   (closing twice is fine; __gc and __close close)
+ *   f:verify()       -> whether the block last read is the pattern f:write writes
+ *   f:fsync(["fdatasync"]), f:size() -> bytes, f:close()   (closing twice is fine; __gc and __close close)
  *   f:drop_cache()   asks the kernel to drop the file's clean cached pages
  *                    (posix_fadvise DONTNEED), so a read test reads the disk
  *   sbench.diag.unlink(path)             -> true, or nil, message
@@ -120,6 +122,10 @@ static int d_open(lua_State *L)
         of |= O_CREAT | O_TRUNC;
     if (strchr(flags, 'd'))
         of |= O_DIRECT;
+    if (strchr(flags, 's'))
+        of |= O_SYNC;
+    if (strchr(flags, 'y'))
+        of |= O_DSYNC;
     f->fd = open(path, of | O_CLOEXEC, 0600);
     if (f->fd < 0) {
         int e = errno;
@@ -170,11 +176,24 @@ static int f_read(lua_State *L)
     return 1;
 }
 
+/* f:verify(): whether the buffer (the last block read) is the pattern
+ * f:write writes (fileio --validate). */
+static int f_verify(lua_State *L)
+{
+    struct dfile *f = check_file(L);
+    int same = 1;
+    for (size_t i = 0; i < f->block && same; i++)
+        same = f->buf[i] == (char)('a' + (i * 7 + i / 4096) % 26);
+    lua_pushboolean(L, same);
+    return 1;
+}
+
 static int f_fsync(lua_State *L)
 {
     struct dfile *f = check_file(L);
-    if (fsync(f->fd) != 0)
-        return luaL_error(L, "fsync: %s", strerror(errno));
+    int data_only = strcmp(luaL_optstring(L, 2, "fsync"), "fdatasync") == 0;
+    if ((data_only ? fdatasync(f->fd) : fsync(f->fd)) != 0)
+        return luaL_error(L, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(errno));
     return 0;
 }
 
@@ -211,7 +230,7 @@ static int d_unlink(lua_State *L)
 
 void l_open_diag(lua_State *L)
 {
-    static const luaL_Reg fm[] = {{"write", f_write}, {"read", f_read}, {"fsync", f_fsync},
+    static const luaL_Reg fm[] = {{"write", f_write}, {"read", f_read}, {"verify", f_verify}, {"fsync", f_fsync},
                                   {"size", f_size}, {"close", f_close},
                                   {"drop_cache", f_drop_cache}, {NULL, NULL}};
     luaL_newmetatable(L, FILE_MT);

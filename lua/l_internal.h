@@ -144,6 +144,8 @@ void l_push_opt_value(lua_State *L, const struct sb_opt *p, const char *v);
 void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len);
 /* Installs sbench.diag (l_diag.c) into the table on top of the stack. */
 void l_open_diag(lua_State *L);
+/* Installs sbench.builtin (l_builtin.c) into the table on top of the stack. */
+void l_open_builtin(lua_State *L);
 /* ---- LuaJIT compatibility (l_compat.c, l_bit.c, l_format.c, l_ffi.c) ---- */
 
 /* Installs what scripts written for sysbench's LuaJIT expect: the Lua 5.1

@@ -345,6 +345,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
     l_open_section(L);
     l_open_event(L);
     l_open_diag(L);
+    l_open_builtin(L);
     l_open_shard(L);
     l_open_barrier(L);
 

@@ -63,7 +63,9 @@ int l_sql_raise(lua_State *L, int ci, struct sb_conn *c, int status)
     const struct sbd_error *err = sb_conn_error(c);
     size_t err_sql_len;
     const char *err_sql = sb_conn_error_sql(c, &err_sql_len);
-    lua_createtable(L, 0, 8);
+    lua_createtable(L, 0, 9);
+    luaL_where(L, 1); /* the script's line that made the call, as sysbench's error(msg, 2) */
+    lua_setfield(L, -2, "where");
     lua_pushinteger(L, err->native_code);
     lua_setfield(L, -2, "sql_errno");
     lua_pushstring(L, err->sqlstate);
@@ -110,19 +112,16 @@ static int err_tostring(lua_State *L)
         return 1;
     }
     lua_pop(L, 1);
+    /* sysbench's text exactly ("FILE:LINE: SQL error, errno = N, state =
+     * 'S': MESSAGE"), for scripts that match it; the statement is in
+     * err.query, and in sbench's FATAL line (l_take_error) */
     lua_getfield(L, 1, "sql_errno");
     lua_getfield(L, 1, "sql_state");
     lua_getfield(L, 1, "sql_errmsg");
-    lua_getfield(L, 1, "query");
-    lua_pushfstring(L, "SQL error, errno = %s, state = '%s': %s%s%s",
+    lua_getfield(L, 1, "where");
+    lua_pushfstring(L, "%sSQL error, errno = %s, state = '%s': %s", luaL_optstring(L, 5, ""),
                     luaL_optstring(L, 2, "0"), luaL_optstring(L, 3, ""),
-                    luaL_optstring(L, 4, "?"),
-                    lua_isstring(L, 5) ? " (query: " : "",
-                    lua_isstring(L, 5) ? lua_tostring(L, 5) : "");
-    if (lua_isstring(L, 5)) {
-        lua_pushliteral(L, ")");
-        lua_concat(L, 2);
-    }
+                    luaL_optstring(L, 4, "?"));
     return 1;
 }
 
@@ -200,6 +199,7 @@ int l_sql_push_rs(lua_State *L, int ci, struct sb_conn *c)
     }
     rs->c = c;
     rs->gen = sb_conn_result_gen(c);
+    rs->freed = 0;
     return 1;
 }
 
@@ -394,6 +394,7 @@ void l_sql_open_base(lua_State *L)
     lua_pushcfunction(L, err_tostring);
     lua_setfield(L, -2, "__tostring");
     lua_pop(L, 1);
+    l_sql_open_errstr(L); /* sysbench's string view of the error (l_sql_errstr.c) */
 
     /* sbench.sql = { driver = ..., type = {...} } ; expects sbench on top */
     lua_createtable(L, 0, 4);

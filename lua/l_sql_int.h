@@ -43,11 +43,15 @@ struct l_conn {
     lua_State *inflight_owner;
     int inflight_listed;
 };
-struct l_rs { struct sb_conn *c; uint64_t gen; };
+struct l_rs { struct sb_conn *c; uint64_t gen; int freed; /* rs:free() called (sysbench's ALERT on a second) */ };
 /* rs: the connection's result-set object once the statement has pushed it
  * (then also user value 2), so that execute finds it in one step. */
 struct l_stmt { struct sb_stmt *s; struct l_conn *lc; struct l_rs *rs; };
 struct l_param { struct l_stmt *ls; int slot; };
+
+/* Makes SQL errors (ERR_MT, made first) usable where sysbench's scripts
+ * expect its string: .., err:find, string.find(err, ...) (l_sql_errstr.c). */
+void l_sql_open_errstr(lua_State *L);
 
 /* luaL_checkudata for methods registered by l_sql_add_methods: they have
  * their class's metatable as upvalue 1, so a matching object costs a

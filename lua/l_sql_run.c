@@ -179,6 +179,7 @@ static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
         lua_getiuservalue(L, 1, 2);
         ls->rs->c = c;
         ls->rs->gen = sb_conn_result_gen(c);
+        ls->rs->freed = 0;
         return 1;
     }
     lua_settop(L, 1);
@@ -314,9 +315,19 @@ static int rs_free_k(lua_State *L, int status, lua_KContext ctx)
     (void)status;
     struct l_rs *rs = check_rs(L);
     rs_settle(L, rs, rs_free_k, ctx);
+    if (rs->freed) { /* as sysbench 1.0.20: an alert, then an error */
+        fprintf(stderr, "ALERT: attempt to free an invalid result set\n");
+        lua_pushliteral(L, "db_free_results() failed");
+        return lua_error(L);
+    }
+    rs->freed = 1;
     if (rs->gen == sb_conn_result_gen(rs->c))
         sb_conn_free_result(rs->c);
-    return 0;
+    /* sysbench 1.0.20 returns true and its failure text (an assert's
+     * second value) */
+    lua_pushboolean(L, 1);
+    lua_pushliteral(L, "db_free_results() failed");
+    return 2;
 }
 
 static int rs_free(lua_State *L) { return rs_free_k(L, LUA_OK, RUN_START); }

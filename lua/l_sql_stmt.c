@@ -75,7 +75,11 @@ static int stmt_bind_param(lua_State *L)
     }
     if (sb_stmt_bind(ls->s, order, n) != 0)
         return luaL_error(L, "bind_param: %d parameters for %d placeholders", n, ls->s->nparams);
-    return 0;
+    if (n == 0) /* sysbench 1.0.20: nil without parameters, else 0 */
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, 0);
+    return 1;
 }
 
 static int stmt_close(lua_State *L)

@@ -18,12 +18,26 @@
 #include "../core/paths.h"
 #include "l_internal.h"
 
-/* Message handler: adds a traceback to string errors; SQL error tables get
- * it as a field; the restart marker passes through. */
+/* Whether a script's error shows its Lua stack traceback: with --debug or
+ * --verbosity=5; otherwise the error is one FATAL line, as in sysbench. */
+static int want_traceback(lua_State *L)
+{
+    const struct sb_run *run = l_thread(L)->w->run;
+    return run->verbosity >= 5 || (sb_opt_find(run->opts, "debug") && sb_opt_bool(run->opts, "debug"));
+}
+
+/* Message handler: adds a traceback (want_traceback) to string errors; SQL
+ * error tables get it as a field; the restart marker passes through. */
 static int msgh(lua_State *L)
 {
     if (lua_islightuserdata(L, 1))
         return 1;
+    if (!want_traceback(L)) {
+        if (!lua_istable(L, 1) && lua_tostring(L, 1) == NULL &&
+            !(luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING))
+            lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        return 1;
+    }
     if (lua_istable(L, 1)) {
         luaL_traceback(L, L, NULL, 1);
         lua_setfield(L, 1, "traceback");
@@ -227,6 +241,11 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
     lua_State *L = ((struct l_thread *)w->script)->L;
     lua_getglobal(L, "sbench");
     lua_getfield(L, -1, "cmdline");
+    /* sbench.cmdline.database = false: a workload that uses no database
+     * (sysbench's built-in tests) */
+    if (lua_getfield(L, -1, "database") == LUA_TBOOLEAN && !lua_toboolean(L, -1))
+        w->run->no_database = 1;
+    lua_pop(L, 1);
     lua_getfield(L, -1, "options");
     if (!lua_istable(L, -1)) {
         lua_pop(L, 3);
@@ -271,8 +290,14 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
         lua_pop(L, 1);
     }
     lua_pop(L, 3);
-    if (rc == 0 && n == 0) /* a script that declares no options takes any (sysbench) */
-        sb_options_take_unknown(o, SB_SRC_UNDECLARED);
+    if (rc == 0 && n == 0 && sb_options_take_unknown(o, SB_SRC_UNDECLARED) > 0) {
+        /* a script that declares no options takes any (sysbench), said aloud */
+        for (int i = 0; i < sb_options_count(o); i++)
+            if (sb_options_at(o, i)->source == SB_SRC_UNDECLARED)
+                fprintf(stderr, "sbench: note: --%s is no option of sbench's or the driver's; "
+                        "passed to the script, which declares none, as a string\n",
+                        sb_options_at(o, i)->name);
+    }
 out:
     for (int i = 0; i < n; i++)
         free(names[i]);

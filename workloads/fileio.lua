@@ -1,184 +1,234 @@
--- fileio: the disk under the database (jbench's `io`, sysbench's fileio
--- modes in one command), so a slow database result can be told apart from
--- a slow disk.  No database is touched.
+-- fileio: sysbench's fileio test, the disk under the database.  `prepare`
+-- writes --file-num files (test_file.0, ...) of --file-total-size in all,
+-- `run` makes one I/O request per event (--file-test-mode: seqwr, seqrewr,
+-- seqrd, rndrd, rndwr, rndrw) for --time (or --events) in --threads
+-- threads, `cleanup` removes the files.  No database is touched.
 --
---   sbench fileio run                         # seqwr, seqrd, rndrd, rndwr on 256 MiB in .
---   sbench --file-total-size=2G --file-block-size=8K --file-extra-flags=direct \
---          --file-dir=/var/lib/postgresql fileio run
+--   sbench --file-total-size=2G fileio prepare
+--   sbench --file-total-size=2G --file-test-mode=rndrw --threads=4 --time=60 fileio run
+--   sbench --file-total-size=2G fileio cleanup
 --
--- One file of --file-total-size is written sequentially in blocks of
--- --file-block-size (fsync every --file-fsync-freq blocks and at the end),
--- read sequentially (its cached pages dropped first, so the disk is read),
--- then read and written at random block offsets for --file-rnd-time
--- seconds each.  Each mode reports MB/s, IOPS and the latency of one block
--- (min, avg, percentiles, max); with --report-format=json one JSON object
--- per mode.  The file is removed at the end, after an error and after
--- Ctrl-C too.
+-- As sysbench: every --file-fsync-freq requests (fsyncs included) a thread
+-- fsyncs every file, each fsync one event; sequential modes go round the files again when
+-- they reach the end (the threads take turns, block by block); rndrw reads
+-- while reads < --file-rw-ratio x writes.  The events are typed read,
+-- write and fsync (sbench.event_type): "File operations:" and
+-- "Throughput:" come from their counts, and the JSON report, merge and
+-- compare see them as any workload's.  --validate (sysbench's) checks every
+-- block read against the pattern prepare and the writes put there.  --file-dir is sbench's (the
+-- directory of the files, "." as sysbench); --file-io-mode is sync only.
 
-local json = require("diag_json")
-local lat = require("diag_stats")
-local now = sbench.diag.now
+local builtin = require("builtin_common")
+local diag = sbench.diag
 
-sbench.cmdline.options = {
-   file_dir = { "Directory of the test file (its file system is what is measured)", "." },
-   file_total_size = { "Size of the test file (suffix K, M, G: KiB, MiB, GiB)", "256M" },
-   file_block_size = { "Bytes of one read or write (suffix K, M; a multiple of 512)", "16K" },
-   file_test_mode = { "Modes, in order: seqwr, seqrd, rndrd, rndwr", { "seqwr", "seqrd", "rndrd", "rndwr" } },
-   file_extra_flags = { "direct: open the file with O_DIRECT (bypass the page cache)", "" },
-   file_fsync_freq = { "fsync after this many writes (0: only at the end)", 0 },
-   file_fsync_end = { "fsync at the end of each writing mode", true },
-   file_rnd_time = { "Seconds of each random mode (it also stops after --file-total-size bytes)", 5 },
-   file_keep = { "Keep the test file after a run that completes (it is removed after an error or Ctrl-C)", false },
+sysbench.cmdline.database = false
+sysbench.cmdline.options = {
+   file_num = { "number of files to create", 128 },
+   file_block_size = { "block size to use in all IO operations", 16384 },
+   file_total_size = { "total size of files to create", "2G", sysbench.cmdline.ARG_SIZE },
+   file_test_mode = { "test mode {seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw}", nil, sysbench.cmdline.ARG_STRING },
+   file_io_mode = { "file operations mode {sync,async,mmap}", "sync" },
+   file_async_backlog = { "number of asynchronous operatons to queue per thread", 128 },
+   file_extra_flags = { "list of additional flags to use to open files {sync,dsync,direct}", {} },
+   file_fsync_freq = { "do fsync() after this number of requests (0 - don't use fsync())", 100 },
+   file_fsync_all = { "do fsync() after each write operation", false },
+   file_fsync_end = { "do fsync() at the end of test", true },
+   file_fsync_mode = { "which method to use for synchronization {fsync, fdatasync}", "fsync" },
+   file_merged_requests = { "merge at most this number of IO requests if possible (0 - don't merge)", 0 },
+   file_rw_ratio = { "reads/writes ratio for combined test", 1.5 },
+   file_dir = { "directory of the test files (sbench's; sysbench uses the current one)", "." },
 }
 
-local function parse_size(what, v)
-   local n, suffix = tostring(v):match("^(%d+)([KkMmGgTt]?)[Bb]?$")
-   if not n then
-      error(string.format("--%s: '%s' is not a size (a number with an optional K, M, G or T)", what, tostring(v)), 0)
+builtin.commands("fileio", { prepare = true, cleanup = true })
+
+local MODES = {
+   seqwr = "sequential write (creation)", seqrewr = "sequential rewrite",
+   seqrd = "sequential read", rndrd = "random read", rndwr = "random write", rndrw = "random r/w",
+}
+local FLAGS = { direct = "d", sync = "s", dsync = "y" }
+
+-- the settings every command and thread reads, checked (FATAL, exit 1)
+local function settings()
+   local o, c = sysbench.opt, {}
+   c.num, c.bs, c.total = o.file_num, o.file_block_size, o.file_total_size
+   if c.num < 1 then builtin.fatal("Invalid value for file-num: " .. c.num) end
+   if c.bs < 512 or c.bs % 512 ~= 0 then
+      builtin.fatal("Invalid value for file-block-size: " .. c.bs .. " (sbench: a multiple of 512)")
    end
-   local mult = ({ [""] = 1, k = 1024, m = 1024 ^ 2, g = 1024 ^ 3, t = 1024 ^ 4 })[suffix:lower()]
-   return math.tointeger(tonumber(n) * mult)
+   c.file_size = c.total // c.num
+   c.blocks = c.file_size // c.bs -- blocks per file
+   c.flags, c.flag_names = "", {}
+   for _, f in ipairs(o.file_extra_flags) do
+      if not FLAGS[f] then builtin.fatal("Invalid value for file-extra-flags: " .. f) end
+      c.flags = c.flags .. FLAGS[f]
+      c.flag_names[#c.flag_names + 1] = f == "direct" and "directio" or f
+   end
+   c.flag_text = #c.flag_names > 0 and table.concat(c.flag_names, " ") or "(none)"
+   if o.file_fsync_mode ~= "fsync" and o.file_fsync_mode ~= "fdatasync" then
+      builtin.fatal("Invalid value for file-fsync-mode: " .. o.file_fsync_mode)
+   end
+   c.path = function(i) return o.file_dir .. "/test_file." .. i end
+   return c
 end
 
-local PCTS = { 50, 95, 99, 99.9 }
-
-local function run_mode(mode, ctx)
-   local bs, size, blocks = ctx.bs, ctx.size, ctx.size // ctx.bs
-   local l = lat.new()
-   local bytes, fsyncs, fsync_s = 0, 0, 0
-   local writing = mode == "seqwr" or mode == "rndwr"
-   local f
-   if mode == "seqwr" then
-      f = assert(sbench.diag.open(ctx.path, bs, "c" .. ctx.flags))
-   else
-      if not ctx.written then
-         error(string.format("fileio: %s needs the file that seqwr writes: put seqwr first in --file-test-mode", mode), 0)
+function prepare()
+   local c = settings()
+   print(string.format("%d files, %dKb each, %dMb total", c.num, c.file_size // 1024, c.total // 1048576))
+   print("Creating files for the test...")
+   print("Extra file open flags: " .. c.flag_text)
+   local t0, bytes = diag.now(), 0
+   for i = 0, c.num - 1 do
+      print("Creating file test_file." .. i)
+      local f, err = diag.open(c.path(i), c.bs, "c" .. c.flags)
+      if not f then builtin.fatal("Cannot open file: " .. err) end
+      for b = 0, c.blocks - 1 do
+         bytes = bytes + f:write(b * c.bs)
       end
-      f = assert(sbench.diag.open(ctx.path, bs, (writing and "" or "r") .. ctx.flags))
-      if not writing then f:drop_cache() end
-   end
-   ctx.file = f
-   local freq = sbench.opt.file_fsync_freq
-   local function sync()
-      local t = now()
       f:fsync()
-      fsync_s = fsync_s + (now() - t)
-      fsyncs = fsyncs + 1
+      f:close()
    end
-   local t0 = now()
-   if mode == "seqwr" or mode == "seqrd" then
-      for i = 0, blocks - 1 do
-         local t = now()
-         local n = writing and f:write(i * bs) or f:read(i * bs)
-         if freq > 0 and writing and (i + 1) % freq == 0 then sync() end
-         lat.add(l, (now() - t) * 1000)
-         bytes = bytes + n
+   local secs = math.max(diag.now() - t0, 1e-9)
+   print(string.format("%d bytes written in %.2f seconds (%.2f MiB/sec).", bytes, secs, bytes / 1048576 / secs))
+end
+
+function cleanup()
+   local c = settings()
+   print("Removing test files...")
+   for i = 0, c.num - 1 do
+      local ok, err = diag.unlink(c.path(i))
+      if not ok then builtin.fatal(err) end
+   end
+end
+
+local function mode()
+   local m = sysbench.opt.file_test_mode
+   if m == nil or m == "" then builtin.fatal("Missing required argument: --file-test-mode") end
+   if not MODES[m] then builtin.fatal("Invalid IO operations mode: " .. m .. ".") end
+   return m
+end
+
+-- run's checks and header: the files must be there, as large as the settings say
+function init()
+   local c, m, o = settings(), mode(), sysbench.opt
+   if o.file_io_mode ~= "sync" then
+      builtin.fatal("--file-io-mode=" .. o.file_io_mode .. " is not supported by sbench (sync only)")
+   end
+   if o.file_merged_requests > 0 then
+      io.stderr:write("sbench: note: --file-merged-requests is accepted and ignored: each request is its own\n")
+   end
+   for i = 0, c.num - 1 do
+      local f = io.open(c.path(i), m == "seqwr" and "a" or "r")
+      if not f then
+         builtin.fatal(string.format("Cannot open file '%s': run 'sbench fileio prepare' with the same "
+                                     .. "--file-num and --file-total-size first", c.path(i)))
       end
+      local size = f:seek("end")
+      f:close()
+      if m ~= "seqwr" and size < c.file_size then
+         builtin.fatal(string.format("Size of file '%s' is %dMiB, but at least %dMiB is expected.",
+                                     c.path(i), size // 1048576, c.file_size // 1048576))
+      end
+   end
+   local n = builtin.notice
+   n("Extra file open flags: " .. c.flag_text)
+   n(string.format("%d files, %dMiB each", c.num, c.file_size // 1048576))
+   n(string.format("%dMiB total file size", c.total // 1048576))
+   n(string.format("Block size %dKiB", c.bs // 1024))
+   n("Number of IO requests: " .. o.events)
+   n(string.format("Read/Write ratio for combined random IO test: %.2f", o.file_rw_ratio))
+   if o.file_fsync_freq > 0 then
+      n(string.format("Periodic FSYNC enabled, calling fsync() each %d requests.", o.file_fsync_freq))
+   end
+   n("Calling fsync() at the end of test, " .. (o.file_fsync_end and "Enabled." or "Disabled."))
+   n("Using synchronous I/O mode")
+   n("Doing " .. MODES[m] .. " test")
+end
+
+-- one thread's state
+local c, files, m, seq, writes_any, pos, step, nblocks, pending, since_fsync, reads, writes
+local fsync_mode, fsync_freq, fsync_all, ratio, validate
+local event_type = sbench.event_type
+local random = sysbench.rand.uniform
+
+function thread_init()
+   c, m = settings(), mode()
+   local o = sysbench.opt
+   writes_any = m ~= "seqrd" and m ~= "rndrd"
+   seq = m:sub(1, 3) == "seq"
+   files = {}
+   for i = 0, c.num - 1 do
+      local f, err = diag.open(c.path(i), c.bs, (writes_any and "" or "r") .. c.flags)
+      if not f then error("fileio: " .. err, 0) end
+      files[i] = f
+   end
+   nblocks = c.num * c.blocks
+   step = sysbench.opt.threads
+   pos = sysbench.tid % math.max(nblocks, 1)
+   pending, since_fsync, reads, writes = 0, 0, 0, 0
+   fsync_mode, fsync_freq, fsync_all, ratio = o.file_fsync_mode, o.file_fsync_freq, o.file_fsync_all, o.file_rw_ratio
+   validate = o.validate
+end
+
+-- the file and offset of the next request
+local function next_block()
+   local g
+   if seq then
+      g = pos
+      pos = (pos + step) % nblocks
    else
-      local t_end = t0 + sbench.opt.file_rnd_time
-      local ops = 0
-      repeat
-         local off = sbench.rand.uniform(0, blocks - 1) * bs
-         local t = now()
-         local n = writing and f:write(off) or f:read(off)
-         ops = ops + 1
-         if freq > 0 and writing and ops % freq == 0 then sync() end
-         local t1 = now()
-         lat.add(l, (t1 - t) * 1000)
-         bytes = bytes + n
-      until t1 >= t_end or bytes >= size
+      g = random(0, nblocks - 1)
    end
-   if writing and sbench.opt.file_fsync_end then sync() end
-   local secs = now() - t0
-   local file_size = f:size()
-   f:close()
-   ctx.file = nil
-   if mode == "seqwr" then
-      ctx.written = true
-      if file_size ~= bytes then
-         error(string.format("fileio: wrote %d bytes but the file has %d", bytes, file_size), 0)
-      end
-   end
-   local pct = {}
-   for _, p in ipairs(PCTS) do pct[tostring(p)] = l.h:percentile(p) end
-   return { type = "diag", test = "fileio", mode = mode, bytes = bytes, file_size = file_size, seconds = secs,
-            ops = l.n, mb_s = bytes / 1048576 / secs, iops = l.n / secs, fsyncs = fsyncs,
-            fsync_seconds = fsync_s,
-            latency_ms = { min = l.n > 0 and l.min or 0, avg = l.n > 0 and l.sum / l.n or 0,
-                           max = l.max, percentiles = pct } }
+   return files[g // c.blocks], (g % c.blocks) * c.bs, g // c.blocks
 end
 
-local MODE_NAMES = { seqwr = "sequential write", seqrd = "sequential read",
-                     rndrd = "random read", rndwr = "random write" }
-
-local function text_lines(r)
-   local p = r.latency_ms.percentiles
-   return {
-      string.format("+++ %s (%s): %.2f MB/s, %.0f IOPS", r.mode, MODE_NAMES[r.mode], r.mb_s, r.iops),
-      string.format("    %.1f MB in %.3f s (%d blocks%s)", r.bytes / 1048576, r.seconds, r.ops,
-                    r.fsyncs > 0 and string.format(", %d fsyncs taking %.3f s", r.fsyncs, r.fsync_seconds) or ""),
-      string.format("    latency (ms): min %.3f  avg %.3f  50th %.3f  95th %.3f  99th %.3f  99.9th %.3f  max %.3f",
-                    r.latency_ms.min, r.latency_ms.avg, p["50"], p["95"], p["99"], p["99.9"], r.latency_ms.max),
-   }
-end
-
-local function fileio_run()
-   local json_out = sbench.opt.report_format == "json"
-   local bs = parse_size("file-block-size", sbench.opt.file_block_size)
-   local size = parse_size("file-total-size", sbench.opt.file_total_size)
-   if bs < 512 or bs % 512 ~= 0 then
-      error("--file-block-size: " .. bs .. " bytes is not a multiple of 512", 0)
-   end
-   if size < bs then error("--file-total-size must be at least one block (--file-block-size)", 0) end
-   size = size // bs * bs
-   local flags = ""
-   local extra = sbench.opt.file_extra_flags
-   if extra == "direct" then flags = "d" elseif extra ~= "" then
-      error("--file-extra-flags: '" .. extra .. "' is not known (direct, or empty)", 0)
-   end
-   for _, m in ipairs(sbench.opt.file_test_mode) do
-      if not MODE_NAMES[m] then
-         error("--file-test-mode: '" .. m .. "' is not a mode (seqwr, seqrd, rndrd, rndwr)", 0)
-      end
-   end
-   local dir = sbench.opt.file_dir
-   local free, ferr = sbench.diag.free_bytes(dir)
-   if not free then error("--file-dir: " .. ferr, 0) end
-   if free < size + 64 * 1048576 then
-      error(string.format("--file-dir: %s has %.0f MB free, the test needs %.0f MB and a margin", dir,
-                          free / 1048576, size / 1048576), 0)
-   end
-   local path = string.format("%s/sbench-fileio-%d-%d.tmp", dir, os.time(), sbench.rand.uniform(1, 1 << 30))
-   local ctx = { bs = bs, size = size, path = path, flags = flags }
-   local head = string.format("File I/O test: %.0f MB file in %s, blocks of %d bytes, O_DIRECT %s, fsync %s",
-                              size / 1048576, dir, bs, flags == "d" and "on" or "off",
-                              (sbench.opt.file_fsync_freq > 0 and "every " .. sbench.opt.file_fsync_freq ..
-                               " writes" or "") .. (sbench.opt.file_fsync_end and
-                               (sbench.opt.file_fsync_freq > 0 and " and " or "") .. "at the end" or
-                               (sbench.opt.file_fsync_freq > 0 and "" or "never")))
-   if not json_out then print(head) end
-   local ok, err = pcall(function()
-      for _, m in ipairs(sbench.opt.file_test_mode) do
-         local r = run_mode(m, ctx)
-         r.block_size, r.direct, r.dir = bs, flags == "d", dir
-         if json_out then print(json.encode(r)) else
-            for _, l in ipairs(text_lines(r)) do print(l) end
-         end
-      end
-   end)
-   -- whatever happened: close and remove the file (kept on request after a
-   -- complete run)
-   if ctx.file then ctx.file:close() end
-   if ok and sbench.opt.file_keep then
-      if not json_out then print("Test file kept: " .. path) end
+function event()
+   if pending > 0 then -- the periodic fsync: one file per event, as sysbench
+      files[c.num - pending]:fsync(fsync_mode)
+      pending = pending - 1
+      since_fsync = since_fsync + 1 -- a request too, as sysbench counts it
+      event_type("fsync")
       return
    end
-   local removed, uerr = sbench.diag.unlink(path)
-   if not json_out and removed then print("Test file removed: " .. path) end
-   if not removed then io.stderr:write("sbench: fileio: cannot remove " .. uerr .. "\n") end
-   if not ok then error(err, 0) end
+   local f, off, fi = next_block()
+   local read = m == "seqrd" or m == "rndrd" or (m == "rndrw" and reads < ratio * writes)
+   if read then
+      f:read(off)
+      if validate and not f:verify() then -- sysbench's --validate
+         error(string.format("Validation failed on file %s, block offset %d", c.path(fi), off), 0)
+      end
+      reads = reads + 1
+      event_type("read")
+   else
+      f:write(off)
+      writes = writes + 1
+      event_type("write")
+      if fsync_all then f:fsync(fsync_mode) end
+   end
+   since_fsync = since_fsync + 1
+   if writes_any and fsync_freq > 0 and since_fsync >= fsync_freq then
+      since_fsync, pending = 0, c.num
+   end
 end
 
-sbench.cmdline.commands = {
-   run = { fileio_run },
-}
+function thread_done()
+   if files == nil then return end
+   for i = 0, c.num - 1 do
+      if writes_any and sysbench.opt.file_fsync_end then files[i]:fsync(fsync_mode) end
+      files[i]:close()
+   end
+end
+
+sysbench.hooks.report_lead = function(stat)
+   local secs, t = stat.time_interval, stat.types or {}
+   local function count(name) return t[name] and t[name].count or 0 end
+   local bs = sysbench.opt.file_block_size
+   local function line(label, v) print(string.format("    %-30s%4.2f", label, v)) end
+   print("File operations:")
+   line("reads/s:", count("read") / secs)
+   line("writes/s:", count("write") / secs)
+   line("fsyncs/s:", count("fsync") / secs)
+   print()
+   print("Throughput:")
+   line("read, MiB/s:", count("read") * bs / 1048576 / secs)
+   line("written, MiB/s:", count("write") * bs / 1048576 / secs)
+end

@@ -166,6 +166,11 @@ sbench.cmdline.commands = {
                sbench.cmdline.PARALLEL_COMMAND },
 }
 
+-- as sysbench's oltp_common.lua: a command is required (FATAL, exit 1)
+if sbench.cmdline.command == nil then
+   error("Command is required. Supported commands: prepare, run, cleanup, help")
+end
+
 -- Drops the tables prepare creates: sbtest1 .. sbtest<tables>.
 function M.cmd_cleanup()
    local con, q, s = connect()

@@ -38,7 +38,16 @@ static const struct sbd_option options[] = {
     {"mysql-load-data", SBD_OPT_BOOL, "on",
      "prepare loads rows with LOAD DATA LOCAL INFILE from memory when the server allows it"},
     {"mysql-ssl", SBD_OPT_STRING, "off",
-     "TLS: off, on, DISABLED, PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY"},
+     "TLS: off, on (sysbench's: TLS when the server has it, as PREFERRED), DISABLED, PREFERRED, "
+     "REQUIRED, VERIFY_CA, VERIFY_IDENTITY"},
+    {"mysql-ssl-cipher", SBD_OPT_STRING, NULL,
+     "use specific cipher for SSL connections (sysbench's option)"},
+    {"mysql-compression", SBD_OPT_BOOL, "off",
+     "use compression, if available in the client library (sysbench's option; "
+     "everything then goes through Connector/C)"},
+    {"mysql-debug", SBD_OPT_BOOL, "off",
+     "sysbench's 'trace all client library calls': accepted; Connector/C's release "
+     "builds trace nothing (--db-debug prints sbench's driver messages)"},
     {"mysql-ssl-ca", SBD_OPT_STRING, NULL,
      "file with the certificate authority for TLS"},
     {"mysql-ignore-errors", SBD_OPT_LIST, "1213,1020,1205",
@@ -59,7 +68,7 @@ static char client_version_buf[96];
 static int parse_ssl_mode(const char *v, enum myd_ssl_mode *out)
 {
     static const struct { const char *name; enum myd_ssl_mode mode; } names[] = {
-        {"off", MYD_SSL_OFF}, {"disabled", MYD_SSL_OFF}, {"on", MYD_SSL_REQUIRED},
+        {"off", MYD_SSL_OFF}, {"disabled", MYD_SSL_OFF}, {"on", MYD_SSL_PREFERRED},
         {"required", MYD_SSL_REQUIRED}, {"preferred", MYD_SSL_PREFERRED},
         {"verify_ca", MYD_SSL_VERIFY_CA}, {"verify_identity", MYD_SSL_VERIFY_IDENTITY},
     };
@@ -112,6 +121,8 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
     cfg->user = h->opt_str("mysql-user");
     cfg->db = nonempty(h->opt_str("mysql-db"));
     cfg->ssl_ca = nonempty(h->opt_str("mysql-ssl-ca"));
+    cfg->ssl_cipher = nonempty(h->opt_str("mysql-ssl-cipher"));
+    cfg->compression = h->opt_bool("mysql-compression");
     const char *ssl = h->opt_str("mysql-ssl");
     if (parse_ssl_mode(ssl != NULL ? ssl : "off", &cfg->ssl_mode) != 0) {
         snprintf(errbuf, errlen,
@@ -143,7 +154,7 @@ static int myd_init(const struct sbd_host *h, char *errbuf, size_t errlen)
     free_settings();
     myd_cfg.host = h;
     myd_cfg.load_data = h->opt_bool("mysql-load-data");
-    myd_cfg.wire = h->opt_bool("mysql-wire");
+    myd_cfg.wire = h->opt_bool("mysql-wire") && !h->opt_bool("mysql-compression");
     myd_cfg.query_timeout = h->query_timeout > 0 ? h->query_timeout : 0;
     long long max = h->opt_int("db-max-result-bytes");
     myd_cfg.max_answer = max > 0 ? (size_t)max : (size_t)1 << 30;

@@ -53,6 +53,8 @@ static int apply_ssl(MYSQL *m)
     int rc = 0;
     if (myd_cfg.ssl_ca != NULL && myd_cfg.ssl_mode != MYD_SSL_OFF)
         rc |= mysql_options(m, MYSQL_OPT_SSL_CA, myd_cfg.ssl_ca);
+    if (myd_cfg.ssl_cipher != NULL && myd_cfg.ssl_mode != MYD_SSL_OFF)
+        rc |= mysql_options(m, MYSQL_OPT_SSL_CIPHER, myd_cfg.ssl_cipher);
 #ifdef MYD_MARIADB_CLIENT
     /* Connector/C has no SSL mode: it uses TLS when asked, but without
      * certificate verification it falls back to plain text when the server
@@ -115,6 +117,8 @@ static int set_options(MYSQL *m)
         unsigned proto = MYSQL_PROTOCOL_SOCKET;
         rc |= mysql_options(m, MYSQL_OPT_PROTOCOL, &proto);
     }
+    if (myd_cfg.compression) /* the wire fast path is off then (mysql.c) */
+        rc |= mysql_options(m, MYSQL_OPT_COMPRESS, NULL);
     if (myd_cfg.load_data) {
         /* LOAD DATA LOCAL for bulk loads; the connection's infile handler
          * (myd_bulk_attach) serves only sbench's own buffer, never a file */

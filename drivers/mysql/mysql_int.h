@@ -122,6 +122,8 @@ struct myd_settings {
     const char *secret;             /* password, "" if none: masked in messages */
     enum myd_ssl_mode ssl_mode;
     const char *ssl_ca;
+    const char *ssl_cipher;         /* --mysql-ssl-cipher, NULL: the library's */
+    int compression;                /* --mysql-compression (the wire fast path off) */
     struct myd_ignore ignored;      /* --mysql-ignore-errors */
     int load_data;                  /* --mysql-load-data */
     int wire;                       /* --mysql-wire */

@@ -102,8 +102,8 @@ same "--db-driver=pgsql --<TAB> = every option of 'sbench --db-driver=pgsql --he
 got=$(complete_line "sbench --db-driver=mysql --pg")
 [ -z "$got" ] && ok "--db-driver=mysql --pg<TAB> offers no pgsql option" || bad "--db-driver=mysql --pg<TAB> offers: $got"
 
-got=$(complete_line "sbench --db-driver=no_such_driver --thr")
-same "--db-driver=no_such_driver --thr<TAB>: the general options still" "--threads=" "$got"
+got=$(complete_line "sbench --db-driver=no_such_driver --threa")
+same "--db-driver=no_such_driver --threa<TAB>: the general options still" "--thread-stack-size= --threads=" "$(echo $got)"
 
 got=$(complete_line "sbench --sq")
 same "--sq<TAB> without --db-driver: the default driver's (sqlite) options" \
@@ -155,8 +155,8 @@ if echo "$got" | grep -qx warm && echo "$got" | grep -qx run; then ok "a workloa
 got=$(complete_line "sbench oltp_read_only run --point")
 same "a workload's options after it: --point<TAB>" "$(options_of oltp_read_only help | grep '^--point')" "$got"
 
-got=$(complete_line "sbench --thr")
-same "--thr<TAB>" "--threads=" "$got"
+got=$(complete_line "sbench --threads")
+same "--threads<TAB>" "--threads=" "$got"
 grep -qx "compopt -o nospace" "$tmp/compopt" && ok "--threads= is offered without a space after it" ||
     bad "no 'compopt -o nospace' after --threads=: $(cat "$tmp/compopt")"
 got=$(complete_line "sbench --hist")

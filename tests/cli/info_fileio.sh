@@ -3,11 +3,11 @@
 #  - info's facts against /proc, uname, nproc, stat -f and /sys (text and
 #    JSON), every built driver listed with a client version, the new
 #    workloads listed; the same host facts in a run's JSON final report.
-#  - fileio: bytes written = the file's size as stat sees it (--file-keep),
-#    the content is the block pattern repeated, every mode's bytes and
-#    counts add up, O_DIRECT and fsync every N; the file is removed at the
-#    end, after an error and after SIGINT (exit 130); bad sizes are one
-#    line and a non-zero exit.
+#  - fileio (sysbench's prepare/run/cleanup): the bytes prepare writes =
+#    the files' sizes as stat sees them, the content is the block pattern
+#    repeated, seqwr's writes and fsyncs for --events and --file-fsync-freq,
+#    rndrw's ratio and MiB/s, O_DIRECT; cleanup removes the files; a run
+#    before prepare, a bad size, a missing directory: one line, non-zero.
 # Usage: info_fileio.sh BUILD_DIR
 set -u
 build=$(cd "${1:-${SBT_BUILD:-build}}" && pwd) || { echo "no build dir"; exit 1; }
@@ -123,50 +123,61 @@ check "run.host = info's host" "$h" True
 
 # ---- fileio ----
 ln -s "$iodir" io
-"$S" --db-driver=null --file-dir=io --file-total-size=8M --file-block-size=16K --file-rnd-time=1 \
-     --file-fsync-freq=64 --file-test-mode=seqwr,seqrd,rndrd,rndwr --file-keep=on --report-format=json \
-     fileio run > io.json 2> io.err || bad "fileio exited $?"
-f=$(ls io/sbench-fileio-*.tmp 2>/dev/null | head -1)
-[ -n "$f" ] && check "file size (stat) = 8 MiB" "$(stat -c %s "$f")" 8388608 || bad "--file-keep: no file"
-python3 - "$f" > io.check <<'PY' || bad "fileio JSON: $(cat io.check)"
-import json, sys
-rs = [json.loads(l) for l in open("io.json") if l.startswith("{")]
-modes = [r["mode"] for r in rs]
-assert modes == ["seqwr", "seqrd", "rndrd", "rndwr"], modes
-w = rs[0]
-assert w["bytes"] == 8388608 and w["file_size"] == 8388608, w
-assert w["ops"] == 512 and w["fsyncs"] == 512 // 64 + 1, w
-for r in rs:
-    assert r["bytes"] == r["ops"] * 16384, r
-    assert abs(r["mb_s"] - r["bytes"] / 1048576 / r["seconds"]) < 1e-6 * r["mb_s"], r
-    l = r["latency_ms"]; p = l["percentiles"]
-    assert l["min"] <= p["50"] <= p["95"] <= p["99"] <= p["99.9"] <= l["max"] * 1.01, l
-# the content: block i is the pattern of the C helper, every block alike
+F="--file-dir=io --file-num=4 --file-total-size=8M --file-block-size=16384"
+"$S" $F fileio prepare > prep.txt 2>&1 || bad "fileio prepare exited $?"
+sizes=$(for i in 0 1 2 3; do stat -c %s io/test_file.$i; done | awk '{s += $1} END {print s}')
+check "prepare: the files' sizes (stat) add up to --file-total-size" "$sizes" 8388608
+check "prepare: the bytes it says it wrote" "$(sed -n 's/^\([0-9]*\) bytes written in.*/\1/p' prep.txt)" 8388608
+python3 - io/test_file.0 > io.check <<'PY' || bad "fileio content: $(cat io.check)"
+import sys
 data = open(sys.argv[1], "rb").read()
 blk = bytes((ord("a") + (i * 7 + i // 4096) % 26) for i in range(16384))
-assert all(data[o:o + 16384] == blk for o in range(0, len(data), 16384)), "content differs"
-print("checked", len(rs), "modes")
+assert len(data) == 2097152 and all(data[o:o + 16384] == blk for o in range(0, len(data), 16384)), "content differs"
+print("every block is the pattern")
 PY
-ok "fileio JSON: $(cat io.check)"
-rm -f io/*
-"$S" --db-driver=null --file-dir=io --file-total-size=4M --file-extra-flags=direct --file-rnd-time=1 \
-     fileio run > io.txt 2>&1 || bad "fileio O_DIRECT exited $?"
-grep -q "O_DIRECT on" io.txt && grep -q "^+++ rndwr" io.txt && ok "O_DIRECT run" || bad "O_DIRECT run: $(tail -3 io.txt)"
-check "files left after a run" "$(ls io | wc -l)" 0
-# interrupted: SIGINT during the write, the file removed, exit 130
-"$S" --db-driver=null --file-dir=io --file-total-size=3G --file-fsync-freq=1 fileio run > int.txt 2>&1 &
-pid=$!
-for _ in $(seq 100); do [ -n "$(ls io)" ] && break; sleep 0.1; done
-sleep 0.5
-kill -INT $pid
-wait $pid
-check "exit status after SIGINT" $? 130
-check "files left after SIGINT" "$(ls io | wc -l)" 0
-# bad input: one line (plus the traceback sbench prints for script errors), non-zero
-"$S" --db-driver=null --file-dir=io --file-total-size=12Q fileio run > bad.txt 2>&1
+ok "fileio content: $(cat io.check)"
+# seqwr, 1000 events, fsync every 64 requests (fsyncs count, as sysbench):
+# 64 writes, then cycles of 4 fsyncs (one per file) and 60 writes
+"$S" $F --file-test-mode=seqwr --file-fsync-freq=64 --events=1000 --time=0 --report-format=json \
+     fileio run > io.json 2> io.err || bad "fileio seqwr exited $?: $(cat io.err)"
+check "seqwr: writes and fsyncs of 1000 events" \
+    "$(python3 -c 'import json; t=[json.loads(l) for l in open("io.json") if l.startswith("{")][-1]["types"]; print(t["write"]["count"], t["fsync"]["count"])' 2>&1)" "940 60"
+check "seqwr: the files keep their size" "$(stat -c %s io/test_file.3)" 2097152
+# rndrw: the read/write ratio, MiB/s = requests/s x block size
+"$S" $F --file-test-mode=rndrw --events=5000 --time=0 fileio run > rw.txt 2>&1 || bad "fileio rndrw exited $?"
+python3 - rw.txt > rw.check <<'PY' || bad "rndrw report: $(cat rw.check)"
+import re, sys
+t = open(sys.argv[1]).read()
+v = lambda label: float(re.search(r"^    " + re.escape(label) + r"\s+([0-9.]+)", t, re.M).group(1))
+r, w, f = v("reads/s:"), v("writes/s:"), v("fsyncs/s:")
+assert abs(r / w - 1.5) < 0.01, (r, w)
+assert abs(v("read, MiB/s:") - r * 16384 / 1048576) < 0.02 and abs(v("written, MiB/s:") - w * 16384 / 1048576) < 0.02
+n = int(re.search(r"total number of events:\s+(\d+)", t).group(1))
+assert n == 5000, n
+print("reads/writes %.3f, MiB/s = requests/s x 16K" % (r / w))
+PY
+ok "rndrw: $(cat rw.check)"
+"$S" $F --file-test-mode=rndrd --file-extra-flags=direct --events=200 --time=0 fileio run > io.txt 2>&1 ||
+    bad "fileio O_DIRECT exited $?: $(tail -3 io.txt)"
+grep -q "^Extra file open flags: directio" io.txt && ok "O_DIRECT run" || bad "O_DIRECT run: $(head -12 io.txt)"
+"$S" $F --file-test-mode=seqrd --validate --events=300 --time=0 fileio run > v.txt 2>&1 &&
+    ok "--validate: every block read is the pattern" || bad "--validate on intact files: $(tail -2 v.txt)"
+printf 'XXXX' | dd of=io/test_file.1 bs=1 seek=16384 conv=notrunc 2>/dev/null
+"$S" $F --file-test-mode=seqrd --validate --events=300 --time=0 fileio run > v.txt 2>&1
 rc=$?
-[ $rc -ne 0 ] && grep -q "is not a size" bad.txt && ok "bad size: exit $rc" || bad "bad size: exit $rc, $(head -2 bad.txt)"
-"$S" --db-driver=null --file-dir=/nonexistent fileio run > bad.txt 2>&1
+[ $rc = 1 ] && grep -q "Validation failed on file" v.txt && ok "--validate: a changed block is a FATAL error, exit 1" ||
+    bad "--validate on a changed block: exit $rc, $(tail -2 v.txt)"
+"$S" $F fileio cleanup > /dev/null 2>&1 || bad "fileio cleanup exited $?"
+check "files left after cleanup" "$(ls io | wc -l)" 0
+# bad input: one line, non-zero
+"$S" $F --file-test-mode=rndrd fileio run > bad.txt 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "^FATAL: Cannot open file 'io/test_file.0'" bad.txt && ok "run before prepare: exit 1, FATAL" ||
+    bad "run before prepare: exit $rc, $(tail -2 bad.txt)"
+"$S" --file-dir=io --file-total-size=12Q fileio prepare > bad.txt 2>&1
+rc=$?
+[ $rc -ne 0 ] && grep -q "expected a size" bad.txt && ok "bad size: exit $rc" || bad "bad size: exit $rc, $(head -2 bad.txt)"
+"$S" --file-dir=/nonexistent --file-num=1 --file-total-size=1M fileio prepare > bad.txt 2>&1
 rc=$?
 [ $rc -ne 0 ] && grep -q "nonexistent" bad.txt && ok "missing dir: exit $rc" || bad "missing dir: exit $rc, $(head -2 bad.txt)"
 check "files left after errors" "$(ls io | wc -l)" 0

@@ -27,13 +27,14 @@ ROOT = os.path.abspath(ROOT)
 # folder -> the folders its files may include (besides itself)
 ALLOWED = {
     "lib": set(),
+    "builtin": set(),
     "drivers": {"lib", "include"},
     "core": {"lib", "include"},
     "results": {"core", "lib", "include"},
-    "lua": {"core", "lib", "include"},
+    "lua": {"builtin", "core", "lib", "include"},
     "merge": {"results", "core", "lib", "include"},
     "compare": {"results", "core", "lib", "include"},
-    "cli": {"compare", "merge", "results", "lua", "core", "lib", "include"},
+    "cli": {"compare", "merge", "results", "lua", "builtin", "core", "lib", "include"},
 }
 # folders whose files include core/ only for these headers
 NARROW = {"results": {"core/histogram.h"}}

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int passed, failed;
 
@@ -530,6 +531,53 @@ static void test_take_unknown(void)
     sb_options_destroy(o);
 }
 
+/* sysbench's deprecated aliases and --config-file (lib/options_file.c) */
+static void test_aliases_and_config_file(void)
+{
+    char err[512];
+    struct sb_options *o = mk();
+    char *argv[] = {"sbench", "--num-threads=3", "--tx_rate=5", "w", NULL};
+    const char **w;
+    int nw;
+    int rc = sb_options_parse_argv(o, 4, argv, &w, &nw, err, sizeof err);
+    rc |= sb_options_resolve(o, 1, err, sizeof err);
+    check(rc == 0 && sb_opt_int(o, "threads") == 3 && sb_opt_num(o, "rate") == 5,
+          "--num-threads and --tx_rate are --threads and --rate", "rc %d err %s", rc, err);
+    sb_options_destroy(o);
+
+    char path[] = "/tmp/sbench-options-test.XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    check(f != NULL, "a temporary file", "");
+    if (f == NULL)
+        return;
+    fputs("# a comment\n\n  threads=4  \n--rate=2\nflagged\nurl=a=b\n", f);
+    fclose(f);
+    char arg[64];
+    snprintf(arg, sizeof arg, "--config-file=%s", path);
+    char *argv2[] = {"sbench", arg, "--rate=9", NULL};
+    int ac;
+    char **av;
+    rc = sb_options_config_file(3, argv2, &ac, &av, err, sizeof err);
+    check(rc == 0 && ac == 7 && strcmp(av[1], "--threads=4") == 0 && strcmp(av[2], "--rate=2") == 0 &&
+              strcmp(av[3], "--flagged") == 0 && strcmp(av[4], "--url=a=b") == 0 &&
+              av[5] == argv2[1] && av[6] == argv2[2],
+          "config lines as arguments, before the command line's", "rc %d ac %d err %s", rc, ac, err);
+    f = fopen(path, "w");
+    fputs("threads=2\nnot an option\n", f);
+    fclose(f);
+    rc = sb_options_config_file(3, argv2, &ac, &av, err, sizeof err);
+    check(rc == -1 && strstr(err, "line 2: expected option=value") != NULL,
+          "a line that is no option: an error naming the line", "rc %d err %s", rc, err);
+    unlink(path);
+    rc = sb_options_config_file(3, argv2, &ac, &av, err, sizeof err);
+    check(rc == -1 && strstr(err, "cannot read --config-file") != NULL, "a missing file: an error",
+          "rc %d err %s", rc, err);
+    char *argv3[] = {"sbench", "--threads=2", NULL};
+    rc = sb_options_config_file(2, argv3, &ac, &av, err, sizeof err);
+    check(rc == 0 && ac == 2 && av == argv3, "without --config-file: argv as it is", "");
+}
+
 static void test_help_layout(void)
 {
     char buf[2048];
@@ -566,6 +614,7 @@ int main(void)
     test_lengths();
     test_sizes();
     test_take_unknown();
+    test_aliases_and_config_file();
     test_help_layout();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

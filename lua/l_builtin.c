@@ -1,0 +1,160 @@
+/*
+ * sbench.builtin: the C loops of sysbench's built-in tests (builtin/) as
+ * the workloads cpu, memory, threads and mutex call them, one call per
+ * event:
+ *   sbench.builtin.cpu(max_prime)                 -> primes found
+ *   sbench.builtin.memory(block, scope, oper, mode, seed) -> m; m:event()
+ *   sbench.builtin.locks(n)                       -> true (n shared mutexes made)
+ *   sbench.builtin.threads(lock, yields)          -> nothing
+ *   sbench.builtin.mutex(num, locks, loops, seed) -> x; x:event()
+ *   sbench.builtin.limit_events(n)                -> the run's event limit, at most n
+ * Bad arguments raise a Lua error naming them; nothing allocates per event.
+ */
+#include <lauxlib.h>
+#include <lua.h>
+
+#include <string.h>
+
+#include "../builtin/builtin.h"
+#include "../core/run.h"
+#include "l_internal.h"
+
+#define MEM_MT "sbench.builtin.memory"
+#define MUTEX_MT "sbench.builtin.mutex"
+
+struct l_mem {
+    size_t *block;      /* the global block, or local[] */
+    size_t words;
+    int oper, rnd;
+    uint64_t seed;
+    size_t local[];     /* --memory-scope=local: this thread's block */
+};
+
+struct l_mutex {
+    int num;
+    long locks, loops;
+    uint64_t seed;
+};
+
+static int b_cpu(lua_State *L)
+{
+    lua_Integer max = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, max >= 0, 1, "--cpu-max-prime must not be negative");
+    lua_pushinteger(L, (lua_Integer)sb_cpu_event((uint64_t)max));
+    return 1;
+}
+
+static int b_memory(lua_State *L)
+{
+    lua_Integer bytes = luaL_checkinteger(L, 1);
+    const char *scope = luaL_checkstring(L, 2), *oper = luaL_checkstring(L, 3);
+    const char *mode = luaL_checkstring(L, 4);
+    lua_Integer seed = luaL_optinteger(L, 5, 1);
+    luaL_argcheck(L, bytes >= (lua_Integer)sizeof(size_t) && bytes <= ((lua_Integer)1 << 40), 1,
+                  "--memory-block-size must be at least 8 bytes and at most 1T");
+    int global = strcmp(scope, "global") == 0;
+    luaL_argcheck(L, global || strcmp(scope, "local") == 0, 2, "--memory-scope: global or local");
+    int op = strcmp(oper, "read") == 0 ? SB_MEM_READ : strcmp(oper, "write") == 0 ? SB_MEM_WRITE
+           : strcmp(oper, "none") == 0 ? SB_MEM_NONE : -1;
+    luaL_argcheck(L, op >= 0, 3, "--memory-oper: read, write or none");
+    luaL_argcheck(L, strcmp(mode, "seq") == 0 || strcmp(mode, "rnd") == 0, 4,
+                  "--memory-access-mode: seq or rnd");
+    size_t words = (size_t)bytes / sizeof(size_t);
+    struct l_mem *m = lua_newuserdatauv(L, sizeof *m + (global ? 0 : words * sizeof(size_t)), 0);
+    m->words = words;
+    m->oper = op;
+    m->rnd = strcmp(mode, "rnd") == 0;
+    m->seed = (uint64_t)seed;
+    if (global) {
+        m->block = sb_mem_global_block(words * sizeof(size_t));
+        if (m->block == NULL)
+            return luaL_error(L, "memory: cannot allocate the global block of %I bytes", bytes);
+    } else {
+        m->block = m->local;
+        memset(m->local, 0, words * sizeof(size_t));
+    }
+    luaL_setmetatable(L, MEM_MT);
+    return 1;
+}
+
+static int mem_event(lua_State *L)
+{
+    struct l_mem *m = luaL_checkudata(L, 1, MEM_MT);
+    lua_pushinteger(L, (lua_Integer)sb_mem_event(m->block, m->words, m->oper, m->rnd, &m->seed));
+    return 1;
+}
+
+static int b_locks(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n > 0 && n <= 1000000, 1, "the number of mutexes must be 1 to 1000000");
+    if (sb_locks_init((int)n) != 0)
+        return luaL_error(L, "cannot make %I mutexes", n);
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int b_threads(lua_State *L)
+{
+    lua_Integer lock = luaL_checkinteger(L, 1), yields = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, lock >= 0 && sb_locks_init((int)lock + 1) == 0, 1, "no such mutex (call locks(n) first)");
+    luaL_argcheck(L, yields >= 0 && yields <= 1000000000, 2, "--thread-yields out of range");
+    sb_threads_event((int)lock, (int)yields);
+    return 0;
+}
+
+static int b_mutex(lua_State *L)
+{
+    lua_Integer num = luaL_checkinteger(L, 1), locks = luaL_checkinteger(L, 2);
+    lua_Integer loops = luaL_checkinteger(L, 3), seed = luaL_optinteger(L, 4, 1);
+    luaL_argcheck(L, num > 0 && sb_locks_init((int)num) == 0, 1, "--mutex-num: call locks(n) with n >= it first");
+    luaL_argcheck(L, locks >= 0, 2, "--mutex-locks must not be negative");
+    luaL_argcheck(L, loops >= 0, 3, "--mutex-loops must not be negative");
+    struct l_mutex *x = lua_newuserdatauv(L, sizeof *x, 0);
+    x->num = (int)num;
+    x->locks = (long)locks;
+    x->loops = (long)loops;
+    x->seed = (uint64_t)seed;
+    luaL_setmetatable(L, MUTEX_MT);
+    return 1;
+}
+
+static int mutex_event(lua_State *L)
+{
+    struct l_mutex *x = luaL_checkudata(L, 1, MUTEX_MT);
+    sb_mutex_event(x->num, x->locks, x->loops, &x->seed);
+    return 0;
+}
+
+/* The memory test stops after --memory-total-size bytes, the mutex test
+ * after one event per thread: the run's event limit becomes n, or stays
+ * below it when --events is smaller.  Called from init(). */
+static int b_limit_events(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n >= 0, 1, "the event limit must not be negative");
+    struct sb_run *run = l_thread(L)->w->run;
+    if (n > 0 && (run->event_limit == 0 || (uint64_t)n < run->event_limit))
+        run->event_limit = (uint64_t)n;
+    lua_pushinteger(L, (lua_Integer)run->event_limit);
+    return 1;
+}
+
+void l_open_builtin(lua_State *L)
+{
+    static const luaL_Reg mem_m[] = {{"event", mem_event}, {NULL, NULL}};
+    static const luaL_Reg mutex_m[] = {{"event", mutex_event}, {NULL, NULL}};
+    luaL_newmetatable(L, MEM_MT);
+    luaL_newlib(L, mem_m);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    luaL_newmetatable(L, MUTEX_MT);
+    luaL_newlib(L, mutex_m);
+    lua_setfield(L, -2, "__index");
+    lua_pop(L, 1);
+    static const luaL_Reg f[] = {{"cpu", b_cpu}, {"memory", b_memory}, {"locks", b_locks},
+                                 {"threads", b_threads}, {"mutex", b_mutex},
+                                 {"limit_events", b_limit_events}, {NULL, NULL}};
+    luaL_newlib(L, f); /* on the sbench table (below it on the stack) */
+    lua_setfield(L, -2, "builtin");
+}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# sysbench_builtins.sh: sbench's cpu, memory, threads and mutex workloads
+# against sysbench 1.0.20's built-in tests of the same names, on the same
+# command lines: the report labels users grep, the counts a command line
+# fixes (--events, --memory-total-size / --memory-block-size, one mutex
+# event per thread), the exit status of each command (run, none, prepare,
+# cleanup, a bad value), the options and defaults `help` lists, and the
+# speed within a plausible factor of sysbench's (a busy machine: 3x).  No
+# database: no SQLite note, no SQL sections; the JSON report's counts are
+# the text report's.
+# Usage: sysbench_builtins.sh [BUILD_DIR]   (default: $SBT_BUILD, else ./build)
+set -u
+build=${1:-${SBT_BUILD:-build}}
+build=$(cd "$build" && pwd) || { echo "sysbench_builtins: no build dir"; exit 1; }
+S=$build/cli/sbench
+SYSB=${SBT_SYSBENCH:-/usr/bin/sysbench}
+[ -x "$S" ] || { echo "FAIL: $S not found"; exit 1; }
+[ -x "$SYSB" ] || { echo "FAIL: $SYSB not found (apt-get install sysbench): nothing to compare with"; exit 1; }
+tmp=$(mktemp -d "${SBT_TMP:-/tmp}/sbench-builtins.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+unset SBENCH_PATH SBENCH_DRIVER_PATH LUA_PATH LUA_PATH_5_4
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && echo "$2" | head -n 20 | sed 's/^/     /'; }
+same() { if [ "$2" = "$3" ]; then ok "$1: $(echo $2)"; else bad "$1" "sysbench: $2
+sbench:   $3"; fi; }
+# run TOOL ARGS: stdout in $out, stderr in $err, status in $rc
+run() { local t=$1; shift; out=$(timeout 120 "$t" "$@" 2>"$tmp/err"); rc=$?; err=$(cat "$tmp/err"); }
+val() { echo "$2" | sed -n "s/^ *$1 *//p" | head -n 1; }
+# labels LABEL...: those of them that the output has, in order
+labels() { local o=$1 l; shift; for l in "$@"; do echo "$o" | grep -qF -- "$l" && echo "$l"; done; }
+# within A B [F]: A and B within a factor of F (3) of each other
+within() { awk -v a="$1" -v b="$2" -v f="${3:-3}" 'BEGIN { exit !(a > 0 && b > 0 && a / b < f && b / a < f) }'; }
+
+# ---- cpu ----
+for tool in "$SYSB" "$S"; do
+    run "$tool" --events=200 --time=0 --cpu-max-prime=5000 cpu run
+    eval "ev_$([ "$tool" = "$S" ] && echo sb || echo sy)=\$(val 'total number of events:' \"\$out\")"
+    eval "lab_$([ "$tool" = "$S" ] && echo sb || echo sy)=\"\$(labels \"\$out\" 'Prime numbers limit: 5000' 'CPU speed:' 'events per second:' 'General statistics:' 'total number of events:' 'Latency (ms):' 'Threads fairness:')\""
+    eval "rc_$([ "$tool" = "$S" ] && echo sb || echo sy)=$rc"
+done
+same "cpu --events=200: events" "$ev_sy" "$ev_sb"
+same "cpu: report labels" "$lab_sy" "$lab_sb"
+same "cpu run: exit status" "$rc_sy" "$rc_sb"
+[[ "$out$err" != *SQLite* && "$out" != *"SQL statistics"* ]] && ok "cpu: no SQLite note, no SQL statistics" ||
+    bad "cpu: a database shows in the output" "$err"
+run "$SYSB" --time=2 cpu run; sy_eps=$(val 'events per second:' "$out")
+run "$S" --time=2 cpu run; sb_eps=$(val 'events per second:' "$out")
+within "$sy_eps" "$sb_eps" && ok "cpu events per second: sysbench $sy_eps, sbench $sb_eps" ||
+    bad "cpu events per second: sysbench $sy_eps, sbench $sb_eps"
+run "$S" --events=100 --time=0 --report-format=json cpu run; echo "$out" >"$tmp/cpu.json"
+jev=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["transactions"])' "$tmp/cpu.json" 2>&1)
+same "cpu: the JSON report's events" "100" "$jev"
+
+# ---- the commands' exit statuses, and help ----
+for t in cpu memory threads mutex; do
+    for c in "" prepare cleanup help; do
+        run "$SYSB" $t $c; a=$rc
+        run "$S" $t $c; b=$rc
+        same "$t ${c:-(no command)}: exit status" "$a" "$b"
+    done
+    run "$SYSB" $t help; a=$(echo "$out" | grep '^  --' | sort)
+    run "$S" $t help; b=$(echo "$out" | grep '^  --' | sort)
+    same "$t help: options and defaults" "$(echo "$a" | sed 's/  */ /g')" "$(echo "$b" | sed 's/  */ /g')"
+done
+
+# ---- memory: the bytes transferred are --memory-total-size ----
+for args in "--memory-total-size=64M --memory-block-size=4K" \
+            "--memory-total-size=32M --memory-block-size=1K --memory-oper=read --memory-access-mode=rnd --memory-scope=local --threads=2"; do
+    run "$SYSB" $args memory run; sy=$out
+    run "$S" $args memory run; sb=$out
+    same "memory $args: MiB transferred" "$(echo "$sy" | grep -o '^[0-9.]* MiB transferred')" \
+        "$(echo "$sb" | grep -o '^[0-9.]* MiB transferred')"
+    same "memory $args: total operations" "$(echo "$sy" | sed -n 's/^Total operations: \([0-9]*\).*/\1/p')" \
+        "$(echo "$sb" | sed -n 's/^Total operations: \([0-9]*\).*/\1/p')"
+    same "memory $args: labels" "$(labels "$sy" 'block size:' 'total size:' 'operation:' 'scope:' 'Total operations:' 'MiB/sec' 'General statistics:')" \
+        "$(labels "$sb" 'block size:' 'total size:' 'operation:' 'scope:' 'Total operations:' 'MiB/sec' 'General statistics:')"
+done
+run "$SYSB" --memory-total-size=1G memory run; sy=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) MiB\/sec)/\1/p')
+run "$S" --memory-total-size=1G memory run; sb=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) MiB\/sec)/\1/p')
+within "$sy" "$sb" && ok "memory MiB/sec: sysbench $sy, sbench $sb" || bad "memory MiB/sec: sysbench $sy, sbench $sb"
+run "$S" --memory-oper=bogus memory run
+[ "$rc" = 1 ] && [[ "$err" == "FATAL: Invalid value for memory-oper: bogus"* ]] && ok "memory --memory-oper=bogus: one FATAL line, exit 1" ||
+    bad "memory --memory-oper=bogus: status $rc" "$err"
+
+# ---- threads, mutex ----
+run "$SYSB" --events=50 --time=0 --threads=2 threads run; a=$(val 'total number of events:' "$out")
+run "$S" --events=50 --time=0 --threads=2 threads run; b=$(val 'total number of events:' "$out")
+same "threads --events=50: events" "$a" "$b"
+run "$SYSB" --time=2 threads run; a=$(val 'total number of events:' "$out")
+run "$S" --time=2 threads run; b=$(val 'total number of events:' "$out")
+# sched_yield's cost is the other processes' on the CPU: a factor of 10 on a shared machine
+within "$a" "$b" 10 && ok "threads events in 2 s: sysbench $a, sbench $b" || bad "threads events in 2 s: sysbench $a, sbench $b"
+M="--threads=3 --mutex-locks=2000 --mutex-loops=100"
+run "$SYSB" $M mutex run; a=$(val 'total number of events:' "$out"); ra=$rc
+run "$S" $M mutex run; b=$(val 'total number of events:' "$out"); rb=$rc
+same "mutex: one event per thread" "$a $ra" "$b $rb"
+
+# ---- fileio: the same command lines in two directories ----
+mkdir -p fsy fsb
+F="--file-num=4 --file-total-size=8M"
+(cd fsy && run "$SYSB" $F fileio prepare; echo "$rc $(echo "$out" | grep -o '^[0-9]* bytes written')" > ../p.sy)
+(cd fsb && run "$S" $F fileio prepare; echo "$rc $(echo "$out" | grep -o '^[0-9]* bytes written')" > ../p.sb)
+same "fileio prepare: status, bytes written" "$(cat p.sy)" "$(cat p.sb)"
+same "fileio prepare: the files (stat)" "$(cd fsy && stat -c '%n %s' test_file.*)" "$(cd fsb && stat -c '%n %s' test_file.*)"
+L=('File operations:' 'reads/s:' 'writes/s:' 'fsyncs/s:' 'Throughput:' 'read, MiB/s:' 'written, MiB/s:' 'General statistics:' 'total number of events:')
+for mode in seqwr seqrewr seqrd rndrd rndwr rndrw; do
+    (cd fsy && run "$SYSB" $F --file-test-mode=$mode --file-fsync-freq=64 --events=1000 --time=0 fileio run
+     echo "$rc $(val 'total number of events:' "$out") $(labels "$out" "${L[@]}" | tr '\n' '|')" > ../r.sy
+     echo "$out" > ../o.sy)
+    (cd fsb && run "$S" $F --file-test-mode=$mode --file-fsync-freq=64 --events=1000 --time=0 fileio run
+     echo "$rc $(val 'total number of events:' "$out") $(labels "$out" "${L[@]}" | tr '\n' '|')" > ../r.sb
+     echo "$out" > ../o.sb)
+    same "fileio $mode --events=1000: status, events, labels" "$(cat r.sy)" "$(cat r.sb)"
+    # the mix of the 1000 events: writes/fsyncs and reads/writes from the rates (same elapsed time)
+    mix() { awk '/^    reads\/s:/ {r=$2} /^    writes\/s:/ {w=$2} /^    fsyncs\/s:/ {f=$2}
+                 END {printf "r/w %s w/f %s", (w > 0 ? sprintf("%.2f", r / w) : "-"), (f > 0 ? sprintf("%.1f", w / f) : "-")}' "$1"; }
+    same "fileio $mode: the request mix" "$(mix o.sy)" "$(mix o.sb)"
+done
+for c in "" help cleanup; do
+    (cd fsy && run "$SYSB" $F fileio $c; echo $rc > ../c.sy)
+    (cd fsb && run "$S" $F fileio $c; echo $rc > ../c.sb)
+    same "fileio ${c:-(no command)}: exit status" "$(cat c.sy)" "$(cat c.sb)"
+done
+same "fileio cleanup: no file left" "$(ls fsy | wc -l)" "$(ls fsb | wc -l)"
+run "$SYSB" fileio help; a=$(echo "$out" | grep '^  --' | grep -v 'file-dir' | sort | sed 's/  */ /g')
+run "$S" fileio help; b=$(echo "$out" | grep '^  --' | grep -v 'file-dir' | sort | sed 's/  */ /g')
+same "fileio help: options and defaults (sbench adds --file-dir)" "$a" "$b"
+(cd fsb && run "$S" $F fileio run; echo "$rc $err" > ../m.sb)
+same "fileio run without --file-test-mode" "1 FATAL: Missing required argument: --file-test-mode" "$(cat m.sb)"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
