@@ -7,8 +7,13 @@
 #     untimed warm-up prepare, median of ROUNDS rounds alternating who goes first;
 #   - WORKLOADS at THREADS threads: an untimed WARMUP s run of each tool,
 #     then ROUNDS rounds of TIME s each on the same tables, alternating
-#     which tool goes first: median tps, client CPU (user+sys) per
-#     transaction, client max RSS;
+#     which tool goes first: median tps and its spread (min-max of the
+#     rounds), client CPU per transaction (user+sys, and user and kernel
+#     apart), client max RSS;
+#   - system calls per transaction (`strace -c -f`, SC_TIME s runs of
+#     oltp_point_select): each tool at THREADS threads, and sbench at
+#     --threads=1 with SC_CLIENTS clients (one thread driving many
+#     connections); strace slows the client, so these are not timed runs;
 # then client instructions per event under callgrind (CG_DBS, and an empty
 # event() without a database: the framework's own cost per event),
 # heap allocations per event of both tools under valgrind,
@@ -22,6 +27,7 @@
 #   PG_PORT [45432]  MY_PORT [43306]   (a busy default moves to a free port)
 #   CG_DBS ["pgsql mysql"]  CG_EVENTS [5000]  CG_EVENTS_SMALL [500]  CG_WORKLOADS
 #   AL_EVENTS [1000]  AL_EVENTS_SMALL [200]  (heap allocations per event, DBS x CG_WORKLOADS)
+#   SC_TIME [5]  SC_CLIENTS [16]  NO_STRACE=1  (system calls per transaction)
 #   NO_CALLGRIND=1  NO_PGBENCH=1
 #   OUT [bench/RESULTS.md]   LOGDIR [bench/last-run]   KEEP_TMP=1
 # Exit status: 0, or 3 when some measurement failed (the report says which).
@@ -93,6 +99,7 @@ run_tool() {
 }
 
 declare -A PREP RES_TPS RES_CPU RES_OTH RES_RSS CG_IR CG_NOTE
+declare -A RES_TPS_SPREAD RES_CPU_SPREAD RES_USR RES_SYS SC_PER_TX SC_TOP
 
 cleanup_tables() {   # DB: drops the sbtest tables with sbench, falling back to sysbench
     run_tool sbench "$1" "$1.cleanup" 300 --tables="$TABLES" oltp_point_select cleanup ||
@@ -147,7 +154,7 @@ for db in $DBS; do
     fi
 
     for wl in $WORKLOADS; do
-        declare -A tps=() cpu=() rss=() oth=()
+        declare -A tps=() cpu=() rss=() oth=() usr=() sys=()
         # untimed warm-up runs (caches, the server's first touches of the
         # workload's pages), then rounds that alternate who goes first
         for tool in sysbench sbench; do
@@ -174,6 +181,8 @@ for db in $DBS; do
                     tps[$tool]="${tps[$tool]:-} $t"
                     cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
                     oth[$tool]="${oth[$tool]:-} $(other_us_per_tx "$f")"
+                    usr[$tool]="${usr[$tool]:-} $(cpu_part_us_per_tx "$f" 2)"
+                    sys[$tool]="${sys[$tool]:-} $(cpu_part_us_per_tx "$f" 3)"
                     rss[$tool]="${rss[$tool]:-} $(time_field "$f" 4)"
                 else
                     fail "$tool $wl on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
@@ -190,11 +199,54 @@ for db in $DBS; do
             RES_OTH[$db.$wl.$tool]=$(median ${oth[$tool]:-})
             # shellcheck disable=SC2086
             RES_RSS[$db.$wl.$tool]=$(maxof ${rss[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_TPS_SPREAD[$db.$wl.$tool]=$(spread ${tps[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_CPU_SPREAD[$db.$wl.$tool]=$(spread ${cpu[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_USR[$db.$wl.$tool]=$(median ${usr[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_SYS[$db.$wl.$tool]=$(median ${sys[$tool]:-})
         done
         log "$db $wl: tps sbench $(na "${RES_TPS[$db.$wl.sbench]}") sysbench $(na "${RES_TPS[$db.$wl.sysbench]}")"
-        unset tps cpu rss oth
+        unset tps cpu rss oth usr sys
     done
 done
+
+# --- system calls per transaction ----------------------------------------------
+# Each case is "label:tool:threads:extra sbench options"; strace counts every
+# thread of the client (-f), so the figure is the client's whole cost in
+# system calls, startup included (small against SC_TIME s of events).
+SC_TIME=${SC_TIME:-5}
+SC_CLIENTS=${SC_CLIENTS:-16}
+for v in SC_TIME SC_CLIENTS; do
+    case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
+done
+SC_CASES="sysbench:sysbench:$THREADS: sbench:sbench:$THREADS: sbench-clients:sbench:1:--clients=$SC_CLIENTS"
+if [ "${NO_STRACE:-0}" != 1 ]; then
+    if ! command -v strace >/dev/null 2>&1; then
+        fail "strace is not installed: no system calls per transaction"
+    else
+        for db in $DBS; do
+            for c in $SC_CASES; do
+                IFS=: read -r label tool thr extra <<<"$c"
+                name=$db.strace.$label
+                bin=$(tool_bin "$tool")
+                log "$db strace oltp_point_select: $label (${SC_TIME}s)"
+                # shellcheck disable=SC2046,SC2086
+                if (cd "$TMPD" && timeout -k 10 "$RUN_LIMIT" strace -c -f -o "$LOGDIR/$name.log.strace" \
+                    "$bin" $(conn_opts "$db") --tables="$TABLES" --table-size="$TABLE_SIZE" \
+                    --threads="$thr" --time="$SC_TIME" --report-interval=0 $extra oltp_point_select run \
+                    >"$LOGDIR/$name.log" 2>&1 </dev/null); then
+                    SC_PER_TX[$db.$label]=$(syscalls_per_tx "$LOGDIR/$name.log")
+                    SC_TOP[$db.$label]=$(top_syscalls "$LOGDIR/$name.log")
+                else
+                    fail "$label oltp_point_select on $db under strace (log: $LOGDIR/$name.log)"
+                fi
+            done
+        done
+    fi
+fi
 
 # --- callgrind: client instructions per event ---------------------------------
 CG_STATUS=""
@@ -424,6 +476,37 @@ report() {
             echo "| $(dbname "$db") | $wl | $(na "$s") | $(na "$y") | $(na "$(ratio "$s" "$y")") | $(na "$cs") | $(na "$cy") | $(na "$(ratio "$cs" "$cy")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sbench]:-}")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sysbench]:-}")") |"
         done
     done
+    echo
+    echo "### The rounds: spread, and client CPU split user / kernel"
+    echo
+    echo "tps and client CPU as min-max over the $ROUNDS rounds; user and kernel CPU per"
+    echo "transaction are medians (the kernel's share is mostly the client's system calls)."
+    echo
+    echo "| database | workload | tool | tps min-max | CPU µs/tx min-max | user µs/tx | kernel µs/tx |"
+    echo "| --- | --- | --- | ---: | ---: | ---: | ---: |"
+    for db in $DBS; do
+        for wl in $WORKLOADS; do
+            for tool in sbench sysbench; do
+                echo "| $(dbname "$db") | $wl | $tool | $(na "${RES_TPS_SPREAD[$db.$wl.$tool]:-}") | $(na "${RES_CPU_SPREAD[$db.$wl.$tool]:-}") | $(na "${RES_USR[$db.$wl.$tool]:-}") | $(na "${RES_SYS[$db.$wl.$tool]:-}") |"
+            done
+        done
+    done
+    if [ "${NO_STRACE:-0}" != 1 ]; then
+        echo
+        echo "## System calls per transaction (oltp_point_select, strace -c -f, ${SC_TIME} s)"
+        echo
+        echo "Every system call of the client process (all its threads, startup included) divided by"
+        echo "its transactions; strace slows the client, so no rate is given."
+        echo
+        echo "| database | client | system calls / tx | most frequent (count) |"
+        echo "| --- | --- | ---: | --- |"
+        for db in $DBS; do
+            for c in $SC_CASES; do
+                IFS=: read -r label tool thr extra <<<"$c"
+                echo "| $(dbname "$db") | $tool --threads=$thr $extra | $(na "${SC_PER_TX[$db.$label]:-}") | $(na "${SC_TOP[$db.$label]:-}") |"
+            done
+        done
+    fi
     case " $WORKLOADS " in *" oltp_point_select "*)
         echo
         echo "## Where the machine's CPU goes (oltp_point_select)"
@@ -555,6 +638,11 @@ report() {
         [ "$db" = mysql ] && goal=1.5
         target "$(dbname "$db") prepare speed, sysbench s / sbench s" \
             "$(ratio "${PREP[$db.sysbench]:-}" "${PREP[$db.sbench]:-}")" ">= $goal" ge "$goal"
+    done
+    for db in $DBS; do
+        [ -n "${SC_PER_TX[$db.sbench-clients]:-}" ] &&
+            target "$(dbname "$db") oltp_point_select system calls per query, sbench --threads=1 --clients=$SC_CLIENTS" \
+                "${SC_PER_TX[$db.sbench-clients]}" "< 1" lt 1
     done
     echo
     echo "## Targets"
