@@ -586,7 +586,7 @@ report() {
         for db in $DBS; do
             for c in $SC_CASES; do
                 IFS=: read -r label tool thr extra <<<"$c"
-                echo "| $(dbname "$db") | $tool --threads=$thr $extra | $(na "${SC_PER_TX[$db.$label]:-}") | $(na "${SC_TOP[$db.$label]:-}") |"
+                echo "| $(dbname "$db") | $tool --threads=$thr${extra:+ $extra} | $(na "${SC_PER_TX[$db.$label]:-}") | $(na "${SC_TOP[$db.$label]:-}") |"
             done
         done
     fi
