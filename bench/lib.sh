@@ -162,5 +162,41 @@ ratio() {
 # ge A B / le A B: numeric comparison, false if A is empty.
 ge() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
 le() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+lt() { [ -n "$1" ] && awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 < b + 0) }'; }
 kb_to_mb() { [ -n "$1" ] && awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }' || echo; }
 na() { if [ -n "$1" ]; then echo "$1"; else echo "n/a"; fi; }
+# User or kernel CPU microseconds per transaction: FIELD 2 (user) or 3 (sys)
+# of LOG.time.
+cpu_part_us_per_tx() {
+    local tx
+    tx=$(tx_count "$1")
+    [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
+    awk -v tx="$tx" -v f="$2" '{ v = $f } END { printf "%.1f", v * 1e6 / tx }' "$1.time"
+}
+
+# The spread of a measurement over its rounds, "min-max" (one value: that
+# value; none: nothing).
+spread() {
+    [ $# -gt 0 ] || { echo; return; }
+    printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (lo == hi) print lo; else print lo "-" hi }'
+}
+
+# System calls per transaction of a run made under `strace -c -f -o LOG.strace`
+# (every thread of the client; the report's transactions in LOG).  Prints
+# nothing when either is missing.
+syscalls_per_tx() {
+    local tx calls
+    tx=$(tx_count "$1")
+    [ -n "$tx" ] && [ "$tx" -gt 0 ] && [ -s "$1.strace" ] || { echo; return; }
+    calls=$(awk '$NF == "total" { print $4 }' "$1.strace" | tail -n1)
+    [ -n "$calls" ] || { echo; return; }
+    awk -v c="$calls" -v tx="$tx" 'BEGIN { printf "%.2f", c / tx }'
+}
+
+# The system calls that make up most of a run's (LOG.strace): "name count"
+# pairs, the most frequent first, at most 4.
+top_syscalls() {
+    [ -s "$1.strace" ] || { echo; return; }
+    awk '$1 ~ /^[0-9.]+$/ && $NF != "total" && NF >= 5 { print $4, $NF }' "$1.strace" |
+        sort -rn | head -n4 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }'
+}

@@ -7,8 +7,18 @@
 #     untimed warm-up prepare, median of ROUNDS rounds alternating who goes first;
 #   - WORKLOADS at THREADS threads: an untimed WARMUP s run of each tool,
 #     then ROUNDS rounds of TIME s each on the same tables, alternating
-#     which tool goes first: median tps, client CPU (user+sys) per
-#     transaction, client max RSS;
+#     which tool goes first: median tps and its spread (min-max of the
+#     rounds), client CPU per transaction (user+sys, and user and kernel
+#     apart), client max RSS;
+#   - oltp_point_select with the same number of connections: sbench
+#     --threads=MC_THREADS --clients=MC_CLIENTS (one thread driving many
+#     connections) against sysbench --threads=MC_CLIENTS, ROUNDS rounds of
+#     TIME s alternating who goes first: tps and client CPU per
+#     transaction (user and kernel apart), medians and spread;
+#   - system calls per transaction (`strace -c -f`, SC_TIME s runs of
+#     oltp_point_select): each tool at THREADS threads, and sbench at
+#     --threads=1 with SC_CLIENTS clients (one thread driving many
+#     connections); strace slows the client, so these are not timed runs;
 # then client instructions per event under callgrind (CG_DBS, and an empty
 # event() without a database: the framework's own cost per event),
 # heap allocations per event of both tools under valgrind,
@@ -22,6 +32,8 @@
 #   PG_PORT [45432]  MY_PORT [43306]   (a busy default moves to a free port)
 #   CG_DBS ["pgsql mysql"]  CG_EVENTS [5000]  CG_EVENTS_SMALL [500]  CG_WORKLOADS
 #   AL_EVENTS [1000]  AL_EVENTS_SMALL [200]  (heap allocations per event, DBS x CG_WORKLOADS)
+#   SC_TIME [5]  SC_CLIENTS [16]  NO_STRACE=1  (system calls per transaction)
+#   MC_THREADS [2]  MC_CLIENTS [16]  NO_MANY_CLIENTS=1  (same connections)
 #   NO_CALLGRIND=1  NO_PGBENCH=1
 #   OUT [bench/RESULTS.md]   LOGDIR [bench/last-run]   KEEP_TMP=1
 # Exit status: 0, or 3 when some measurement failed (the report says which).
@@ -93,6 +105,7 @@ run_tool() {
 }
 
 declare -A PREP RES_TPS RES_CPU RES_OTH RES_RSS CG_IR CG_NOTE
+declare -A RES_TPS_SPREAD RES_CPU_SPREAD RES_USR RES_SYS SC_PER_TX SC_TOP
 
 cleanup_tables() {   # DB: drops the sbtest tables with sbench, falling back to sysbench
     run_tool sbench "$1" "$1.cleanup" 300 --tables="$TABLES" oltp_point_select cleanup ||
@@ -147,7 +160,7 @@ for db in $DBS; do
     fi
 
     for wl in $WORKLOADS; do
-        declare -A tps=() cpu=() rss=() oth=()
+        declare -A tps=() cpu=() rss=() oth=() usr=() sys=()
         # untimed warm-up runs (caches, the server's first touches of the
         # workload's pages), then rounds that alternate who goes first
         for tool in sysbench sbench; do
@@ -174,6 +187,8 @@ for db in $DBS; do
                     tps[$tool]="${tps[$tool]:-} $t"
                     cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
                     oth[$tool]="${oth[$tool]:-} $(other_us_per_tx "$f")"
+                    usr[$tool]="${usr[$tool]:-} $(cpu_part_us_per_tx "$f" 2)"
+                    sys[$tool]="${sys[$tool]:-} $(cpu_part_us_per_tx "$f" 3)"
                     rss[$tool]="${rss[$tool]:-} $(time_field "$f" 4)"
                 else
                     fail "$tool $wl on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
@@ -190,11 +205,109 @@ for db in $DBS; do
             RES_OTH[$db.$wl.$tool]=$(median ${oth[$tool]:-})
             # shellcheck disable=SC2086
             RES_RSS[$db.$wl.$tool]=$(maxof ${rss[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_TPS_SPREAD[$db.$wl.$tool]=$(spread ${tps[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_CPU_SPREAD[$db.$wl.$tool]=$(spread ${cpu[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_USR[$db.$wl.$tool]=$(median ${usr[$tool]:-})
+            # shellcheck disable=SC2086
+            RES_SYS[$db.$wl.$tool]=$(median ${sys[$tool]:-})
         done
         log "$db $wl: tps sbench $(na "${RES_TPS[$db.$wl.sbench]}") sysbench $(na "${RES_TPS[$db.$wl.sysbench]}")"
-        unset tps cpu rss oth
+        unset tps cpu rss oth usr sys
     done
 done
+
+# --- the same number of connections: one thread driving many -------------------
+# sbench's --clients is the number of connections over all its threads;
+# sysbench opens one per thread.
+MC_THREADS=${MC_THREADS:-2}
+MC_CLIENTS=${MC_CLIENTS:-16}
+for v in MC_THREADS MC_CLIENTS; do
+    case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
+done
+declare -A MC_TPS MC_TPS_SPREAD MC_CPU MC_CPU_SPREAD MC_USR MC_SYS
+mc_args() {   # TOOL -> its thread (and client) options
+    if [ "$1" = sbench ]; then echo "--threads=$MC_THREADS --clients=$MC_CLIENTS"; else echo "--threads=$MC_CLIENTS"; fi
+}
+if [ "${NO_MANY_CLIENTS:-0}" != 1 ]; then
+    for db in $DBS; do
+        declare -A tps=() cpu=() usr=() sys=()
+        for r in $(seq 1 "$ROUNDS"); do
+            order="sbench sysbench"
+            [ $((r % 2)) = 0 ] && order="sysbench sbench"
+            for tool in $order; do
+                name=$db.clients.$tool.$r
+                log "$db oltp_point_select, $MC_CLIENTS connections: $tool round $r/$ROUNDS (${TIME}s)"
+                # shellcheck disable=SC2046
+                if run_tool "$tool" "$db" "$name" "$RUN_LIMIT" --tables="$TABLES" \
+                    --table-size="$TABLE_SIZE" $(mc_args "$tool") --time="$TIME" \
+                    --report-interval=0 oltp_point_select run; then
+                    f=$LOGDIR/$name.log
+                    t=$(tx_rate "$f")
+                    [ -n "$t" ] || { fail "$tool with $MC_CLIENTS connections on $db round $r: no 'transactions:' line (log: $f)"; continue; }
+                    tps[$tool]="${tps[$tool]:-} $t"
+                    cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
+                    usr[$tool]="${usr[$tool]:-} $(cpu_part_us_per_tx "$f" 2)"
+                    sys[$tool]="${sys[$tool]:-} $(cpu_part_us_per_tx "$f" 3)"
+                else
+                    fail "$tool with $MC_CLIENTS connections on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
+                fi
+            done
+        done
+        for tool in sbench sysbench; do
+            # shellcheck disable=SC2086
+            MC_TPS[$db.$tool]=$(median ${tps[$tool]:-})
+            # shellcheck disable=SC2086
+            MC_TPS_SPREAD[$db.$tool]=$(spread ${tps[$tool]:-})
+            # shellcheck disable=SC2086
+            MC_CPU[$db.$tool]=$(median ${cpu[$tool]:-})
+            # shellcheck disable=SC2086
+            MC_CPU_SPREAD[$db.$tool]=$(spread ${cpu[$tool]:-})
+            # shellcheck disable=SC2086
+            MC_USR[$db.$tool]=$(median ${usr[$tool]:-})
+            # shellcheck disable=SC2086
+            MC_SYS[$db.$tool]=$(median ${sys[$tool]:-})
+        done
+        unset tps cpu usr sys
+    done
+fi
+
+# --- system calls per transaction ----------------------------------------------
+# Each case is "label:tool:threads:extra sbench options"; strace counts every
+# thread of the client (-f), so the figure is the client's whole cost in
+# system calls, startup included (small against SC_TIME s of events).
+SC_TIME=${SC_TIME:-5}
+SC_CLIENTS=${SC_CLIENTS:-16}
+for v in SC_TIME SC_CLIENTS; do
+    case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
+done
+SC_CASES="sysbench:sysbench:$THREADS: sbench:sbench:$THREADS: sbench-clients:sbench:1:--clients=$SC_CLIENTS"
+if [ "${NO_STRACE:-0}" != 1 ]; then
+    if ! command -v strace >/dev/null 2>&1; then
+        fail "strace is not installed: no system calls per transaction"
+    else
+        for db in $DBS; do
+            for c in $SC_CASES; do
+                IFS=: read -r label tool thr extra <<<"$c"
+                name=$db.strace.$label
+                bin=$(tool_bin "$tool")
+                log "$db strace oltp_point_select: $label (${SC_TIME}s)"
+                # shellcheck disable=SC2046,SC2086
+                if (cd "$TMPD" && timeout -k 10 "$RUN_LIMIT" strace -c -f -o "$LOGDIR/$name.log.strace" \
+                    "$bin" $(conn_opts "$db") --tables="$TABLES" --table-size="$TABLE_SIZE" \
+                    --threads="$thr" --time="$SC_TIME" --report-interval=0 $extra oltp_point_select run \
+                    >"$LOGDIR/$name.log" 2>&1 </dev/null); then
+                    SC_PER_TX[$db.$label]=$(syscalls_per_tx "$LOGDIR/$name.log")
+                    SC_TOP[$db.$label]=$(top_syscalls "$LOGDIR/$name.log")
+                else
+                    fail "$label oltp_point_select on $db under strace (log: $LOGDIR/$name.log)"
+                fi
+            done
+        done
+    fi
+fi
 
 # --- callgrind: client instructions per event ---------------------------------
 CG_STATUS=""
@@ -363,7 +476,14 @@ notes() {
 - **The framework's own cost, an empty event() (goal <= 1.0x).** An event that does nothing is
   one call from C into the Lua 5.4 interpreter and back, plus the event's timing and recording:
   about 300 instructions against sysbench's 200, whose LuaJIT calls compiled code. It is under
-  10% of a point_select's instructions.
+  10% of a point_select's instructions. Of the 297 (callgrind, Debian's liblua5.4 5.4.6), the
+  call into Lua is 190 (`lua_callk` 166 with the interpreter's entry and return, `lua_pushvalue`
+  17, `lua_gettop` 7) and sbench's own bookkeeping 107 (histogram record 36, event start/end 33,
+  the loop 21, the clock 17). Moving the loop into Lua (a Lua `while` calling `event()` and a C
+  `step()` per event, one protected call per batch) measured 534: Lua 5.4 spends about 25
+  instructions per bytecode, so the loop's ten bytecodes and the Lua-to-C call cost more than
+  the one C-to-Lua call they replace. Linking liblua5.4.a statically changed nothing (297).
+  The <= 200 goal needs the interpreter's call to be cheaper, which stock Lua 5.4 is not.
 - **MariaDB prepare (goal >= 1.5x).** The load is server-bound (InnoDB inserts). sbench sends
   rows with LOAD DATA LOCAL from memory (sysbench: multi-row INSERTs); loading each table in one
   transaction with unique and foreign-key checks off measured no gain and was dropped. Between
@@ -424,6 +544,52 @@ report() {
             echo "| $(dbname "$db") | $wl | $(na "$s") | $(na "$y") | $(na "$(ratio "$s" "$y")") | $(na "$cs") | $(na "$cy") | $(na "$(ratio "$cs" "$cy")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sbench]:-}")") | $(na "$(kb_to_mb "${RES_RSS[$db.$wl.sysbench]:-}")") |"
         done
     done
+    echo
+    echo "### The rounds: spread, and client CPU split user / kernel"
+    echo
+    echo "tps and client CPU as min-max over the $ROUNDS rounds; user and kernel CPU per"
+    echo "transaction are medians (the kernel's share is mostly the client's system calls)."
+    echo
+    echo "| database | workload | tool | tps min-max | CPU µs/tx min-max | user µs/tx | kernel µs/tx |"
+    echo "| --- | --- | --- | ---: | ---: | ---: | ---: |"
+    for db in $DBS; do
+        for wl in $WORKLOADS; do
+            for tool in sbench sysbench; do
+                echo "| $(dbname "$db") | $wl | $tool | $(na "${RES_TPS_SPREAD[$db.$wl.$tool]:-}") | $(na "${RES_CPU_SPREAD[$db.$wl.$tool]:-}") | $(na "${RES_USR[$db.$wl.$tool]:-}") | $(na "${RES_SYS[$db.$wl.$tool]:-}") |"
+            done
+        done
+    done
+    if [ "${NO_MANY_CLIENTS:-0}" != 1 ]; then
+        echo
+        echo "## The same number of connections (oltp_point_select, $MC_CLIENTS connections)"
+        echo
+        echo "sbench \`$(mc_args sbench)\` against sysbench \`$(mc_args sysbench)\`, median and"
+        echo "min-max of $ROUNDS x ${TIME} s; client CPU per transaction, user and kernel apart."
+        echo
+        echo "| database | tool | tps | tps min-max | CPU µs/tx | CPU min-max | user µs/tx | kernel µs/tx |"
+        echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+        for db in $DBS; do
+            for tool in sbench sysbench; do
+                echo "| $(dbname "$db") | $tool | $(na "${MC_TPS[$db.$tool]:-}") | $(na "${MC_TPS_SPREAD[$db.$tool]:-}") | $(na "${MC_CPU[$db.$tool]:-}") | $(na "${MC_CPU_SPREAD[$db.$tool]:-}") | $(na "${MC_USR[$db.$tool]:-}") | $(na "${MC_SYS[$db.$tool]:-}") |"
+            done
+        done
+    fi
+    if [ "${NO_STRACE:-0}" != 1 ]; then
+        echo
+        echo "## System calls per transaction (oltp_point_select, strace -c -f, ${SC_TIME} s)"
+        echo
+        echo "Every system call of the client process (all its threads, startup included) divided by"
+        echo "its transactions; strace slows the client, so no rate is given."
+        echo
+        echo "| database | client | system calls / tx | most frequent (count) |"
+        echo "| --- | --- | ---: | --- |"
+        for db in $DBS; do
+            for c in $SC_CASES; do
+                IFS=: read -r label tool thr extra <<<"$c"
+                echo "| $(dbname "$db") | $tool --threads=$thr${extra:+ $extra} | $(na "${SC_PER_TX[$db.$label]:-}") | $(na "${SC_TOP[$db.$label]:-}") |"
+            done
+        done
+    fi
     case " $WORKLOADS " in *" oltp_point_select "*)
         echo
         echo "## Where the machine's CPU goes (oltp_point_select)"
@@ -555,6 +721,18 @@ report() {
         [ "$db" = mysql ] && goal=1.5
         target "$(dbname "$db") prepare speed, sysbench s / sbench s" \
             "$(ratio "${PREP[$db.sysbench]:-}" "${PREP[$db.sbench]:-}")" ">= $goal" ge "$goal"
+    done
+    for db in $DBS; do
+        [ "${NO_MANY_CLIENTS:-0}" = 1 ] && continue
+        target "$(dbname "$db") oltp_point_select at $MC_CLIENTS connections, client CPU/tx sbench/sysbench" \
+            "$(ratio "${MC_CPU[$db.sbench]:-}" "${MC_CPU[$db.sysbench]:-}")" "<= 0.5" le 0.5
+        target "$(dbname "$db") oltp_point_select at $MC_CLIENTS connections, tps sbench/sysbench" \
+            "$(ratio "${MC_TPS[$db.sbench]:-}" "${MC_TPS[$db.sysbench]:-}")" ">= 1.0" ge 1.0
+    done
+    for db in $DBS; do
+        [ -n "${SC_PER_TX[$db.sbench-clients]:-}" ] &&
+            target "$(dbname "$db") oltp_point_select system calls per query, sbench --threads=1 --clients=$SC_CLIENTS" \
+                "${SC_PER_TX[$db.sbench-clients]}" "< 1" lt 1
     done
     echo
     echo "## Targets"
