@@ -284,11 +284,11 @@ static int start_workers(struct bench *b)
     }
     /* the clock starts as the workers are released, so a run that ends
      * before this thread gets to run again is still timed right */
-    /* keep the connects out of the timed run; --start-at: every worker
-     * is ready before the clock starts */
-    if (run->clients > run->threads || run->shard.start_at_ns)
-        while (sb_workers_ready() < n)
-            sb_sleep_ns(1000000LL);
+    /* keep the connects and the prepares of thread_init out of the timed
+     * run (as sysbench does): every worker is ready before the clock
+     * starts, so the first window is as clean as the others */
+    while (sb_workers_ready() < n)
+        sb_sleep_ns(1000000LL);
     int64_t start = sb_now_ns();
     if (run->shard.start_at_ns && (start = sb_shard_wait_start(&run->shard)) < 0) {
         /* too late, or interrupted: nobody runs, no report */

@@ -107,6 +107,7 @@ int sb_clients_init(struct sb_clients *cs)
         w->conn_list = &w->conns;
         if (cs->cl[i].script == NULL || client_call(w, &cs->cl[i], "thread_init") < 0)
             return -1;
+        sb_conn_list_prepare_ready(&cs->cl[i].conns); /* before the clock starts */
     }
     return 0;
 }

@@ -74,6 +74,7 @@ struct sb_stmt {
                                      max_len; 0 = no limit): longer ones are cut, as
                                      sysbench's CHAR/VARCHAR parameters are */
     int *order;                   /* placeholder i -> created parameter */
+    int bound;                    /* sb_stmt_bind has run: the types are known */
     int identity;                 /* order[i] == i for all i */
     struct sbd_value *ordered;    /* gathered values when not identity */
 };
@@ -278,6 +279,14 @@ void sb_conn_list_free(struct sb_conn_list *l);
  * reconnects; the time counts as connection time).  SBD_OK, or the first
  * failure (that connection's err). */
 int sb_conn_list_reopen(struct sb_conn_list *l, struct sb_conn **failed);
+
+/* Prepares on the driver every statement of l's connections whose
+ * parameter types are known (none, or created and bound) and that is not
+ * prepared yet: called when a worker's scripts are initialised, before the
+ * clock starts, so that the first window does not pay for the prepares (as
+ * sysbench prepares at con:prepare).  A statement the server refuses stays
+ * unprepared, its error for its first execute to report. */
+void sb_conn_list_prepare_ready(struct sb_conn_list *l);
 
 /* Counts '?' placeholders outside quoted strings. */
 int sb_count_placeholders(const char *sql, size_t len);

@@ -20,7 +20,9 @@
  * comes after prepare): preparing it with guessed types would prepare most
  * statements twice (the server's counters show each Parse/Close), so its
  * errors surface at the first execute, with its text, as on sysbench's
- * PostgreSQL driver.  SBD_OK, or the error (c->err). */
+ * PostgreSQL driver.  Those whose types thread_init bound are prepared at
+ * its end, before the clock starts (sb_conn_list_prepare_ready).  SBD_OK,
+ * or the error (c->err). */
 static int prepare_now(struct sb_stmt *s)
 {
     if (s->nparams > 0 || !sb_stmt_needs_prepare(s))
@@ -165,7 +167,23 @@ int sb_stmt_bind(struct sb_stmt *s, const int *order, int n)
     }
     if (types_changed)
         forget_driver_stmt(s);
+    s->bound = 1;
     return 0;
+}
+
+void sb_conn_list_prepare_ready(struct sb_conn_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        struct sb_conn *c = l->c[i];
+        for (int k = 0; k < c->nstmts; k++) {
+            struct sb_stmt *s = c->stmts[k];
+            int ready = s->nparams == 0 || (s->ncreated >= s->nparams && s->bound);
+            if (ready && sb_stmt_needs_prepare(s) && sb_stmt_driver_prepare(s) != SBD_OK) {
+                s->ds = NULL; /* again at its first execute, which reports it */
+                c->err_sql = NULL;
+            }
+        }
+    }
 }
 
 char *sb_stmt_str_buf(struct sb_stmt *s, int slot, size_t len)

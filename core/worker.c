@@ -52,6 +52,8 @@ void *sb_worker_thread(void *arg)
     } else if (ok) {
         ok = script->worker_init(w) == 0;
     }
+    if (ok) /* the statements thread_init made, prepared before the clock starts */
+        sb_conn_list_prepare_ready(&w->conns);
     if (!ok)
         fail(w, 1);
     atomic_fetch_add(&workers_ready, 1);

@@ -33,9 +33,11 @@ command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
 TABLES=2 SIZE=10000 THREADS=2 CLIENTS=64
 COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS"
 # (modules left out; tpcc has its own scale options and tpcc.sh runs it
-# with clients)
+# with clients; pgbench's are pgbench.sh's; cpu, memory, threads and mutex
+# use no database)
 WORKLOADS=${SBT_WORKLOADS:-$(cd "$WL_HERE/../../workloads" && ls *.lua | sed 's/\.lua$//' |
-    grep -v -e '^oltp_common$' -e '^oltp_sql$' -e '^diag' -e '^fileio$' -e '^sbk$' -e '^tpcc$' -e '^tpcc_')}
+    grep -v -e '^oltp_common$' -e '^oltp_sql$' -e '^diag' -e '^fileio$' -e '^sbk$' -e '^tpcc$' -e '^tpcc_' \
+        -e '^pgbench' -e '^builtin_common$' -e '^cpu$' -e '^memory$' -e '^threads$' -e '^mutex$')}
 
 # sessions, watch_sessions: in wl-lib.sh.
 

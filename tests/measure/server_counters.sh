@@ -7,12 +7,12 @@
 # PostgreSQL (pg_stat_database.xact_commit counts every transaction of the
 # database, not only sbench's events):
 #   commits = transactions                      one COMMIT per event
-#           + threads * (1 + 9 * tables)        per worker connection: its
-#                       startup transaction, and one DEALLOCATE (autocommit)
-#                       per prepared statement at disconnect: oltp_read_write
-#                       prepares 9 statements per table.  The statements are
-#                       prepared lazily inside the first BEGIN, so the
-#                       prepares themselves add nothing.
+#           + threads * (1 + 2 * 9 * tables)    per worker connection: its
+#                       startup transaction, and per prepared statement one
+#                       PREPARE (autocommit: the statements are prepared at
+#                       the end of thread_init, before the clock starts, as
+#                       sysbench does) and one DEALLOCATE at disconnect:
+#                       oltp_read_write prepares 9 statements per table.
 #           + nothing for sbench's own counter reads: they run on one
 #                       connection and the driver leaves them out.
 #   rollbacks = retried + failed transactions   one ROLLBACK each
@@ -73,7 +73,7 @@ if tx != 300: errs.append(f"transactions {tx} != --events=300")
 if rollbacks != retried + failed:
     errs.append(f"rollbacks {rollbacks} != retried {retried} + failed {failed}")
 if dbms == "pgsql":
-    base = tx + threads * (1 + 9 * tables)
+    base = tx + threads * (1 + 2 * 9 * tables)
     extra = commits - base
     print(f"pgsql: commits {commits} = transactions {tx} + {threads}*(1+9*{tables}) + {extra} (counter reader)")
     if extra != 0:
