@@ -207,6 +207,7 @@ static int bind_param_type(int type)
     case SBD_TYPE_INT: return MYSQL_TYPE_LONGLONG;
     case SBD_TYPE_DOUBLE: return MYSQL_TYPE_DOUBLE;
     case SBD_TYPE_NULL: return MYSQL_TYPE_NULL;
+    case SBD_TYPE_BYTES: return MYSQL_TYPE_BLOB;
     default: return MYSQL_TYPE_STRING;
     }
 }
@@ -367,8 +368,8 @@ int myd_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
             b->buffer_type = MYSQL_TYPE_NULL;
             b->buffer = NULL;
             break;
-        default: /* strings, and dates/times in their string form */
-            b->buffer_type = MYSQL_TYPE_STRING;
+        default: /* strings, dates/times in their string form, bytes */
+            b->buffer_type = v->type == SBD_TYPE_BYTES ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
             b->buffer = (void *)(v->s != NULL ? v->s : "");
             s->plen[i] = (unsigned long)(v->s != NULL ? v->len : 0);
             b->buffer_length = s->plen[i];

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 2
+#define SBD_ABI_MINOR 3
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -63,7 +63,13 @@ enum sbd_type {
     SBD_TYPE_STRING = 3,   /* bytes in .s/.len (CHAR, VARCHAR, TEXT, ...) */
     SBD_TYPE_TIME = 4,     /* string form "HH:MM:SS" in .s */
     SBD_TYPE_DATE = 5,     /* string form "YYYY-MM-DD" in .s */
-    SBD_TYPE_DATETIME = 6  /* string form "YYYY-MM-DD HH:MM:SS" in .s */
+    SBD_TYPE_DATETIME = 6, /* string form "YYYY-MM-DD HH:MM:SS" in .s */
+    SBD_TYPE_BYTES = 7     /* ABI 1.3: binary bytes in .s/.len, any byte
+                              value (NUL too); sent as binary (bytea,
+                              BLOB, SQL_C_BINARY), and a binary column
+                              reads back as its raw bytes.  The host
+                              never passes it to a driver whose
+                              abi_minor is below 3 (it sends STRING) */
 };
 
 /* One parameter or column value.  For parameters, .type is the type the

@@ -12,6 +12,8 @@
 #    sessions, MariaDB Connections).
 #  - select: queries = pg_stat_statements calls / Com_stmt_execute.
 #  - blob: bytes written = bytes the server stores = bytes read back,
+#    all 256 byte values stored (the server's hex), the server's MD5 of
+#    each = the MD5 of the same bytes sent as hex text,
 #    identical content (md5 of every value on the server = md5 of the
 #    stored value read back by sbench's own check).
 #  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows;
@@ -223,6 +225,18 @@ case "$KIND" in # three different values of the right size on the server
 pg) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINCT md5(b)) FROM diag_blob WHERE octet_length(b) = 300000")" 3 ;;
 maria) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINCT md5(b)) FROM diag_blob WHERE length(b) = 300000")" 3 ;;
 esac
+# binary bytes, not text: the server's own hex of each BLOB's first 4096
+# bytes holds all 256 byte values (NUL, quotes, backslash, bytes >= 0x80)
+case "$KIND" in
+pg) hx=$(dbq "SELECT string_agg(encode(substring(b from 1 for 4096), 'hex'), ',' ORDER BY id) FROM diag_blob") ;;
+maria) hx=$(dbq "SELECT GROUP_CONCAT(HEX(SUBSTRING(b, 1, 4096)) ORDER BY id) FROM diag_blob") ;;
+sqlite) hx=$(dbq "SELECT group_concat(hex(substr(b, 1, 4096)), ',') FROM (SELECT b FROM diag_blob ORDER BY id)") ;;
+esac
+expect_eq "blob: distinct byte values the server stores in each BLOB" \
+    "$(py "import sys; print(' '.join(str(len(set(bytes.fromhex(h)))) for h in sys.argv[1].split(',')))" "$hx")" "256 256 256"
+expect_eq "blob: stored bytes = the bytes sent as hex text (the server's MD5/hex)" \
+    "$(jget blob 'd["server_identical"]')" 3
+expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as_hex"]')" False
 
 # ---- scan ----
 [ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
