@@ -29,9 +29,10 @@ sbench.cmdline.options = {
    blobs = { "BLOBs the BLOB test uploads and downloads", 8 },
    scan_rows = { "Rows of the large table (prepare loads them; the scan reads them all)", 1000000 },
    scan_fetch = { "Rows per FETCH (PostgreSQL cursor) or per page by key (other databases)", 1000 },
-   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, pages by key elsewhere), cursor, " ..
-                   "pages, or one (one SELECT whose result the client library buffers whole " ..
-                   "before the first row, as JDBC drivers do by default)", "auto" },
+   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, one streamed SELECT on the mysql " ..
+                   "driver, pages by key elsewhere), cursor, stream (one SELECT whose rows are read as " ..
+                   "they arrive: mysql_use_result), pages, or one (one SELECT whose result the client " ..
+                   "library buffers whole before the first row, as JDBC drivers do by default)", "auto" },
    temp_rows = { "Rows the temporary-table test inserts and reads sorted, one test per size",
                  { "1000", "100000" } },
    temp_batch = { "Rows per INSERT statement of the temporary-table test (a batch, as jbench's " ..
@@ -103,8 +104,8 @@ local function check_options()
       end
    end
    local m = o.scan_method
-   if m ~= "auto" and m ~= "pages" and m ~= "one" and m ~= "cursor" then
-      bad_option("--scan-method=%s: expected auto, cursor (PostgreSQL), pages or one", tostring(m))
+   if m ~= "auto" and m ~= "pages" and m ~= "one" and m ~= "cursor" and m ~= "stream" then
+      bad_option("--scan-method=%s: expected auto, cursor (PostgreSQL), stream, pages or one", tostring(m))
    end
 end
 
@@ -402,7 +403,9 @@ function tests.scan()
       return got
    end
    local method = sbench.opt.scan_method
-   if method == "auto" then method = q.scan_cursor and "cursor" or "pages" end
+   if method == "auto" then
+      method = q.scan_cursor and "cursor" or sbench.sql.driver():name() == "mysql" and "stream" or "pages"
+   end
    if method == "cursor" and not q.scan_cursor then
       con:disconnect()
       bad_option("--scan-method=cursor: only on PostgreSQL (here: auto, pages or one)")
@@ -411,6 +414,12 @@ function tests.scan()
       t0 = now()
       drain(con:query(q.scan_all))
       last = now() - t0
+   elseif method == "stream" then
+      t0 = now()
+      local rs, streamed = con:query_stream(q.scan_all)
+      drain(rs)
+      last = now() - t0
+      if not streamed then method = "one" end -- the driver buffered it whole
    elseif method == "cursor" then
       con:begin()
       t0 = now()
@@ -440,6 +449,7 @@ function tests.scan()
    first = first or last
    local how = ({ cursor = string.format("one server-side cursor, FETCH %d", batch),
                   pages = string.format("%d queries of %d rows by key, NOT one streamed result", fetches, batch),
+                  stream = "one SELECT, its rows streamed as they arrive",
                   one = "one SELECT, its result buffered whole by the client before the first row" })[method]
    local notes = {
       pages = "    NOTE: this driver buffers each result whole, so the scan reads pages by key; its " ..
@@ -447,8 +457,8 @@ function tests.scan()
       one = "    NOTE: the first row comes after the whole result (a JDBC driver's default on " ..
          "MariaDB/MySQL); not comparable with a streamed cursor's",
    }
-   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = method ~= "one" and batch or nil,
-               method = ({ cursor = "cursor", pages = "key_pages", one = "one_buffered" })[method],
+   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = (method == "cursor" or method == "pages") and batch or nil,
+               method = ({ cursor = "cursor", pages = "key_pages", one = "one_buffered", stream = "stream" })[method],
                first_row_ms = first * 1000, last_row_ms = last * 1000,
                rows_per_s = rows / last }
    emit(r, {

@@ -17,6 +17,8 @@
 #    identical content (md5 of every value on the server = md5 of the
 #    stored value read back by sbench's own check).
 #  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows;
+#    on MariaDB one streamed SELECT (Com_select + 1), its first row in
+#    under half the time of the same SELECT buffered whole;
 #    on PostgreSQL the cursor's first-row and last-row times against the
 #    server's own execution times (pg_stat_statements) and its FETCH count
 #    and the first row in under a tenth of the time of the last (streaming).
@@ -240,7 +242,15 @@ expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as
 
 # ---- scan ----
 [ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
+[ "$TARGET" = mysql ] && s0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
 diag_json scan --diag-repeats=1
+if [ "$TARGET" = mysql ]; then
+    # one streamed SELECT (mysql_use_result): the server ran one SELECT
+    s1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
+    expect_eq "scan: SELECTs the server ran for the streamed scan (Com_select)" $((s1 - s0)) 1
+    expect_eq "scan: method" "$(jget scan 'd["method"]')" stream
+    stream_first=$(jget scan 'd["first_row_ms"]')
+fi
 if [ "$TARGET" = pgsql ]; then
     # the cursor's first-row time against the server's own execution times
     # (pg_stat_statements): the DECLARE's plus one FETCH's, between the
@@ -274,6 +284,10 @@ if [ "$TARGET" = mysql ]; then
     # the SHOW's own client is no SELECT; the count(*) above ran after c1
     expect_eq "scan one: SELECTs the server ran (Com_select)" $((c1 - c0)) 1
     expect_eq "scan one: method" "$(jget scan 'd["method"]')" one_buffered
+    # the same SELECT buffered whole: its first row comes after all rows
+    # were received, the streamed one's long before
+    expect_eq "scan: streamed first row ($stream_first ms) under half the buffered one's" \
+        "$(jget scan '1 if '"$stream_first"' * 2 < d["first_row_ms"] else d["first_row_ms"]')" 1
 fi
 
 # ---- temp ----
