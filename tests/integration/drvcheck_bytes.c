@@ -91,6 +91,7 @@ static void check_bytes(sbd_conn *c)
     run(c, "SELECT b FROM drvcheck_b WHERE id = 1", &info);
     expect_bytes(c, data, "binary column read back by a query");
     run(c, "DROP TABLE drvcheck_b", &info);
+    printf("drvcheck: BYTES: %d bytes of every byte value stored and read back\n", NBYTES);
 }
 
 static void check_stream(sbd_conn *c, int64_t nrows)
