@@ -239,6 +239,7 @@ expect_eq "blob: distinct byte values the server stores in each BLOB" \
 expect_eq "blob: stored bytes = the bytes sent as hex text (the server's MD5/hex)" \
     "$(jget blob 'd["server_identical"]')" 3
 expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as_hex"]')" False
+echo "info blob: $(jget blob '"upload %.1f MB/s, download %.1f MB/s" % (d["upload_mb_s"], d["download_mb_s"])')"
 
 # ---- scan ----
 [ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
