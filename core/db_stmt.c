@@ -209,7 +209,7 @@ const struct sbd_value *sb_stmt_values(struct sb_stmt *s)
 static size_t append_hex_literal(struct sb_conn *c, char *o, const struct sbd_value *v)
 {
     static const char hex[] = "0123456789ABCDEF";
-    const char *dialect = c->drv->dialect(c->dc);
+    const char *dialect = c->drv->dialect != NULL ? c->drv->dialect(c->dc) : NULL;
     int pg = dialect != NULL && strcmp(dialect, "postgresql") == 0;
     size_t n = 0;
     if (pg) {

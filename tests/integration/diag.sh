@@ -240,6 +240,13 @@ expect_eq "blob: stored bytes = the bytes sent as hex text (the server's MD5/hex
     "$(jget blob 'd["server_identical"]')" 3
 expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as_hex"]')" False
 echo "info blob: $(jget blob '"upload %.1f MB/s, download %.1f MB/s" % (d["upload_mb_s"], d["download_mb_s"])')"
+# the same through literal SQL (--db-ps-mode=disable): the bytes as a hex
+# literal ('\x..'::bytea, X'..')
+if [ "$TARGET" = pgsql ] || [ "$TARGET" = mysql ]; then
+    diag_json blob --blob-size=300000 --blobs=3 --diag-repeats=1 --db-ps-mode=disable
+    expect_eq "blob, ps-mode disable: read back identical" "$(jget blob 'd["identical"]')" True
+    expect_eq "blob, ps-mode disable: stored bytes = the bytes sent" "$(jget blob 'd["server_identical"]')" 3
+fi
 
 # ---- scan ----
 [ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
