@@ -506,6 +506,8 @@ static inline int complete_here(struct sb_conn *c, const struct sb_req *r, const
         rc = own(c->dc);
     else if (w->ds)
         rc = drv->execute(c->dc, w->ds, w->vals, w->nparams, &c->info);
+    else if (r->stream && (drv->caps & SBD_CAP_STREAM))
+        rc = drv->query_stream(c->dc, w->sql, w->len, &c->info);
     else
         rc = drv->query(c->dc, w->sql, w->len, &c->info);
     return account(c, e, rc);
@@ -528,7 +530,7 @@ static inline int send_queued(struct sb_conn *c, const struct wire *w, struct sb
 
 int sb_conn_submit(struct sb_conn *c, const struct sb_req *r, int queue, int *queued)
 {
-    int q = queue && queues(r, queue);
+    int q = queue && !r->stream && queues(r, queue);
     if (queued != NULL)
         *queued = 0;
     if (c->dc == NULL)

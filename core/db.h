@@ -50,6 +50,9 @@ struct sb_req {
     struct sb_stmt *stmt;      /* or a prepared statement */
     enum sb_txn verb;          /* or a transaction verb */
     enum sb_qkind kind;        /* what it is counted as */
+    int stream;                /* a query whose rows stream (the driver's
+                                  query_stream, when it has one; always
+                                  run blocking) */
 };
 
 /* A connection: opaque outside core/ (its insides are core/db_int.h's);
@@ -108,19 +111,25 @@ int sb_conn_reconnect(struct sb_conn *c, int count_reconnect);
 
 static inline struct sb_req sb_req_query(const char *sql, size_t len)
 {
-    struct sb_req r = {sql, len, NULL, SB_TXN_NONE, sb_classify_sql(sql, len)};
+    struct sb_req r = {sql, len, NULL, SB_TXN_NONE, sb_classify_sql(sql, len), 0};
+    return r;
+}
+static inline struct sb_req sb_req_query_stream(const char *sql, size_t len)
+{
+    struct sb_req r = {sql, len, NULL, SB_TXN_NONE, sb_classify_sql(sql, len), 1};
     return r;
 }
 static inline struct sb_req sb_req_stmt(struct sb_stmt *s)
 {
-    struct sb_req r = {NULL, 0, s, SB_TXN_NONE, s->kind};
+    struct sb_req r = {NULL, 0, s, SB_TXN_NONE, s->kind, 0};
     return r;
 }
 static inline struct sb_req sb_req_txn(enum sb_txn verb)
 {
     struct sb_req r = {NULL, 0, NULL, verb,
                        verb == SB_TXN_BEGIN ? SB_Q_BEGIN : verb == SB_TXN_COMMIT ? SB_Q_COMMIT
-                                                                                : SB_Q_ROLLBACK};
+                                                                                : SB_Q_ROLLBACK,
+                       0};
     return r;
 }
 /* 1 when the request ends a transaction (COMMIT, ROLLBACK, END). */

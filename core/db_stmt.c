@@ -130,10 +130,12 @@ int sb_stmt_param_create(struct sb_stmt *s, int type, size_t maxlen)
     if (s->ncreated >= s->nparams)
         return -1;
     int k = s->ncreated++;
+    if (type == SBD_TYPE_BYTES && s->c->drv->abi_minor < 3)
+        type = SBD_TYPE_STRING; /* a driver older than ABI 1.3 knows no BYTES */
     s->types[k] = type;
     s->vals[k].type = type;
     s->vals[k].is_null = 1;
-    if (type == SBD_TYPE_STRING)
+    if (type == SBD_TYPE_STRING || type == SBD_TYPE_BYTES)
         s->maxlen[k] = maxlen;
     if (type == SBD_TYPE_STRING || type >= SBD_TYPE_TIME) {
         size_t cap = maxlen > 0 ? maxlen : 64;
@@ -222,6 +224,34 @@ const struct sbd_value *sb_stmt_values(struct sb_stmt *s)
     return s->ordered;
 }
 
+/* Bytes as a hex literal: '\\x..'::bytea on PostgreSQL, X'..' elsewhere
+ * (MySQL, SQLite, DB2 and the SQL standard's binary string literal). */
+static size_t append_hex_literal(struct sb_conn *c, char *o, const struct sbd_value *v)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    const char *dialect = c->drv->dialect != NULL ? c->drv->dialect(c->dc) : NULL;
+    int pg = dialect != NULL && strcmp(dialect, "postgresql") == 0;
+    size_t n = 0;
+    if (pg) {
+        memcpy(o, "'\\x", 3);
+        n = 3;
+    } else {
+        memcpy(o, "X'", 2);
+        n = 2;
+    }
+    for (size_t i = 0; i < v->len; i++) {
+        unsigned char b = (unsigned char)v->s[i];
+        o[n++] = hex[b >> 4];
+        o[n++] = hex[b & 15];
+    }
+    o[n++] = '\'';
+    if (pg) {
+        memcpy(o + n, "::bytea", 7);
+        n += 7;
+    }
+    return n;
+}
+
 int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value *v)
 {
     if (sb_db_grow(&c->sql, &c->sql_cap,
@@ -235,6 +265,8 @@ int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value 
         *pos += sbc_i64_to_text(v->i, o);
     } else if (v->type == SBD_TYPE_DOUBLE) {
         *pos += (size_t)snprintf(o, 40, "%.17g", v->d);
+    } else if (v->type == SBD_TYPE_BYTES) {
+        *pos += append_hex_literal(c, o, v);
     } else {
         int bs = (c->drv->caps & SBD_CAP_BACKSLASH_ESC) != 0;
         size_t n = 0;

@@ -25,6 +25,8 @@ static const struct sbd_driver *full_size_copy(const struct sbd_driver *d)
         t.caps &= ~SBD_CAP_SERVER_COUNTERS;
     if (!t.socket || !t.send_query || !t.send_execute || !t.poll_result)
         t.caps &= ~(unsigned)SBD_CAP_NONBLOCKING;
+    if (!t.query_stream)
+        t.caps &= ~(unsigned)SBD_CAP_STREAM;
     if (!t.pipeline || !(t.caps & SBD_CAP_NONBLOCKING))
         t.caps &= ~(unsigned)SBD_CAP_PIPELINE;
     return &t;

@@ -154,7 +154,7 @@ int l_is_sql_error(lua_State *L, int idx)
 
 /* sysbench 1.0's numbers (its db_bind_type_t): scripts may store them. */
 enum { T_NONE, T_TINYINT, T_SMALLINT, T_INT, T_BIGINT, T_FLOAT, T_DOUBLE, T_TIME, T_DATE,
-       T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR };
+       T_DATETIME, T_TIMESTAMP, T_CHAR, T_VARCHAR, T_BLOB /* sbench's own */ };
 
 void l_push_sql_types(lua_State *L)
 {
@@ -162,8 +162,8 @@ void l_push_sql_types(lua_State *L)
         {"NONE", T_NONE}, {"INT", T_INT}, {"TINYINT", T_TINYINT}, {"SMALLINT", T_SMALLINT},
         {"BIGINT", T_BIGINT}, {"FLOAT", T_FLOAT}, {"DOUBLE", T_DOUBLE}, {"TIME", T_TIME},
         {"DATE", T_DATE}, {"DATETIME", T_DATETIME}, {"TIMESTAMP", T_TIMESTAMP},
-        {"CHAR", T_CHAR}, {"VARCHAR", T_VARCHAR}};
-    lua_createtable(L, 0, 13);
+        {"CHAR", T_CHAR}, {"VARCHAR", T_VARCHAR}, {"BLOB", T_BLOB}};
+    lua_createtable(L, 0, 14);
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         lua_pushinteger(L, types[i].v);
         lua_setfield(L, -2, types[i].n);
@@ -178,6 +178,7 @@ int l_sql_type_to_sbd(int t)
     case T_TIME: return SBD_TYPE_TIME;
     case T_DATE: return SBD_TYPE_DATE;
     case T_DATETIME: case T_TIMESTAMP: return SBD_TYPE_DATETIME;
+    case T_BLOB: return SBD_TYPE_BYTES;
     default: return SBD_TYPE_STRING;
     }
 }

@@ -1,7 +1,7 @@
 /*
  * Prepared statements and their parameters for Lua: con:prepare,
  * stmt:bind_create / bind_param / close, param:set / set_rand_str (running
- * a statement is l_sql_run.c's).  Hot path (param:set of an integer): no
+ * a statement is l_sql_run.c's, but for con:query_stream, here).  Hot path (param:set of an integer): no
  * allocation, no formatting.
  */
 #include <lauxlib.h>
@@ -175,9 +175,27 @@ static int param_set_rand_str(lua_State *L)
     return 0;
 }
 
+/* con:query_stream(sql) -> result set, streamed: the query's rows read
+ * from the server as fetch_row asks (the driver's query_stream), or, when
+ * the driver has none, as con:query (streamed false).  Always blocking. */
+static int conn_query_stream(lua_State *L)
+{
+    struct l_conn *lc = l_sql_check_conn(L, 1);
+    size_t len;
+    const char *sql = luaL_checklstring(L, 2, &len);
+    struct sb_req r = sb_req_query_stream(sql, len);
+    int rc = sb_conn_submit(lc->c, &r, 0, NULL);
+    if (rc != SBD_OK)
+        return l_sql_raise(L, 1, lc->c, rc);
+    l_sql_push_rs(L, 1, lc->c);
+    lua_pushboolean(L, (sb_db_driver()->caps & SBD_CAP_STREAM) != 0);
+    return 2;
+}
+
 void l_sql_open_stmt(lua_State *L)
 {
-    static const luaL_Reg conn_m[] = {{"prepare", conn_prepare}, {NULL, NULL}};
+    static const luaL_Reg conn_m[] = {{"prepare", conn_prepare},
+                                      {"query_stream", conn_query_stream}, {NULL, NULL}};
     static const luaL_Reg stmt_m[] = {
         {"bind_create", stmt_bind_create}, {"bind_param", stmt_bind_param},
         {"close", stmt_close}, {NULL, NULL}};

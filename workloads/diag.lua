@@ -29,9 +29,10 @@ sbench.cmdline.options = {
    blobs = { "BLOBs the BLOB test uploads and downloads", 8 },
    scan_rows = { "Rows of the large table (prepare loads them; the scan reads them all)", 1000000 },
    scan_fetch = { "Rows per FETCH (PostgreSQL cursor) or per page by key (other databases)", 1000 },
-   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, pages by key elsewhere), cursor, " ..
-                   "pages, or one (one SELECT whose result the client library buffers whole " ..
-                   "before the first row, as JDBC drivers do by default)", "auto" },
+   scan_method = { "How the scan reads: auto (a cursor on PostgreSQL, one streamed SELECT on the mysql " ..
+                   "driver, pages by key elsewhere), cursor, stream (one SELECT whose rows are read as " ..
+                   "they arrive: mysql_use_result), pages, or one (one SELECT whose result the client " ..
+                   "library buffers whole before the first row, as JDBC drivers do by default)", "auto" },
    temp_rows = { "Rows the temporary-table test inserts and reads sorted, one test per size",
                  { "1000", "100000" } },
    temp_batch = { "Rows per INSERT statement of the temporary-table test (a batch, as jbench's " ..
@@ -103,8 +104,8 @@ local function check_options()
       end
    end
    local m = o.scan_method
-   if m ~= "auto" and m ~= "pages" and m ~= "one" and m ~= "cursor" then
-      bad_option("--scan-method=%s: expected auto, cursor (PostgreSQL), pages or one", tostring(m))
+   if m ~= "auto" and m ~= "pages" and m ~= "one" and m ~= "cursor" and m ~= "stream" then
+      bad_option("--scan-method=%s: expected auto, cursor (PostgreSQL), stream, pages or one", tostring(m))
    end
 end
 
@@ -273,19 +274,42 @@ function tests.select()
         { "trivial SELECT no fetch", res.no_fetch.qps, "qps" } }
 end
 
--- BLOB upload and download bandwidth: --blobs values of --blob-size bytes
--- inserted one per statement (autocommit), then read back one by one and
--- compared byte for byte with what was sent.
+-- size random bytes, every byte value among them: each 256 bytes a
+-- shuffle of 0..255 (the last block cut short).
+local function random_bytes(size)
+   local parts, block = {}, {}
+   for i = 1, 256 do block[i] = i - 1 end
+   for at = 1, size, 256 do
+      for i = 256, 2, -1 do
+         local j = sbench.rand.uniform(1, i)
+         block[i], block[j] = block[j], block[i]
+      end
+      parts[#parts + 1] = string.char(table.unpack(block, 1, math.min(256, size - at + 1)))
+   end
+   return table.concat(parts)
+end
+
+local hex_of = {}
+for i = 0, 255 do hex_of[string.char(i)] = string.format("%02X", i) end
+
+local function to_hex(s)
+   return (s:gsub(".", hex_of))
+end
+
+-- BLOB upload and download bandwidth: --blobs values of --blob-size
+-- random binary bytes (all 256 byte values) inserted through a binary
+-- parameter one per statement (autocommit), then read back one by one and
+-- compared byte for byte with what was sent, and on the server with the
+-- same bytes sent as hex text (q.blob_same).
 function tests.blob()
    local con, q = connect()
    local size, n = sbench.opt.blob_size, sbench.opt.blobs
-   if q.dialect == "postgresql" then con:query("SET bytea_output = 'escape'") end
    con:query(q.blob_delete)
    local data = {}
-   for i = 1, n do data[i] = sbench.rand.string(string.rep("@", size)) end
+   for i = 1, n do data[i] = random_bytes(size) end
    local ins = con:prepare(q.blob_insert)
    local pid = ins:bind_create(sbench.sql.type.INT)
-   local pb = ins:bind_create(sbench.sql.type.VARCHAR, size)
+   local pb = ins:bind_create(sbench.sql.type.BLOB, size)
    ins:bind_param(pid, pb)
    local up = 0
    for i = 1, n do
@@ -317,28 +341,38 @@ function tests.blob()
       if v == data[i] then same = same + 1 end
    end
    sel:close()
+   local server_same = nil
+   if q.blob_same then
+      server_same = 0
+      for i = 1, n do server_same = server_same + tonumber(query_value(con, q.blob_same(i, to_hex(data[i])))) end
+   end
    local server_bytes = tonumber(query_value(con, q.blob_bytes))
    con:disconnect()
    local mb = size * n / 1048576
    local r = { test = "blob", blob_type = q.blob_type, blob_size = size, blobs = n,
                bytes_written = size * n, bytes_read = read_bytes, server_bytes = server_bytes,
-               identical = same == n, read_as_hex = as_hex, upload_mb_s = mb / up, download_mb_s = mb / down,
+               identical = same == n, server_identical = server_same, read_as_hex = as_hex, upload_mb_s = mb / up, download_mb_s = mb / down,
                upload_seconds = up, download_seconds = down }
-   r.content = "text"
+   r.content = "binary"
    emit(r, {
-      string.format("BLOB bandwidth (%s, %d x %d bytes; MB = 1,048,576 bytes):", q.blob_type, n, size),
-      "    NOTE: the values are random letters sent as text through a character parameter (the",
-      "    driver interface has no binary parameter type), not arbitrary binary bytes",
+      string.format("BLOB bandwidth (%s, %d x %d random binary bytes; MB = 1,048,576 bytes):",
+                    q.blob_type, n, size),
       string.format("    BLOB upload:     %.2f MB/s (%.3fs)", r.upload_mb_s, up),
       string.format("    BLOB download:   %.2f MB/s (%.3fs)", r.download_mb_s, down),
       string.format("    bytes written %d, stored on the server %d, read back %d%s, identical: %s",
                     r.bytes_written, server_bytes or -1, read_bytes,
                     as_hex and " (as hex text, decoded)" or "", r.identical and "yes" or "NO"),
+      server_same and string.format("    stored bytes equal to the same bytes sent as hex text (server-side check): %d of %d",
+                                    server_same, n) or nil,
    })
    if not r.identical then
       error(string.format("diag blob: %d of %d BLOBs read back differ from what was written", n - same, n), 0)
    end
-   return string.format("%-26s upload %.2f MB/s, download %.2f MB/s (%d x %d bytes of text, read back identical)",
+   if server_same and server_same ~= n then
+      error(string.format("diag blob: the server stores %d of %d BLOBs differently from what was written",
+                          n - server_same, n), 0)
+   end
+   return string.format("%-26s upload %.2f MB/s, download %.2f MB/s (%d x %d binary bytes, read back identical)",
                         "BLOB " .. q.blob_type, r.upload_mb_s, r.download_mb_s, n, size),
       { { "BLOB upload", r.upload_mb_s, "MB/s", pair = "BLOB download" }, { "BLOB download", r.download_mb_s, "MB/s" } }
 end
@@ -369,7 +403,9 @@ function tests.scan()
       return got
    end
    local method = sbench.opt.scan_method
-   if method == "auto" then method = q.scan_cursor and "cursor" or "pages" end
+   if method == "auto" then
+      method = q.scan_cursor and "cursor" or sbench.sql.driver():name() == "mysql" and "stream" or "pages"
+   end
    if method == "cursor" and not q.scan_cursor then
       con:disconnect()
       bad_option("--scan-method=cursor: only on PostgreSQL (here: auto, pages or one)")
@@ -378,6 +414,12 @@ function tests.scan()
       t0 = now()
       drain(con:query(q.scan_all))
       last = now() - t0
+   elseif method == "stream" then
+      t0 = now()
+      local rs, streamed = con:query_stream(q.scan_all)
+      drain(rs)
+      last = now() - t0
+      if not streamed then method = "one" end -- the driver buffered it whole
    elseif method == "cursor" then
       con:begin()
       t0 = now()
@@ -407,6 +449,7 @@ function tests.scan()
    first = first or last
    local how = ({ cursor = string.format("one server-side cursor, FETCH %d", batch),
                   pages = string.format("%d queries of %d rows by key, NOT one streamed result", fetches, batch),
+                  stream = "one SELECT, its rows streamed as they arrive",
                   one = "one SELECT, its result buffered whole by the client before the first row" })[method]
    local notes = {
       pages = "    NOTE: this driver buffers each result whole, so the scan reads pages by key; its " ..
@@ -414,8 +457,8 @@ function tests.scan()
       one = "    NOTE: the first row comes after the whole result (a JDBC driver's default on " ..
          "MariaDB/MySQL); not comparable with a streamed cursor's",
    }
-   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = method ~= "one" and batch or nil,
-               method = ({ cursor = "cursor", pages = "key_pages", one = "one_buffered" })[method],
+   local r = { test = "scan", rows = rows, fetches = fetches, fetch_size = (method == "cursor" or method == "pages") and batch or nil,
+               method = ({ cursor = "cursor", pages = "key_pages", one = "one_buffered", stream = "stream" })[method],
                first_row_ms = first * 1000, last_row_ms = last * 1000,
                rows_per_s = rows / last }
    emit(r, {

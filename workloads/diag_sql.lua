@@ -304,6 +304,16 @@ function M.new(dialect)
                      mysql = "SELECT COALESCE(SUM(LENGTH(b)), 0) FROM diag_blob",
                      sqlite = "SELECT COALESCE(SUM(length(CAST(b AS BLOB))), 0) FROM diag_blob" })[dialect]
       or "SELECT COALESCE(SUM(LENGTH(b)), 0) FROM diag_blob"
+   -- 1 when the server stores exactly the bytes given in hex (upper case),
+   -- sent as text, apart from the binary parameter path: the server's own
+   -- MD5 of both on PostgreSQL and MariaDB/MySQL, the hex on SQLite
+   local same = ({ postgresql = "md5(b) = md5(decode('%s', 'hex'))", mysql = "MD5(b) = MD5(UNHEX('%s'))",
+                   sqlite = "typeof(b) = 'blob' AND hex(b) = '%s'" })[dialect]
+   if same then
+      q.blob_same = function(id, hex)
+         return string.format("SELECT COUNT(*) FROM diag_blob WHERE id = %d AND " .. same, id, hex)
+      end
+   end
    -- the sweep's transaction (jbench's statement kinds)
    q.sweep_select = "SELECT k, c FROM diag_data WHERE id = ?"
    q.sweep_insert = "INSERT INTO diag_log (tid, k, c) VALUES (?, ?, ?)"

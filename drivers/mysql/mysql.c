@@ -213,7 +213,7 @@ static const struct sbd_driver mysql_driver = {
     .name = "mysql",
     .description = "MySQL and MariaDB (libmysqlclient API)",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_BACKSLASH_ESC |
-            SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING,
+            SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING | SBD_CAP_STREAM,
     .options = options,
     .init = myd_init,
     .done = myd_done,
@@ -241,6 +241,7 @@ static const struct sbd_driver mysql_driver = {
     .send_execute = myd_send_execute,
     .poll_result = myd_poll_result,
 #endif
+    .query_stream = myd_query_stream,
 };
 
 /* Static driver table; never fails. */

@@ -75,6 +75,8 @@ struct sbd_conn {
     int64_t counter_reads;          /* server_counters calls on this conn */
     int res_kind;                   /* RES_* */
     MYSQL_RES *res;                 /* RES_QUERY */
+    int streamed;                   /* res is mysql_use_result's: its rows
+                                       are read as they are fetched */
     MYSQL_FIELD *fields;
     unsigned nfields;
     struct sbd_stmt *cur;           /* RES_STMT, RES_WIRE: statement with a result */
@@ -159,6 +161,10 @@ int myd_server_error(sbd_conn *c, unsigned code, const char *sqlstate,
 /* mysql_stmt.c: plain queries and results (the driver table's members
  * of the same names). */
 int myd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
+/* query_stream (ABI 1.3): the query through Connector/C with
+ * mysql_use_result, on either transport (the wire fast path leaves the
+ * stream at a packet boundary between statements). */
+int myd_query_stream(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int myd_fetch_row(sbd_conn *c, struct sbd_value *row);
 void myd_free_result(sbd_conn *c);
 int myd_server_counters(sbd_conn *c, struct sbd_server_counters *out);

@@ -35,8 +35,9 @@ static void drain_results(sbd_conn *c)
 void myd_release_result(sbd_conn *c)
 {
     if (c->res_kind == RES_QUERY) {
-        mysql_free_result(c->res);
+        mysql_free_result(c->res); /* streamed: reads the rest first */
         c->res = NULL;
+        c->streamed = 0;
         drain_results(c);
     } else if (c->res_kind == RES_STMT) {
         mysql_stmt_free_result(c->cur->st);
@@ -97,11 +98,26 @@ int myd_lib_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_in
     return myd_query_stored(c, mysql_store_result(c->mysql), info);
 }
 
+int myd_query_stream(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    int rc = stmt_start(c, info);
+    if (rc != SBD_OK)
+        return rc;
+    if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
+        return myd_conn_fail(c);
+    rc = myd_query_stored(c, mysql_use_result(c->mysql), info);
+    if (rc == SBD_OK && c->res_kind == RES_QUERY) {
+        c->streamed = 1;
+        info->nrows = -1; /* not known until the last row came */
+    }
+    return rc;
+}
+
 static int fetch_query_row(sbd_conn *c, struct sbd_value *row)
 {
     MYSQL_ROW r = mysql_fetch_row(c->res);
-    if (r == NULL)
-        return SBD_DONE;
+    if (r == NULL) /* a streamed result's end, or its read failing */
+        return c->streamed && mysql_errno(c->mysql) != 0 ? myd_conn_fail(c) : SBD_DONE;
     unsigned long *lens = mysql_fetch_lengths(c->res);
     for (unsigned i = 0; i < c->nfields; i++)
         myd_text_value(&row[i], myd_column_type(c->fields[i].type), r[i], lens[i]);
@@ -207,6 +223,7 @@ static int bind_param_type(int type)
     case SBD_TYPE_INT: return MYSQL_TYPE_LONGLONG;
     case SBD_TYPE_DOUBLE: return MYSQL_TYPE_DOUBLE;
     case SBD_TYPE_NULL: return MYSQL_TYPE_NULL;
+    case SBD_TYPE_BYTES: return MYSQL_TYPE_BLOB;
     default: return MYSQL_TYPE_STRING;
     }
 }
@@ -367,8 +384,8 @@ int myd_stmt_bind(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
             b->buffer_type = MYSQL_TYPE_NULL;
             b->buffer = NULL;
             break;
-        default: /* strings, and dates/times in their string form */
-            b->buffer_type = MYSQL_TYPE_STRING;
+        default: /* strings, dates/times in their string form, bytes */
+            b->buffer_type = v->type == SBD_TYPE_BYTES ? MYSQL_TYPE_BLOB : MYSQL_TYPE_STRING;
             b->buffer = (void *)(v->s != NULL ? v->s : "");
             s->plen[i] = (unsigned long)(v->s != NULL ? v->len : 0);
             b->buffer_length = s->plen[i];

@@ -166,7 +166,8 @@ int myd_wire_build_execute(struct myd_wire *w, uint32_t stmt_id,
             const struct sbd_value *v = &params[i];
             int t = v->type == SBD_TYPE_INT ? MYD_T_LONGLONG
                   : v->type == SBD_TYPE_DOUBLE ? MYD_T_DOUBLE
-                  : v->type == SBD_TYPE_NULL ? MYD_T_NULL : MYD_T_STRING;
+                  : v->type == SBD_TYPE_NULL ? MYD_T_NULL
+                  : v->type == SBD_TYPE_BYTES ? MYD_T_BLOB : MYD_T_STRING;
             *p++ = (unsigned char)t;
             *p++ = 0; /* signed */
             if (param_null(v))

@@ -120,10 +120,14 @@ int odbc_query(sbd_conn *c, const char *sql, size_t len,
     return finish_exec(c, c->qh, rc, NULL, info);
 }
 
-/* Reads column i (0-based) of the current row as character data into the
- * column's buffer, growing it as needed. */
+/* Reads column i (0-based) of the current row as character data (or, for
+ * a BYTES column, as its raw bytes: SQL_C_BINARY) into the column's
+ * buffer, growing it as needed. */
 static int get_string(sbd_conn *c, int i, struct sbd_value *v)
 {
+    int binary = v->type == SBD_TYPE_BYTES;
+    SQLSMALLINT ctype = binary ? SQL_C_BINARY : SQL_C_CHAR;
+    size_t nul = binary ? 0 : 1; /* character data ends with a NUL */
     struct odbc_colbuf *b = &c->cols[i];
     char *p = sbc_grow(b->buf, &b->cap, ODBC_STR_INIT, 1, ODBC_STR_INIT);
     if (p == NULL)
@@ -132,7 +136,7 @@ static int get_string(sbd_conn *c, int i, struct sbd_value *v)
     size_t got = 0;
     for (;;) {
         SQLLEN ind = 0;
-        SQLRETURN rc = SQLGetData(c->cur, (SQLUSMALLINT)(i + 1), SQL_C_CHAR,
+        SQLRETURN rc = SQLGetData(c->cur, (SQLUSMALLINT)(i + 1), ctype,
                                   b->buf + got, (SQLLEN)(b->cap - got), &ind);
         if (rc == SQL_NO_DATA)
             break;
@@ -144,7 +148,7 @@ static int get_string(sbd_conn *c, int i, struct sbd_value *v)
             v->len = 0;
             return SBD_OK;
         }
-        size_t room = b->cap - got - 1;
+        size_t room = b->cap - got - nul;
         if (rc == SQL_SUCCESS || (ind != SQL_NO_TOTAL && (size_t)ind <= room)) {
             got += (size_t)ind;
             break;
@@ -225,7 +229,7 @@ static int bind_param(sbd_conn *c, sbd_stmt *s, int i)
     else {
         ptr = p->buf;
         buflen = (SQLLEN)p->cap;
-        if (p->sqltype == SQL_VARCHAR)
+        if (p->sqltype == SQL_VARCHAR || p->sqltype == SQL_LONGVARBINARY)
             colsize = p->cap - 1;
     }
     SQLRETURN rc = SQLBindParameter(s->h, (SQLUSMALLINT)(i + 1), SQL_PARAM_INPUT,

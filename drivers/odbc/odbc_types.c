@@ -32,6 +32,10 @@ static int map_type(SQLSMALLINT t)
     case SQL_TYPE_TIMESTAMP:
     case SQL_TIMESTAMP:
         return SBD_TYPE_DATETIME;
+    case SQL_BINARY:
+    case SQL_VARBINARY:
+    case SQL_LONGVARBINARY:
+        return SBD_TYPE_BYTES;
     default:
         return SBD_TYPE_STRING;
     }
@@ -89,6 +93,12 @@ void odbc_param_types(int type, SQLSMALLINT *ctype, SQLSMALLINT *sqltype,
         *sqltype = SQL_TYPE_TIMESTAMP;
         *colsize = 19;
         *bytes = 32;
+        break;
+    case SBD_TYPE_BYTES:
+        *ctype = SQL_C_BINARY;
+        *sqltype = SQL_LONGVARBINARY;
+        *bytes = ODBC_STR_INIT;
+        *colsize = ODBC_STR_INIT - 1;
         break;
     default: /* STRING, NULL */
         *ctype = SQL_C_CHAR;

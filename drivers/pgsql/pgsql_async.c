@@ -82,7 +82,7 @@ int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params
         return rc;
     c->poll = pq_poll;
     return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
-                                             NULL, NULL, 0));
+                                             s->lengths, s->formats, 0));
 }
 
 /* Ends the statement in flight with status st (an error already set).  In

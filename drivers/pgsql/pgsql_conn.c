@@ -104,6 +104,8 @@ void pgd_free_stmt(struct sbd_stmt *s)
     free(s->types);
     free(s->values);
     free(s->buf);
+    free(s->lengths);
+    free(s->formats);
     free(s);
 }
 

@@ -73,6 +73,10 @@ struct sbd_stmt {
     const char **values;          /* PQexecPrepared's paramValues */
     char *buf;                    /* text of all parameters, NUL-separated */
     size_t bufcap;
+    /* PQexecPrepared's paramLengths and paramFormats: NULL unless a
+     * parameter is SBD_TYPE_BYTES (sent in binary format, 1) */
+    int *lengths;
+    int *formats;
 };
 
 struct sbd_conn {

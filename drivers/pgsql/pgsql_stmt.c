@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* int8's type OID, from PostgreSQL's pg_type.dat. */
-enum { OID_INT8 = 20 };
+enum { OID_BYTEA = 17, OID_INT8 = 20 };
 
 /* ---- results ----------------------------------------------------------- */
 
@@ -257,7 +257,25 @@ static int translate(const char *sql, size_t len, char *dst, size_t *outlen)
  * and lose its index. */
 static Oid param_oid(int type)
 {
-    return type == SBD_TYPE_INT ? OID_INT8 : 0;
+    return type == SBD_TYPE_INT ? OID_INT8 : type == SBD_TYPE_BYTES ? OID_BYTEA : 0;
+}
+
+/* Lengths and formats for a statement with a BYTES parameter (binary
+ * format; the others stay text); 0, or -1 out of memory. */
+static int binary_formats(struct sbd_stmt *s)
+{
+    int any = 0;
+    for (int i = 0; i < s->nparams; i++)
+        any |= s->types[i] == SBD_TYPE_BYTES;
+    if (!any)
+        return 0;
+    s->lengths = calloc((size_t)s->nparams, sizeof *s->lengths);
+    s->formats = calloc((size_t)s->nparams, sizeof *s->formats);
+    if (s->lengths == NULL || s->formats == NULL)
+        return -1;
+    for (int i = 0; i < s->nparams; i++)
+        s->formats[i] = s->types[i] == SBD_TYPE_BYTES;
+    return 0;
 }
 
 int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
@@ -301,6 +319,12 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
         s->types[i] = types[i];
         oids[i] = param_oid(types[i]);
     }
+    if (binary_formats(s) != 0) {
+        pgd_free_stmt(s);
+        free(text);
+        free(oids);
+        return pgd_fail(c, "out of memory for a prepared statement");
+    }
     memcpy(s->name, "sbench_", 7);
     sbc_u64_to_text(++c->next_stmt_id, s->name + 7);
 
@@ -330,7 +354,7 @@ int pgd_fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
     size_t need = 0;
     for (int i = 0; i < nparams; i++) {
         const struct sbd_value *v = &params[i];
-        if (v->is_null || v->type == SBD_TYPE_NULL)
+        if (v->is_null || v->type == SBD_TYPE_NULL || s->types[i] == SBD_TYPE_BYTES)
             continue;
         need += (v->type == SBD_TYPE_INT || v->type == SBD_TYPE_DOUBLE)
                 ? PGD_NUM_MAX + 1 : v->len + 1;
@@ -350,6 +374,11 @@ int pgd_fill_params(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
         const struct sbd_value *v = &params[i];
         if (v->is_null || v->type == SBD_TYPE_NULL) {
             s->values[i] = NULL;
+            continue;
+        }
+        if (s->types[i] == SBD_TYPE_BYTES) { /* binary format: as it is */
+            s->values[i] = v->s != NULL ? v->s : "";
+            s->lengths[i] = (int)v->len;
             continue;
         }
         s->values[i] = p;
@@ -376,10 +405,11 @@ static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
 {
 #ifdef LIBPQ_HAS_PIPELINING
     if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
-        return PQexecPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0);
+        return PQexecPrepared(c->pg, s->name, nparams, s->values, s->lengths, s->formats, 0);
 #endif
     pgd_pq_deadline(c);
-    return pgd_pq_last(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values, NULL, NULL, 0));
+    return pgd_pq_last(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values, s->lengths,
+                                              s->formats, 0));
 }
 
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,

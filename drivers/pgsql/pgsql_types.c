@@ -19,7 +19,7 @@
 
 /* Type OIDs from PostgreSQL's pg_type.dat (stable across versions). */
 enum {
-    OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
+    OID_BYTEA = 17, OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_OID = 26,
     OID_FLOAT4 = 700, OID_FLOAT8 = 701, OID_NUMERIC = 1700
 };
 
@@ -30,6 +30,8 @@ int pgd_type_kind(unsigned oid)
         return SBD_TYPE_INT;
     case OID_FLOAT4: case OID_FLOAT8: case OID_NUMERIC:
         return SBD_TYPE_DOUBLE;
+    case OID_BYTEA:
+        return SBD_TYPE_BYTES;
     default:
         return SBD_TYPE_STRING;
     }
@@ -42,6 +44,36 @@ int64_t pgd_parse_int(const char *s, size_t len)
     return v;
 }
 
+static int hex_digit(unsigned char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* A bytea's text ("\\x" and two hex digits a byte, bytea_output = hex)
+ * decoded in place into its raw bytes: the value's memory is the
+ * connection's result buffer.  Any other form (bytea_output = escape) is
+ * left as the server sent it.  Not NUL-terminated afterwards: use .len. */
+static void decode_bytea_hex(struct sbd_value *v)
+{
+    if (v->len < 2 || v->s[0] != '\\' || v->s[1] != 'x' || (v->len & 1) != 0)
+        return;
+    for (size_t i = 2; i < v->len; i++)
+        if (hex_digit((unsigned char)v->s[i]) < 0)
+            return;
+    char *out = (char *)v->s;
+    size_t n = (v->len - 2) / 2;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)(hex_digit((unsigned char)v->s[2 + 2 * i]) << 4 |
+                        hex_digit((unsigned char)v->s[3 + 2 * i]));
+    v->len = n;
+}
+
 void pgd_convert_value(struct sbd_value *v)
 {
     if (v->type == SBD_TYPE_INT) {
@@ -49,6 +81,8 @@ void pgd_convert_value(struct sbd_value *v)
         v->d = (double)v->i;
     } else if (v->type == SBD_TYPE_DOUBLE) {
         v->d = strtod_l(v->s, NULL, pgd_cfg.c_locale);
+    } else if (v->type == SBD_TYPE_BYTES) {
+        decode_bytea_hex(v);
     }
 }
 

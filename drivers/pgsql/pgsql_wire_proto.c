@@ -118,9 +118,15 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
     if (nparams < 0 || nparams > 65535)
         return -1;
     size_t namelen = strlen(stmt);
-    /* 'B' len, portal "", statement, 0 format codes, nparams,
-     * 1 result format (text), then the fixed tail */
+    /* 'B' len, portal "", statement, 0 format codes (all text) or one per
+     * parameter when one is BYTES (binary), nparams, 1 result format
+     * (text), then the fixed tail */
+    int binary = 0;
+    for (int i = 0; i < nparams; i++)
+        binary |= params[i].type == SBD_TYPE_BYTES;
     size_t need = 5 + 1 + namelen + 1 + 2 + 2 + 4 + sizeof request_tail;
+    if (binary)
+        need += 2 * (size_t)nparams;
     for (int i = 0; i < nparams; i++) {
         const struct sbd_value *v = &params[i];
         need += 4;
@@ -137,7 +143,9 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
     *p++ = 0;
     memcpy(p, stmt, namelen + 1);
     p += namelen + 1;
-    p = put16(p, 0);
+    p = put16(p, binary ? (unsigned)nparams : 0);
+    for (int i = 0; binary && i < nparams; i++)
+        p = put16(p, params[i].type == SBD_TYPE_BYTES);
     p = put16(p, (unsigned)nparams);
     for (int i = 0; i < nparams; i++) {
         const struct sbd_value *v = &params[i];
@@ -152,6 +160,10 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
             n = sbc_i64_to_text(v->i, p);
         } else if (v->type == SBD_TYPE_DOUBLE) {
             n = pgd_fmt_double(p, v->d);
+        } else if (v->type == SBD_TYPE_BYTES) {
+            n = v->s != NULL ? v->len : 0; /* binary: NUL bytes too */
+            if (n > 0)
+                memcpy(p, v->s, n);
         } else {
             n = text_len(v);
             if (n > 0)

@@ -121,7 +121,8 @@ int sqlite_cache_insert(sbd_conn *c, const char *sql, size_t len, uint64_t h,
 /* Fills row[0..ncols) from st's current row; strings point into SQLite's
  * row memory, valid until st is stepped or reset. */
 void sqlite_fill_row(sqlite3_stmt *st, int ncols, struct sbd_value *row);
-/* Whether values of sbench type `type` are bound as text. */
+/* Whether values of sbench type `type` are bound from .s/.len (as text;
+ * BYTES as a blob). */
 int sqlite_is_text_type(int type);
 /* Binds values[0..n-1] to st; see sqlite_types.c for strings and buf. */
 int sqlite_bind_values(sbd_conn *c, sqlite3_stmt *st, const struct sbd_value *v,

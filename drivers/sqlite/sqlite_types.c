@@ -33,7 +33,7 @@ void sqlite_fill_row(sqlite3_stmt *st, int ncols, struct sbd_value *row)
             }
             break;
         case SQLITE_BLOB:
-            v->type = SBD_TYPE_STRING;
+            v->type = SBD_TYPE_BYTES;
             v->s = sqlite3_column_blob(st, i);
             v->len = (size_t)sqlite3_column_bytes(st, i);
             if (v->s == NULL)   /* zero-length blob */
@@ -52,7 +52,7 @@ void sqlite_fill_row(sqlite3_stmt *st, int ncols, struct sbd_value *row)
 int sqlite_is_text_type(int type)
 {
     return type == SBD_TYPE_STRING || type == SBD_TYPE_TIME ||
-           type == SBD_TYPE_DATE || type == SBD_TYPE_DATETIME;
+           type == SBD_TYPE_DATE || type == SBD_TYPE_DATETIME || type == SBD_TYPE_BYTES;
 }
 
 /* Binds values[0..n-1] to st.  Strings are bound SQLITE_STATIC: with buf
@@ -80,7 +80,9 @@ int sqlite_bind_values(sbd_conn *c, sqlite3_stmt *st, const struct sbd_value *v,
             }
             if (v[i].len > INT_MAX)
                 return sqlite_driver_error(c, "string parameter too long for SQLite");
-            rc = sqlite3_bind_text(st, i + 1, s, (int)v[i].len, SQLITE_STATIC);
+            rc = v[i].type == SBD_TYPE_BYTES
+                     ? sqlite3_bind_blob(st, i + 1, s, (int)v[i].len, SQLITE_STATIC)
+                     : sqlite3_bind_text(st, i + 1, s, (int)v[i].len, SQLITE_STATIC);
         } else {
             return sqlite_driver_error(c, "unknown parameter type");
         }

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 2
+#define SBD_ABI_MINOR 3
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -63,7 +63,13 @@ enum sbd_type {
     SBD_TYPE_STRING = 3,   /* bytes in .s/.len (CHAR, VARCHAR, TEXT, ...) */
     SBD_TYPE_TIME = 4,     /* string form "HH:MM:SS" in .s */
     SBD_TYPE_DATE = 5,     /* string form "YYYY-MM-DD" in .s */
-    SBD_TYPE_DATETIME = 6  /* string form "YYYY-MM-DD HH:MM:SS" in .s */
+    SBD_TYPE_DATETIME = 6, /* string form "YYYY-MM-DD HH:MM:SS" in .s */
+    SBD_TYPE_BYTES = 7     /* ABI 1.3: binary bytes in .s/.len, any byte
+                              value (NUL too); sent as binary (bytea,
+                              BLOB, SQL_C_BINARY), and a binary column
+                              reads back as its raw bytes.  The host
+                              never passes it to a driver whose
+                              abi_minor is below 3 (it sends STRING) */
 };
 
 /* One parameter or column value.  For parameters, .type is the type the
@@ -155,6 +161,7 @@ struct sbd_host {
                                              poll_result implemented (ABI 1.1) */
 #define SBD_CAP_PIPELINE        (1u << 4) /* pipeline implemented (ABI 1.2) */
 #define SBD_CAP_SERVER_COUNTERS (1u << 5) /* server_counters implemented */
+#define SBD_CAP_STREAM          (1u << 6) /* query_stream implemented (ABI 1.3) */
 
 typedef struct sbd_conn sbd_conn;   /* opaque, defined by each driver */
 typedef struct sbd_stmt sbd_stmt;   /* opaque, defined by each driver */
@@ -295,6 +302,18 @@ struct sbd_driver {
      * and disconnect may be called.  pipeline(conn, 0) leaves it; nothing
      * may be in flight then.  Returns SBD_OK or an error (last_error). */
     int (*pipeline)(sbd_conn *conn, int on);
+
+    /* --- streamed results (ABI 1.3, SBD_CAP_STREAM; else NULL and the
+     * host runs query) --- */
+    /* Runs one SQL statement like query, but returns once the result's
+     * columns are known: its rows are read from the server as fetch_row
+     * asks for them (mysql_use_result, a forward-only cursor), so the
+     * first row comes before the last was sent.  info->nrows is -1.  Until
+     * fetch_row returned SBD_DONE or an error, or free_result (which reads
+     * and drops the rest), the only calls allowed on the connection are
+     * fetch_row, free_result, last_error and disconnect. */
+    int (*query_stream)(sbd_conn *conn, const char *sql, size_t len,
+                        struct sbd_result_info *info);
 };
 
 /* The entry point every driver defines:

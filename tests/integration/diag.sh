@@ -12,9 +12,13 @@
 #    sessions, MariaDB Connections).
 #  - select: queries = pg_stat_statements calls / Com_stmt_execute.
 #  - blob: bytes written = bytes the server stores = bytes read back,
+#    all 256 byte values stored (the server's hex), the server's MD5 of
+#    each = the MD5 of the same bytes sent as hex text,
 #    identical content (md5 of every value on the server = md5 of the
 #    stored value read back by sbench's own check).
 #  - scan: rows read = count(*); on PostgreSQL and MariaDB 1,000,000 rows;
+#    on MariaDB one streamed SELECT (Com_select + 1), its first row in
+#    under half the time of the same SELECT buffered whole;
 #    on PostgreSQL the cursor's first-row and last-row times against the
 #    server's own execution times (pg_stat_statements) and its FETCH count
 #    and the first row in under a tenth of the time of the last (streaming).
@@ -223,10 +227,38 @@ case "$KIND" in # three different values of the right size on the server
 pg) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINCT md5(b)) FROM diag_blob WHERE octet_length(b) = 300000")" 3 ;;
 maria) expect_eq "blob: distinct md5 on the server" "$(dbq "SELECT count(DISTINCT md5(b)) FROM diag_blob WHERE length(b) = 300000")" 3 ;;
 esac
+# binary bytes, not text: the server's own hex of each BLOB's first 4096
+# bytes holds all 256 byte values (NUL, quotes, backslash, bytes >= 0x80)
+case "$KIND" in
+pg) hx=$(dbq "SELECT string_agg(encode(substring(b from 1 for 4096), 'hex'), ',' ORDER BY id) FROM diag_blob") ;;
+maria) hx=$(dbq "SELECT GROUP_CONCAT(HEX(SUBSTRING(b, 1, 4096)) ORDER BY id) FROM diag_blob") ;;
+sqlite) hx=$(dbq "SELECT group_concat(hex(substr(b, 1, 4096)), ',') FROM (SELECT b FROM diag_blob ORDER BY id)") ;;
+esac
+expect_eq "blob: distinct byte values the server stores in each BLOB" \
+    "$(py "import sys; print(' '.join(str(len(set(bytes.fromhex(h)))) for h in sys.argv[1].split(',')))" "$hx")" "256 256 256"
+expect_eq "blob: stored bytes = the bytes sent as hex text (the server's MD5/hex)" \
+    "$(jget blob 'd["server_identical"]')" 3
+expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as_hex"]')" False
+echo "info blob: $(jget blob '"upload %.1f MB/s, download %.1f MB/s" % (d["upload_mb_s"], d["download_mb_s"])')"
+# the same through literal SQL (--db-ps-mode=disable): the bytes as a hex
+# literal ('\x..'::bytea, X'..')
+if [ "$TARGET" = pgsql ] || [ "$TARGET" = mysql ]; then
+    diag_json blob --blob-size=300000 --blobs=3 --diag-repeats=1 --db-ps-mode=disable
+    expect_eq "blob, ps-mode disable: read back identical" "$(jget blob 'd["identical"]')" True
+    expect_eq "blob, ps-mode disable: stored bytes = the bytes sent" "$(jget blob 'd["server_identical"]')" 3
+fi
 
 # ---- scan ----
 [ "$TARGET" = pgsql ] && adminq "SELECT pg_stat_statements_reset()" >/dev/null
+[ "$TARGET" = mysql ] && s0=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
 diag_json scan --diag-repeats=1
+if [ "$TARGET" = mysql ]; then
+    # one streamed SELECT (mysql_use_result): the server ran one SELECT
+    s1=$(adminq "SHOW GLOBAL STATUS LIKE 'Com_select'" | awk '{print $2}')
+    expect_eq "scan: SELECTs the server ran for the streamed scan (Com_select)" $((s1 - s0)) 1
+    expect_eq "scan: method" "$(jget scan 'd["method"]')" stream
+    stream_first=$(jget scan 'd["first_row_ms"]')
+fi
 if [ "$TARGET" = pgsql ]; then
     # the cursor's first-row time against the server's own execution times
     # (pg_stat_statements): the DECLARE's plus one FETCH's, between the
@@ -260,6 +292,10 @@ if [ "$TARGET" = mysql ]; then
     # the SHOW's own client is no SELECT; the count(*) above ran after c1
     expect_eq "scan one: SELECTs the server ran (Com_select)" $((c1 - c0)) 1
     expect_eq "scan one: method" "$(jget scan 'd["method"]')" one_buffered
+    # the same SELECT buffered whole: its first row comes after all rows
+    # were received, the streamed one's long before
+    expect_eq "scan: streamed first row ($stream_first ms) under half the buffered one's" \
+        "$(jget scan '1 if '"$stream_first"' * 2 < d["first_row_ms"] else d["first_row_ms"]')" 1
 fi
 
 # ---- temp ----

@@ -14,7 +14,9 @@
  * affected rows, prepared executes, errors, two connections in flight at
  * once, a deadlock reported as SBD_RETRY and a disconnect mid-statement;
  * with SBD_CAP_PIPELINE the pipelined calls (ABI 1.2), answer by answer
- * against the same statements run blocking (drvcheck_async.c).  Every
+ * against the same statements run blocking (drvcheck_async.c); binary
+ * BYTES values and, with SBD_CAP_STREAM, streamed results (ABI 1.3,
+ * drvcheck_bytes.c).  Every
  * value read back is compared with what was written.
  *
  * The null driver stores nothing, nor (by its author's word) does a
@@ -649,8 +651,10 @@ int main(int argc, char **argv)
     /* the null driver stores nothing, nor does one checked with --no-data */
     int stores_data = !no_data && strcmp(drv->name, "null") != 0;
     check_basics(c);
-    if (stores_data)
+    if (stores_data) {
         check_stored_data(c);
+        check_abi_1_3(c);
+    }
     if (drv->caps & SBD_CAP_NONBLOCKING)
         check_nonblocking_basics(c);
     if (drv->caps & SBD_CAP_PIPELINE)

@@ -43,6 +43,9 @@ int nb_query(sbd_conn *c, const char *sql, struct sbd_result_info *info);
 /* drvcheck_async.c */
 void check_nonblocking_basics(sbd_conn *c);
 void check_pipeline(sbd_conn *c, int stores_data);
+/* drvcheck_bytes.c: SBD_TYPE_BYTES and query_stream (ABI 1.3), on a
+ * driver that stores data, drvcheck_t loaded */
+void check_abi_1_3(sbd_conn *c);
 /* drvcheck_null.c */
 void check_null_model(sbd_conn *c);
 

@@ -404,6 +404,17 @@ static void test_requests(void)
     EXPECT(myd_wire_build_execute(&w, 7, NULL, 0) == 0 && w.out_len == 14 && w.out[0] == 10,
            "execute without parameters");
 
+    /* a BYTES parameter (ABI 1.3): type MYSQL_TYPE_BLOB (252), the bytes
+     * whole, NUL and all */
+    struct sbd_value bp = {.type = SBD_TYPE_BYTES, .s = "a\0\xff", .len = 3};
+    EXPECT(myd_wire_build_execute(&w, 9, &bp, 1) == 0, "build execute with BYTES");
+    static const unsigned char wantb[] = {
+        18, 0, 0, 0, 0x17, 9, 0, 0, 0, 0, 1, 0, 0, 0,
+        0, 1, 252, 0, 3, 'a', 0, 0xff,
+    };
+    EXPECT(w.out_len == sizeof wantb && memcmp(w.out, wantb, sizeof wantb) == 0,
+           "execute with BYTES bytes (%zu)", w.out_len);
+
     EXPECT(myd_wire_build_query(&w, "BEGIN", 5) == 0, "build query");
     EXPECT(w.out_len == 10 && memcmp(w.out, "\x06\x00\x00\x00\x03" "BEGIN", 10) == 0,
            "query bytes");

@@ -186,6 +186,24 @@ static void check_request(void)
     EXPECT(w.out_len == want.n && memcmp(w.out, want.b, want.n) == 0,
            "request bytes differ (%zu vs %zu)", w.out_len, want.n);
 
+    /* a BYTES parameter (ABI 1.3): one format code per parameter, binary
+     * (1) for the bytes, which go whole, NUL and all */
+    struct sbd_value pb[2] = {
+        {.type = SBD_TYPE_INT, .i = 7},
+        {.type = SBD_TYPE_BYTES, .s = "a\0\xff'", .len = 4},
+    };
+    EXPECT(pgd_wire_build(&w, "sb", pb, 2) == 0, "build with BYTES");
+    struct buf wantb = {.n = 0};
+    start(&wantb, 'B'); cstr(&wantb, ""); cstr(&wantb, "sb");
+    i16(&wantb, 2); i16(&wantb, 0); i16(&wantb, 1); /* text, binary */
+    i16(&wantb, 2);
+    i32(&wantb, 1); bytes(&wantb, "7", 1);
+    i32(&wantb, 4); bytes(&wantb, "a\0\xff'", 4);
+    i16(&wantb, 1); i16(&wantb, 0);
+    end(&wantb);
+    EXPECT(w.out_len == wantb.n + 22 && memcmp(w.out, wantb.b, wantb.n) == 0,
+           "request with BYTES differs (%zu vs %zu)", w.out_len, wantb.n + 22);
+
     /* no parameters */
     EXPECT(pgd_wire_build(&w, "s", NULL, 0) == 0, "build without parameters");
     struct buf want0 = {.n = 0};
