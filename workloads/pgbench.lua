@@ -38,6 +38,10 @@ sbench.cmdline.options = {
                        "use --time/--events)", 0 },
    pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
                          "`sbench pgbench`)", false },
+   report_per_command = { "run: per-command latencies, failures and retries in pgbench's report " ..
+                             "(pgbench -r)", false },
+   failures_detailed = { "run: failures by kind in pgbench's report (pgbench --failures-detailed)",
+                         false },
    vacuum_all = { "run: vacuum pgbench_accounts too before the run (pgbench -v)", false },
    no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
 }
@@ -240,7 +244,15 @@ function thread_init()
    scripts, total_weight = load_scripts(s)
    con = sbench.sql.driver():connect()
    local dialect = con:dialect()
-   runner = Run.new(con, { mode = s.query_mode, dialect = dialect })
+   runner = Run.new(con, { mode = s.query_mode, dialect = dialect, timed = s.report_per_command })
+   if s.report_per_command then
+      for i, e in ipairs(scripts) do
+         e.script.slots, e.script.index = {}, i
+         for j = 1, #e.script.commands do
+            e.script.slots[j] = sbench.named_slot(string.format("pgbench %d %d", i, j))
+         end
+      end
+   end
    local client = sbench.cid or sbench.tid or 0
    local seed = base_seed(s)
    local rs, default_seed = Rnd.client_state(seed, s.clients, client)
@@ -254,6 +266,19 @@ function thread_init()
    choose_rs = Rnd.new(seed ~ (client * 0x9E3779B97F4A7C15 + 1))
    typed = #scripts > 1
    limit = s.transactions
+end
+
+-- pgbench -r's failures and retries per command: named slots "pgbench
+-- I J failed|retried", created on a command's first error (one allocation
+-- per command and outcome in a run), each error counted once.
+local error_slots = {}
+local function count_command_error(script, err)
+   local how = type(err) == "table" and err.class == "retry" and (sbench.opt.max_retries or 0) > 0
+      and "retried" or "failed"
+   local key = string.format("pgbench %d %d %s", script.index, runner.at_index, how)
+   local slot = error_slots[key]
+   if not slot then slot = sbench.named_slot(key); error_slots[key] = slot end
+   sbench.named_record(slot, 1000)
 end
 
 function event()
@@ -271,7 +296,10 @@ function event()
       sbench.event_type(e.name)
    end
    local ok, err = pcall(runner.run, e.script, ctx)
-   if not ok then error(runner.locate(e.script, err), 0) end
+   if not ok then
+      if e.script.slots and runner.at_index then count_command_error(e.script, err) end
+      error(runner.locate(e.script, err), 0)
+   end
 end
 
 function thread_done()
@@ -328,12 +356,41 @@ local DESCR = { ["tpcb-like"] = "<builtin: TPC-B (sort of)>",
 
 local report_scale -- the :scale the clients read from pgbench_branches
 
+local function total_weight_of(list)
+   local w = 0
+   for _, e in ipairs(list) do w = w + e.weight end
+   return w
+end
+
+local function pct(n, of) return of > 0 and 100.0 * n / of or 0 end
+
+-- pgbench -r's block for one script: each command's average time, its
+-- failures (and retries with --max-tries above 1).
+local function per_command_lines(stat, e, i, retries)
+   print(retries and "statement latencies in milliseconds, failures and retries:"
+         or "statement latencies in milliseconds and failures:")
+   local named = stat.named or {}
+   for j, c in ipairs(e.script.commands) do
+      local function n(suffix)
+         local x = named[string.format("pgbench %d %d%s", i, j, suffix)]
+         return x and x.count or 0
+      end
+      local x = named[string.format("pgbench %d %d", i, j)]
+      local avg = x and x.avg * 1000 or 0
+      if retries then
+         print(string.format("%14.3f%12d%12d  %s", avg, n(" failed"), n(" retried"), c.text))
+      else
+         print(string.format("%14.3f%12d  %s", avg, n(" failed"), c.text))
+      end
+   end
+end
+
 local function pgbench_report(stat)
    local s = settings()
    local list = load_scripts(s)
    local total = stat.events or 0
-   local failed = 0
-   for _, t in pairs(stat.types or {}) do failed = failed + (t.failed or 0) end
+   local failed = stat.failed or 0
+   local tries = (sbench.opt.max_retries or 0) + 1
    if #list == 1 then
       print("transaction type: " .. (DESCR[list[1].name] or list[1].script.source))
    end
@@ -341,7 +398,7 @@ local function pgbench_report(stat)
    print("query mode: " .. s.query_mode)
    print("number of clients: " .. s.clients)
    print("number of threads: " .. s.threads)
-   print("maximum number of tries: " .. ((sbench.opt.max_retries or 0) + 1))
+   print("maximum number of tries: " .. tries)
    if s.transactions > 0 then
       print("number of transactions per client: " .. s.transactions)
       print(string.format("number of transactions actually processed: %d/%d", total,
@@ -350,22 +407,68 @@ local function pgbench_report(stat)
       print(string.format("duration: %d s", math.floor((sbench.opt.time or 0) + 0.5)))
       print("number of transactions actually processed: " .. total)
    end
-   print(string.format("number of failed transactions: %d (%.3f%%)", failed,
-                       total + failed > 0 and 100.0 * failed / (total + failed) or 0))
-   if (sbench.opt.max_retries or 0) > 0 then
-      print("number of transactions retried: " .. (stat.errors or 0))
+   local all = total + failed
+   print(string.format("number of failed transactions: %d (%.3f%%)", failed, pct(failed, all)))
+   if s.failures_detailed then
+      local by = stat.failed_by_sqlstate or {}
+      local ser, dead = by["40001"] or 0, by["40P01"] or 0
+      print(string.format("number of serialization failures: %d (%.3f%%)", ser, pct(ser, all)))
+      print(string.format("number of deadlock failures: %d (%.3f%%)", dead, pct(dead, all)))
+   end
+   if tries > 1 then
+      local retried = stat.retried or 0
+      print(string.format("number of transactions retried: %d (%.3f%%)", retried, pct(retried, all)))
+      print("total number of retries: " .. (stat.errors or 0))
+   end
+   local limit = (stat.latency_limit or 0) * 1000
+   if limit > 0 then
+      print(string.format("number of transactions above the %.1f ms latency limit: %d/%d (%.3f%%)",
+                          limit, stat.late or 0, total, pct(stat.late or 0, total)))
    end
    print(string.format("latency average = %.3f ms", (stat.latency_avg or 0) * 1000))
+   local rate = (sbench.opt.rate or 0) > 0
+   if rate or limit > 0 or (sbench.opt.report_interval or 0) > 0 then
+      print(string.format("latency stddev = %.3f ms", (stat.latency_stddev or 0) * 1000))
+   end
+   if rate and stat.lag_avg then
+      print(string.format("rate limit schedule lag: avg %.3f (max %.3f) ms", stat.lag_avg * 1000,
+                          stat.lag_max * 1000))
+   end
    local t = stat.time_total or 0
-   print(string.format("tps = %f (without initial connection time)", t > 0 and total / t or 0))
+   local connects = stat.connects or 0
+   if sbench.opt.reconnect == "transaction" then
+      print(string.format("average connection time = %.3f ms",
+                          connects > 0 and (stat.connect_time or 0) * 1000 / connects or 0))
+      print(string.format("tps = %f (including reconnection times)", t > 0 and total / t or 0))
+   else
+      -- each thread opens its clients' connections one after the other
+      print(string.format("initial connection time = %.3f ms",
+                          (stat.connect_time or 0) * 1000 / math.max(s.threads, 1)))
+      print(string.format("tps = %f (without initial connection time)", t > 0 and total / t or 0))
+   end
    if #list > 1 then
       for i, e in ipairs(list) do
          local n = stat.types and stat.types[e.name] and stat.types[e.name].count or 0
          print(string.format("SQL script %d: %s", i, DESCR[e.name] or e.script.source))
-         print(string.format(" - weight: %d", e.weight))
+         print(string.format(" - weight: %d (targets %.1f%% of total)", e.weight,
+                             pct(e.weight, total_weight_of(list))))
          print(string.format(" - %d transactions (%.1f%% of total, tps = %f)", n,
-                             total > 0 and 100.0 * n / total or 0, t > 0 and n / t or 0))
+                             pct(n, total), t > 0 and n / t or 0))
+         local ty = stat.types and stat.types[e.name] or {}
+         local tf = ty.failed or 0
+         print(string.format(" - number of failed transactions: %d (%.3f%%)", tf, pct(tf, n + tf)))
+         if tries > 1 then -- (the retried transactions are not counted by type)
+            print(" - total number of retries: " .. (ty.retries or 0))
+         end
+         print(string.format(" - latency average = %.3f ms", ty.latency_avg or 0))
+         print(string.format(" - latency stddev = %.3f ms", ty.latency_stddev or 0))
+         if s.report_per_command then
+            io.write(" - ")
+            per_command_lines(stat, e, i, tries > 1)
+         end
       end
+   elseif s.report_per_command then
+      per_command_lines(stat, list[1], 1, tries > 1)
    end
 end
 
