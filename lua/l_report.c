@@ -385,6 +385,7 @@ void l_open_report(lua_State *L)
     lua_setfield(L, -2, "named_slot");
     lua_pushcfunction(L, named_record);
     lua_setfield(L, -2, "named_record");
+    l_open_txlog(L);
     for (int i = 0; sb_report_formats[i]; i++) {
         const struct sb_report_format *fmt = sb_report_formats[i];
         if (fmt->hook_line == NULL)

@@ -42,6 +42,12 @@ sbench.cmdline.options = {
                              "(pgbench -r)", false },
    failures_detailed = { "run: failures by kind in pgbench's report (pgbench --failures-detailed)",
                          false },
+   log = { "run: write pgbench's per-transaction log, one file per thread (pgbench -l)", false },
+   log_prefix = { "run: prefix of the log files (pgbench --log-prefix)", "pgbench_log" },
+   aggregate_interval = { "run: seconds per line of the aggregated log (pgbench --aggregate-interval)",
+                          0 },
+   sampling_rate = { "run: share of transactions written to the log, in (0, 1] " ..
+                        "(pgbench --sampling-rate)", 1.0 },
    vacuum_all = { "run: vacuum pgbench_accounts too before the run (pgbench -v)", false },
    no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
 }
@@ -174,9 +180,31 @@ local function names_defined(s)
    return d
 end
 
+-- The log options as pgbench allows them.
+local function check_log(s)
+   local function no(msg) error(msg, 0) end
+   if not s.log then
+      if s.sampling_rate ~= 1.0 then no("log sampling (--sampling-rate) is allowed only when logging transactions (-l)") end
+      if s.aggregate_interval ~= 0 then no("log aggregation is allowed only when actually logging transactions") end
+      if s.log_prefix ~= "pgbench_log" then no("log file prefix (--log-prefix) is allowed only when logging transactions (-l)") end
+      return
+   end
+   if not (s.sampling_rate > 0 and s.sampling_rate <= 1) then no("invalid sampling rate: " .. s.sampling_rate .. " (expected (0, 1])") end
+   if s.aggregate_interval < 0 or math.type(s.aggregate_interval) ~= "integer" then
+      no("invalid number of seconds for aggregation: " .. s.aggregate_interval)
+   end
+   if s.sampling_rate ~= 1.0 and s.aggregate_interval > 0 then
+      no("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time")
+   end
+   if (sbench.opt.rate or 0) > 0 then
+      no("-l/--log with --rate is not implemented (the log's schedule lag); see docs/pgbench.md")
+   end
+end
+
 function init()
    local s = settings()
    check_mode(s)
+   check_log(s)
    defines(s)
    base_seed(s)
    local list = load_scripts(s)
@@ -221,6 +249,10 @@ end
 local con, runner, scripts, total_weight, ctx, choose_rs
 local typed
 local done_count, limit = 0, 0 -- transactions of this client, --transactions
+-- pgbench -l: this thread's log, the client's number, its transactions,
+-- --sampling-rate, the running transaction's start and retries (-1: not logged)
+local txlog, log_client, log_count, sample, tx_start, log_retries
+local restarting = false
 
 -- The :scale of the run: --scale, else with a built-in script the rows of
 -- pgbench_branches, else 1 (as pgbench).
@@ -266,6 +298,12 @@ function thread_init()
    choose_rs = Rnd.new(seed ~ (client * 0x9E3779B97F4A7C15 + 1))
    typed = #scripts > 1
    limit = s.transactions
+   for i, e in ipairs(scripts) do e.index = i - 1 end
+   if s.log then
+      txlog = sbench.txlog.open(s.log_prefix, sbench.tid or 0, s.aggregate_interval)
+      log_client, sample = client, s.sampling_rate
+      log_retries = (sbench.opt.max_retries or 0) > 0 and 0 or -1
+   end
 end
 
 -- pgbench -r's failures and retries per command: named slots "pgbench
@@ -295,20 +333,33 @@ function event()
       end
       sbench.event_type(e.name)
    end
+   if txlog and not restarting then
+      tx_start = sbench.clock_ns()
+   end
+   restarting = false
    local ok, err = pcall(runner.run, e.script, ctx)
    if not ok then
       if e.script.slots and runner.at_index then count_command_error(e.script, err) end
       error(runner.locate(e.script, err), 0)
    end
+   if txlog then
+      log_count = (log_count or 0) + 1
+      if sample >= 1 or math.random() < sample then
+         txlog:tx(log_client, log_count, sbench.clock_ns() - tx_start, e.index, log_retries)
+      end
+   end
 end
 
 function thread_done()
+   if txlog then txlog:close(); txlog = nil end
    runner.close()
    con:disconnect()
 end
 
 sbench.hooks = sbench.hooks or {}
 function sbench.hooks.before_restart_event(err)
+   restarting = true
+   if log_retries and log_retries >= 0 then log_retries = log_retries + 1 end
    if type(err) == "table" and err.class == "lost" then runner.close() end
 end
 
