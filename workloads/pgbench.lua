@@ -442,9 +442,8 @@ local function pgbench_report(stat)
    local total = stat.events or 0
    local failed = stat.failed or 0
    local tries = (sbench.opt.max_retries or 0) + 1
-   if #list == 1 then
-      print("transaction type: " .. (DESCR[list[1].name] or list[1].script.source))
-   end
+   print("transaction type: " .. (#list > 1 and "multiple scripts" or
+                                   DESCR[list[1].name] or list[1].script.source))
    print("scaling factor: " .. (s.scale > 0 and s.scale or report_scale or 1))
    print("query mode: " .. s.query_mode)
    print("number of clients: " .. s.clients)

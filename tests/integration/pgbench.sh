@@ -207,9 +207,9 @@ if [ "$TARGET" = pgsql ]; then
     expect_eq "sbench pgbench -v" "$(grep '^number of transactions actually processed' "$SBT_TMP/cli-v.out")" \
         "number of transactions actually processed: 2/2"
     "$SBENCH" pgbench --help >"$SBT_TMP/cli-help.out" 2>&1; hrc=$?
-    expect_eq "sbench pgbench --help: exit 0, lists -c and the refused -r" \
-        "$hrc $(grep -c '^  -c, --client=VALUE$' "$SBT_TMP/cli-help.out") $(grep -c '^  -r, --report-per-command: ' "$SBT_TMP/cli-help.out")" "0 1 1"
-    for bad in "-r" "-l" "--aggregate-interval=5" "-L 10" "-t 5 -T 5" "-Z" "-c 0"; do
+    expect_eq "sbench pgbench --help: exit 0, lists -c and -r, the refused -d" \
+        "$hrc $(grep -c '^  -c, --client=VALUE$' "$SBT_TMP/cli-help.out") $(grep -c '^  -r, --report-per-command$' "$SBT_TMP/cli-help.out") $(grep -c '^  -d, --debug: ' "$SBT_TMP/cli-help.out")" "0 1 1 1"
+    for bad in "-d" "--progress-timestamp" "-t 5 -T 5" "-Z" "-c 0"; do
         # shellcheck disable=SC2086
         "$SBENCH" pgbench $bad $CONN sbtest >"$SBT_TMP/cli-bad.out" 2>&1; brc=$?
         checks=$((checks + 1))

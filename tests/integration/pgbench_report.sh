@@ -1,0 +1,132 @@
+#!/bin/sh
+# pgbench_report.sh: `sbench pgbench`'s report and logs against pgbench 15
+# itself on the same PostgreSQL server:
+#   - the report's lines (labels and order, numbers aside) as pgbench's for
+#     the same options: plain; -P -L --max-tries --failures-detailed -r;
+#     -C; two weighted built-ins with -r;
+#   - the figures against a recomputation from sbench's own per-transaction
+#     log of a script whose service time is set (\sleep 1 or 30 ms): latency
+#     average and stddev, transactions above -L 15, -r's \sleep average;
+#   - -l: as many lines as transactions processed, pgbench's fields (count
+#     and integer types) with and without --max-tries, one file per thread
+#     named PREFIX.PID[.THREAD]; --aggregate-interval: pgbench's 15 fields,
+#     the counts summing to the transactions; --sampling-rate 0.2: about a
+#     fifth of them; SIGINT during a run: every processed transaction logged;
+#   - the log options pgbench refuses together refused in one line.
+# Environment: see wl-lib.sh.  A missing server or pgbench is a failure.
+set -u
+. "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
+wl_setup pgsql
+command -v pgbench >/dev/null || die "pgbench is not installed"
+CONN="-h $SBT_PGHOST -p $SBT_PGPORT -U sbtest"
+PGB() { pgbench $CONN "$@" sbtest; }
+# shellcheck disable=SC2086
+SBP() { "$SBENCH" pgbench $CONN "$@" sbtest; }
+W=$(mktemp -d "$SBT_TMP/pgbrep.XXXXXX")
+
+PGB -i -s 1 -q >/dev/null 2>&1 || die "pgbench -i failed"
+
+# The report from "transaction type"/"scaling factor" on, numbers as N.
+labels() {
+    sed -n '/^\(transaction type\|scaling factor\)/,$p' "$1" | grep -v '^progress:' |
+        sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g'
+}
+same_report() { # WHAT OPTIONS...
+    what=$1; shift
+    PGB "$@" >"$W/pgb.out" 2>/dev/null || { fail "pgbench $*: failed"; return; }
+    SBP "$@" >"$W/sb.out" 2>&1 || { fail "sbench pgbench $*: exit $?"; tail -3 "$W/sb.out"; return; }
+    checks=$((checks + 1))
+    if [ "$(labels "$W/pgb.out")" = "$(labels "$W/sb.out")" ]; then
+        echo "ok   report lines as pgbench's: $what ($(labels "$W/sb.out" | wc -l) lines)"
+    else
+        fail "report lines of $what differ from pgbench's:"
+        diff "$W/pgb.out" "$W/sb.out" | sed 's/^/     | /' | head -40
+    fi
+}
+same_report "plain" -n -c 2 -j 2 -t 10
+same_report "-P -L --max-tries --failures-detailed -r" -n -c 2 -t 10 -P 30 -L 50 --max-tries=3 \
+    --failures-detailed -r
+same_report "-C" -n -c 2 -t 5 -C -S
+same_report "two scripts, -r" -n -c 2 -t 10 -b simple-update@1 -b select-only@3 -r
+
+# --- the figures, on a script whose service time is known
+cat >"$W/sleep.sql" <<'EOF'
+\set d 1 + 29 * random(0, 1)
+\sleep :d ms
+SELECT 1;
+EOF
+SBP -n -c 2 -j 2 -t 25 -r -L 15 -l --log-prefix="$W/fig" -f "$W/sleep.sql" >"$W/run-fig.txt" 2>&1 ||
+    { tail -3 "$W/run-fig.txt"; fail "sbench pgbench on sleep.sql failed"; }
+# shellcheck disable=SC2046
+set -- $(cat "$W"/fig.* | awk '{ n++; s += $3; q += $3 * $3; if ($3 > 15000) late++ }
+    END { m = s / n; printf "%d %.3f %.3f %d", n, m / 1000, sqrt(q / n - m * m) / 1000, late }')
+n_log=$1 avg_log=$2 sd_log=$3 late_log=${4:-0}
+avg_rep=$(sed -n 's/^latency average = \([0-9.]*\) ms$/\1/p' "$W/run-fig.txt")
+sd_rep=$(sed -n 's/^latency stddev = \([0-9.]*\) ms$/\1/p' "$W/run-fig.txt")
+late_rep=$(sed -n 's/^number of transactions above the 15.0 ms latency limit: \([0-9]*\)\/.*/\1/p' "$W/run-fig.txt")
+sleep_avg=$(awk '$3 == "\\sleep" { print int($1) }' "$W/run-fig.txt")
+expect_eq "-l: lines of the log" "$n_log" 50
+# the histogram's buckets are within 1%; a transaction's time in the log
+# is the client's, a little above the core's event time
+within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r * b + 0.2) }'; }
+checks=$((checks + 1))
+if within "$avg_rep" "$avg_log" 0.03 && within "$sd_rep" "$sd_log" 0.05; then
+    echo "ok   latency average/stddev $avg_rep/$sd_rep ms = the log's $avg_log/$sd_log ms"
+else
+    fail "latency average/stddev $avg_rep/$sd_rep ms, the log's $avg_log/$sd_log ms"
+fi
+expect_eq "-L 15: transactions above it, as counted in the log" "$late_rep" "$late_log"
+expect_range "-r: the \\sleep of 1 or 30 ms averages between them (ms)" "$sleep_avg" 1 30
+
+# --- -l: the fields of pgbench's own log
+fields() { # FILE: the number of fields and which are integers, per line, unique
+    awk '{ s = NF ":"; for (i = 1; i <= NF; i++) s = s ($i ~ /^-?[0-9]+$/ ? "i" : "x"); print s }' "$@" | sort -u
+}
+for opts in "-t 20" "-t 20 --max-tries=2"; do
+    rm -f "$W"/pl.* "$W"/sl.*
+    # shellcheck disable=SC2086
+    PGB -n -c 3 -j 2 -S $opts -l --log-prefix="$W/pl" >/dev/null 2>&1 || fail "pgbench -l failed"
+    # shellcheck disable=SC2086
+    SBP -n -c 3 -j 2 -S $opts -l --log-prefix="$W/sl" >"$W/run-sl.txt" 2>&1 || fail "sbench pgbench -l failed"
+    expect_eq "-l $opts: fields as pgbench's log" "$(fields "$W"/sl.*)" "$(fields "$W"/pl.*)"
+    expect_eq "-l $opts: files as pgbench's (PREFIX.PID, PREFIX.PID.1)" \
+        "$(cd "$W" && ls sl.* | sed 's/[0-9][0-9]*/P/' | sort | tr '\n' ' ')" \
+        "$(cd "$W" && ls pl.* | sed 's/[0-9][0-9]*/P/; s/^pl/sl/' | sort | tr '\n' ' ')"
+    expect_eq "-l $opts: lines = transactions (60)" "$(cat "$W"/sl.* | wc -l)" 60
+done
+rm -f "$W"/pa.* "$W"/sa.*
+PGB -n -c 2 -T 2 -S -l --aggregate-interval=1 --log-prefix="$W/pa" >/dev/null 2>&1 || fail "pgbench --aggregate-interval failed"
+SBP -n -c 2 -T 2 -S -l --aggregate-interval=1 --log-prefix="$W/sa" >"$W/run-sa.txt" 2>&1 || fail "sbench --aggregate-interval failed"
+expect_eq "--aggregate-interval: fields as pgbench's" "$(fields "$W"/sa.*)" "$(fields "$W"/pa.*)"
+expect_eq "--aggregate-interval: counts = transactions processed" "$(cat "$W"/sa.* | awk '{ s += $2 } END { print s }')" \
+    "$(sed -n 's/^number of transactions actually processed: //p' "$W/run-sa.txt")"
+rm -f "$W"/ss.*
+SBP -n -c 1 -t 500 -S -l --sampling-rate=0.2 --log-prefix="$W/ss" >/dev/null 2>&1 || fail "sbench --sampling-rate failed"
+expect_range "--sampling-rate=0.2 of 500: lines" "$(cat "$W"/ss.* | wc -l)" 50 150
+
+# --- SIGINT: nothing lost
+rm -f "$W"/si.*
+SBP -n -c 4 -j 2 -T 60 -S -l --log-prefix="$W/si" >"$W/run-si.txt" 2>&1 &
+pid=$!
+sleep 3
+kill -INT "$pid"
+wait "$pid"
+expect_eq "SIGINT: log lines = transactions processed" "$(cat "$W"/si.* | wc -l)" \
+    "$(sed -n 's/^number of transactions actually processed: //p' "$W/run-si.txt")"
+
+# --- refused as pgbench refuses them
+for bad in "-l --sampling-rate=0.5 --aggregate-interval=1" "--sampling-rate=0.5" "-l --sampling-rate=2"; do
+    # shellcheck disable=SC2086
+    SBP -t 1 $bad >"$W/bad.out" 2>&1; brc=$?
+    checks=$((checks + 1))
+    if [ "$brc" != 0 ] && [ "$(grep -c '^FATAL: .*sampling' "$W/bad.out")" = 1 ] &&
+        ! grep -q traceback "$W/bad.out"; then
+        echo "ok   $bad refused: $(grep sampling "$W/bad.out")"
+    else
+        fail "$bad: exit $brc"; sed 's/^/     | /' "$W/bad.out"
+    fi
+done
+
+rm -rf "$W"
+echo "$checks checks, $failures failed"
+[ "$failures" = 0 ]
