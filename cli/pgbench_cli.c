@@ -220,12 +220,20 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
     case 'N': return list_add(&st->builtin, "simple-update");
     case 'b': return list_add(&st->builtin, v);
     case 'f': return list_add(&st->file, v);
-    case 'D':
-        if (strchr(v, ',') != NULL) {
-            snprintf(err, errlen, "-D %s: a value with a comma is not supported", v);
+    case 'D': {
+        /* the workload joins a piece without '=' to the value before it,
+         * so a comma in a value is kept unless an '=' follows it */
+        const char *eq = strchr(v, '='), *comma = eq ? strchr(eq, ',') : NULL;
+        if (eq == NULL || eq == v) {
+            snprintf(err, errlen, "invalid variable definition: \"%s\" (expected NAME=VALUE)", v);
+            return -1;
+        }
+        if (comma && strchr(comma, '=')) {
+            snprintf(err, errlen, "-D %s: a value with a comma followed by '=' is not supported", v);
             return -1;
         }
         return list_add(&st->define, v);
+    }
     case 'i': st->init = 1; return 0;
     case 'h': case 'p': case 'U': return connection_option(st, o, p->letter, v, err, errlen);
     default: break;

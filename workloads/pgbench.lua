@@ -141,12 +141,19 @@ local function load_scripts(s)
 end
 
 -- -D NAME=VALUE -> { name = "value" }.
+-- The -D variables.  The option's list is split at commas: a piece with
+-- no "=" continues the value before it (-D list=1,2,3 is one value).
 local function defines(s)
-   local vars = {}
+   local vars, last = {}, nil
    for _, d in ipairs(s.define) do
       local name, value = d:match("^([^=]+)=(.*)$")
-      if not name then error("invalid variable definition: \"" .. d .. "\" (expected NAME=VALUE)", 0) end
-      vars[name] = value
+      if name then
+         vars[name], last = value, name
+      elseif last then
+         vars[last] = vars[last] .. "," .. d
+      else
+         error("invalid variable definition: \"" .. d .. "\" (expected NAME=VALUE)", 0)
+      end
    end
    return vars
 end
@@ -319,7 +326,22 @@ local function count_command_error(script, err)
    sbench.named_record(slot, 1000)
 end
 
+-- A failure of the script itself (an expression's error, a \shell that
+-- failed) aborts this client only, as pgbench does: one line, then the
+-- client's loop ends; the report counts the aborted clients
+-- (named slot "pgbench aborted").
+local aborted = false
+local function abort_client(e, err)
+   local c = runner.at
+   io.stderr:write(string.format("pgbench: error: client %d aborted in command %d (%s) of script %d; %s\n",
+                                 sbench.cid or sbench.tid or 0, (runner.at_index or 1) - 1,
+                                 c and c.kind or "?", e.index, err.message))
+   aborted = true
+   sbench.named_record(sbench.named_slot("pgbench aborted"), 1000)
+end
+
 function event()
+   if aborted then return true end
    if limit > 0 then
       if done_count >= limit then return true end -- ends this client's loop
       done_count = done_count + 1
@@ -340,6 +362,10 @@ function event()
    local ok, err = pcall(runner.run, e.script, ctx)
    if not ok then
       if e.script.slots and runner.at_index then count_command_error(e.script, err) end
+      if type(err) == "table" and err.script_error then
+         abort_client(e, err)
+         return true
+      end
       error(runner.locate(e.script, err), 0)
    end
    if txlog then
@@ -519,6 +545,10 @@ local function pgbench_report(stat)
       end
    elseif s.report_per_command then
       per_command_lines(stat, list[1], 1, tries > 1)
+   end
+   local aborted_clients = stat.named and stat.named["pgbench aborted"]
+   if aborted_clients and aborted_clients.count > 0 then
+      io.stderr:write("pgbench: error: Run was aborted; the above results are incomplete.\n")
    end
 end
 

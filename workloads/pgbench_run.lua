@@ -29,7 +29,7 @@ end
 local plain_error = { __tostring = function(e) return e.message end }
 local function script_fail(script, cmd, msg)
    error(setmetatable({ message = script.source .. ":" .. cmd.line .. ": " .. msg,
-                        no_traceback = true }, plain_error), 0)
+                        no_traceback = true, script_error = true }, plain_error), 0)
 end
 
 local function var_text(script, cmd, vars, name)

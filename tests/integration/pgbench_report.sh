@@ -106,13 +106,35 @@ expect_range "--sampling-rate=0.2 of 500: lines" "$(cat "$W"/ss.* | wc -l)" 50 1
 
 # --- SIGINT: nothing lost
 rm -f "$W"/si.*
-SBP -n -c 4 -j 2 -T 60 -S -l --log-prefix="$W/si" >"$W/run-si.txt" 2>&1 &
+# (a background job of sh starts with SIGINT ignored: restore it first)
+python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execvp(sys.argv[1], sys.argv[1:])' \
+    "$SBENCH" pgbench $CONN -n -c 4 -j 2 -T 60 -S -l --log-prefix="$W/si" sbtest >"$W/run-si.txt" 2>&1 &
 pid=$!
 sleep 3
 kill -INT "$pid"
 wait "$pid"
+expect_eq "SIGINT: the run interrupted (exit status 130)" "$?" 130
 expect_eq "SIGINT: log lines = transactions processed" "$(cat "$W"/si.* | wc -l)" \
     "$(sed -n 's/^number of transactions actually processed: //p' "$W/run-si.txt")"
+
+# --- an expression's error aborts that client only, as pgbench
+printf '%s\n' '\set x 10 / (:client_id - 1)' 'SELECT 1;' >"$W/abort.sql"
+PGB -n -c 3 -t 5 -f "$W/abort.sql" >"$W/pgb.out" 2>/dev/null
+SBP -n -c 3 -t 5 -f "$W/abort.sql" >"$W/run-ab.txt" 2>"$W/run-ab.err"
+expect_eq "client 1's division by zero: the others' transactions as pgbench's" \
+    "$(grep '^number of transactions actually processed' "$W/run-ab.txt")" \
+    "$(grep '^number of transactions actually processed' "$W/pgb.out")"
+expect_eq "client 1's division by zero: one line naming it, the run marked aborted" \
+    "$(grep -c '^pgbench: error: client 1 aborted in command 0 (set) of script 0; .*division by zero$' "$W/run-ab.err") $(grep -c 'Run was aborted' "$W/run-ab.err")" "1 1"
+
+# --- -D with a comma in the value: the statement pgbench sends
+psql -X -qAt -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest -d sbtest -c "SET client_min_messages = warning; DROP TABLE IF EXISTS dtest; CREATE TABLE dtest (a int, b int, who text)" >/dev/null
+printf '%s\n' "INSERT INTO dtest VALUES (:v, :who);" >"$W/d.sql"
+PGB -n -t 1 -f "$W/d.sql" -D v=1,2 -D "who='pgbench'" >/dev/null 2>&1 || fail "pgbench -D v=1,2 failed"
+SBP -n -t 1 -f "$W/d.sql" -D v=1,2 -D "who='sbench'" >"$W/run-d.txt" 2>&1 || { fail "sbench pgbench -D v=1,2 failed"; tail -3 "$W/run-d.txt"; }
+expect_eq "-D v=1,2: the rows inserted" "$(psql -X -qAt -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest -d sbtest -c "SELECT string_agg(a || ',' || b || ',' || who, ' ' ORDER BY who) FROM dtest")" \
+    "1,2,pgbench 1,2,sbench"
+psql -X -qAt -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest -d sbtest -c "DROP TABLE dtest" >/dev/null
 
 # --- refused as pgbench refuses them
 for bad in "-l --sampling-rate=0.5 --aggregate-interval=1" "--sampling-rate=0.5" "-l --sampling-rate=2"; do
