@@ -552,11 +552,20 @@ local function pgbench_report(stat)
    end
 end
 
+-- pgbench 15's progress line (-P), on stderr as pgbench writes it.
 local function pgbench_progress(stat)
    local dt = stat.time_interval or 0
-   print(string.format("progress: %.1f s, %.1f tps, lat %.3f ms, %d failed",
-                       stat.time_total or 0, dt > 0 and (stat.events or 0) / dt or 0,
-                       (stat.latency_avg or 0) * 1000, 0))
+   local line = string.format("progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+                              stat.time_total or 0, dt > 0 and (stat.events or 0) / dt or 0,
+                              (stat.latency_avg or 0) * 1000, (stat.latency_stddev or 0) * 1000,
+                              stat.failed or 0)
+   if (sbench.opt.rate or 0) > 0 then
+      line = line .. string.format(", lag %.3f ms", (stat.lag_avg or 0) * 1000)
+   end
+   if (sbench.opt.max_retries or 0) > 0 then
+      line = line .. string.format(", %d retried, %d retries", stat.retried or 0, stat.errors or 0)
+   end
+   io.stderr:write(line, "\n")
 end
 
 function init()

@@ -49,6 +49,12 @@ same_report "-P -L --max-tries --failures-detailed -r" -n -c 2 -t 10 -P 30 -L 50
 same_report "-C" -n -c 2 -t 5 -C -S
 same_report "two scripts, -r" -n -c 2 -t 10 -b simple-update@1 -b select-only@3 -r
 
+# -P's progress lines (on stderr, as pgbench's)
+plabels() { grep '^progress:' "$1" | sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g' | sort -u; }
+PGB -n -c 2 -T 2 -S -P 1 -R 200 --max-tries=2 >/dev/null 2>"$W/pgb-p.err"
+SBP -n -c 2 -T 2 -S -P 1 -R 200 --max-tries=2 >/dev/null 2>"$W/sb-p.err"
+expect_eq "-P -R --max-tries: progress lines as pgbench's" "$(plabels "$W/sb-p.err")" "$(plabels "$W/pgb-p.err")"
+
 # --- the figures, on a script whose service time is known
 cat >"$W/sleep.sql" <<'EOF'
 \set d 1 + 29 * random(0, 1)
