@@ -223,12 +223,16 @@ else
     # --- sbench pgbench on another driver (--db-driver and its options pass through)
     # shellcheck disable=SC2086
     "$SBENCH" pgbench $SB_DRV -i -s 1 >"$SBT_TMP/cli-init.out" 2>&1 || { tail -5 "$SBT_TMP/cli-init.out"; fail "sbench pgbench -i failed"; }
+    rm -f "$SBT_TMP"/cli-txlog.*
     # shellcheck disable=SC2086
-    "$SBENCH" pgbench $SB_DRV -c 2 -j 2 -t $TX -N >"$SBT_TMP/cli-run.out" 2>&1 ||
+    "$SBENCH" pgbench $SB_DRV -c 2 -j 2 -t $TX -N -r -l --log-prefix="$SBT_TMP/cli-txlog" >"$SBT_TMP/cli-run.out" 2>&1 ||
         { tail -5 "$SBT_TMP/cli-run.out"; fail "sbench pgbench run failed"; }
     expect_eq "sbench pgbench -N: processed" "$(grep '^number of transactions actually processed' "$SBT_TMP/cli-run.out")" \
         "number of transactions actually processed: $((2 * TX))/$((2 * TX))"
     expect_eq "sbench pgbench -N: history rows" "$(dbq "SELECT COUNT(*) FROM pgbench_history")" $((2 * TX))
+    expect_eq "sbench pgbench -N -l: log lines = transactions" "$(cat "$SBT_TMP"/cli-txlog.* | wc -l)" $((2 * TX))
+    expect_eq "sbench pgbench -N -r: a latency line per command of simple-update" \
+        "$(sed -n '/^statement latencies/,$p' "$SBT_TMP/cli-run.out" | grep -c '^ *[0-9.]* *0  ')" 9
     expect_eq "sbench pgbench -N: accounts sum = history sum" "$(dbq "SELECT (SELECT SUM(abalance) FROM pgbench_accounts) - (SELECT SUM(delta) FROM pgbench_history)")" 0
 fi
 
