@@ -70,13 +70,13 @@ static const struct pgopt pgopts[] = {
     {0, "partition-method", 1, "--partition-method=", NULL},
     {'q', "quiet", 0, "", NULL},
     {0, "verbose-errors", 0, "", NULL},
-    {'r', "report-per-command", 0, NULL, "per-statement latencies (-r) are not implemented"},
-    {'L', "latency-limit", 1, NULL, "--latency-limit is not implemented"},
-    {'l', "log", 0, NULL, "the per-transaction log (-l/--log) is not implemented"},
-    {0, "log-prefix", 1, NULL, "--log-prefix (of the per-transaction log) is not implemented"},
-    {0, "aggregate-interval", 1, NULL, "the aggregated log (--aggregate-interval) is not implemented"},
-    {0, "sampling-rate", 1, NULL, "--sampling-rate (of the per-transaction log) is not implemented"},
-    {0, "failures-detailed", 0, NULL, "--failures-detailed is not implemented (the report counts retries and failures)"},
+    {'r', "report-per-command", 0, "--report-per-command=on", NULL},
+    {'L', "latency-limit", 1, "--latency-limit=", NULL},
+    {'l', "log", 0, "--log=on", NULL},
+    {0, "log-prefix", 1, "--log-prefix=", NULL},
+    {0, "aggregate-interval", 1, "--aggregate-interval=", NULL},
+    {0, "sampling-rate", 1, "--sampling-rate=", NULL},
+    {0, "failures-detailed", 0, "--failures-detailed=on", NULL},
     {'v', "vacuum-all", 0, "--vacuum-all", NULL},
     {0, "progress-timestamp", 0, NULL, "--progress-timestamp is not implemented"},
     {'d', "debug", 0, NULL, "-d/--debug is not implemented"},
@@ -220,12 +220,20 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
     case 'N': return list_add(&st->builtin, "simple-update");
     case 'b': return list_add(&st->builtin, v);
     case 'f': return list_add(&st->file, v);
-    case 'D':
-        if (strchr(v, ',') != NULL) {
-            snprintf(err, errlen, "-D %s: a value with a comma is not supported", v);
+    case 'D': {
+        /* the workload joins a piece without '=' to the value before it,
+         * so a comma in a value is kept unless an '=' follows it */
+        const char *eq = strchr(v, '='), *comma = eq ? strchr(eq, ',') : NULL;
+        if (eq == NULL || eq == v) {
+            snprintf(err, errlen, "invalid variable definition: \"%s\" (expected NAME=VALUE)", v);
+            return -1;
+        }
+        if (comma && strchr(comma, '=')) {
+            snprintf(err, errlen, "-D %s: a value with a comma followed by '=' is not supported", v);
             return -1;
         }
         return list_add(&st->define, v);
+    }
     case 'i': st->init = 1; return 0;
     case 'h': case 'p': case 'U': return connection_option(st, o, p->letter, v, err, errlen);
     default: break;

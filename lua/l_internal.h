@@ -136,6 +136,8 @@ void l_open_rand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);
+/* sbench.txlog: pgbench's per-thread transaction logs (l_txlog.c). */
+void l_open_txlog(lua_State *L);
 /* l_section.c: sbench.report_section{...} */
 void l_open_section(lua_State *L);
 /* l_opt.c: pushes option p's value v as sbench.opt holds it (nil for NULL). */

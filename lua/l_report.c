@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../core/clock.h"
 #include "../core/histogram.h"
 #include "../core/report.h"
 #include "l_internal.h"
@@ -73,6 +74,50 @@ static void push_kinds(lua_State *L, const struct sb_report *r)
     lua_setfield(L, -2, "kinds");
 }
 
+/* sbench's additions for pgbench's report (workloads/pgbench.lua), in
+ * seconds: latency_stddev; connects and connect_time (their total open
+ * time); late (events over --latency-limit) and latency_limit; failed
+ * and retried (events), failed_by_sqlstate[state] = events; with
+ * --rate, lag_avg and lag_max (schedule lag); named[name] = {count, avg,
+ * stddev} of the statements the workload named (con:prepare(sql, name)). */
+static void push_pgbench_fields(lua_State *L, const struct sb_report *r)
+{
+    int has = r->latency && sb_histogram_count(r->latency) > 0;
+    set_num(L, "latency_stddev", has ? sb_histogram_stddev(r->latency) / 1e9 : 0);
+    set_int(L, "connects", r->d.connects);
+    set_num(L, "connect_time", (double)r->d.connect_ns / 1e9);
+    set_int(L, "late", r->d.late_events);
+    set_int(L, "failed", r->d.failed_events);
+    set_int(L, "retried", r->d.retried_events);
+    lua_createtable(L, 0, 2); /* failures (not retried) by SQLSTATE */
+    for (int i = 0; i < r->d.nerrors; i++) {
+        if (r->d.errors[i].fatal == 0 || r->d.errors[i].sqlstate[0] == '\0')
+            continue;
+        const char *state = r->d.errors[i].sqlstate;
+        lua_Integer before = lua_getfield(L, -1, state) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+        lua_pop(L, 1);
+        lua_pushinteger(L, before + (lua_Integer)r->d.errors[i].fatal);
+        lua_setfield(L, -2, state);
+    }
+    lua_setfield(L, -2, "failed_by_sqlstate");
+    set_num(L, "latency_limit", r->latency_limit_ms / 1e3);
+    if (r->lag && sb_histogram_count(r->lag) > 0) {
+        set_num(L, "lag_avg", sb_histogram_mean(r->lag) / 1e9);
+        set_num(L, "lag_max", (double)sb_histogram_max(r->lag) / 1e9);
+    }
+    lua_createtable(L, 0, r->nnamed);
+    for (int i = 0; i < r->nnamed; i++) {
+        const sb_histogram *h = r->named_latency[i];
+        int hn = h && sb_histogram_count(h) > 0;
+        lua_createtable(L, 0, 3);
+        set_int(L, "count", r->named_count[i]);
+        set_num(L, "avg", hn ? sb_histogram_mean(h) / 1e9 : 0);
+        set_num(L, "stddev", hn ? sb_histogram_stddev(h) / 1e9 : 0);
+        lua_setfield(L, -2, r->named_name[i]);
+    }
+    lua_setfield(L, -2, "named");
+}
+
 /* Pushes the stat table sysbench 1.0 hooks receive. */
 static void push_stat(lua_State *L, const struct sb_report *r)
 {
@@ -95,8 +140,9 @@ static void push_stat(lua_State *L, const struct sb_report *r)
     set_num(L, "latency_max", st.latency_max);
     set_num(L, "latency_sum", st.latency_sum);
     push_kinds(L, r);
+    push_pgbench_fields(L, r);
     /* stat.types[name] = {count, retries, failed, latency_min, latency_avg,
-     * latency_pct, latency_max, percentiles = {["10"] .. ["99.99"]}}
+     * latency_stddev, latency_pct, latency_max, percentiles = {["10"] .. ["99.99"]}}
      * (sbench.event_type; ms) */
     lua_createtable(L, 0, r->ntypes);
     for (int ty = 0; ty < r->ntypes; ty++) {
@@ -108,6 +154,7 @@ static void push_stat(lua_State *L, const struct sb_report *r)
         set_int(L, "retries", r->d.type_retries[ty]);
         set_int(L, "failed", r->d.type_failed[ty]);
         set_num(L, "latency_avg", has ? sb_histogram_mean(h) / 1e6 : 0);
+        set_num(L, "latency_stddev", has ? sb_histogram_stddev(h) / 1e6 : 0);
         set_num(L, "latency_pct",
                 has && st.percentile > 0 ? (double)sb_histogram_percentile(h, st.percentile) / 1e6 : 0);
         set_num(L, "latency_max", has ? (double)sb_histogram_max(h) / 1e6 : 0);
@@ -274,6 +321,48 @@ static int hist_gc(lua_State *L)
     return 0;
 }
 
+/* ---- timed steps of the workload's own (pgbench -r) ---- */
+
+/* sbench.clock_ns() -> the monotonic clock in ns (an integer). */
+static int clock_ns(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)sb_now_ns());
+    return 1;
+}
+
+/* sbench.named_slot(name) -> the slot of the named statement `name` in
+ * this worker's statistics, created if new (at thread_init: it allocates
+ * the slot's histogram once); raises when the table is full. */
+static int named_slot(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    struct l_thread *t = l_thread(L);
+    if (t == NULL || t->w == NULL)
+        return luaL_error(L, "sbench.named_slot: only in a worker (thread_init, event)");
+    int slot = sb_stats_named_slot(&t->w->stats, name);
+    if (slot < 0)
+        return luaL_error(L, "sbench.named_slot(\"%s\"): at most %d named statements",
+                          name, SB_MAX_NAMED);
+    lua_pushinteger(L, slot);
+    return 1;
+}
+
+/* sbench.named_record(slot, ns): one run of named slot `slot` that took
+ * ns nanoseconds, counted as a named statement's (no allocation). */
+static int named_record(lua_State *L)
+{
+    lua_Integer slot = luaL_checkinteger(L, 1);
+    lua_Integer ns = luaL_checkinteger(L, 2);
+    struct l_thread *t = l_thread(L);
+    if (t == NULL || t->w == NULL || slot < 0 ||
+        slot >= atomic_load_explicit(&t->w->stats.nnamed, memory_order_relaxed))
+        return luaL_error(L, "sbench.named_record: no slot %d", (int)slot);
+    struct sb_named_stat *ns_stat = &t->w->stats.named[slot];
+    sb_histogram_record(ns_stat->latency, ns);
+    SB_ADD(ns_stat->count, 1);
+    return 0;
+}
+
 void l_open_report(lua_State *L)
 {
     static const luaL_Reg hm[] = {{"update", hist_update}, {"percentile", hist_percentile},
@@ -290,6 +379,13 @@ void l_open_report(lua_State *L)
     lua_pushcfunction(L, hist_new);
     lua_setfield(L, -2, "new");
     lua_setfield(L, -2, "histogram");
+    lua_pushcfunction(L, clock_ns);
+    lua_setfield(L, -2, "clock_ns");
+    lua_pushcfunction(L, named_slot);
+    lua_setfield(L, -2, "named_slot");
+    lua_pushcfunction(L, named_record);
+    lua_setfield(L, -2, "named_record");
+    l_open_txlog(L);
     for (int i = 0; sb_report_formats[i]; i++) {
         const struct sb_report_format *fmt = sb_report_formats[i];
         if (fmt->hook_line == NULL)

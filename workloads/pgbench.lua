@@ -16,6 +16,7 @@ local Run = require("pgbench_run")
 local E = require("pgbench_expr")
 local Rnd = require("pgbench_rand")
 local Init = require("pgbench_init")
+local Report = require("pgbench_report")
 
 local T = sbench.cmdline
 sbench.cmdline.options = {
@@ -38,6 +39,16 @@ sbench.cmdline.options = {
                        "use --time/--events)", 0 },
    pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
                          "`sbench pgbench`)", false },
+   report_per_command = { "run: per-command latencies, failures and retries in pgbench's report " ..
+                             "(pgbench -r)", false },
+   failures_detailed = { "run: failures by kind in pgbench's report (pgbench --failures-detailed)",
+                         false },
+   log = { "run: write pgbench's per-transaction log, one file per thread (pgbench -l)", false },
+   log_prefix = { "run: prefix of the log files (pgbench --log-prefix)", "pgbench_log" },
+   aggregate_interval = { "run: seconds per line of the aggregated log (pgbench --aggregate-interval)",
+                          0 },
+   sampling_rate = { "run: share of transactions written to the log, in (0, 1] " ..
+                        "(pgbench --sampling-rate)", 1.0 },
    vacuum_all = { "run: vacuum pgbench_accounts too before the run (pgbench -v)", false },
    no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
 }
@@ -131,12 +142,19 @@ local function load_scripts(s)
 end
 
 -- -D NAME=VALUE -> { name = "value" }.
+-- The -D variables.  The option's list is split at commas: a piece with
+-- no "=" continues the value before it (-D list=1,2,3 is one value).
 local function defines(s)
-   local vars = {}
+   local vars, last = {}, nil
    for _, d in ipairs(s.define) do
       local name, value = d:match("^([^=]+)=(.*)$")
-      if not name then error("invalid variable definition: \"" .. d .. "\" (expected NAME=VALUE)", 0) end
-      vars[name] = value
+      if name then
+         vars[name], last = value, name
+      elseif last then
+         vars[last] = vars[last] .. "," .. d
+      else
+         error("invalid variable definition: \"" .. d .. "\" (expected NAME=VALUE)", 0)
+      end
    end
    return vars
 end
@@ -170,9 +188,31 @@ local function names_defined(s)
    return d
 end
 
+-- The log options as pgbench allows them.
+local function check_log(s)
+   local function no(msg) error(msg, 0) end
+   if not s.log then
+      if s.sampling_rate ~= 1.0 then no("log sampling (--sampling-rate) is allowed only when logging transactions (-l)") end
+      if s.aggregate_interval ~= 0 then no("log aggregation is allowed only when actually logging transactions") end
+      if s.log_prefix ~= "pgbench_log" then no("log file prefix (--log-prefix) is allowed only when logging transactions (-l)") end
+      return
+   end
+   if not (s.sampling_rate > 0 and s.sampling_rate <= 1) then no("invalid sampling rate: " .. s.sampling_rate .. " (expected (0, 1])") end
+   if s.aggregate_interval < 0 or math.type(s.aggregate_interval) ~= "integer" then
+      no("invalid number of seconds for aggregation: " .. s.aggregate_interval)
+   end
+   if s.sampling_rate ~= 1.0 and s.aggregate_interval > 0 then
+      no("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time")
+   end
+   if (sbench.opt.rate or 0) > 0 then
+      no("-l/--log with --rate is not implemented (the log's schedule lag); see docs/pgbench.md")
+   end
+end
+
 function init()
    local s = settings()
    check_mode(s)
+   check_log(s)
    defines(s)
    base_seed(s)
    local list = load_scripts(s)
@@ -217,6 +257,10 @@ end
 local con, runner, scripts, total_weight, ctx, choose_rs
 local typed
 local done_count, limit = 0, 0 -- transactions of this client, --transactions
+-- pgbench -l: this thread's log, the client's number, its transactions,
+-- --sampling-rate, the running transaction's start and retries (-1: not logged)
+local txlog, log_client, log_count, sample, tx_start, log_retries
+local restarting = false
 
 -- The :scale of the run: --scale, else with a built-in script the rows of
 -- pgbench_branches, else 1 (as pgbench).
@@ -240,7 +284,15 @@ function thread_init()
    scripts, total_weight = load_scripts(s)
    con = sbench.sql.driver():connect()
    local dialect = con:dialect()
-   runner = Run.new(con, { mode = s.query_mode, dialect = dialect })
+   runner = Run.new(con, { mode = s.query_mode, dialect = dialect, timed = s.report_per_command })
+   if s.report_per_command then
+      for i, e in ipairs(scripts) do
+         e.script.slots, e.script.index = {}, i
+         for j = 1, #e.script.commands do
+            e.script.slots[j] = sbench.named_slot(string.format("pgbench %d %d", i, j))
+         end
+      end
+   end
    local client = sbench.cid or sbench.tid or 0
    local seed = base_seed(s)
    local rs, default_seed = Rnd.client_state(seed, s.clients, client)
@@ -254,9 +306,43 @@ function thread_init()
    choose_rs = Rnd.new(seed ~ (client * 0x9E3779B97F4A7C15 + 1))
    typed = #scripts > 1
    limit = s.transactions
+   for i, e in ipairs(scripts) do e.index = i - 1 end
+   if s.log then
+      txlog = sbench.txlog.open(s.log_prefix, sbench.tid or 0, s.aggregate_interval)
+      log_client, sample = client, s.sampling_rate
+      log_retries = (sbench.opt.max_retries or 0) > 0 and 0 or -1
+   end
+end
+
+-- pgbench -r's failures and retries per command: named slots "pgbench
+-- I J failed|retried", created on a command's first error (one allocation
+-- per command and outcome in a run), each error counted once.
+local error_slots = {}
+local function count_command_error(script, err)
+   local how = type(err) == "table" and err.class == "retry" and (sbench.opt.max_retries or 0) > 0
+      and "retried" or "failed"
+   local key = string.format("pgbench %d %d %s", script.index, runner.at_index, how)
+   local slot = error_slots[key]
+   if not slot then slot = sbench.named_slot(key); error_slots[key] = slot end
+   sbench.named_record(slot, 1000)
+end
+
+-- A failure of the script itself (an expression's error, a \shell that
+-- failed) aborts this client only, as pgbench does: one line, then the
+-- client's loop ends; the report counts the aborted clients
+-- (named slot "pgbench aborted").
+local aborted = false
+local function abort_client(e, err)
+   local c = runner.at
+   io.stderr:write(string.format("pgbench: error: client %d aborted in command %d (%s) of script %d; %s\n",
+                                 sbench.cid or sbench.tid or 0, (runner.at_index or 1) - 1,
+                                 c and c.kind or "?", e.index, err.message))
+   aborted = true
+   sbench.named_record(sbench.named_slot("pgbench aborted"), 1000)
 end
 
 function event()
+   if aborted then return true end
    if limit > 0 then
       if done_count >= limit then return true end -- ends this client's loop
       done_count = done_count + 1
@@ -270,17 +356,37 @@ function event()
       end
       sbench.event_type(e.name)
    end
+   if txlog and not restarting then
+      tx_start = sbench.clock_ns()
+   end
+   restarting = false
    local ok, err = pcall(runner.run, e.script, ctx)
-   if not ok then error(runner.locate(e.script, err), 0) end
+   if not ok then
+      if e.script.slots and runner.at_index then count_command_error(e.script, err) end
+      if type(err) == "table" and err.script_error then
+         abort_client(e, err)
+         return true
+      end
+      error(runner.locate(e.script, err), 0)
+   end
+   if txlog then
+      log_count = (log_count or 0) + 1
+      if sample >= 1 or math.random() < sample then
+         txlog:tx(log_client, log_count, sbench.clock_ns() - tx_start, e.index, log_retries)
+      end
+   end
 end
 
 function thread_done()
+   if txlog then txlog:close(); txlog = nil end
    runner.close()
    con:disconnect()
 end
 
 sbench.hooks = sbench.hooks or {}
 function sbench.hooks.before_restart_event(err)
+   restarting = true
+   if log_retries and log_retries >= 0 then log_retries = log_retries + 1 end
    if type(err) == "table" and err.class == "lost" then runner.close() end
 end
 
@@ -321,60 +427,13 @@ local base_init, base_thread_init, base_prepare = init, thread_init, prepare_cmd
 function thread_init() plain(base_thread_init) end
 sbench.cmdline.commands.prepare[1] = function() plain(base_prepare) end
 
--- pgbench 15's report and progress lines, from the report's counts.
-local DESCR = { ["tpcb-like"] = "<builtin: TPC-B (sort of)>",
-                ["simple-update"] = "<builtin: simple update>",
-                ["select-only"] = "<builtin: select only>" }
-
+-- pgbench 15's report and progress lines (workloads/pgbench_report.lua).
 local report_scale -- the :scale the clients read from pgbench_branches
-
 local function pgbench_report(stat)
    local s = settings()
-   local list = load_scripts(s)
-   local total = stat.events or 0
-   local failed = 0
-   for _, t in pairs(stat.types or {}) do failed = failed + (t.failed or 0) end
-   if #list == 1 then
-      print("transaction type: " .. (DESCR[list[1].name] or list[1].script.source))
-   end
-   print("scaling factor: " .. (s.scale > 0 and s.scale or report_scale or 1))
-   print("query mode: " .. s.query_mode)
-   print("number of clients: " .. s.clients)
-   print("number of threads: " .. s.threads)
-   print("maximum number of tries: " .. ((sbench.opt.max_retries or 0) + 1))
-   if s.transactions > 0 then
-      print("number of transactions per client: " .. s.transactions)
-      print(string.format("number of transactions actually processed: %d/%d", total,
-                          s.transactions * s.clients))
-   else
-      print(string.format("duration: %d s", math.floor((sbench.opt.time or 0) + 0.5)))
-      print("number of transactions actually processed: " .. total)
-   end
-   print(string.format("number of failed transactions: %d (%.3f%%)", failed,
-                       total + failed > 0 and 100.0 * failed / (total + failed) or 0))
-   if (sbench.opt.max_retries or 0) > 0 then
-      print("number of transactions retried: " .. (stat.errors or 0))
-   end
-   print(string.format("latency average = %.3f ms", (stat.latency_avg or 0) * 1000))
-   local t = stat.time_total or 0
-   print(string.format("tps = %f (without initial connection time)", t > 0 and total / t or 0))
-   if #list > 1 then
-      for i, e in ipairs(list) do
-         local n = stat.types and stat.types[e.name] and stat.types[e.name].count or 0
-         print(string.format("SQL script %d: %s", i, DESCR[e.name] or e.script.source))
-         print(string.format(" - weight: %d", e.weight))
-         print(string.format(" - %d transactions (%.1f%% of total, tps = %f)", n,
-                             total > 0 and 100.0 * n / total or 0, t > 0 and n / t or 0))
-      end
-   end
+   Report.report(stat, s, load_scripts(s), report_scale)
 end
-
-local function pgbench_progress(stat)
-   local dt = stat.time_interval or 0
-   print(string.format("progress: %.1f s, %.1f tps, lat %.3f ms, %d failed",
-                       stat.time_total or 0, dt > 0 and (stat.events or 0) / dt or 0,
-                       (stat.latency_avg or 0) * 1000, 0))
-end
+local pgbench_progress = Report.progress
 
 function init()
    if sbench.opt.pgbench_report then

@@ -29,7 +29,7 @@ end
 local plain_error = { __tostring = function(e) return e.message end }
 local function script_fail(script, cmd, msg)
    error(setmetatable({ message = script.source .. ":" .. cmd.line .. ": " .. msg,
-                        no_traceback = true }, plain_error), 0)
+                        no_traceback = true, script_error = true }, plain_error), 0)
 end
 
 local function var_text(script, cmd, vars, name)
@@ -40,9 +40,12 @@ local function var_text(script, cmd, vars, name)
 end
 
 -- new(con, opts) -> runner.  opts.mode: simple|extended|prepared;
--- opts.dialect: the connection's.
+-- opts.dialect: the connection's; opts.timed: record each command's time
+-- into script.slots[i] (named statements, sbench.named_slot) for pgbench -r.
 function M.new(con, opts)
    local R = {}
+   local timed = opts.timed
+   local clock, record = sbench.clock_ns, sbench.named_record
    local prepared = opts.mode == "prepared"
    local native_verbs = opts.dialect == "postgresql" or opts.dialect == "sqlite"
    local stmts = {} -- part -> { st, params, types }
@@ -161,10 +164,17 @@ function M.new(con, opts)
    function R.run(script, ctx)
       local cmds, vars = script.commands, ctx.vars
       local pc, n = 1, #cmds
+      local slots, t0 = timed and script.slots, timed and clock()
       while pc <= n do
          local c = cmds[pc]
          local k = c.kind
          R.at = c -- the command running, for an error's FILE:LINE
+         if slots then
+            local t1 = clock()
+            if pc > 1 then record(slots[R.at_index], t1 - t0) end
+            t0 = t1
+         end
+         R.at_index = pc
          pc = pc + 1
          if k == "sql" then
             run_sql(script, c, vars)
@@ -198,6 +208,7 @@ function M.new(con, opts)
          -- endif, startpipeline, endpipeline: nothing to do (statements
          -- run in order; sbench's --pipeline pipelines them)
       end
+      if slots and R.at_index then record(slots[R.at_index], clock() - t0) end
    end
 
    -- Prefixes "FILE:LINE: " to the message of a statement's fatal SQL

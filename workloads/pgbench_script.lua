@@ -198,6 +198,10 @@ local function add_sql(cmds, parts, line, src, how, prefix)
       return
    end
    local cmd = { kind = "sql", line = line, parts = {}, how = how, prefix = prefix or "" }
+   -- its first line, as pgbench -r names a command ("...;" when it is all)
+   local first = real[1]:gsub("^%s*%-%-[^\n]*\n", ""):gsub("^%s+", ""):gsub("%s+$", "")
+   local nl = first:find("\n", 1, true)
+   cmd.text = nl and first:sub(1, nl - 1):gsub("%s+$", "") or (#real == 1 and first .. ";" or first)
    for i, t in ipairs(real) do
       local clean = t:gsub("^%s*%-%-[^\n]*\n", ""):gsub("^%s+", "")
       local part = { sql = t, pieces = M.split_vars(t) }
@@ -288,7 +292,7 @@ function M.parse(text, source)
          else
             local f = meta[name:lower()]
             if not f then refuse(source, line, "invalid command \\" .. name) end
-            local cmd = { kind = name:lower(), line = line }
+            local cmd = { kind = name:lower(), line = line, text = "\\" .. whole:gsub("%s+$", "") }
             f(cmd, rest, source, line)
             cmds[#cmds + 1] = cmd
             i = e
