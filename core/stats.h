@@ -75,6 +75,11 @@ struct sb_thread_stats {
     _Atomic uint64_t late_events;      /* events slower than --latency-limit */
     _Atomic uint64_t pipelined;        /* --pipeline: statements sent while
                                           earlier ones were in flight */
+    /* what a script counted itself (sysbench's ffi sb_counter_inc), also in
+     * events and queries: the counts that have no latency, which a tally
+     * adds to its histograms' counts (core/tally.c) */
+    _Atomic uint64_t script_events;
+    _Atomic uint64_t script_queries[SB_Q_NKINDS];
     _Atomic int nerrors;               /* entries used in errors[] */
     struct sb_error_count errors[SB_MAX_ERROR_KINDS];
     sb_histogram *latency;             /* event latencies, ns; owned */

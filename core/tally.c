@@ -90,7 +90,7 @@ static void take_events(struct sb_tally *t, struct sb_thread_stats *const *ts)
         uint64_t n0 = sb_histogram_count(t->lat);
         int64_t s0 = sb_histogram_sum(t->lat);
         sb_histogram_add(t->lat, ts[i]->latency);
-        t->thread_events[i] = sb_histogram_count(t->lat) - n0;
+        t->thread_events[i] = sb_histogram_count(t->lat) - n0 + SB_GET(ts[i]->script_events);
         t->thread_busy_ns[i] = sb_histogram_sum(t->lat) - s0; /* the events' latencies */
     }
 }
@@ -111,11 +111,19 @@ void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_threa
      * workers ran: a few events apart.  Each count that has a histogram is
      * taken from it (a worker records the latency, then counts), so a
      * window's or the warmup base's events, statements and types are those
-     * of its latencies, and subtracting two tallies leaves them equal. */
-    t->snap.events = sb_histogram_count(t->lat);
+     * of its latencies, and subtracting two tallies leaves them equal.
+     * What a script counted itself (sb_counter_inc) has no latency and is
+     * added as it is. */
+    uint64_t script_events = 0, script_queries[SB_Q_NKINDS] = {0};
+    for (int i = 0; i < n; i++) { /* counted by the script: no latency */
+        script_events += SB_GET(ts[i]->script_events);
+        for (int k = 0; k < SB_Q_NKINDS; k++)
+            script_queries[k] += SB_GET(ts[i]->script_queries[k]);
+    }
+    t->snap.events = sb_histogram_count(t->lat) + script_events;
     t->snap.busy_ns = sb_histogram_sum(t->lat);
     for (int k = 0; k < SB_Q_NKINDS; k++)
-        t->snap.queries[k] = sb_histogram_count(t->kind[k]);
+        t->snap.queries[k] = sb_histogram_count(t->kind[k]) + script_queries[k];
     for (int ty = 0; ty < t->snap.ntypes; ty++)
         if (t->type[ty])
             t->snap.type_count[ty] = sb_histogram_count(t->type[ty]);

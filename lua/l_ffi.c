@@ -73,10 +73,10 @@ static int f_counter_inc(lua_State *L)
     lua_Integer type = l_luajit_int(L, 2);
     struct sb_thread_stats *st = &l_worker(L)->stats;
     switch (type) {
-    case CNT_OTHER: SB_ADD(st->queries[SB_Q_OTHER], 1); break;
-    case CNT_READ: SB_ADD(st->queries[SB_Q_SELECT], 1); break;
-    case CNT_WRITE: SB_ADD(st->queries[SB_Q_UPDATE], 1); break;
-    case CNT_TRX: SB_ADD(st->events, 1); break;
+    case CNT_OTHER: SB_ADD(st->queries[SB_Q_OTHER], 1); SB_ADD(st->script_queries[SB_Q_OTHER], 1); break;
+    case CNT_READ: SB_ADD(st->queries[SB_Q_SELECT], 1); SB_ADD(st->script_queries[SB_Q_SELECT], 1); break;
+    case CNT_WRITE: SB_ADD(st->queries[SB_Q_UPDATE], 1); SB_ADD(st->script_queries[SB_Q_UPDATE], 1); break;
+    case CNT_TRX: SB_ADD(st->events, 1); SB_ADD(st->script_events, 1); break;
     case CNT_ERROR: SB_ADD(st->ignored_errors, 1); break;
     case CNT_RECONNECT: SB_ADD(st->reconnects, 1); break;
     case 6: case 7: break;                 /* bytes read/written: not reported */
