@@ -28,8 +28,13 @@ fp=$(pyq $res/summary.json 'sum(v["significant"] for v in d["verdicts"])')
 echo "     false positives: $fp of 16 points ($(pyq $res/summary.json 'round(100*sum(v["significant"] for v in d["verdicts"])/16, 1)')%; exact size of the test 3.17%)"
 checks=$((checks + 1))
 if [ "$fp" -le 3 ]; then echo "ok   A/A false positives $fp <= 3 of 16"; else fail "A/A false positives: $fp of 16"; fi
+# (a point significant before the Benjamini-Hochberg correction and not
+# after reads "no significant difference after correction for 16 verdicts")
 expect_eq "verdict lines say no significant difference" \
-    "$(grep -c 'threads: no significant difference at 5 and 5 repeats' aa.md)" $((16 - fp))
+    "$(grep -cE 'threads: no significant difference (at 5 and 5 repeats|after correction for 16 verdicts)' aa.md)" $((16 - fp))
+expect_eq "the lines after correction are the verdicts significant before it" \
+    "$(grep -c 'threads: no significant difference after correction' aa.md)" \
+    "$(pyq $res/summary.json 'sum(v["significant_unadjusted"] and not v["significant"] for v in d["verdicts"])')"
 # p-values of an A/A comparison are spread over [0, 1], not all near 0 or 1
 expect_eq "median p-value above 0.1" "$(pyq $res/summary.json 'sorted(v["p_value"] for v in d["verdicts"])[8] > 0.1')" True
 # a target against itself at 3 repeats: too few to show any difference
