@@ -88,6 +88,7 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
 void sb_event_abandon(struct sb_worker *w, struct sb_event *ev)
 {
     w->event_type = -1;
+    w->event_units = 1;
     ev->open = 0;
     ev->retries = 0;
 }

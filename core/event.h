@@ -181,8 +181,9 @@ static inline void sb_event_record(struct sb_worker *w, int64_t latency, int cli
     if (client >= 0)
         SB_ADD(w->client_events[client], 1);
     if (w->event_type >= 0) {
-        sb_stats_record_type(st, w->event_type, latency);
+        sb_stats_record_type(st, w->event_type, latency, w->event_units);
         w->event_type = -1;
+        w->event_units = 1;
     }
 }
 

@@ -115,9 +115,9 @@ static void merge_data(FILE *f, const struct sb_report *r)
         for (int ty = 0; ty < r->ntypes; ty++) {
             fprintf(f, "%s{\"name\":", ty ? "," : "");
             json_name(f, r->type_name[ty]);
-            fprintf(f, ",\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"latency\":",
+            fprintf(f, ",\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"units\":%llu,\"latency\":",
                     (unsigned long long)r->d.type_count[ty], (unsigned long long)r->d.type_retries[ty],
-                    (unsigned long long)r->d.type_failed[ty]);
+                    (unsigned long long)r->d.type_failed[ty], (unsigned long long)r->d.type_units[ty]);
             hist_exact(f, r->type_latency[ty]);
             fputc('}', f);
         }
@@ -199,9 +199,9 @@ static void json_statements(FILE *f, const struct sb_report *r, double s)
         for (int ty = 0; ty < r->ntypes; ty++) {
             fprintf(f, "%s", ty ? "," : "");
             json_name(f, r->type_name[ty]);
-            fprintf(f, ":{\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"rate\":",
+            fprintf(f, ":{\"count\":%llu,\"retries\":%llu,\"failed\":%llu,\"units\":%llu,\"rate\":",
                     (unsigned long long)d->type_count[ty], (unsigned long long)d->type_retries[ty],
-                    (unsigned long long)d->type_failed[ty]);
+                    (unsigned long long)d->type_failed[ty], (unsigned long long)d->type_units[ty]);
             num(f, per_sec(d->type_count[ty], s));
             fprintf(f, ",\"latency_ms\":");
             hist_obj(f, r->type_latency[ty], kind_pcts, 2);

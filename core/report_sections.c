@@ -69,6 +69,8 @@ static int check_row(const struct sb_section_row *row, int i, char *err, size_t 
         why = "a share needs 'of': \"*\" or event type names separated by commas";
     else if (row->kind == SB_ROW_SHARE && !(row->limit_pct >= 0 && row->limit_pct <= 100))
         why = "a share's limit_pct is a percentage from 0 to 100";
+    else if (row->kind == SB_ROW_SHARE && !(row->of_each >= 0 && row->of_each <= 1000))
+        why = "a share's of_each is a whole number from 1 to 1000";
     else if (row->kind == SB_ROW_PERCENTILE &&
              (strchr(row->types, ',') || strcmp(row->types, "*") == 0))
         why = "a percentile row names exactly one event type";
@@ -144,6 +146,16 @@ static uint64_t count_of(const struct sb_report *r, const char *list)
     return n;
 }
 
+/* The units (sbench.event_type's) of r's types in list. */
+static uint64_t units_of(const struct sb_report *r, const char *list)
+{
+    uint64_t n = 0;
+    for (int ty = 0; ty < r->ntypes; ty++)
+        if (in_list(list, r->type_name[ty]))
+            n += r->d.type_units[ty];
+    return n;
+}
+
 /* r's index of type name, or -1. */
 static int type_index(const struct sb_report *r, const char *name, size_t len)
 {
@@ -192,7 +204,8 @@ static void row_text(FILE *f, const struct sb_report *r, const struct sb_section
         fprintf(f, "    %-40s %.1f\n", row->label, (double)count_of(r, row->types) / minutes);
         break;
     case SB_ROW_SHARE: {
-        uint64_t part = count_of(r, row->types), whole = count_of(r, row->of);
+        uint64_t part = row->units ? units_of(r, row->types) : count_of(r, row->types);
+        uint64_t whole = count_of(r, row->of) * (uint64_t)(row->of_each > 0 ? row->of_each : 1);
         double pct = whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
         fprintf(f, "    %-40s %llu of %llu (%.2f%%)", row->label, (unsigned long long)part,
                 (unsigned long long)whole, pct);
@@ -250,7 +263,8 @@ void sb_report_sections_json(FILE *f, const struct sb_report_sections *all)
             fprintf(f, "%s{\"kind\":\"%s\",\"label\":\"%s\",\"types\":\"%s\"", k ? "," : "",
                     sb_section_kind_name(row->kind), row->label, row->types);
             if (row->kind == SB_ROW_SHARE)
-                fprintf(f, ",\"of\":\"%s\",\"limit_pct\":%.17g", row->of, row->limit_pct);
+                fprintf(f, ",\"of\":\"%s\",\"limit_pct\":%.17g,\"units\":%s,\"of_each\":%d", row->of,
+                        row->limit_pct, row->units ? "true" : "false", row->of_each > 0 ? row->of_each : 1);
             if (row->kind == SB_ROW_PERCENTILE)
                 fprintf(f, ",\"percentile\":%.17g,\"limit_ms\":%.17g", row->percentile, row->limit_ms);
             fputc('}', f);

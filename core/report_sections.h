@@ -23,8 +23,10 @@
 
 enum sb_section_row_kind {
     SB_ROW_PER_MINUTE,   /* label: the events of `types` per minute ("*": every type) */
-    SB_ROW_SHARE,        /* label: N of M (P%): the events of `types` among those of `of`,
-                            and whether P is within `limit_pct` (0: no limit) */
+    SB_ROW_SHARE,        /* label: N of M (P%): the events of `types` among those of `of`
+                            (with `units`: the units those events counted, among
+                            `of_each` per event of `of`), and whether P is within
+                            `limit_pct` (0: no limit) */
     SB_ROW_MIX,          /* label, then one line per type of `types`: its share of
                             every event, retries and failures */
     SB_ROW_PERCENTILE,   /* label: the `percentile` of `types`' latency, and
@@ -38,6 +40,10 @@ struct sb_section_row {
     char of[SB_SECTION_TYPES_MAX];
     double percentile, limit_ms;
     double limit_pct;    /* share: the most P may be (0: none) */
+    int units;           /* share: N counts the units of `types`' events
+                            (sbench.event_type's), not the events */
+    int of_each;         /* share: M is `of`'s events times this (1 to 1000;
+                            0 means 1) */
 };
 
 struct sb_report_section {
@@ -59,7 +65,7 @@ int sb_section_kind_of(const char *name, enum sb_section_row_kind *out);
 
 /* Checks a section: title and labels printable, 1 to their size; type
  * lists of valid type names or "*"; share has `of` and a limit_pct in
- * [0, 100]; percentile in (0, 100], limit >= 0, finite.  Returns 0, or -1 with one line in err. */
+ * [0, 100] and of_each from 1 to 1000; percentile in (0, 100], limit >= 0, finite.  Returns 0, or -1 with one line in err. */
 int sb_report_section_check(const struct sb_report_section *sec, char *err, size_t errlen);
 
 /* Checks a section (title and labels printable, 1 to their size; type

@@ -67,6 +67,8 @@ struct sb_worker {
     /* the type of the event being recorded next (core/event_types.h), set
      * by the script (sbench.event_type); -1 = none */
     int event_type;
+    uint64_t event_units;           /* what it counts (sbench.event_type's
+                                       units): 1 unless the script said */
     struct sb_lost lost;            /* its lost connections (lost.h) */
 };
 

@@ -61,12 +61,13 @@ void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_
             out->type_count[ty] += SB_GET(s->types[ty].count);
             out->type_retries[ty] += SB_GET(s->types[ty].retries);
             out->type_failed[ty] += SB_GET(s->types[ty].failed);
+            out->type_units[ty] += SB_GET(s->types[ty].units);
         }
     }
     out->ntypes = sb_event_type_count();
 }
 
-void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns)
+void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns, uint64_t units)
 {
     struct sb_type_stat *t = &s->types[ty];
     sb_histogram *h = atomic_load_explicit(&t->latency, memory_order_relaxed);
@@ -78,6 +79,7 @@ void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns)
     }
     sb_histogram_record(h, ns);
     SB_ADD(t->count, 1);
+    SB_ADD(t->units, units);
 }
 
 void sb_stats_merge_type(struct sb_thread_stats *const *threads, int n, int ty, sb_histogram *dst)
@@ -272,6 +274,7 @@ void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const 
         d->type_count[ty] -= b->type_count[ty];
         d->type_retries[ty] -= b->type_retries[ty];
         d->type_failed[ty] -= b->type_failed[ty];
+        d->type_units[ty] -= b->type_units[ty];
     }
 }
 

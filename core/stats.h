@@ -57,6 +57,9 @@ struct sb_type_stat {
     _Atomic uint64_t count;            /* completed */
     _Atomic uint64_t retries;          /* restarts after a retryable error */
     _Atomic uint64_t failed;           /* given up after --max-retries */
+    _Atomic uint64_t units;            /* what the completed events counted
+                                          (sbench.event_type's units: 1 each
+                                          unless the script said) */
     sb_histogram *_Atomic latency;     /* owned */
 };
 
@@ -116,6 +119,7 @@ struct sb_snapshot {
         errors[SB_MAX_ERROR_KINDS * 4];
     int ntypes;                   /* event types registered (event_types.h) */
     uint64_t type_count[SB_MAX_TYPES], type_retries[SB_MAX_TYPES], type_failed[SB_MAX_TYPES];
+    uint64_t type_units[SB_MAX_TYPES]; /* units of the completed events */
 };
 
 /* Counts one error in thread stats s (single writer). */
@@ -124,9 +128,10 @@ void sb_stats_count_error(struct sb_thread_stats *s, const char *sqlstate, long 
 /* The slot of statement name `name` in s, created if new (not on the
  * measured path: at prepare).  -1 when the table is full or out of memory. */
 int sb_stats_named_slot(struct sb_thread_stats *s, const char *name);
-/* Records an event of type ty (0 <= ty < SB_MAX_TYPES) that took ns
- * (single writer; allocates the type's histogram the first time only). */
-void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns);
+/* Records an event of type ty (0 <= ty < SB_MAX_TYPES) that took ns and
+ * counted `units` (single writer; allocates the type's histogram the first
+ * time only). */
+void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns, uint64_t units);
 /* Merges type ty's event latencies of n threads into dst (reset first). */
 void sb_stats_merge_type(struct sb_thread_stats *const *threads, int n, int ty, sb_histogram *dst);
 /* Records one connection open that took ns (single writer). */

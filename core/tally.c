@@ -113,7 +113,9 @@ void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_threa
      * window's or the warmup base's events, statements and types are those
      * of its latencies, and subtracting two tallies leaves them equal.
      * What a script counted itself (sb_counter_inc) has no latency and is
-     * added as it is. */
+     * added as it is.  A type's units (sbench.event_type's) are the
+     * counters' as read: in a window they may be a few events apart from
+     * its count; in the final report, after the workers stopped, exact. */
     uint64_t script_events = 0, script_queries[SB_Q_NKINDS] = {0};
     for (int i = 0; i < n; i++) { /* counted by the script: no latency */
         script_events += SB_GET(ts[i]->script_events);

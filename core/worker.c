@@ -110,6 +110,7 @@ struct sb_worker *sb_worker_create(struct sb_run *run, int id)
     w->run = run;
     w->id = id;
     w->event_type = -1;
+    w->event_units = 1;
     double precision = sb_opt_num(run->opts, "histogram-precision");
     if (sb_stats_init(&w->stats, precision > 0 ? precision : 0.01) != 0) {
         sb_stats_free(&w->stats);

@@ -25,6 +25,7 @@ struct l_client {
     int syncing;            /* its coroutine runs the end-of-event sync */
     int quit;               /* its event() returned a value: no more events */
     int type;               /* its event's type (sbench.event_type), -1 = none */
+    uint64_t units;         /* and what it counts (1 unless the script said) */
 };
 
 
@@ -264,6 +265,7 @@ void *l_client_create(struct sb_worker *w, int cid)
     lua_setiuservalue(L, ud, 1); /* the coroutine lives as long as the client */
     cl->cid = cid;
     cl->type = -1;
+    cl->units = 1;
     lua_pushvalue(L, ud);
     luaL_ref(L, LUA_REGISTRYINDEX); /* the client lives as long as the state */
     lua_settop(L, base);
@@ -320,15 +322,18 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
         }
         cl->syncing = 0;
         cl->type = -1;
+        cl->units = 1;
     }
     int nres = 0;
     t->running_co = co;
     t->cur_env_ref = cl->env_ref;
     t->cur_type = &cl->type;
+    t->cur_units = &cl->units;
     int st = lua_resume(co, L, nargs, &nres);
     t->running_co = NULL;
     t->cur_env_ref = 0;
     t->cur_type = NULL;
+    t->cur_units = NULL;
     if (st == LUA_OK && !cl->syncing) /* sysbench's rule: a value other than nil or false stops */
         cl->quit = nres > 0 && lua_toboolean(co, -nres);
     if (st == LUA_YIELD) {
@@ -368,6 +373,7 @@ int l_client_step(struct sb_worker *w, void *client, int start, struct sb_conn *
             return SB_EVENT_QUIT;
         sb_event_count_retried(w, &cl->retries);
         w->event_type = cl->type; /* recorded with the event (core/event.h) */
+        w->event_units = cl->units;
         return SB_EVENT_DONE;
     }
     take_client_error(t, co);

@@ -157,19 +157,26 @@ static int ev_stop(lua_State *L)
     return 0;
 }
 
-/* sbench.event_type(name): the current event is of type `name` (the
- * final report gives each type's count, latency, retries and failures);
- * the last call in an event wins.  Looks the name up among a few short
- * strings: no allocation after a name's first use. */
+/* sbench.event_type(name [, units]): the current event is of type `name`
+ * (the final report gives each type's count, latency, retries and
+ * failures) and counts `units` toward the type's units (a whole number
+ * >= 0, default 1: what a report section's share with units = true adds
+ * up, such as the districts a TPC-C Delivery skipped); the last call in an
+ * event wins.  Looks the name up among a few short strings: no allocation
+ * after a name's first use. */
 static int ev_type(lua_State *L)
 {
     const char *name = luaL_checkstring(L, 1);
+    lua_Integer units = luaL_optinteger(L, 2, 1);
     struct l_thread *t = l_thread(L);
+    if (units < 0)
+        return luaL_error(L, "event_type: units must be a whole number >= 0 (got %d)", (int)units);
     int ty = sb_event_type_find(name);
     if (ty < 0)
         return luaL_error(L, "event_type: '%s': names are 1 to %d characters, at most %d types",
                           name, SB_TYPE_NAME_MAX - 1, SB_MAX_TYPES);
     *(t->cur_type ? t->cur_type : &t->w->event_type) = ty;
+    *(t->cur_units ? t->cur_units : &t->w->event_units) = (uint64_t)units;
     return 0;
 }
 

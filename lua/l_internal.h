@@ -41,6 +41,7 @@ struct l_thread {
     int *cur_type;                  /* where sbench.event_type writes: the
                                        running client's type, or NULL for
                                        the worker's own (w->event_type) */
+    uint64_t *cur_units;            /* and its units, or NULL for w->event_units */
     /* --pipeline: connections with statements in flight (l_sql_run.c) */
     struct l_conn **pipe_conns;
     int npipe_conns, pipe_conns_cap;

@@ -141,7 +141,7 @@ static void push_stat(lua_State *L, const struct sb_report *r)
     set_num(L, "latency_sum", st.latency_sum);
     push_kinds(L, r);
     push_pgbench_fields(L, r);
-    /* stat.types[name] = {count, retries, failed, latency_min, latency_avg,
+    /* stat.types[name] = {count, retries, failed, units, latency_min, latency_avg,
      * latency_stddev, latency_pct, latency_max, percentiles = {["10"] .. ["99.99"]}}
      * (sbench.event_type; ms) */
     lua_createtable(L, 0, r->ntypes);
@@ -153,6 +153,7 @@ static void push_stat(lua_State *L, const struct sb_report *r)
         set_num(L, "latency_min", has ? (double)sb_histogram_min(h) / 1e6 : 0);
         set_int(L, "retries", r->d.type_retries[ty]);
         set_int(L, "failed", r->d.type_failed[ty]);
+        set_int(L, "units", r->d.type_units[ty]);
         set_num(L, "latency_avg", has ? sb_histogram_mean(h) / 1e6 : 0);
         set_num(L, "latency_stddev", has ? sb_histogram_stddev(h) / 1e6 : 0);
         set_num(L, "latency_pct",

@@ -9,7 +9,7 @@
  *      rows = {
  *         {kind = "per_minute", label = "NOPM ...:", types = "new_order"},
  *         {kind = "share", label = "...:", types = "a", of = "a,b",
- *          limit_pct = 1},
+ *          limit_pct = 1, units = false, of_each = 1},
  *         {kind = "mix", label = "...:", types = "a,b,c"},
  *         {kind = "percentile", label = "...:", types = "a",
  *          percentile = 90, limit_ms = 5000},
@@ -76,6 +76,13 @@ static void read_row(lua_State *L, int i, struct sb_section_row *row)
     row->percentile = num_field(L, t, "percentile", 0, i);
     row->limit_ms = num_field(L, t, "limit_ms", 0, i);
     row->limit_pct = num_field(L, t, "limit_pct", 0, i);
+    lua_getfield(L, t, "units");
+    if (!lua_isnil(L, -1) && !lua_isboolean(L, -1))
+        luaL_error(L, "sbench.report_section: row %d: 'units' must be true or false", i);
+    row->units = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    double each = num_field(L, t, "of_each", 1, i);
+    row->of_each = each >= 1 && each <= 1000 && each == (int)each ? (int)each : -1; /* -1: refused by the check */
 }
 
 static int l_report_section(lua_State *L)

@@ -209,6 +209,11 @@ static int types_list(struct ctx *c, struct mg_shard *s, json_object *md)
         if (type_name(c, e, i, s->type_name[i]) || get_u64(c, e, "count", &d->type_count[i]) ||
             get_u64(c, e, "retries", &d->type_retries[i]) || get_u64(c, e, "failed", &d->type_failed[i]))
             return -1;
+        /* units (sbench.event_type's): absent from an older sbench's
+         * lines, where every event counted 1 */
+        d->type_units[i] = d->type_count[i];
+        if (sb_json_member(e, "units") && get_u64(c, e, "units", &d->type_units[i]))
+            return -1;
         for (size_t j = 0; j < i; j++)
             if (strcmp(s->type_name[j], s->type_name[i]) == 0)
                 return bad(c, "event type %s twice in merge_data.types", s->type_name[i]);

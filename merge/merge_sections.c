@@ -39,6 +39,14 @@ static int read_row(json_object *o, struct sb_section_row *row)
         if (!lp || !(json_object_is_type(lp, json_type_double) || json_object_is_type(lp, json_type_int)))
             return -1;
         row->limit_pct = json_object_get_double(lp);
+        /* units and of_each: absent from an older sbench's lines (events, 1 each) */
+        json_object *u = sb_json_member(o, "units"), *e = sb_json_member(o, "of_each");
+        if ((u && !json_object_is_type(u, json_type_boolean)) || (e && !json_object_is_type(e, json_type_int)))
+            return -1;
+        row->units = u ? json_object_get_boolean(u) : 0;
+        row->of_each = e ? (int)(json_object_get_int64(e) >= 1 && json_object_get_int64(e) <= 1000
+                                     ? json_object_get_int64(e) : -1)
+                         : 1;
     }
     if (row->kind == SB_ROW_PERCENTILE) {
         if (!p || !l || !(json_object_is_type(p, json_type_double) || json_object_is_type(p, json_type_int)) ||
@@ -91,7 +99,8 @@ int mg_sections_parse(json_object *fin, struct sb_report_sections *out, char *er
 static int rows_equal(const struct sb_section_row *a, const struct sb_section_row *b)
 {
     return a->kind == b->kind && strcmp(a->label, b->label) == 0 && strcmp(a->types, b->types) == 0 &&
-           strcmp(a->of, b->of) == 0 && a->percentile == b->percentile && a->limit_ms == b->limit_ms;
+           strcmp(a->of, b->of) == 0 && a->percentile == b->percentile && a->limit_ms == b->limit_ms &&
+           a->limit_pct == b->limit_pct && a->units == b->units && a->of_each == b->of_each;
 }
 
 int mg_sections_equal(const struct sb_report_sections *a, const struct sb_report_sections *b)

@@ -171,6 +171,7 @@ static int sum_types(struct mg_run *m, char *err, size_t errlen)
             t->d.type_count[ty] += x->d.type_count[i];
             t->d.type_retries[ty] += x->d.type_retries[i];
             t->d.type_failed[ty] += x->d.type_failed[i];
+            t->d.type_units[ty] += x->d.type_units[i];
             if (hist_add(&t->type_lat[ty], x->type_lat[i], t->precision) != 0) {
                 snprintf(err, errlen, "out of memory");
                 return -1;

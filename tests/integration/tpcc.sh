@@ -200,22 +200,29 @@ fi
 echo "--- skipped deliveries on $TARGET"
 # Districts 1-5 keep only their 2 oldest new orders; then 6 Deliveries by
 # one thread: Deliveries 3-6 find districts 1-5 empty, so 4 of 6 skip a
-# district, and the rows they leave behind are 40 fewer (5 x 2 + 5 x 6):
-# both from the SQL counts of NEW_ORDER, before and after.
+# district, 20 of the 60 district deliveries are skipped (the sum over the
+# districts of max(0, 6 - its NEW_ORDER rows)), and the rows they leave
+# behind are 40 fewer (5 x 2 + 5 x 6): all from the SQL counts of
+# NEW_ORDER, before and after.
 for d in 1 2 3 4 5; do
     m=$(dbq "SELECT MIN(no_o_id) FROM new_order1 WHERE no_d_id = $d")
     dbq "DELETE FROM new_order1 WHERE no_d_id = $d AND no_o_id > $((m + 1))" >/dev/null
 done
 E=6
 want=$(dbq "SELECT d_id, (SELECT COUNT(*) FROM new_order1 WHERE no_w_id = 1 AND no_d_id = d_id) FROM district1 WHERE d_w_id = 1" |
-    tr '|\t' '  ' | awk -v e=$E '{ c = $2; if (min == "" || c < min) min = c; left += (c > e) ? c - e : 0 } END { print ((e > min) ? e - min : 0), left }')
+    tr '|\t' '  ' | awk -v e=$E '{ c = $2; if (min == "" || c < min) min = c; left += (c > e) ? c - e : 0; sk += (c < e) ? e - c : 0; nd++ }
+        END { print ((e > min) ? e - min : 0), left, sk, nd * e }')
+set -- $want
 sb skipped $OPTS --threads=1 --events=$E --time=0 --mix=0,0,0,100,0 tpcc run
 [ "$rc" = 0 ] || { fail "skipped deliveries: run exited $rc"; show_out 30; }
 got=$(awk '/Deliveries that skipped a district:/ { print $6 }' "$OUT")
-expect_eq "skipped: Deliveries that skipped a district = from the SQL counts of NEW_ORDER" "$got" "${want%% *}"
+expect_eq "skipped: Deliveries that skipped a district = from the SQL counts of NEW_ORDER" "$got" "$1"
 expect_eq "skipped: of $E Deliveries" "$(awk '/Deliveries that skipped a district:/ { print $8 }' "$OUT")" $E
-expect_eq "skipped: delivery_skipped events" "$(report_type delivery_skipped)" "${want%% *}"
-expect_eq "skipped: NEW_ORDER rows left behind" "$(count new_order1)" "${want#* }"
+expect_eq "skipped: District deliveries skipped = sum of max(0, $E - NEW_ORDER rows)" \
+    "$(awk '/District deliveries skipped:/ { print $4 }' "$OUT")" "$3"
+expect_eq "skipped: of $4 district deliveries" "$(awk '/District deliveries skipped:/ { print $6 }' "$OUT")" "$4"
+expect_eq "skipped: delivery_skipped events" "$(report_type delivery_skipped)" "$1"
+expect_eq "skipped: NEW_ORDER rows left behind" "$(count new_order1)" "$2"
 grep -q "OVER THE LIMIT" "$OUT" && echo "ok   skipped: over the 1% limit said" || fail "skipped: no OVER THE LIMIT"
 checks=$((checks + 1))
 grep -q "^TPC-C rules this run does not follow: no keying/think times" "$OUT" &&
