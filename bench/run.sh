@@ -751,11 +751,14 @@ report() {
 
 report >"$TMPD/report.md"
 cat "$TMPD/report.md"
-# keep the section bench/builtins.sh writes (between its markers)
-if [ -f "$OUT" ] && grep -q '<!-- builtins:start -->' "$OUT"; then
-    printf '\n' >>"$TMPD/report.md"
-    sed -n '/<!-- builtins:start -->/,/<!-- builtins:end -->/p' "$OUT" >>"$TMPD/report.md"
-fi
+# keep the sections bench/builtins.sh and bench/fileio_fio.sh's table
+# (between their markers)
+for section in builtins fileio; do
+    if [ -f "$OUT" ] && grep -q "<!-- $section:start -->" "$OUT"; then
+        printf '\n' >>"$TMPD/report.md"
+        sed -n "/<!-- $section:start -->/,/<!-- $section:end -->/p" "$OUT" >>"$TMPD/report.md"
+    fi
+done
 cp "$TMPD/report.md" "$OUT"
 log "report written to $OUT; logs in $LOGDIR"
 [ ${#FAILURES[@]} -eq 0 ] || exit 3
