@@ -491,6 +491,28 @@ notes() {
 - **PostgreSQL prepare (goal >= 3x).** Runs on this machine gave 2.3x to 3.9x; the COPY is
   server-bound (sysbench's multi-row INSERTs cost the server more, which is where the ratio comes
   from). The primary key is built after the load (one sorted build).
+- **At 16 connections, client CPU per transaction (goal <= 0.5x) and fewer system calls than
+  queries (goal < 1).** One thread driving 16 connections still makes one send and one receive
+  per query per connection (the `strace` table, 2026-12-04: 2.14 calls per query on PostgreSQL, 2.37 on
+  MariaDB, where about one receive in four finds nothing yet and the connection waits in the
+  next `ppoll`); the ppoll itself is shared by the connections that are ready together. What the
+  goals need is one system call for the sends and receives of all ready connections
+  (`io_uring`, issue 31): that path is not built yet, so the kernel's share per query is the
+  same as with one connection per thread, and the ratio is set by sysbench's extra `poll` and
+  thread switches (0.76x on PostgreSQL, 0.91x on MariaDB on 2026-12-04).
+- **Connection storms (`-C`).** `sbench pgbench -C -c 200 -j 2 -S` opens a connection per
+  transaction at pgbench's rate (11.2-11.5 ms against pgbench's 11.5-14.1 ms average connection
+  time, 2026-12-04), and `-c 200 -j 2`'s initial connection time is 640-947 ms against
+  pgbench's 714-1042 ms. Both are bound by SCRAM: libpq spends about 3 ms of client CPU per
+  connection in PBKDF2 (4096 iterations; 0.61 s user for 200 connections in pgbench), the
+  server as much again plus a fork, so opening the connections in parallel cannot beat the two
+  cores; only not recomputing the salted password per connection would (libpq 15 cannot be
+  given it).
+- **MariaDB prepare (measured apart).** One 200,000-row table through the `mariadb` client's
+  `LOAD DATA LOCAL` of a file takes 0.755 s with the index built after the load, 0.760 s with
+  the checks off in one transaction, 0.898 s with the index in the CREATE: about 0.75 s of
+  server time per table, 1.5 s for four on two cores at best, against sbench's 2.3-2.8 s and
+  sysbench's 2.8-3.3 s, so 1.5x would need the server to load faster than it does alone.
 - **1,000 connections from 2 threads under 100 MB.** Not measured here: `bench/connections.sh`
   prints tps and client RSS for 1 to 1,000 connections on both servers, and the test
   `tests/integration/scale.sh` asserts the limit (last run: 52 MB on PostgreSQL, 80 MB on
