@@ -97,7 +97,7 @@ conn_opts() {
 
 tool_bin() {
     case $1 in
-    sbench) echo "$SBENCH" ;;
+    sbench | sbench-poll) echo "$SBENCH" ;;  # sbench-poll: --io=poll (run.sh)
     sysbench) echo "$SYSBENCH" ;;
     *) die "unknown tool '$1'" ;;
     esac

@@ -11,9 +11,10 @@
 #     rounds), client CPU per transaction (user+sys, and user and kernel
 #     apart), client max RSS;
 #   - oltp_point_select with the same number of connections: sbench
-#     --threads=MC_THREADS --clients=MC_CLIENTS (one thread driving many
-#     connections) against sysbench --threads=MC_CLIENTS, ROUNDS rounds of
-#     TIME s alternating who goes first: tps and client CPU per
+#     --threads=MC_THREADS --clients=N (one thread driving many
+#     connections; on io_uring, --io=auto, and on poll(), --io=poll)
+#     against sysbench --threads=N, for each N of MC_CLIENTS, ROUNDS
+#     rounds of TIME s alternating who goes first: tps and client CPU per
 #     transaction (user and kernel apart), medians and spread;
 #   - system calls per transaction (`strace -c -f`, SC_TIME s runs of
 #     oltp_point_select): each tool at THREADS threads, and sbench at
@@ -33,7 +34,7 @@
 #   CG_DBS ["pgsql mysql"]  CG_EVENTS [5000]  CG_EVENTS_SMALL [500]  CG_WORKLOADS
 #   AL_EVENTS [1000]  AL_EVENTS_SMALL [200]  (heap allocations per event, DBS x CG_WORKLOADS)
 #   SC_TIME [5]  SC_CLIENTS [16]  NO_STRACE=1  (system calls per transaction)
-#   MC_THREADS [2]  MC_CLIENTS [16]  NO_MANY_CLIENTS=1  (same connections)
+#   MC_THREADS [2]  MC_CLIENTS ["16 32"]  NO_MANY_CLIENTS=1  (same connections)
 #   NO_CALLGRIND=1  NO_PGBENCH=1
 #   OUT [bench/RESULTS.md]   LOGDIR [bench/last-run]   KEEP_TMP=1
 # Exit status: 0, or 3 when some measurement failed (the report says which).
@@ -223,54 +224,63 @@ done
 # sbench's --clients is the number of connections over all its threads;
 # sysbench opens one per thread.
 MC_THREADS=${MC_THREADS:-2}
-MC_CLIENTS=${MC_CLIENTS:-16}
-for v in MC_THREADS MC_CLIENTS; do
-    case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
+MC_CLIENTS=${MC_CLIENTS:-16 32}
+MC_TOOLS="sbench sbench-poll sysbench"
+case $MC_THREADS in '' | *[!0-9]*) die "MC_THREADS must be a positive integer, got '$MC_THREADS'" ;; esac
+for n in $MC_CLIENTS; do
+    case $n in '' | *[!0-9]*) die "MC_CLIENTS must be positive integers, got '$MC_CLIENTS'" ;; esac
 done
 declare -A MC_TPS MC_TPS_SPREAD MC_CPU MC_CPU_SPREAD MC_USR MC_SYS
-mc_args() {   # TOOL -> its thread (and client) options
-    if [ "$1" = sbench ]; then echo "--threads=$MC_THREADS --clients=$MC_CLIENTS"; else echo "--threads=$MC_CLIENTS"; fi
+mc_args() {   # TOOL N -> its thread (and client) options for N connections
+    case $1 in
+    sbench) echo "--threads=$MC_THREADS --clients=$2" ;;
+    sbench-poll) echo "--threads=$MC_THREADS --clients=$2 --io=poll" ;;
+    *) echo "--threads=$2" ;;
+    esac
 }
 if [ "${NO_MANY_CLIENTS:-0}" != 1 ]; then
     for db in $DBS; do
-        declare -A tps=() cpu=() usr=() sys=()
-        for r in $(seq 1 "$ROUNDS"); do
-            order="sbench sysbench"
-            [ $((r % 2)) = 0 ] && order="sysbench sbench"
-            for tool in $order; do
-                name=$db.clients.$tool.$r
-                log "$db oltp_point_select, $MC_CLIENTS connections: $tool round $r/$ROUNDS (${TIME}s)"
-                # shellcheck disable=SC2046
-                if run_tool "$tool" "$db" "$name" "$RUN_LIMIT" --tables="$TABLES" \
-                    --table-size="$TABLE_SIZE" $(mc_args "$tool") --time="$TIME" \
-                    --report-interval=0 oltp_point_select run; then
-                    f=$LOGDIR/$name.log
-                    t=$(tx_rate "$f")
-                    [ -n "$t" ] || { fail "$tool with $MC_CLIENTS connections on $db round $r: no 'transactions:' line (log: $f)"; continue; }
-                    tps[$tool]="${tps[$tool]:-} $t"
-                    cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
-                    usr[$tool]="${usr[$tool]:-} $(cpu_part_us_per_tx "$f" 2)"
-                    sys[$tool]="${sys[$tool]:-} $(cpu_part_us_per_tx "$f" 3)"
-                else
-                    fail "$tool with $MC_CLIENTS connections on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
-                fi
+        for n in $MC_CLIENTS; do
+            declare -A tps=() cpu=() usr=() sys=()
+            for r in $(seq 1 "$ROUNDS"); do
+                order=$MC_TOOLS
+                [ $((r % 2)) = 0 ] && order="sysbench sbench-poll sbench"
+                for tool in $order; do
+                    name=$db.clients$n.$tool.$r
+                    log "$db oltp_point_select, $n connections: $tool round $r/$ROUNDS (${TIME}s)"
+                    # shellcheck disable=SC2046
+                    if run_tool "$tool" "$db" "$name" "$RUN_LIMIT" --tables="$TABLES" \
+                        --table-size="$TABLE_SIZE" $(mc_args "$tool" "$n") --time="$TIME" \
+                        --report-interval=0 oltp_point_select run; then
+                        f=$LOGDIR/$name.log
+                        t=$(tx_rate "$f")
+                        [ -n "$t" ] || { fail "$tool with $n connections on $db round $r: no 'transactions:' line (log: $f)"; continue; }
+                        tps[$tool]="${tps[$tool]:-} $t"
+                        cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
+                        usr[$tool]="${usr[$tool]:-} $(cpu_part_us_per_tx "$f" 2)"
+                        sys[$tool]="${sys[$tool]:-} $(cpu_part_us_per_tx "$f" 3)"
+                    else
+                        fail "$tool with $n connections on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
+                    fi
+                done
             done
+            for tool in $MC_TOOLS; do
+                k=$db.$n.$tool
+                # shellcheck disable=SC2086
+                MC_TPS[$k]=$(median ${tps[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_TPS_SPREAD[$k]=$(spread ${tps[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_CPU[$k]=$(median ${cpu[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_CPU_SPREAD[$k]=$(spread ${cpu[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_USR[$k]=$(median ${usr[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_SYS[$k]=$(median ${sys[$tool]:-})
+            done
+            unset tps cpu usr sys
         done
-        for tool in sbench sysbench; do
-            # shellcheck disable=SC2086
-            MC_TPS[$db.$tool]=$(median ${tps[$tool]:-})
-            # shellcheck disable=SC2086
-            MC_TPS_SPREAD[$db.$tool]=$(spread ${tps[$tool]:-})
-            # shellcheck disable=SC2086
-            MC_CPU[$db.$tool]=$(median ${cpu[$tool]:-})
-            # shellcheck disable=SC2086
-            MC_CPU_SPREAD[$db.$tool]=$(spread ${cpu[$tool]:-})
-            # shellcheck disable=SC2086
-            MC_USR[$db.$tool]=$(median ${usr[$tool]:-})
-            # shellcheck disable=SC2086
-            MC_SYS[$db.$tool]=$(median ${sys[$tool]:-})
-        done
-        unset tps cpu usr sys
     done
 fi
 
@@ -283,7 +293,7 @@ SC_CLIENTS=${SC_CLIENTS:-16}
 for v in SC_TIME SC_CLIENTS; do
     case ${!v} in '' | *[!0-9]*) die "$v must be a positive integer, got '${!v}'" ;; esac
 done
-SC_CASES="sysbench:sysbench:$THREADS: sbench:sbench:$THREADS: sbench-clients:sbench:1:--clients=$SC_CLIENTS"
+SC_CASES="sysbench:sysbench:$THREADS: sbench:sbench:$THREADS: sbench-clients:sbench:1:--clients=$SC_CLIENTS sbench-clients-poll:sbench:1:--clients=$SC_CLIENTS,--io=poll"
 if [ "${NO_STRACE:-0}" != 1 ]; then
     if ! command -v strace >/dev/null 2>&1; then
         fail "strace is not installed: no system calls per transaction"
@@ -291,6 +301,7 @@ if [ "${NO_STRACE:-0}" != 1 ]; then
         for db in $DBS; do
             for c in $SC_CASES; do
                 IFS=: read -r label tool thr extra <<<"$c"
+                extra=${extra//,/ }
                 name=$db.strace.$label
                 bin=$(tool_bin "$tool")
                 log "$db strace oltp_point_select: $label (${SC_TIME}s)"
@@ -585,14 +596,21 @@ report() {
         echo
         echo "## The same number of connections (oltp_point_select, $MC_CLIENTS connections)"
         echo
-        echo "sbench \`$(mc_args sbench)\` against sysbench \`$(mc_args sysbench)\`, median and"
-        echo "min-max of $ROUNDS x ${TIME} s; client CPU per transaction, user and kernel apart."
+        echo "sbench \`--threads=$MC_THREADS --clients=N\` (io_uring: \`--io=auto\`; poll(): \`--io=poll\`) against"
+        echo "sysbench \`--threads=N\`, median and min-max of $ROUNDS x ${TIME} s; client CPU per transaction,"
+        echo "user and kernel apart."
         echo
-        echo "| database | tool | tps | tps min-max | CPU µs/tx | CPU min-max | user µs/tx | kernel µs/tx |"
-        echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+        echo "| database | connections | tool | tps | tps min-max | CPU µs/tx | CPU min-max | user µs/tx | kernel µs/tx |"
+        echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
         for db in $DBS; do
-            for tool in sbench sysbench; do
-                echo "| $(dbname "$db") | $tool | $(na "${MC_TPS[$db.$tool]:-}") | $(na "${MC_TPS_SPREAD[$db.$tool]:-}") | $(na "${MC_CPU[$db.$tool]:-}") | $(na "${MC_CPU_SPREAD[$db.$tool]:-}") | $(na "${MC_USR[$db.$tool]:-}") | $(na "${MC_SYS[$db.$tool]:-}") |"
+            for n in $MC_CLIENTS; do
+                for tool in $MC_TOOLS; do
+                    k=$db.$n.$tool
+                    label=$tool
+                    [ "$tool" = sbench ] && label="sbench (io_uring)"
+                    [ "$tool" = sbench-poll ] && label="sbench (poll)"
+                    echo "| $(dbname "$db") | $n | $label | $(na "${MC_TPS[$k]:-}") | $(na "${MC_TPS_SPREAD[$k]:-}") | $(na "${MC_CPU[$k]:-}") | $(na "${MC_CPU_SPREAD[$k]:-}") | $(na "${MC_USR[$k]:-}") | $(na "${MC_SYS[$k]:-}") |"
+                done
             done
         done
     fi
@@ -608,6 +626,7 @@ report() {
         for db in $DBS; do
             for c in $SC_CASES; do
                 IFS=: read -r label tool thr extra <<<"$c"
+                extra=${extra//,/ }
                 echo "| $(dbname "$db") | $tool --threads=$thr${extra:+ $extra} | $(na "${SC_PER_TX[$db.$label]:-}") | $(na "${SC_TOP[$db.$label]:-}") |"
             done
         done
@@ -746,10 +765,12 @@ report() {
     done
     for db in $DBS; do
         [ "${NO_MANY_CLIENTS:-0}" = 1 ] && continue
-        target "$(dbname "$db") oltp_point_select at $MC_CLIENTS connections, client CPU/tx sbench/sysbench" \
-            "$(ratio "${MC_CPU[$db.sbench]:-}" "${MC_CPU[$db.sysbench]:-}")" "<= 0.5" le 0.5
-        target "$(dbname "$db") oltp_point_select at $MC_CLIENTS connections, tps sbench/sysbench" \
-            "$(ratio "${MC_TPS[$db.sbench]:-}" "${MC_TPS[$db.sysbench]:-}")" ">= 1.0" ge 1.0
+        for n in $MC_CLIENTS; do
+            target "$(dbname "$db") oltp_point_select at $n connections ($((n / MC_THREADS)) per sbench thread), client CPU/tx sbench/sysbench" \
+                "$(ratio "${MC_CPU[$db.$n.sbench]:-}" "${MC_CPU[$db.$n.sysbench]:-}")" "<= 0.5" le 0.5
+            target "$(dbname "$db") oltp_point_select at $n connections, tps sbench/sysbench" \
+                "$(ratio "${MC_TPS[$db.$n.sbench]:-}" "${MC_TPS[$db.$n.sysbench]:-}")" ">= 1.0" ge 1.0
+        done
     done
     for db in $DBS; do
         [ -n "${SC_PER_TX[$db.sbench-clients]:-}" ] &&

@@ -112,6 +112,7 @@ static void add_core_options(struct sb_options *o)
     ADD("max-failed-share", SB_OPT_NUMBER, "100", "exit non-zero when more than this percentage of event attempts failed (a run in which no event succeeded always does)", NULL, 0, 100);
     ADD("db-reconnect", SB_OPT_BOOL, "on", "reconnect and restart the event when a connection is lost", NULL, 0, 0);
     ADD("reconnect", SB_OPT_STRING, "off", "transaction: open a new connection for every event (pgbench -C)", "off|transaction", 0, 0);
+    ADD("io", SB_OPT_STRING, "auto", "how a thread driving several clients moves their statements: uring (all its connections' sends and receives in one io_uring system call), poll (a send and a receive per statement, one poll() for all), auto (uring where the kernel and the driver allow it)", "auto|poll|uring", 0, 0);
     ADD("pipeline", SB_OPT_INT, "0", "send up to N statements of an event without waiting for each answer (libpq pipeline mode; 0 = off)", NULL, 0, 100000);
     ADD("max-retries", SB_OPT_INT, "0", "restarts of one event after retryable errors before it counts as failed (0 = no limit)", NULL, 0, 1000000);
     ADD("rate", SB_OPT_NUMBER, "0", "target events per second in total, Poisson arrivals; latency counts from the scheduled start (0 = unlimited)", NULL, 0, 100000000);

@@ -137,6 +137,9 @@ void sb_cli_read_run_options(struct sb_run *run)
     run->latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);
     run->clients_given = sb_opt_is_set(o, "clients");
     run->want_pipeline = (int)sb_opt_int(o, "pipeline");
+    const char *io = sb_opt_str(o, "io");
+    run->want_io = io && strcmp(io, "poll") == 0 ? SB_IO_POLL
+                   : io && strcmp(io, "uring") == 0 ? SB_IO_URING : SB_IO_AUTO;
     run->server_counters = sb_opt_bool(o, "db-server-counters");
     run->server_settings = sb_opt_bool(o, "db-server-settings");
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "clients.h"
+#include "io_ring.h"
 #include "db.h"
 #include "hdr_log.h"
 #include "prometheus.h"
@@ -153,8 +154,33 @@ static int open_output(struct bench *b)
     return 0;
 }
 
-/* Threads, clients and pipelining as the driver allows them. */
-static void settle_threads(struct bench *b)
+/* --io: io_uring for threads that drive several clients, when asked for
+ * or (auto) when the driver lets the host move its bytes and the kernel
+ * allows it; poll() otherwise.  1 when --io=uring cannot be had. */
+static int settle_io(struct sb_run *run)
+{
+    char why[160];
+    int multiplexed = run->clients > run->threads;
+    int want = run->want_io;
+    run->io = SB_IO_POLL;
+    if (want == SB_IO_POLL || !multiplexed)
+        return 0;
+    if (want == SB_IO_AUTO && !(run->drv && (run->drv->caps & SBD_CAP_HOST_IO)))
+        return 0;
+    if (!sb_ring_available(why, sizeof why)) {
+        if (want == SB_IO_AUTO)
+            return 0;
+        fprintf(stderr, "sbench: --io=uring: %s\n", why);
+        return 1;
+    }
+    run->io = SB_IO_URING;
+    sb_db_set_host_io(1);
+    return 0;
+}
+
+/* Threads, clients, their I/O and pipelining as the driver allows them.
+ * 1 when the I/O asked for cannot be had. */
+static int settle_threads(struct bench *b)
 {
     struct sb_run *run = b->run;
     /* Clients fairness: reported whenever --clients differs from
@@ -171,6 +197,7 @@ static void settle_threads(struct bench *b)
         fprintf(stderr, "sbench: driver %s cannot pipeline statements: --pipeline=%d ignored, "
                 "every statement waits for its answer\n", run->drv ? run->drv->name : "none",
                 run->want_pipeline);
+    return settle_io(run);
 }
 
 /* The workers (not started yet) and the reporter's tallies of them. */
@@ -244,7 +271,8 @@ static int setup(struct bench *b)
     /* the first format is the human one: on stdout unless the chosen
      * format takes stdout */
     b->human = b->fmt == sb_report_formats[0] || b->out != stdout ? sb_report_formats[0] : NULL;
-    settle_threads(b);
+    if (settle_threads(b) != 0)
+        return 1;
     if (b->human && run->verbosity >= 3)
         sb_print_run_header(run);
     if (run->script_ops->call(run->control, "init") < 0) {

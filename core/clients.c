@@ -3,7 +3,9 @@
  * thread runs an event loop over its clients: it starts an event on an
  * idle client (at once, or when a --rate arrival is due), polls the
  * sockets of all clients waiting for the server in one ppoll() and
- * resumes those whose answer is complete.
+ * resumes those whose answer is complete; with --io=uring the loop of
+ * clients_ring.c does the waiting instead (this file's helpers, shared
+ * through clients_int.h, do the rest).
  *
  * --rate: the thread gets rate * its clients / all clients of the
  * arrivals.  Arrivals are a sequence of scheduled times; `due` is the
@@ -16,6 +18,7 @@
  * Nothing here allocates, formats or locks once the loop runs.
  */
 #include "clients.h"
+#include "clients_int.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -28,27 +31,6 @@
 #include "event.h"
 #include "run.h"
 #include "script.h"
-
-enum { C_IDLE, C_WAIT, C_QUIT, C_DONE }; /* C_QUIT: done, not yet off the active count */
-
-struct client {
-    void *script;           /* the binding's client (core/script.h) */
-    struct sb_conn_list conns; /* connections its code opened (not owned) */
-    int idx;                /* in the set; w->client_events[idx] */
-    int state;              /* C_* */
-    struct sb_conn *conn;   /* C_WAIT: the connection with a statement in flight */
-    int polled;             /* poll_result tried since the send */
-    int want_write;
-    int64_t t0;             /* start of the current event (scheduled, under --rate) */
-};
-
-struct sb_clients {
-    struct sb_worker *w;
-    int n;
-    struct client *cl;
-    struct pollfd *pf;      /* scratch for one ppoll() */
-    int *who;               /* pf[k] is the socket of cl[who[k]] */
-};
 
 int sb_clients_can_multiplex(const struct sbd_driver *d)
 {
@@ -120,10 +102,9 @@ int sb_clients_done(struct sb_clients *cs)
     return 0;
 }
 
-/* Runs client c until it waits for the server or its event ends; records
- * the event like the one-connection loop does, and in the client's own
- * count.  Returns -1 on a fatal error (w->error set). */
-static int client_run(struct sb_worker *w, struct client *c, int start, int *busy)
+/* Records the event like the one-connection loop does, and in the
+ * client's own count. */
+int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy)
 {
     struct sb_thread_stats *st = &w->stats;
     for (;;) {
@@ -156,33 +137,16 @@ static int client_run(struct sb_worker *w, struct client *c, int start, int *bus
     }
 }
 
-/* Resumes client c if its statement's answer is complete; -1 on a fatal
- * error (w->error set). */
-static int resume(struct sb_worker *w, struct client *c, int *busy)
+int sb_client_resume(struct sb_worker *w, struct client *c, int *busy)
 {
     if (sb_conn_resume(c->conn, &c->want_write) == SBD_AGAIN)
         return 0;
-    return client_run(w, c, 0, busy);
+    return sb_client_run(w, c, 0, busy);
 }
 
-/* Every this often a thread asks each of its waiting clients' drivers for
- * the answer even without a socket event, so that a driver can end a
- * statement past --db-query-timeout when the server never answers. */
-#define TICK_NS 100000000LL
-
-/* The loop's state between its passes. */
-struct pass {
-    int active;             /* clients that may still start events */
-    int busy;               /* clients inside an event */
-    int next;               /* where the next round robin starts */
-    double mean_gap_ns;     /* --rate: this thread's mean gap, 0 = none */
-    int64_t due;            /* --rate: the oldest arrival not started */
-};
-
-/* Starts events on idle clients, round robin from the one after the last
- * started, so that under --rate every client gets its turn; takes the
- * clients that are done off the active count.  -1 on a fatal error. */
-static int start_idle(struct sb_clients *cs, struct pass *p)
+/* Round robin from the one after the last started, so that under --rate
+ * every client gets its turn. */
+int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
 {
     struct sb_worker *w = cs->w;
     struct sb_run *run = w->run;
@@ -222,7 +186,7 @@ static int start_idle(struct sb_clients *cs, struct pass *p)
             sb_sleep_ns(SB_EVENT_NO_CONN_PAUSE_NS);
             break;
         }
-        if (client_run(w, c, 1, &p->busy) < 0)
+        if (sb_client_run(w, c, 1, &p->busy) < 0)
             return -1;
         now = sb_now_ns();
     }
@@ -242,7 +206,7 @@ static int gather_waiting(struct sb_clients *cs, struct pass *p)
         if (!c->polled) { /* flush what was sent; the answer may be in */
             c->polled = 1;
             if (sb_conn_resume(c->conn, &c->want_write) != SBD_AGAIN) {
-                if (client_run(cs->w, c, 0, &p->busy) < 0)
+                if (sb_client_run(cs->w, c, 0, &p->busy) < 0)
                     return -1;
                 i--; /* its next statement, if it sent one, waits too */
                 continue;
@@ -256,30 +220,47 @@ static int gather_waiting(struct sb_clients *cs, struct pass *p)
     return np;
 }
 
-int sb_clients_loop(struct sb_clients *cs)
+void sb_clients_pass_init(struct sb_clients *cs, struct pass *p)
 {
     struct sb_worker *w = cs->w;
     struct sb_run *run = w->run;
-    struct client *cl = cs->cl;
-    int n = cs->n;
     /* --rate: this thread's share is proportional to its clients, so each
      * client is offered the same load when clients do not divide evenly */
-    struct pass p = {.active = n, .mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * n) : 0};
-    p.due = p.mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, p.mean_gap_ns) : 0;
+    memset(p, 0, sizeof *p);
+    p->active = cs->n;
+    p->mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * cs->n) : 0;
+    p->due = p->mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, p->mean_gap_ns) : 0;
+}
+
+int64_t sb_clients_wait_ns(const struct pass *p)
+{
+    /* wait for an answer, or until the next arrival when a client is idle
+     * to take it (with none idle, arrivals queue up) */
+    int64_t wait = 100000000LL;
+    if (p->mean_gap_ns > 0 && p->active - p->busy > 0) {
+        int64_t d = p->due - sb_now_ns();
+        wait = d < 0 ? 0 : d < wait ? d : wait;
+    }
+    return wait;
+}
+
+int sb_clients_loop(struct sb_clients *cs)
+{
+    if (cs->w->run->io == SB_IO_URING)
+        return sb_clients_ring_loop(cs);
+    struct sb_worker *w = cs->w;
+    struct client *cl = cs->cl;
+    int n = cs->n;
+    struct pass p;
+    sb_clients_pass_init(cs, &p);
     int64_t next_tick = sb_now_ns() + TICK_NS;
     while (p.active > 0) {
-        if (start_idle(cs, &p) < 0)
+        if (sb_clients_start_idle(cs, &p) < 0)
             return -1;
         int np = gather_waiting(cs, &p);
         if (np < 0)
             return -1;
-        /* wait for an answer, or until the next arrival when a client is
-         * idle to take it (with none idle, arrivals queue up) */
-        int64_t wait = 100000000LL;
-        if (p.mean_gap_ns > 0 && p.active - p.busy > 0) {
-            int64_t d = p.due - sb_now_ns();
-            wait = d < 0 ? 0 : d < wait ? d : wait;
-        }
+        int64_t wait = sb_clients_wait_ns(&p);
         if (np == 0) {
             if (p.mean_gap_ns > 0 && wait > 0)
                 sb_sleep_ns(wait < 50000000LL ? wait : 50000000LL);
@@ -292,14 +273,14 @@ int sb_clients_loop(struct sb_clients *cs)
             return -1;
         }
         for (int k = 0; r > 0 && k < np; k++)
-            if (cs->pf[k].revents != 0 && resume(w, &cl[cs->who[k]], &p.busy) < 0)
+            if (cs->pf[k].revents != 0 && sb_client_resume(w, &cl[cs->who[k]], &p.busy) < 0)
                 return -1;
         int64_t now = sb_now_ns();
         if (now < next_tick)
             continue;
         next_tick = now + TICK_NS;
         for (int i = 0; i < n; i++)
-            if (cl[i].state == C_WAIT && cl[i].polled && resume(w, &cl[i], &p.busy) < 0)
+            if (cl[i].state == C_WAIT && cl[i].polled && sb_client_resume(w, &cl[i], &p.busy) < 0)
                 return -1;
     }
     return 0;

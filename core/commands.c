@@ -52,6 +52,8 @@ void sb_print_run_header(const struct sb_run *run)
         printf("Prepared statements: disabled (--db-ps-mode=disable)\n");
     if (run->pipeline > 0)
         printf("Pipelining: up to %d statements in flight per connection (--pipeline)\n", run->pipeline);
+    if (run->io == SB_IO_URING)
+        printf("Clients' I/O: io_uring, one system call per pass over a thread's clients (--io)\n");
     if (run->shard.given)
         printf("Shard %d of %d (from %s), run id %s: --threads/--clients per shard, this shard's share of "
                "--rate/--events\n", run->shard.index, run->shard.count, run->shard.source, run->shard.run_id);

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 static const struct sbd_driver *drv;
 static int emulate_all;
 static int pipe_depth;   /* --pipeline, 0 when off or the driver cannot */
+static int host_io;      /* --io=uring and the driver has host I/O */
 static int64_t bulk_max = 512 * 1024;
 
 
@@ -35,6 +37,47 @@ void sb_db_setup(const struct sbd_driver *d, int emulate_ps, int64_t max_bulk_by
 const struct sbd_driver *sb_db_driver(void) { return drv; }
 
 int64_t sb_db_bulk_max(void) { return bulk_max; }
+
+int sb_db_set_host_io(int on)
+{
+    host_io = on && drv && (drv->caps & SBD_CAP_HOST_IO);
+    return host_io;
+}
+
+/* The connection just opened moves its statements' bytes through the
+ * host when --io=uring asks for it and the driver takes it (it may refuse
+ * a connection: TLS, a client library's own path). */
+static void offer_host_io(struct sb_conn *c)
+{
+    if (host_io && c->dc != NULL)
+        (void)drv->host_io(c->dc, 1);
+}
+
+int sb_conn_io_want(struct sb_conn *c, struct sbd_io *io)
+{
+    return host_io && c->dc != NULL && c->n == 1 && drv->io_want(c->dc, io);
+}
+
+void sb_conn_io_done(struct sb_conn *c, enum sbd_io_kind kind, long result)
+{
+    if (c->dc != NULL)
+        drv->io_done(c->dc, kind, result);
+}
+
+/* One step of the host's I/O done here, blocking (sb_conn_wait outside the
+ * io_uring loop): what is left of the request, or else one receive. */
+static void io_step_here(struct sb_conn *c, const struct sbd_io *io)
+{
+    struct pollfd pfd = {.fd = io->fd, .events = io->out_len > 0 ? POLLOUT : POLLIN};
+    if (io->out_len == 0 && io->in_room == 0)
+        return; /* a failure is known: the next completion reports it */
+    while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+        ;
+    ssize_t k = io->out_len > 0
+                    ? send(io->fd, io->out, io->out_len, MSG_NOSIGNAL | MSG_DONTWAIT)
+                    : recv(io->fd, io->in, io->in_room, MSG_DONTWAIT);
+    drv->io_done(c->dc, io->out_len > 0 ? SBD_IO_SENT : SBD_IO_RECEIVED, k < 0 ? -errno : (long)k);
+}
 
 int sb_db_set_pipeline(int depth)
 {
@@ -106,6 +149,7 @@ struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struc
         free(c);
         return NULL;
     }
+    offer_host_io(c);
     return c;
 }
 
@@ -158,6 +202,7 @@ int sb_conn_reconnect(struct sb_conn *c, int count_reconnect)
         return SBD_CONN_LOST;
     }
     sb_stats_note_connect(c->stats, sb_now_ns() - t0);
+    offer_host_io(c);
     if (count_reconnect)
         SB_ADD(c->stats->reconnects, 1);
     return SBD_OK;
@@ -344,6 +389,12 @@ int sb_conn_wait(struct sb_conn *c, int target)
     int ww;
     int rc = sb_conn_complete(c, target, &ww);
     while (rc == SBD_AGAIN) {
+        struct sbd_io io;
+        if (sb_conn_io_want(c, &io)) {
+            io_step_here(c, &io);
+            rc = sb_conn_complete(c, target, &ww);
+            continue;
+        }
         struct pollfd pfd = {.fd = sb_conn_socket(c), .events = (short)(POLLIN | (ww ? POLLOUT : 0))};
         while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
             ;

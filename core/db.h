@@ -165,6 +165,19 @@ int sb_conn_wait(struct sb_conn *c, int target);
 /* The file descriptor to poll while statements are in flight, -1 if none. */
 int sb_conn_socket(struct sb_conn *c);
 
+/* --io=uring: connections opened from now on let the host move their
+ * statements' bytes (struct sbd_driver's host_io) when the driver can.
+ * Returns 1 when it can, else 0 (everything stays on the driver's I/O). */
+int sb_db_set_host_io(int on);
+/* The host's next I/O step for c's one statement in flight: 1 and *io
+ * filled (send io->out_len bytes, receive up to io->in_room; both 0: none
+ * left, sb_conn_resume reports what failed), or 0 when the driver does
+ * this statement's I/O itself (poll sb_conn_socket).  Its result goes to
+ * sb_conn_io_done (bytes, 0 at the end of the stream, -errno), then
+ * sb_conn_resume parses it. */
+int sb_conn_io_want(struct sb_conn *c, struct sbd_io *io);
+void sb_conn_io_done(struct sb_conn *c, enum sbd_io_kind kind, long result);
+
 /* Blocking conveniences over sb_conn_submit. */
 static inline int sb_conn_run(struct sb_conn *c, struct sb_req r)
 {

@@ -29,6 +29,8 @@ static const struct sbd_driver *full_size_copy(const struct sbd_driver *d)
         t.caps &= ~(unsigned)SBD_CAP_STREAM;
     if (!t.pipeline || !(t.caps & SBD_CAP_NONBLOCKING))
         t.caps &= ~(unsigned)SBD_CAP_PIPELINE;
+    if (!t.host_io || !t.io_want || !t.io_done || !(t.caps & SBD_CAP_NONBLOCKING))
+        t.caps &= ~(unsigned)SBD_CAP_HOST_IO;
     return &t;
 }
 

@@ -72,6 +72,9 @@ struct sb_worker {
     struct sb_lost lost;            /* its lost connections (lost.h) */
 };
 
+/* --io: how a thread driving several clients waits for them. */
+enum { SB_IO_AUTO = 0, SB_IO_POLL, SB_IO_URING };
+
 struct sb_run {
     struct sb_options *opts;
     const struct sb_script_ops *script_ops; /* the workload's language binding */
@@ -115,6 +118,9 @@ struct sb_run {
     int reconnect_per_event;        /* --reconnect=transaction */
     int paced;                      /* --rate or --reconnect=transaction: each
                                        event's start takes more than a check */
+    int io;                         /* SB_IO_POLL or SB_IO_URING: the clients'
+                                       event loop (core/clients*.c) */
+    int want_io;                    /* --io as given: SB_IO_* */
     int pipeline;                   /* --pipeline depth in use, 0 = off */
     int want_pipeline;              /* --pipeline as given */
     int clients_given;              /* --clients was given */

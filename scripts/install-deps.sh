@@ -6,12 +6,12 @@
 # Does nothing for packages already installed.  Needs root (or sudo).
 set -eu
 build="meson ninja-build pkg-config gcc liblua5.4-dev libpq-dev libsqlite3-dev
-default-libmysqlclient-dev unixodbc-dev zlib1g-dev libjson-c-dev"
+default-libmysqlclient-dev unixodbc-dev zlib1g-dev libjson-c-dev liburing-dev"
 test="postgresql-15 postgresql-contrib mariadb-server mariadb-client unixodbc
 odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer nodejs
 bash-completion debhelper lintian fakeroot
 prometheus python3-jsonschema openssl clang libclang-rt-14-dev valgrind time
-openmpi-bin python3-yaml gnuplot-nox chromium fio"
+openmpi-bin python3-yaml gnuplot-nox chromium fio strace"
 want=$build
 [ "${1:-}" = "--test" ] && want="$build $test"
 missing=""

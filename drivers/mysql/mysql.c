@@ -213,7 +213,7 @@ static const struct sbd_driver mysql_driver = {
     .name = "mysql",
     .description = "MySQL and MariaDB (libmysqlclient API)",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_BACKSLASH_ESC |
-            SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING | SBD_CAP_STREAM,
+            SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING | SBD_CAP_STREAM | MYD_CAP_HOST_IO,
     .options = options,
     .init = myd_init,
     .done = myd_done,
@@ -242,6 +242,11 @@ static const struct sbd_driver mysql_driver = {
     .poll_result = myd_poll_result,
 #endif
     .query_stream = myd_query_stream,
+#if MYD_CAP_HOST_IO
+    .host_io = myd_host_io,
+    .io_want = myd_io_want,
+    .io_done = myd_io_done,
+#endif
 };
 
 /* Static driver table; never fails. */

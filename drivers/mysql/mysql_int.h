@@ -13,6 +13,7 @@
 
 #include "mysql_errors.h"
 #include "mysql_wire.h"
+#include "../common/host_io.h"
 #include "../common/list.h"
 #include "../common/transport.h"
 
@@ -105,6 +106,10 @@ struct sbd_conn {
     /* wire fast path (mysql_wire.c) */
     long wire_execs;                /* statements it served (logged at debug) */
     int wire_row;                   /* RES_WIRE: next row to fetch */
+    /* host I/O (ABI 1.4, mysql_wire.c): with host.on, the nonblocking
+     * fast path's requests are only built (host.active), the host moves
+     * their bytes and reports them with io_done */
+    struct sbc_host_io host;
     struct sbd_stmt *wire_async;    /* ASYNC_WIRE: the statement executed,
                                        NULL for a transaction statement */
     struct myd_wire wire;
@@ -252,6 +257,16 @@ int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
 int myd_wire_fetch(sbd_conn *c, struct sbd_value *row);
 int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info);
 void myd_wire_abandon(sbd_conn *c);
+#if defined(MYD_NONBLOCK) && defined(MYD_MARIADB_CLIENT)
+/* host I/O (struct sbd_driver's host_io, io_want, io_done): the fast
+ * path's nonblocking statements only */
+#define MYD_CAP_HOST_IO SBD_CAP_HOST_IO
+int myd_host_io(sbd_conn *c, int on);
+int myd_io_want(sbd_conn *c, struct sbd_io *io);
+void myd_io_done(sbd_conn *c, enum sbd_io_kind kind, long result);
+#else
+#define MYD_CAP_HOST_IO 0
+#endif
 /* What the fast path answers when the result cannot be fetched as
  * Connector/C would (a column's type changed since prepare into one it
  * does not convert): the statement, a SELECT, is run again on Connector/C,

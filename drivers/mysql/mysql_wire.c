@@ -188,6 +188,13 @@ static int wire_send(sbd_conn *c, int binary, const struct myd_col *known, int n
     struct myd_wire *w = &c->wire;
     c->wire_execs++;
     myd_wire_begin(w, binary, known, nknown);
+#ifdef MYD_NONBLOCK
+    /* a nonblocking statement's bytes are the host's (host I/O), unless
+     * a deadline bounds the answer: only the driver's own reads keep it */
+    sbc_host_io_begin(&c->host, c->async_phase != ASYNC_WIRE || deadline != 0);
+    if (c->host.active)
+        return SBD_OK;
+#endif
     if (sbc_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
         return lost_code(c, MYD_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
@@ -210,7 +217,16 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
             memcpy(c->err.sqlstate, "08P01", 6);
             return rc;
         }
-        int got = fill(fd, w, deadline, nonblock);
+        int got;
+        if (c->host.active) { /* what the host's I/O brought, or its failure */
+            struct sbc_host_io *h = &c->host;
+            if (h->send_failed)
+                return lost_code(c, MYD_CR_SERVER_GONE, "sending the statement", h->err);
+            errno = h->err;
+            got = h->big ? FILL_TOO_BIG : h->eof ? 0 : h->err ? -1 : -2;
+        } else {
+            got = fill(fd, w, deadline, nonblock);
+        }
         if (got == -2)
             return SBD_AGAIN;
         if (got == FILL_TOO_BIG) {
@@ -428,13 +444,59 @@ static int wire_send_query(sbd_conn *c, const char *sql, size_t len)
 
 int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 {
-    int rc = wire_recv(c, c->async_deadline / 1000000, 1);
+    int rc = c->host.active && c->host.sent < c->wire.out_len && c->host.err == 0
+                 ? SBD_AGAIN /* the host has not sent it all yet */
+                 : wire_recv(c, c->async_deadline / 1000000, 1);
+    if (rc != SBD_AGAIN)
+        c->host.active = 0;
     if (rc != SBD_OK)
         return rc;
     sbd_stmt *s = c->wire_async;
     c->wire_async = NULL;
     return s != NULL ? execute_answer(c, s, info, 0) : query_answer(c, info);
 }
+
+#ifdef MYD_NONBLOCK
+/* ---- host I/O (ABI 1.4) ------------------------------------------------- */
+
+int myd_host_io(sbd_conn *c, int on)
+{
+    if (on && c->tp != &myd_tp_wire)
+        return SBD_UNSUPPORTED; /* Connector/C does its own I/O */
+    if (c->async_phase != ASYNC_IDLE)
+        return myd_fail(c, "mysql: host_io: a statement is in flight");
+    c->host.on = on;
+    return SBD_OK;
+}
+
+/* What the host is to move for the statement in flight: the rest of the
+ * request, and room for the answer after what came, grown as fill grows
+ * it (host_io.h; nothing once a failure is known: poll_result reports). */
+int myd_io_want(sbd_conn *c, struct sbd_io *io)
+{
+    if (!c->host.active || c->async_phase != ASYNC_WIRE)
+        return 0;
+    struct myd_wire *w = &c->wire;
+    size_t room = 0;
+    if (!sbc_host_io_failed(&c->host)) {
+        size_t max = myd_cfg.max_answer;
+        size_t want = sbc_host_io_grow_to(&c->host, w->need, w->in_len, max);
+        if (want > 0 && myd_wire_reserve(w, want) != 0)
+            c->host.err = ENOMEM;
+        else if (want > 0) /* keep the byte myd_wire_reserve adds for a terminator */
+            room = (w->in_cap - 1 < max ? w->in_cap - 1 : max) - w->in_len;
+    }
+    sbc_host_io_fill(&c->host, io, (int)mysql_get_socket(c->mysql), w->out, w->out_len,
+                     w->in + w->in_len, room);
+    return 1;
+}
+
+void myd_io_done(sbd_conn *c, enum sbd_io_kind kind, long result)
+{
+    struct myd_wire *w = &c->wire;
+    sbc_host_io_done(&c->host, kind, result, w->out_len, &w->in_len, w->in_cap - 1 - w->in_len);
+}
+#endif
 
 void myd_wire_abandon(sbd_conn *c)
 {

@@ -215,7 +215,7 @@ static const struct sbd_driver pgsql_driver = {
     .name = "pgsql",
     .description = "PostgreSQL through libpq",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_SERVER_COUNTERS |
-            SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE,
+            SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_HOST_IO,
     .options = options,
     .init = pgd_init,
     .done = pgd_done,
@@ -240,6 +240,9 @@ static const struct sbd_driver pgsql_driver = {
     .send_execute = pgd_send_execute,
     .poll_result = pgd_poll_result,
     .pipeline = pgd_pipeline,
+    .host_io = pgd_host_io,
+    .io_want = pgd_io_want,
+    .io_done = pgd_io_done,
 };
 
 /* The driver table: static, never NULL, never fails. */

@@ -16,6 +16,7 @@
 
 #include "pgsql_errors.h"
 #include "pgsql_wire.h"
+#include "../common/host_io.h"
 #include "../common/list.h"
 #include "../common/transport.h"
 
@@ -127,6 +128,10 @@ struct sbd_conn {
                                      (pgd_sock_blocking) */
     int wire_answered;            /* pipelined: an answer was handed out,
                                      pgd_wire_next is due */
+    /* host I/O (ABI 1.4, pgsql_wire.c): with host.on, the nonblocking
+     * fast path's statements are only built (host.active), the host moves
+     * their bytes and reports them with io_done */
+    struct sbc_host_io host;
     char *pipe_out;               /* pipelined: requests queued to send */
     size_t pipe_out_len, pipe_out_cap;
     struct pgd_wire wire;
@@ -222,6 +227,10 @@ int pgd_send_query(sbd_conn *c, const char *sql, size_t len);
 int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
 int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int pgd_pipeline(sbd_conn *c, int on);
+/* pgsql_wire.c: host I/O (struct sbd_driver's host_io, io_want, io_done) */
+int pgd_host_io(sbd_conn *c, int on);
+int pgd_io_want(sbd_conn *c, struct sbd_io *io);
+void pgd_io_done(sbd_conn *c, enum sbd_io_kind kind, long result);
 int pgd_pq_send_query(sbd_conn *c, const char *sql, size_t len);
 int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                         int nparams);

@@ -243,7 +243,16 @@ static void begin(sbd_conn *c)
  * makes it the connection's result.  `block`: wait for the server (the
  * first read waits before it tries: the answer cannot be there yet); else
  * SBD_AGAIN as soon as the socket has nothing more. */
+static int pump_from(sbd_conn *c, int block, int host, struct sbd_result_info *info);
+
 static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
+{
+    return pump_from(c, block, 0, info);
+}
+
+/* pump, reading the socket itself unless `host` (the host delivers the
+ * bytes: SBD_AGAIN as soon as the parser needs more). */
+static int pump_from(sbd_conn *c, int block, int host, struct sbd_result_info *info)
 {
     struct pgd_wire *w = &c->wire;
     int fd = PQsocket(c->pg);
@@ -269,6 +278,8 @@ static int pump(sbd_conn *c, int block, struct sbd_result_info *info)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
+        if (host)
+            return SBD_AGAIN;
         int got = fill(fd, w, wait, block, deadline);
         wait = block && deadline > 0;
         if (got == -2)
@@ -382,8 +393,14 @@ static int send_one(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     c->wire_sent = 0;
     c->wire_fresh = 1;
     set_deadline(c);
-    if (send_some(c, c->wire.out, c->wire.out_len) < 0)
+    /* the host sends it (host I/O), unless a deadline bounds the answer:
+     * only the driver's own reads keep it */
+    sbc_host_io_begin(&c->host, c->wire_deadline != 0);
+    if (c->host.active) {
+        c->wire_fresh = 0;
+    } else if (send_some(c, c->wire.out, c->wire.out_len) < 0) {
         return lost(c, "sending the statement", errno);
+    }
     c->wire_flight = 1;
     c->in_flight = 1;
     c->poll = wire_poll;
@@ -403,9 +420,13 @@ static int wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p
     return send_one(c, s, NULL, 0, params, nparams);
 }
 
+static int host_poll(sbd_conn *c, struct sbd_result_info *info);
+
 /* poll_result for what send_one sent. */
 static int wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 {
+    if (c->host.active)
+        return host_poll(c, info);
     if (c->wire_sent < c->wire.out_len) {
         int r = send_some(c, c->wire.out, c->wire.out_len);
         if (r < 0) {
@@ -427,6 +448,73 @@ static int wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     int rc = pump(c, 0, info);
     if (rc != SBD_AGAIN)
         c->in_flight = 0;
+    return rc;
+}
+
+/* ---- host I/O (ABI 1.4) ------------------------------------------------- */
+
+int pgd_host_io(sbd_conn *c, int on)
+{
+    if (on && !c->wire_on)
+        return SBD_UNSUPPORTED; /* libpq does its own I/O */
+    if (c->in_flight)
+        return pgd_fail(c, "host_io: a statement is in flight");
+    c->host.on = on;
+    return SBD_OK;
+}
+
+/* What the host is to move for the statement in flight: the rest of the
+ * request, and room for the answer after what came, grown as fill grows
+ * it (host_io.h; nothing once a failure is known: poll_result reports). */
+int pgd_io_want(sbd_conn *c, struct sbd_io *io)
+{
+    if (!c->host.active || !c->in_flight)
+        return 0;
+    struct pgd_wire *w = &c->wire;
+    size_t room = 0;
+    if (!sbc_host_io_failed(&c->host)) {
+        size_t max = pgd_cfg.max_answer;
+        size_t want = sbc_host_io_grow_to(&c->host, w->need, w->in_len, max);
+        if (want > 0 && pgd_wire_reserve(w, want) != 0)
+            c->host.err = ENOMEM;
+        else if (want > 0)
+            room = (w->in_cap < max ? w->in_cap : max) - w->in_len;
+    }
+    sbc_host_io_fill(&c->host, io, PQsocket(c->pg), w->out, w->out_len, w->in + w->in_len, room);
+    return 1;
+}
+
+void pgd_io_done(sbd_conn *c, enum sbd_io_kind kind, long result)
+{
+    struct pgd_wire *w = &c->wire;
+    sbc_host_io_done(&c->host, kind, result, w->out_len, &w->in_len, w->in_cap - w->in_len);
+}
+
+/* poll_result of a statement whose bytes the host moves: parses what came,
+ * and reports a failure of the host's I/O as fill's are reported. */
+static int host_poll(sbd_conn *c, struct sbd_result_info *info)
+{
+    struct pgd_wire *w = &c->wire;
+    struct sbc_host_io *h = &c->host;
+    int rc = SBD_AGAIN;
+    if (h->err == 0 && h->sent == w->out_len)
+        rc = pump_from(c, 0, 1, info);
+    if (rc == SBD_AGAIN && sbc_host_io_failed(h)) {
+        c->wire_flight = 0;
+        if (h->send_failed)
+            rc = lost(c, "sending the statement", h->err);
+        else if (w->has_error && !h->big) {
+            /* a FATAL error just before the end of the stream */
+            lost(c, "", 0);
+            rc = pgd_server_error(c, w->err_state ? w->in + w->err_state : NULL,
+                                  w->err_msg ? w->in + w->err_msg : NULL, 1);
+        } else
+            rc = fill_failed(c, h->big ? FILL_TOO_BIG : h->eof ? 0 : -1, h->err);
+    }
+    if (rc != SBD_AGAIN) {
+        c->in_flight = 0;
+        h->active = 0;
+    }
     return rc;
 }
 

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 3
+#define SBD_ABI_MINOR 4
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -162,6 +162,23 @@ struct sbd_host {
 #define SBD_CAP_PIPELINE        (1u << 4) /* pipeline implemented (ABI 1.2) */
 #define SBD_CAP_SERVER_COUNTERS (1u << 5) /* server_counters implemented */
 #define SBD_CAP_STREAM          (1u << 6) /* query_stream implemented (ABI 1.3) */
+#define SBD_CAP_HOST_IO         (1u << 7) /* host_io, io_want, io_done
+                                             implemented (ABI 1.4) */
+
+/* One step of a statement's I/O that the host does for the driver
+ * (io_want): send out[0..out_len) and/or receive up to in_room bytes into
+ * in, on fd.  out_len 0: nothing to send; in_room 0: nothing to receive
+ * now.  The buffers stay valid and unmoved until io_done reports the step. */
+struct sbd_io {
+    int fd;
+    const void *out;
+    size_t out_len;
+    void *in;
+    size_t in_room;
+};
+
+/* What io_done reports. */
+enum sbd_io_kind { SBD_IO_SENT = 1, SBD_IO_RECEIVED = 2 };
 
 typedef struct sbd_conn sbd_conn;   /* opaque, defined by each driver */
 typedef struct sbd_stmt sbd_stmt;   /* opaque, defined by each driver */
@@ -314,6 +331,28 @@ struct sbd_driver {
      * fetch_row, free_result, last_error and disconnect. */
     int (*query_stream)(sbd_conn *conn, const char *sql, size_t len,
                         struct sbd_result_info *info);
+
+    /* --- host I/O (ABI 1.4, SBD_CAP_HOST_IO with SBD_CAP_NONBLOCKING;
+     * else NULL) ---
+     * Lets the host move the bytes of the statements sent with send_query
+     * and send_execute itself, so that one thread can hand the sends and
+     * receives of all its connections to the kernel in one system call
+     * (io_uring).  host_io(conn, 1), called with nothing in flight, puts
+     * the connection in that mode (SBD_OK), or refuses (SBD_UNSUPPORTED:
+     * the connection works as before).  In it, send_* only build the
+     * request, and poll_result only parses what io_done delivered: it
+     * returns SBD_AGAIN until the answer is complete, without reading or
+     * writing the socket itself.  While a statement is in flight the host
+     * asks io_want what to move; io_want returns 1 and fills *io, or 0 when
+     * this statement takes the driver's own I/O (plain poll on socket and
+     * poll_result, as without host I/O: a statement on the client
+     * library's path, a pipeline, a --db-query-timeout deadline).  After
+     * each send or receive the host reports its result with io_done:
+     * `result` is the byte count, 0 for a receive at the end of the stream,
+     * or -errno; then it calls poll_result. */
+    int (*host_io)(sbd_conn *conn, int on);
+    int (*io_want)(sbd_conn *conn, struct sbd_io *io);
+    void (*io_done)(sbd_conn *conn, enum sbd_io_kind kind, long result);
 };
 
 /* The entry point every driver defines:

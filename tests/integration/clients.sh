@@ -16,6 +16,8 @@
 # Then:
 #   - --rate=200 --time=3 with 16 clients on 2 threads (both servers): tps
 #     within [150, 250], schedule lag reported, every client ran events;
+#   - every run with --io=$SBT_IO (default uring; the header names io_uring
+#     exactly when it is in use);
 #   - --reconnect=transaction with 16 clients on 2 threads, 200 events
 #     (PostgreSQL): 200 transactions, the Connection time line counts
 #     200 + 16 connections and pg_stat_database.sessions grows by as many.
@@ -31,7 +33,10 @@ command -v python3 >/dev/null || die "python3 not found (reads the JSON report)"
 # each other's row locks (PostgreSQL detects a deadlock only after
 # deadlock_timeout, 1 s) and some clients may finish no event in the run.
 TABLES=2 SIZE=10000 THREADS=2 CLIENTS=64
-COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS"
+# SBT_IO: the clients' I/O (--io): uring (meson test clients) or poll
+# (clients_poll, on a few workloads): the same checks on both paths
+IO=${SBT_IO:-uring}
+COMMON="--tables=$TABLES --table-size=$SIZE --threads=$THREADS --clients=$CLIENTS --io=$IO"
 # (modules left out; tpcc has its own scale options and tpcc.sh runs it
 # with clients; pgbench's are pgbench.sh's; cpu, memory, threads and mutex
 # use no database)
@@ -83,7 +88,7 @@ run_workload() {
     echo "--- $w on $TARGET: --threads=$THREADS --clients=$CLIENTS"
     opts=$COMMON
     # bulk_insert: one table per client; every event only queues a row
-    [ "$w" = bulk_insert ] && opts="--threads=$THREADS --clients=$CLIENTS"
+    [ "$w" = bulk_insert ] && opts="--threads=$THREADS --clients=$CLIENTS --io=$IO"
     sb "$w-cleanup0" $opts "$w" cleanup
     sb "$w-prepare" $opts "$w" prepare
     [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; return; }
@@ -112,6 +117,10 @@ run_workload() {
     else
         fail "$w: header does not show threads and clients"; show_out 40
     fi
+    # the header names io_uring exactly when it is in use
+    io_line=$(grep -c "^Clients' I/O: io_uring" "$OUT")
+    [ "$IO" = uring ] && want_line=1 || want_line=0
+    expect_eq "$w: header's io_uring line with --io=$IO" "$io_line" "$want_line"
     expect_eq "$w: sbench sessions the server saw" "$seen" "$CLIENTS"
     expect_range "$w: transactions" "${R_TXN:-x}" 1 1000000000
     checks=$((checks + 1))
@@ -144,7 +153,7 @@ check_rate() {
     sb rate-prepare --tables=1 --table-size=$SIZE oltp_point_select prepare
     [ "$rc" = 0 ] || { fail "rate: prepare exited $rc"; show_out; return; }
     json=$SBT_TMP/clients-$TARGET-rate.json
-    sb rate-run --tables=1 --table-size=$SIZE --threads=$THREADS --clients=16 --rate=200 --time=3 \
+    sb rate-run --tables=1 --table-size=$SIZE --threads=$THREADS --clients=16 --io=$IO --rate=200 --time=3 \
         --report-format=json --output="$json" oltp_point_select run
     expect_eq "rate: exit status" "$rc" 0
     [ "$rc" = 0 ] || show_out
@@ -170,7 +179,7 @@ check_reconnect() {
     [ "$rc" = 0 ] || { fail "reconnect: prepare exited $rc"; show_out; return; }
     sleep 1.5 # earlier sessions' statistics reach pg_stat_database
     s0=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname = 'sbtest'")
-    sb rc-run --tables=1 --table-size=$SIZE --threads=$THREADS --clients=16 --events=200 --time=0 \
+    sb rc-run --tables=1 --table-size=$SIZE --threads=$THREADS --clients=16 --io=$IO --events=200 --time=0 \
         --reconnect=transaction oltp_point_select run
     sleep 1.5
     s1=$(adminq "SELECT sessions FROM pg_stat_database WHERE datname = 'sbtest'")

@@ -16,7 +16,7 @@
  * with SBD_CAP_PIPELINE the pipelined calls (ABI 1.2), answer by answer
  * against the same statements run blocking (drvcheck_async.c); binary
  * BYTES values and, with SBD_CAP_STREAM, streamed results (ABI 1.3,
- * drvcheck_bytes.c).  Every
+ * drvcheck_bytes.c); with SBD_CAP_HOST_IO the host I/O calls (ABI 1.4).  Every
  * value read back is compared with what was written.
  *
  * The null driver stores nothing, nor (by its author's word) does a
@@ -657,6 +657,8 @@ int main(int argc, char **argv)
     }
     if (drv->caps & SBD_CAP_NONBLOCKING)
         check_nonblocking_basics(c);
+    if (drv->caps & SBD_CAP_HOST_IO)
+        check_host_io();
     if (drv->caps & SBD_CAP_PIPELINE)
         check_pipeline(c, stores_data);
     if (strcmp(drv->name, "null") == 0)

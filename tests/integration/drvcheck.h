@@ -43,6 +43,8 @@ int nb_query(sbd_conn *c, const char *sql, struct sbd_result_info *info);
 /* drvcheck_async.c */
 void check_nonblocking_basics(sbd_conn *c);
 void check_pipeline(sbd_conn *c, int stores_data);
+/* SBD_CAP_HOST_IO (ABI 1.4), on a connection of its own. */
+void check_host_io(void);
 /* drvcheck_bytes.c: SBD_TYPE_BYTES and query_stream (ABI 1.3), on a
  * driver that stores data, drvcheck_t loaded */
 void check_abi_1_3(sbd_conn *c);

@@ -7,10 +7,14 @@
  * which statements see each other's changes.  Pipelined answers are
  * compared one by one with those of the same statements run blocking:
  * driver.h says every statement runs "exactly as if it had been sent
- * alone".
+ * alone".  Host I/O (ABI 1.4): the same statements with the host moving
+ * their bytes one at a time.
  */
 #include "drvcheck.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -245,5 +249,88 @@ void check_pipeline(sbd_conn *c, int stores_data)
     for (int i = 0; i < 3; i++)
         CHECK(drv->send_query(c2, "SELECT 1", 8) == SBD_OK, c2, "pipelined send");
     drv->disconnect(c2);
+    alarm(0);
+}
+
+/* ---- host I/O (ABI 1.4) ---- */
+
+/* Moves the statement in flight's bytes as the host would, one byte per
+ * send and per receive (so the driver parses answers cut anywhere), and
+ * returns poll_result's final status.  A statement the driver moves itself
+ * (io_want 0) is waited for as nb_wait does. */
+static int host_wait(sbd_conn *c, struct sbd_result_info *info)
+{
+    for (int i = 0; i < 200000; i++) {
+        int want_write = 0;
+        int rc = drv->poll_result(c, info, &want_write);
+        if (rc != SBD_AGAIN)
+            return rc;
+        struct sbd_io io;
+        if (!drv->io_want(c, &io))
+            return nb_wait(c, info, NULL);
+        CHECK(io.fd >= 0, c, "io_want: a socket");
+        if (io.out_len > 0) {
+            ssize_t k = send(io.fd, io.out, 1, MSG_NOSIGNAL);
+            drv->io_done(c, SBD_IO_SENT, k < 0 ? -errno : (long)k);
+        } else if (io.in_room > 0) {
+            struct pollfd pf = {.fd = io.fd, .events = POLLIN};
+            poll(&pf, 1, 1000);
+            ssize_t k = recv(io.fd, io.in, 1, MSG_DONTWAIT);
+            if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                continue;
+            drv->io_done(c, SBD_IO_RECEIVED, k < 0 ? -errno : (long)k);
+        } else {
+            CHECK(0, c, "io_want: nothing to move, yet poll_result says SBD_AGAIN");
+            return SBD_ERROR;
+        }
+    }
+    fail(c, "host I/O statement did not end");
+    return SBD_ERROR;
+}
+
+void check_host_io(void)
+{
+    CHECK(drv->host_io && drv->io_want && drv->io_done, NULL,
+          "SBD_CAP_HOST_IO: host_io, io_want and io_done present");
+    alarm(120);
+    sbd_conn *c = NULL;
+    struct sbd_error cerr;
+    CHECK(drv->connect(0, &c, &cerr) == SBD_OK, NULL, "connection for host I/O");
+    int on = drv->host_io(c, 1);
+    CHECK(on == SBD_OK || on == SBD_UNSUPPORTED, c, "host_io(1): SBD_OK or SBD_UNSUPPORTED");
+    if (on != SBD_OK) {
+        printf("note host_io refused on this connection: host I/O not checked\n");
+        drv->disconnect(c);
+        alarm(0);
+        return;
+    }
+    struct sbd_result_info info;
+    CHECK(drv->send_query(c, "SELECT 31", 9) == SBD_OK, c, "host I/O: send_query");
+    expect_int(c, host_wait(c, &info), &info, 31, "host I/O: SELECT 31, one byte at a time");
+    sbd_stmt *st = NULL;
+    CHECK(drv->prepare(c, "SELECT 32", 9, 0, NULL, &st) == SBD_OK, c, "host I/O: prepare SELECT 32");
+    for (int i = 0; i < 3; i++) {
+        CHECK(drv->send_execute(c, st, NULL, 0) == SBD_OK, c, "host I/O: send_execute");
+        expect_int(c, host_wait(c, &info), &info, 32, "host I/O: execute SELECT 32");
+    }
+    expect_int(c, drv->execute(c, st, NULL, 0, &info), &info, 32,
+               "blocking execute on a host I/O connection");
+    CHECK(drv->send_query(c, not_sql, strlen(not_sql)) == SBD_OK, c, "host I/O: send a syntax error");
+    CHECK(host_wait(c, &info) == SBD_ERROR && drv->last_error(c)->message[0] != 0, c,
+          "host I/O: syntax error is SBD_ERROR with a message");
+    CHECK(drv->send_execute(c, st, NULL, 0) == SBD_OK, c, "host I/O: send after an error");
+    expect_int(c, host_wait(c, &info), &info, 32, "host I/O: usable after an error");
+    /* the host's receive finds the end of the stream: the connection is lost */
+    CHECK(drv->send_execute(c, st, NULL, 0) == SBD_OK, c, "host I/O: send before the end");
+    struct sbd_io io;
+    int rc = SBD_AGAIN;
+    if (drv->io_want(c, &io)) {
+        int want_write = 0;
+        drv->io_done(c, SBD_IO_SENT, (long)io.out_len); /* as if sent; never read */
+        drv->io_done(c, SBD_IO_RECEIVED, 0);
+        rc = drv->poll_result(c, &info, &want_write);
+    }
+    CHECK(rc == SBD_CONN_LOST, c, "host I/O: end of stream on receive is SBD_CONN_LOST");
+    drv->disconnect(c);
     alarm(0);
 }

@@ -134,7 +134,7 @@ PY
     then :; else failed=$((failed + 1)); fi
 }
 
-C="--clients=8 --threads=2"
+C="--clients=8 --threads=2 ${SBT_IO:+--io=$SBT_IO}" # SBT_IO: --io (null_paths_uring)
 D=--null-delay-us=200
 echo "== no failures"
 case_ "read_only blocking" oltp_read_only 300 0 retry
