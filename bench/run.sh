@@ -465,7 +465,8 @@ notes() {
   two on MariaDB), allocates nothing per query (table above) and runs fewer instructions per
   event (callgrind table), but every client that waits for each answer pays that round trip.
   Only fewer round trips per transaction lower it further: `--pipeline` does for transactions of
-  several statements; point_select has one.
+  several statements; point_select has one. (io_uring cannot batch here: with one connection per
+  thread each thread has one statement in flight; see the same-connections note below.)
 - **tps (goal >= 1.25x on point_select, >= 1.0x elsewhere).** The machine is saturated and the
   server takes most of it ("Where the machine's CPU goes"): even a client that cost nothing would
   reach the ceiling in that table, and 1.25x needs a client cheaper than the "client budget" column,
@@ -483,7 +484,14 @@ notes() {
 - **tps of the other workloads.** Ratios a few percent below 1.0 come with rounds that
   overlap: each run's log and rusage are in `bench/last-run/`; compare the rounds there before
   reading a cost into them (oltp_update_index, for example, is bound by the server's index
-  maintenance, and its client CPU per transaction is within 10% of sysbench's).
+  maintenance, and its client CPU per transaction is within 10% of sysbench's). On 2026-12-06
+  MariaDB oltp_read_only (0.91x) and oltp_update_index (0.93x) came out under 1.0 with the
+  rounds overlapping (read_only: sbench 1047-1073 tps, sysbench 1060-1253), on a machine half as
+  fast as on 2026-12-04 (read_only 1,056 tps against 2,477) and still busy from the test suite
+  when the run began (load 3.2, 8.3 over 5 min); three alternating 10 s rounds of read_only right
+  after, on the idle machine, gave sbench 1,187 / 1,101 / 1,153 tps against sysbench 1,142 /
+  1,087 / 1,118 (1.01x-1.04x each round). These paths are the one-connection-per-thread ones,
+  which this run's change (io_uring) does not touch.
 - **The framework's own cost, an empty event() (goal <= 1.0x).** An event that does nothing is
   one call from C into the Lua 5.4 interpreter and back, plus the event's timing and recording:
   about 300 instructions against sysbench's 200, whose LuaJIT calls compiled code. It is under
@@ -502,15 +510,18 @@ notes() {
 - **PostgreSQL prepare (goal >= 3x).** Runs on this machine gave 2.3x to 3.9x; the COPY is
   server-bound (sysbench's multi-row INSERTs cost the server more, which is where the ratio comes
   from). The primary key is built after the load (one sorted build).
-- **At 16 connections, client CPU per transaction (goal <= 0.5x) and fewer system calls than
-  queries (goal < 1).** One thread driving 16 connections still makes one send and one receive
-  per query per connection (the `strace` table, 2026-12-04: 2.14 calls per query on PostgreSQL, 2.37 on
-  MariaDB, where about one receive in four finds nothing yet and the connection waits in the
-  next `ppoll`); the ppoll itself is shared by the connections that are ready together. What the
-  goals need is one system call for the sends and receives of all ready connections
-  (`io_uring`, issue 31): that path is not built yet, so the kernel's share per query is the
-  same as with one connection per thread, and the ratio is set by sysbench's extra `poll` and
-  thread switches (0.76x on PostgreSQL, 0.91x on MariaDB on 2026-12-04).
+- **The same connections, client CPU per transaction (goal <= 0.5x).** With `--io=uring` (what
+  `--io=auto` picks here) a thread hands the send and receive of every waiting connection to the
+  kernel in one `io_uring_enter` that also waits for the first answer: 0.20 system calls per query
+  on PostgreSQL and 0.15 on MariaDB at 16 clients on one thread, against 2.24 and 2.08 with
+  `--io=poll` (the strace table; the goal of fewer than one is met), and client CPU per
+  transaction 16-41% below poll()'s (the same-connections table). Met on PostgreSQL at 32
+  connections (0.44x); 0.52x at 16, and on MariaDB 0.71x at 16 and 0.60x at 32, where sysbench's
+  own cost per transaction is lower (no libpq poll). What is left is mostly kernel work that no
+  batching removes, paid once per statement by every client: the loopback TCP send runs the
+  server's receive and wakes its backend in the client's context (`perf`, --clients=16 on 2
+  threads: `sock_def_readable` and the wake-up under it take a fifth of the client's samples).
+  User time is 3.2-3.5 µs per transaction against sysbench's 7.0-9.0.
 - **Connection storms (`-C`).** `sbench pgbench -C -c 200 -j 2 -S` opens a connection per
   transaction at pgbench's rate (11.2-11.5 ms against pgbench's 11.5-14.1 ms average connection
   time, 2026-12-04), and `-c 200 -j 2`'s initial connection time is 640-947 ms against
