@@ -216,10 +216,11 @@ void l_legacy_export(struct l_thread *t, int idx)
         const struct sb_opt *p = sb_options_at(o, i);
         char key[160];
         l_opt_lua_name(p, key, sizeof key);
-        /* as sysbench: a name the script uses for a function stays its */
-        int is_func = lua_getfield(L, idx, key) == LUA_TFUNCTION;
+        /* as sysbench: a name the script uses for a function stays its;
+         * a table stays too (a library: --io must not hide io.write) */
+        int kind = lua_getfield(L, idx, key);
         lua_pop(L, 1);
-        if (is_func)
+        if (kind == LUA_TFUNCTION || kind == LUA_TTABLE)
             continue;
         const char *v = p->value ? p->value : p->def;
         if (v == NULL && p->kind == SB_OPT_LIST)
