@@ -188,13 +188,6 @@ static int wire_send(sbd_conn *c, int binary, const struct myd_col *known, int n
     struct myd_wire *w = &c->wire;
     c->wire_execs++;
     myd_wire_begin(w, binary, known, nknown);
-#ifdef MYD_NONBLOCK
-    /* a nonblocking statement's bytes are the host's (host I/O), unless
-     * a deadline bounds the answer: only the driver's own reads keep it */
-    sbc_host_io_begin(&c->host, c->async_phase != ASYNC_WIRE || deadline != 0);
-    if (c->host.active)
-        return SBD_OK;
-#endif
     if (sbc_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
         return lost_code(c, MYD_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
@@ -406,6 +399,24 @@ static int wire_query(sbd_conn *c, const char *sql, size_t len, struct sbd_resul
 /* ---- nonblocking statements (mysql_async.c) ------------------------------- */
 
 #ifdef MYD_NONBLOCK
+/* wire_send for a nonblocking statement: with host I/O on, only built (the
+ * host sends it), unless a deadline bounds the answer: only the driver's
+ * own reads keep it.  Apart from wire_send, so that the blocking path
+ * stays as it was (inlined, no test per statement). */
+static int wire_send_nb(sbd_conn *c, int binary, const struct myd_col *known, int nknown,
+                        int64_t deadline)
+{
+    if (c->host.on) {
+        sbc_host_io_begin(&c->host, deadline != 0);
+        if (c->host.active) {
+            c->wire_execs++;
+            myd_wire_begin(&c->wire, binary, known, nknown);
+            return SBD_OK;
+        }
+    }
+    return wire_send(c, binary, known, nknown, deadline);
+}
+
 /* The sends start phase ASYNC_WIRE: myd_wire_poll reads the answer, and
  * a failure to send is reported by poll_result, as the library's are. */
 static int wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
@@ -417,7 +428,7 @@ static int wire_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p
             c->async_phase = ASYNC_WIRE;
             if (rc == SBD_OK) {
                 c->wire_async = s;
-                rc = wire_send(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
+                rc = wire_send_nb(c, 1, s->wcols, (int)s->ncols, c->async_deadline / 1000000);
             }
             if (rc != SBD_OK)
                 myd_async_finish(c, rc);
@@ -435,7 +446,7 @@ static int wire_send_query(sbd_conn *c, const char *sql, size_t len)
     c->wire_async = NULL;
     int rc = myd_wire_build_query(&c->wire, sql, len) != 0
              ? myd_fail(c, "mysql: query: out of memory")
-             : wire_send(c, 0, NULL, 0, c->async_deadline / 1000000);
+             : wire_send_nb(c, 0, NULL, 0, c->async_deadline / 1000000);
     if (rc != SBD_OK)
         myd_async_finish(c, rc);
     return SBD_OK;

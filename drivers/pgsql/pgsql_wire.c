@@ -395,7 +395,8 @@ static int send_one(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     set_deadline(c);
     /* the host sends it (host I/O), unless a deadline bounds the answer:
      * only the driver's own reads keep it */
-    sbc_host_io_begin(&c->host, c->wire_deadline != 0);
+    if (c->host.on) /* else host.active is 0 */
+        sbc_host_io_begin(&c->host, c->wire_deadline != 0);
     if (c->host.active) {
         c->wire_fresh = 0;
     } else if (send_some(c, c->wire.out, c->wire.out_len) < 0) {

@@ -99,6 +99,10 @@ if grep -Eq "log\[0\]: [1-9][0-9]* $WIRE_LOG" "$TMP/out"; then
 else
     fail "tcp: no statement took the wire protocol fast path"
 fi
+# on the fast path the driver takes host I/O, so drvcheck's check of it ran
+if grep -Fq "host_io refused" "$TMP/out"; then
+    fail "tcp: host_io refused on the wire fast path: host I/O not checked"
+fi
 # shellcheck disable=SC2086
 run "drvcheck over TCP, --mysql-wire=off (Connector/C)" ok "$CHECK" "$DRV" $TCP \
     "--mysql-password=$PW" --mysql-wire=off

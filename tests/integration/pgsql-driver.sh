@@ -117,6 +117,11 @@ if printf '%s\n' "$out" | grep -Eq "log\[0\]: [1-9][0-9]* $WIRE_LOG"; then
 else
     fail "tcp: no execute took the wire protocol fast path"
 fi
+# on the fast path the driver takes host I/O, so drvcheck's check of it ran
+case $out in
+*"host_io refused"*) fail "tcp: host_io refused on the wire fast path: host I/O not checked" ;;
+*) echo "ok: tcp: host I/O (ABI 1.4) checked" ;;
+esac
 
 expect_pass "tcp, --pgsql-wire=off (libpq)" \
     env PGPASSFILE="$PASSFILE_NONE" "$DRVCHECK" "$DRIVER" \
