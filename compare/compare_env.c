@@ -179,7 +179,7 @@ json_object *cmp_environment(const struct cmp_spec *s, const json_object *runs, 
         json_object *e = json_object_new_object();
         json_object_object_add(e, "name", json_object_new_string(t->name));
         if (run) {
-            static const char *const keys[] = {"driver", "client_version", "server_version", "sbench_version", "host", NULL};
+            static const char *const keys[] = {"driver", "client_version", "server_version", "io", "sbench_version", "host", NULL};
             for (int q = 0; keys[q]; q++)
                 if (sb_json_member(run, keys[q]))
                     add_ref(e, keys[q], sb_json_member(run, keys[q]));

@@ -568,6 +568,10 @@ static void environment(const struct html *h, FILE *f)
         esc(f, str(t, "client_version"));
         fprintf(f, ", server ");
         esc(f, str(t, "server_version"));
+        if (sb_json_member(t, "io")) { /* the first run's clients' I/O path */
+            fprintf(f, ", I/O ");
+            esc(f, str(t, "io"));
+        }
         if (sb_json_member(t, "from")) {
             fprintf(f, ", saved runs from ");
             esc(f, str(t, "from"));

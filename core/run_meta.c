@@ -1,7 +1,7 @@
 /*
  * The run described as one JSON object, the "run" member of the final JSON
- * report: versions, driver, server and its settings, workload, every option (secrets
- * masked), seed, host, start and end time.
+ * report: versions, driver, server and its settings, the clients' I/O path,
+ * workload, every option (secrets masked), seed, host, start and end time.
  */
 #include "run_meta.h"
 
@@ -20,6 +20,13 @@ void sb_iso_now(char *buf, size_t len)
     struct tm tm;
     gmtime_r(&t, &tm);
     strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+const char *sb_run_io_name(const struct sb_run *run)
+{
+    if (run->io == SB_IO_URING)
+        return "io_uring";
+    return run->clients > run->threads ? "poll" : "blocking";
 }
 
 void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *server_settings,
@@ -45,6 +52,10 @@ void sb_run_meta_json(const struct sb_run *run, const char *server_version, cons
     if (server_settings && *server_settings) {
         sb_jw_key(&j, "server_settings", 0);
         sb_jw_raw(&j, server_settings);
+    }
+    if (!run->no_database) { /* what moved the statements' bytes (--io, --clients) */
+        sb_jw_key(&j, "io", 0);
+        sb_jw_str(&j, sb_run_io_name(run));
     }
     sb_jw_key(&j, "workload", 0);
     sb_jw_str(&j, run->script_name);

@@ -16,6 +16,12 @@
 void sb_run_meta_json(const struct sb_run *run, const char *server_version, const char *server_settings,
                       const char *start, const char *end, char *buf, size_t len);
 
+/* How the run's statements moved their bytes, as the JSON report's run.io
+ * names it: "blocking" (one client per thread: the driver's own calls, as
+ * sysbench), "poll" (a thread's clients multiplexed with poll()) or
+ * "io_uring" (--io).  A static string. */
+const char *sb_run_io_name(const struct sb_run *run);
+
 /* The current UTC time as 2026-01-02T03:04:05Z into buf. */
 void sb_iso_now(char *buf, size_t len);
 

@@ -103,7 +103,21 @@ static void text_shards(FILE *f, const struct mg_run *m)
     fflush(f);
 }
 
+/* 1 when every shard's run.io (checked on loading) is the same, or absent
+ * from all of them. */
+static int shards_agree_on_io(const struct mg_run *m)
+{
+    const char *first = json_object_get_string(sb_json_member(m->sh[0]->run, "io"));
+    for (int s = 1; s < m->nsh; s++) {
+        const char *io = json_object_get_string(sb_json_member(m->sh[s]->run, "io"));
+        if ((first == NULL) != (io == NULL) || (first != NULL && strcmp(first, io) != 0))
+            return 0;
+    }
+    return 1;
+}
+
 /* run.merge: the group, the shards merged and missing, the shards table.
+ * run.io becomes "mixed" when the shards moved their bytes differently.
  * Returns the final line's "run" object as text (caller frees), or NULL. */
 static char *meta_json(const struct mg_run *m)
 {
@@ -114,6 +128,8 @@ static char *meta_json(const struct mg_run *m)
     if (json_object_deep_copy(m->total.run, &run, NULL) != 0 || !merge || !merged || !missing || !table)
         goto done;
     json_object_object_del(run, "shard");
+    if (!shards_agree_on_io(m))
+        json_object_object_add(run, "io", json_object_new_string("mixed"));
     for (int s = 0; s < m->nsh; s++) {
         const struct mg_shard *x = m->sh[s];
         json_object *row = json_object_new_object();

@@ -14,27 +14,42 @@
 #     (a 300 kB value, 2,000 rows) are far larger than a socket buffer or
 #     one read (io_big.lua checks every value) complete on both paths;
 #   - an answer over --db-max-result-bytes on the io_uring path ends the
-#     connection with the same one-line error as on the poll() path.
+#     connection with the same one-line error as on the poll() path;
+#   - the JSON report's run.io names the path strace saw: "io_uring" when
+#     the run made io_uring_enter calls, "poll" when it made none, and
+#     "blocking" for one client per thread.
 # Environment: see wl-lib.sh.  Needs strace.  About 40 s.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
 command -v strace >/dev/null || die "strace not found (scripts/install-deps.sh --test installs it)"
 BIG=$WL_HERE/io_big.lua
 
-# syscalls EVENTS IO: system calls of the whole run (every thread) and its
-# queries, as "CALLS QUERIES".
+# syscalls EVENTS IO [CLIENTS]: CLIENTS (default 16) on one thread; the
+# system calls of the whole run (every thread), its queries, its
+# io_uring_enter calls and its JSON report's run.io, as
+# "CALLS QUERIES ENTERS IO".
 syscalls() {
-    st=$SBT_TMP/io-$TARGET-$2-$1.strace
-    OUT=$SBT_TMP/io-$TARGET-$2-$1.out
+    st=$SBT_TMP/io-$TARGET-$2-$1-${3:-16}.strace
+    OUT=$SBT_TMP/io-$TARGET-$2-$1-${3:-16}.out
     # shellcheck disable=SC2086
     strace -f -c -o "$st" "$SBENCH" $SB_DRV --db-server-counters=off --db-server-settings=off \
-        --tables=1 --table-size=2000 --threads=1 --clients=16 --events="$1" --time=0 --io="$2" \
-        oltp_point_select run >"$OUT" 2>&1 || { echo "x x"; return; }
+        --tables=1 --table-size=2000 --threads=1 --clients="${3:-16}" --events="$1" --time=0 --io="$2" \
+        --report-format=json --output="$OUT.json" \
+        oltp_point_select run >"$OUT" 2>&1 || { echo "x x x x"; return; }
     # strace -c's total line: "100.00 secs usecs/call calls [errors] total"
     calls=$(awk '$NF == "total" { n = 0; for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+$/) v[++n] = $i; print (n >= 3 ? v[n-1] : v[n]) }' "$st")
-    R_QUERIES=
-    parse_report "$OUT"
-    echo "${calls:-x} ${R_QUERIES:-x}"
+    enters=$(awk '$NF == "io_uring_enter" { n = 0; for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+$/) v[++n] = $i; print (n >= 3 ? v[n-1] : v[n]) }' "$st")
+    R_QUERIES=$(tail -n 1 "$OUT.json" | json_field queries.total)
+    echo "${calls:-x} ${R_QUERIES:-x} ${enters:-0} $(tail -n 1 "$OUT.json" | json_field run.io)"
+}
+
+# json_field PATH: the dotted member of the JSON object on stdin, or x.
+json_field() {
+    python3 -c 'import json, sys
+v = json.load(sys.stdin)
+for k in sys.argv[1].split("."):
+    v = v.get(k) if isinstance(v, dict) else None
+print("x" if v is None else v)' "$1" 2>/dev/null || echo x
 }
 
 for target in pgsql mysql; do
@@ -45,8 +60,11 @@ for target in pgsql mysql; do
     [ "$rc" = 0 ] || { fail "$target: prepare exited $rc"; show_out; continue; }
     for io in uring poll; do
         set -- $(syscalls 20000 "$io")
-        calls=$1 q=$2
+        calls=$1 q=$2 enters=$3 run_io=$4
         expect_eq "$target --io=$io: queries of --events=20000" "$q" 20000
+        if [ "$enters" -gt 0 ] 2>/dev/null; then seen=io_uring; else seen=poll; fi
+        expect_eq "$target --io=$io: run.io against strace ($enters io_uring_enter calls)" "$run_io" "$seen"
+        expect_eq "$target --io=$io: run.io" "$run_io" "$([ "$io" = uring ] && echo io_uring || echo poll)"
         per=$(awk -v a="$calls" 'BEGIN { if (a + 0 > 0) printf "%.3f", a / 20000; else print "x" }')
         echo "     $target --io=$io: $calls system calls in all: $per per query, startup included"
         if [ "$io" = uring ]; then
@@ -57,6 +75,11 @@ for target in pgsql mysql; do
                 "$(awk -v p="$per" 'BEGIN { printf "%d", p * 1000 }')" 1500 100000
         fi
     done
+    # one client per thread: the driver's own calls, whatever --io says
+    set -- $(syscalls 2000 auto 1)
+    expect_eq "$target one client: queries of --events=2000" "$2" 2000
+    expect_eq "$target one client: io_uring_enter calls" "$3" 0
+    expect_eq "$target one client: run.io" "$4" blocking
     # the server counts what the io_uring path sent: as many point selects
     snap_before
     sb count --tables=1 --table-size=2000 --threads=2 --clients=32 --events=5000 --time=0 --io=uring \

@@ -226,6 +226,30 @@ expect_refusal "17 types in a shard" 1 "shard-0\.json:[0-9]+: merge_data\.types 
 fresh; more_types "$tmp/x/shard-0.json" a 7; more_types "$tmp/x/shard-1.json" b 7
 expect_refusal "more than 16 types between the shards" 1 "more than 16 event types between them \(b[0-9] of shard 1" "$tmp/x"
 
+# run.io: the shards' common value, "mixed" when they differ, a value that
+# is none of the paths refused
+fresh; edit "$tmp/x/shard-0.json" 'd["run"]["io"] = "warp"'
+expect_refusal "run.io not a path" 1 "shard-0\.json.*run\.io is not blocking, poll or io_uring" "$tmp/x"
+merged_io() { # NAME WANT IO0 IO1 IO2: merged with these run.io, the report's run.io is WANT
+    local name=$1 want=$2 s got; shift 2
+    fresh
+    for s in 0 1 2; do edit "$tmp/x/shard-$s.json" "d['run']['io'] = '$1'"; shift; done
+    "$SB" merge --report-format=json --output="$tmp/io.json" "$tmp/x" >"$tmp/io.out" 2>&1 ||
+        { bad "$name: merge failed: $(head -c 300 "$tmp/io.out")"; return; }
+    got=$(python3 - "$tmp/io.json" "$schema" "$here" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[3])
+from schema_errors import schema_errors
+fin = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+errs = schema_errors(sys.argv[2], [fin], "final line")
+print(fin["run"].get("io") if not errs else "invalid: " + "; ".join(errs)[:300])
+PY
+)
+    if [ "$got" = "$want" ]; then echo "ok   $name: run.io $got"; else bad "$name: run.io $got, want $want"; fi
+}
+merged_io "the same run.io in every shard" io_uring io_uring io_uring io_uring
+merged_io "run.io differing between shards" mixed poll io_uring poll
+
 # --allow-missing: merged, and every output says which shard is missing
 fresh; rm "$tmp/x/shard-1.json"
 "$SB" merge --allow-missing --report-format=json --output="$tmp/am.json" "$tmp/x" >"$tmp/am.txt" 2>"$tmp/am.err" ||
