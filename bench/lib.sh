@@ -104,17 +104,22 @@ tool_bin() {
 }
 
 # timed LOG TIMEOUT CMD...: runs CMD under /usr/bin/time, output to LOG,
-# rusage to LOG.time as "wall user sys maxrss_kb".  Returns CMD's status.
-# Also writes the machine's busy CPU time (all CPUs, /proc/stat, in
-# seconds) over the run to LOG.busy.
+# rusage to LOG.time as "wall user sys maxrss_kb voluntary_switches
+# involuntary_switches".  Returns CMD's status.  Also writes the machine's
+# busy CPU time (all CPUs, /proc/stat, in seconds) over the run to
+# LOG.busy, and the TCP segments the machine sent over it (/proc/net/snmp
+# OutSegs: on loopback, the client's and the server's) to LOG.segs.
 busy_s() { awk -v hz="$(getconf CLK_TCK)" '/^cpu / { print ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat; }
+tcp_out_segs() { awk '$1 == "Tcp:" { if (!n) { for (i = 1; i <= NF; i++) if ($i == "OutSegs") c = i; n = 1 } else print $c }' /proc/net/snmp; }
 timed() {
     local out=$1 lim=$2
     shift 2
-    local rc=0 b0
+    local rc=0 b0 s0
     b0=$(busy_s)
-    timeout -k 10 "$lim" /usr/bin/time -o "$out.time" -f '%e %U %S %M' "$@" >"$out" 2>&1 </dev/null || rc=$?
+    s0=$(tcp_out_segs)
+    timeout -k 10 "$lim" /usr/bin/time -o "$out.time" -f '%e %U %S %M %w %c' "$@" >"$out" 2>&1 </dev/null || rc=$?
     awk -v a="$b0" -v b="$(busy_s)" 'BEGIN { printf "%.2f\n", b - a }' >"$out.busy"
+    awk -v a="$s0" -v b="$(tcp_out_segs)" 'BEGIN { print b - a }' >"$out.segs"
     [ "$rc" = 124 ] && echo "bench: timed out after ${lim}s" >>"$out"
     return "$rc"
 }
@@ -172,6 +177,21 @@ cpu_part_us_per_tx() {
     tx=$(tx_count "$1")
     [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
     awk -v tx="$tx" -v f="$2" '{ v = $f } END { printf "%.1f", v * 1e6 / tx }' "$1.time"
+}
+
+# Context switches (voluntary and involuntary) of the client per
+# transaction, and the machine's TCP segments per transaction.
+switches_per_tx() {
+    local tx
+    tx=$(tx_count "$1")
+    [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
+    awk -v tx="$tx" 'NF >= 6 { v = $5 + $6 } END { if (v != "") printf "%.2f", v / tx }' "$1.time"
+}
+segs_per_tx() {
+    local tx
+    tx=$(tx_count "$1")
+    [ -n "$tx" ] && [ "$tx" -gt 0 ] && [ -s "$1.segs" ] || { echo; return; }
+    awk -v tx="$tx" '{ printf "%.2f", $1 / tx }' "$1.segs"
 }
 
 # The spread of a measurement over its rounds, "min-max" (one value: that

@@ -15,7 +15,9 @@
 #     connections; on io_uring, --io=auto, and on poll(), --io=poll)
 #     against sysbench --threads=N, for each N of MC_CLIENTS, ROUNDS
 #     rounds of TIME s alternating who goes first: tps and client CPU per
-#     transaction (user and kernel apart), medians and spread;
+#     transaction (user and kernel apart), context switches and TCP segments
+#     per transaction, and the kernel's CPU alone against sysbench's whole
+#     client CPU, medians and spread;
 #   - system calls per transaction (`strace -c -f`, SC_TIME s runs of
 #     oltp_point_select): each tool at THREADS threads, and sbench at
 #     --threads=1 with SC_CLIENTS clients (one thread driving many
@@ -230,7 +232,7 @@ case $MC_THREADS in '' | *[!0-9]*) die "MC_THREADS must be a positive integer, g
 for n in $MC_CLIENTS; do
     case $n in '' | *[!0-9]*) die "MC_CLIENTS must be positive integers, got '$MC_CLIENTS'" ;; esac
 done
-declare -A MC_TPS MC_TPS_SPREAD MC_CPU MC_CPU_SPREAD MC_USR MC_SYS
+declare -A MC_TPS MC_TPS_SPREAD MC_CPU MC_CPU_SPREAD MC_USR MC_SYS MC_SW MC_SEGS
 mc_args() {   # TOOL N -> its thread (and client) options for N connections
     case $1 in
     sbench) echo "--threads=$MC_THREADS --clients=$2" ;;
@@ -241,7 +243,7 @@ mc_args() {   # TOOL N -> its thread (and client) options for N connections
 if [ "${NO_MANY_CLIENTS:-0}" != 1 ]; then
     for db in $DBS; do
         for n in $MC_CLIENTS; do
-            declare -A tps=() cpu=() usr=() sys=()
+            declare -A tps=() cpu=() usr=() sys=() sw=() segs=()
             for r in $(seq 1 "$ROUNDS"); do
                 order=$MC_TOOLS
                 [ $((r % 2)) = 0 ] && order="sysbench sbench-poll sbench"
@@ -259,6 +261,8 @@ if [ "${NO_MANY_CLIENTS:-0}" != 1 ]; then
                         cpu[$tool]="${cpu[$tool]:-} $(cpu_us_per_tx "$f")"
                         usr[$tool]="${usr[$tool]:-} $(cpu_part_us_per_tx "$f" 2)"
                         sys[$tool]="${sys[$tool]:-} $(cpu_part_us_per_tx "$f" 3)"
+                        sw[$tool]="${sw[$tool]:-} $(switches_per_tx "$f")"
+                        segs[$tool]="${segs[$tool]:-} $(segs_per_tx "$f")"
                     else
                         fail "$tool with $n connections on $db round $r exited non-zero (log: $LOGDIR/$name.log)"
                     fi
@@ -278,8 +282,12 @@ if [ "${NO_MANY_CLIENTS:-0}" != 1 ]; then
                 MC_USR[$k]=$(median ${usr[$tool]:-})
                 # shellcheck disable=SC2086
                 MC_SYS[$k]=$(median ${sys[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_SW[$k]=$(median ${sw[$tool]:-})
+                # shellcheck disable=SC2086
+                MC_SEGS[$k]=$(median ${segs[$tool]:-})
             done
-            unset tps cpu usr sys
+            unset tps cpu usr sys sw segs
         done
     done
 fi
@@ -609,10 +617,13 @@ report() {
         echo
         echo "sbench \`--threads=$MC_THREADS --clients=N\` (io_uring: \`--io=auto\`; poll(): \`--io=poll\`) against"
         echo "sysbench \`--threads=N\`, median and min-max of $ROUNDS x ${TIME} s; client CPU per transaction,"
-        echo "user and kernel apart."
+        echo "user and kernel apart; the client's context switches (voluntary and involuntary) and the"
+        echo "machine's TCP segments (client's and server's, /proc/net/snmp) per transaction. The last"
+        echo "column is the tool's kernel CPU alone per transaction against sysbench's whole client CPU:"
+        echo "what its CPU ratio would be if its own code cost nothing."
         echo
-        echo "| database | connections | tool | tps | tps min-max | CPU µs/tx | CPU min-max | user µs/tx | kernel µs/tx |"
-        echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+        echo "| database | connections | tool | tps | tps min-max | CPU µs/tx | CPU min-max | user µs/tx | kernel µs/tx | switches/tx | segments/tx | kernel alone / sysbench CPU |"
+        echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
         for db in $DBS; do
             for n in $MC_CLIENTS; do
                 for tool in $MC_TOOLS; do
@@ -620,7 +631,7 @@ report() {
                     label=$tool
                     [ "$tool" = sbench ] && label="sbench (io_uring)"
                     [ "$tool" = sbench-poll ] && label="sbench (poll)"
-                    echo "| $(dbname "$db") | $n | $label | $(na "${MC_TPS[$k]:-}") | $(na "${MC_TPS_SPREAD[$k]:-}") | $(na "${MC_CPU[$k]:-}") | $(na "${MC_CPU_SPREAD[$k]:-}") | $(na "${MC_USR[$k]:-}") | $(na "${MC_SYS[$k]:-}") |"
+                    echo "| $(dbname "$db") | $n | $label | $(na "${MC_TPS[$k]:-}") | $(na "${MC_TPS_SPREAD[$k]:-}") | $(na "${MC_CPU[$k]:-}") | $(na "${MC_CPU_SPREAD[$k]:-}") | $(na "${MC_USR[$k]:-}") | $(na "${MC_SYS[$k]:-}") | $(na "${MC_SW[$k]:-}") | $(na "${MC_SEGS[$k]:-}") | $(na "$(ratio "${MC_SYS[$k]:-}" "${MC_CPU[$db.$n.sysbench]:-}")") |"
                 done
             done
         done
