@@ -503,18 +503,28 @@ notes() {
 - **The framework's own cost, an empty event() (goal <= 1.0x).** An event that does nothing is
   one call from C into the Lua 5.4 interpreter and back, plus the event's timing and recording:
   about 300 instructions against sysbench's 200, whose LuaJIT calls compiled code. It is under
-  10% of a point_select's instructions. Of the 297 (callgrind, Debian's liblua5.4 5.4.6), the
+  10% of a point_select's instructions. Of the 297 (callgrind, Debian 12's liblua5.4 5.4.4), the
   call into Lua is 190 (`lua_callk` 166 with the interpreter's entry and return, `lua_pushvalue`
   17, `lua_gettop` 7) and sbench's own bookkeeping 107 (histogram record 36, event start/end 33,
   the loop 21, the clock 17). Moving the loop into Lua (a Lua `while` calling `event()` and a C
   `step()` per event, one protected call per batch) measured 534: Lua 5.4 spends about 25
   instructions per bytecode, so the loop's ten bytecodes and the Lua-to-C call cost more than
   the one C-to-Lua call they replace. Linking liblua5.4.a statically changed nothing (297).
-  The <= 200 goal needs the interpreter's call to be cheaper, which stock Lua 5.4 is not.
+  The <= 200 goal needs the interpreter's call to be cheaper, which stock Lua 5.4 is not:
+  Debian's own `lua5.4` spends 164 instructions on one Lua-to-Lua call of an empty function in a
+  `while` loop (callgrind, 1,000,000 against 100,000 iterations, less the same loop without the
+  call), so even a loop wholly in Lua, before any clock read or histogram record, leaves
+  nothing of the 200 (2026-12-07: the loop in Lua measured 536 again, against 295).
 - **MariaDB prepare (goal >= 1.5x).** The load is server-bound (InnoDB inserts). sbench sends
   rows with LOAD DATA LOCAL from memory (sysbench: multi-row INSERTs); loading each table in one
   transaction with unique and foreign-key checks off measured no gain and was dropped. Between
-  runs the ratio went from 1.06x to 1.3x.
+  runs the ratio went from 1.06x to 1.3x. `perf` on mariadbd during sbench's load (2026-12-07)
+  puts a third of the server's CPU in LOAD DATA's text field reader (`READ_INFO::read_field`,
+  `String::append`); a prepared multi-row INSERT with binary parameters instead (4,000 rows per
+  execute, a small C program on the same server) cost the server about as much (3.28-3.42 s of
+  CPU per 800,000 rows against 3.56-3.98 s for LOAD DATA, sysbench's INSERTs 4.68 s), while
+  sbench's own CPU for the load is 0.7 s: no way of sending the rows leaves the server half
+  the work.
 - **PostgreSQL prepare (goal >= 3x).** Runs on this machine gave 2.3x to 3.9x; the COPY is
   server-bound (sysbench's multi-row INSERTs cost the server more, which is where the ratio comes
   from). The primary key is built after the load (one sorted build).
@@ -529,7 +539,16 @@ notes() {
   batching removes, paid once per statement by every client: the loopback TCP send runs the
   server's receive and wakes its backend in the client's context (`perf`, --clients=16 on 2
   threads: `sock_def_readable` and the wake-up under it take a fifth of the client's samples).
-  User time is 3.2-3.5 µs per transaction against sysbench's 7.0-9.0.
+  User time is 3.2-3.5 µs per transaction against sysbench's 7.0-9.0. The table's last three
+  columns show that floor: both tools exchange the same two TCP segments per transaction (a
+  request, an answer; no bare ACKs), sbench's thread sleeps and wakes about 0.2 times per
+  transaction against sysbench's once, and the kernel's CPU alone, with sbench's own code
+  costing nothing, is already the "kernel alone" share of sysbench's whole client CPU. On
+  MariaDB that share is near or above 0.5: `perf` of sbench at 16 connections (2026-12-07) puts
+  56% of its samples under the io_uring send (`tcp_sendmsg`, which runs the loopback delivery
+  and the server's receive), 23% in waking the server's thread (`sock_def_readable`, an IPI on
+  this VM), 13% in its own sleep and wake-up and 6.5% in the receive. A cheaper send than the
+  TCP stack's, or a server already awake, is not the client's to give.
 - **Connection storms (`-C`).** `sbench pgbench -C -c 200 -j 2 -S` opens a connection per
   transaction at pgbench's rate (11.2-11.5 ms against pgbench's 11.5-14.1 ms average connection
   time, 2026-12-04), and `-c 200 -j 2`'s initial connection time is 640-947 ms against
