@@ -492,14 +492,15 @@ notes() {
 - **tps of the other workloads.** Ratios a few percent below 1.0 come with rounds that
   overlap: each run's log and rusage are in `bench/last-run/`; compare the rounds there before
   reading a cost into them (oltp_update_index, for example, is bound by the server's index
-  maintenance, and its client CPU per transaction is within 10% of sysbench's). On 2026-12-06
-  MariaDB oltp_read_only (0.91x) and oltp_update_index (0.93x) came out under 1.0 with the
-  rounds overlapping (read_only: sbench 1047-1073 tps, sysbench 1060-1253), on a machine half as
-  fast as on 2026-12-04 (read_only 1,056 tps against 2,477) and still busy from the test suite
-  when the run began (load 3.2, 8.3 over 5 min); three alternating 10 s rounds of read_only right
-  after, on the idle machine, gave sbench 1,187 / 1,101 / 1,153 tps against sysbench 1,142 /
-  1,087 / 1,118 (1.01x-1.04x each round). These paths are the one-connection-per-thread ones,
-  which this run's change (io_uring) does not touch.
+  maintenance, and its client CPU per transaction is within 10% of sysbench's). On 2026-12-07
+  MariaDB oltp_read_write came out at 0.93x (sbench 1,334-1,437 tps, sysbench 1,504-1,546).
+  Six alternating 10 s rounds right after, on the same machine and a fresh server, gave
+  1.10x / 1.05x / 0.99x with sbench first and 1.23x / 1.00x / 1.04x with sysbench first, and
+  the server's own counters per transaction (`SHOW GLOBAL STATUS`: Com_*, Handler_*,
+  Select_range, Sort_rows, Bytes_sent) were the same for both tools, but for BEGIN and COMMIT,
+  which sbench sends as text (Com_stmt_execute 18 against sysbench's 20): the server did the
+  same work for either client. (On 2026-12-06 read_only and update_index had come out at
+  0.91x and 0.93x, and 1.01x-1.04x in each of three rounds right after.)
 - **The framework's own cost, an empty event() (goal <= 1.0x).** An event that does nothing is
   one call from C into the Lua 5.4 interpreter and back, plus the event's timing and recording:
   about 300 instructions against sysbench's 200, whose LuaJIT calls compiled code. It is under
@@ -530,25 +531,25 @@ notes() {
   from). The primary key is built after the load (one sorted build).
 - **The same connections, client CPU per transaction (goal <= 0.5x).** With `--io=uring` (what
   `--io=auto` picks here) a thread hands the send and receive of every waiting connection to the
-  kernel in one `io_uring_enter` that also waits for the first answer: 0.20 system calls per query
-  on PostgreSQL and 0.15 on MariaDB at 16 clients on one thread, against 2.24 and 2.08 with
-  `--io=poll` (the strace table; the goal of fewer than one is met), and client CPU per
-  transaction 16-41% below poll()'s (the same-connections table). Met on PostgreSQL at 32
-  connections (0.44x); 0.52x at 16, and on MariaDB 0.71x at 16 and 0.60x at 32, where sysbench's
-  own cost per transaction is lower (no libpq poll). What is left is mostly kernel work that no
-  batching removes, paid once per statement by every client: the loopback TCP send runs the
-  server's receive and wakes its backend in the client's context (`perf`, --clients=16 on 2
-  threads: `sock_def_readable` and the wake-up under it take a fifth of the client's samples).
-  User time is 3.2-3.5 µs per transaction against sysbench's 7.0-9.0. The table's last three
+  kernel in one `io_uring_enter` that also waits for the first answer: 0.14-0.40 system calls per
+  query at 16 clients on one thread, against 2.2-2.3 with `--io=poll` (the strace table; the goal
+  of fewer than one is met), and the thread sleeps and wakes 0.08-0.19 times per transaction
+  against sysbench's once (the same-connections table). The ratio depends on the machine: on
+  2026-12-06's (half as fast) it was met on PostgreSQL at 32 connections (0.44x; 0.52x at 16,
+  MariaDB 0.71x and 0.60x); on 2026-12-07's it was 0.70x and 0.78x on PostgreSQL and 0.64x and
+  0.76x on MariaDB, where both clients' user time is small (sbench 1.5-2.1 µs per transaction,
+  sysbench 2.7-3.8) and the kernel's work is most of either client's CPU. That work no batching
+  removes, since every client pays it once per statement: the loopback TCP send runs the
+  server's receive and wakes its backend in the client's context. The table's last three
   columns show that floor: both tools exchange the same two TCP segments per transaction (a
-  request, an answer; no bare ACKs), sbench's thread sleeps and wakes about 0.2 times per
-  transaction against sysbench's once, and the kernel's CPU alone, with sbench's own code
-  costing nothing, is already the "kernel alone" share of sysbench's whole client CPU. On
-  MariaDB that share is near or above 0.5: `perf` of sbench at 16 connections (2026-12-07) puts
-  56% of its samples under the io_uring send (`tcp_sendmsg`, which runs the loopback delivery
-  and the server's receive), 23% in waking the server's thread (`sock_def_readable`, an IPI on
-  this VM), 13% in its own sleep and wake-up and 6.5% in the receive. A cheaper send than the
-  TCP stack's, or a server already awake, is not the client's to give.
+  request, an answer; no bare ACKs), and the kernel's CPU alone, with sbench's own code costing
+  nothing, is already 0.51-0.67 of sysbench's whole client CPU in sbench's io_uring rows: under
+  0.5x is out of reach for any client on this machine with the same exchange. `perf` of sbench
+  at 16 connections on MariaDB (2026-12-07) puts 56% of its samples under the io_uring send
+  (`tcp_sendmsg`, which runs the loopback delivery and the server's receive), 23% in waking the
+  server's thread (`sock_def_readable`, an IPI on this VM), 13% in its own sleep and wake-up and
+  6.5% in the receive. A cheaper send than the TCP stack's, or a server already awake, is not
+  the client's to give.
 - **Connection storms (`-C`).** `sbench pgbench -C -c 200 -j 2 -S` opens a connection per
   transaction at pgbench's rate (11.2-11.5 ms against pgbench's 11.5-14.1 ms average connection
   time, 2026-12-04), and `-c 200 -j 2`'s initial connection time is 640-947 ms against
