@@ -135,13 +135,17 @@ tx_count() {
 }
 tx_rate() { sed -n 's/^ *transactions: *[0-9][0-9]* *(\([0-9.]*\) per sec.*/\1/p' "$1" | head -n1; }
 time_field() { awk -v f="$2" '{ print $f }' "$1.time" | tail -n1; }
-# CPU microseconds (user+sys) per transaction.
-cpu_us_per_tx() {
+# per_tx LOG EXT EXPR FORMAT: the awk expression EXPR over the last line of
+# LOG.EXT, divided by the run's transactions and printed with FORMAT; empty
+# when the run counted none, the file is missing or EXPR is "".
+per_tx() {
     local tx
     tx=$(tx_count "$1")
-    [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
-    awk -v tx="$tx" '{ u = $2; s = $3 } END { printf "%.1f", (u + s) * 1e6 / tx }' "$1.time"
+    [ -n "$tx" ] && [ "$tx" -gt 0 ] && [ -s "$1.$2" ] || { echo; return; }
+    awk -v tx="$tx" -v fmt="$4" "{ v = $3 } END { if (v != \"\") printf fmt, v / tx }" "$1.$2"
 }
+# CPU microseconds (user+sys) per transaction.
+cpu_us_per_tx() { per_tx "$1" time '($2 + $3) * 1e6' %.1f; }
 
 # CPU microseconds per transaction of everything but the client (the
 # server, mostly) over the run: machine busy time less the client's.
@@ -172,27 +176,12 @@ kb_to_mb() { [ -n "$1" ] && awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }' ||
 na() { if [ -n "$1" ]; then echo "$1"; else echo "n/a"; fi; }
 # User or kernel CPU microseconds per transaction: FIELD 2 (user) or 3 (sys)
 # of LOG.time.
-cpu_part_us_per_tx() {
-    local tx
-    tx=$(tx_count "$1")
-    [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
-    awk -v tx="$tx" -v f="$2" '{ v = $f } END { printf "%.1f", v * 1e6 / tx }' "$1.time"
-}
+cpu_part_us_per_tx() { per_tx "$1" time "\$$2 * 1e6" %.1f; }
 
 # Context switches (voluntary and involuntary) of the client per
 # transaction, and the machine's TCP segments per transaction.
-switches_per_tx() {
-    local tx
-    tx=$(tx_count "$1")
-    [ -n "$tx" ] && [ "$tx" -gt 0 ] || { echo; return; }
-    awk -v tx="$tx" 'NF >= 6 { v = $5 + $6 } END { if (v != "") printf "%.2f", v / tx }' "$1.time"
-}
-segs_per_tx() {
-    local tx
-    tx=$(tx_count "$1")
-    [ -n "$tx" ] && [ "$tx" -gt 0 ] && [ -s "$1.segs" ] || { echo; return; }
-    awk -v tx="$tx" '{ printf "%.2f", $1 / tx }' "$1.segs"
-}
+switches_per_tx() { per_tx "$1" time '(NF >= 6 ? $5 + $6 : "")' %.2f; }
+segs_per_tx() { per_tx "$1" segs '$1' %.2f; }
 
 # The spread of a measurement over its rounds, "min-max" (one value: that
 # value; none: nothing).
