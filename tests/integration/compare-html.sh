@@ -39,6 +39,15 @@ now = json.load(open("info-now.json"))["drivers"]
 strip = lambda ds: sorted((d["name"], d.get("client_version"), d.get("error")) for d in ds)
 assert strip(env["drivers"]) == strip(now) and any(d["name"] == "null" for d in now), (env["drivers"], now)
 PY
+# each target's I/O path: no --clients, so one client per thread in every
+# run ("blocking"), in the summary and in the report's environment table
+checks=$((checks + 1))
+io=$(python3 -c 'import json, sys; print(" ".join(t.get("io", "-") for t in json.load(open(sys.argv[1]))["environment"]["targets"]))' h/summary.json)
+if [ "$io" = "blocking blocking" ] && [ "$(grep -o 'I/O blocking' "$html" | wc -l)" = 2 ]; then
+    echo "ok   environment.targets[].io: $io, and in the report"
+else
+    fail "environment.targets[].io: '$io', report: $(grep -o 'I/O [a-z_]*' "$html" | tr '\n' ' ')"
+fi
 chrome() { timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
     --user-data-dir="$T/chrome" "$@" 2>/dev/null; }
 chrome --window-size=1200,2400 --screenshot="$T/shot.png" "file://$html" >/dev/null
