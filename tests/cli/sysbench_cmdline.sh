@@ -105,9 +105,12 @@ sb $N surface.lua serial --threads=2; b=$(echo "$out" | body); rb=$rc
 same "the sysbench table, a serial custom command (tid 0)" "$a" "$b"
 [ "$ra$rb" = 00 ] && ok "both exit 0" || bad "exit statuses: sysbench $ra, sbench $rb"
 # sysbench 1.0.20 sometimes loses a thread's output of a parallel command
-# (1 run in 5 here): sbench must print each tid once, and every line
-# sysbench printed
-sy --threads=3 surface.lua par; a=$(echo "$out" | grep -E "^(parallel|serial)" | sort)
+# (1 run in 5 here), and its threads' print pieces may interleave on a
+# loaded machine: sbench must print each tid once, and every well-formed
+# line sysbench printed (sysbench's garbled lines are its race, not a
+# reference)
+sy --threads=3 surface.lua par
+a=$(echo "$out" | grep -E "^parallel	tid	[0-2]	number\$" | sort -u)
 sb $N --threads=3 surface.lua par; b=$(echo "$out" | grep -E "^(parallel|serial)" | sort)
 same "a PARALLEL_COMMAND runs in every thread with its tid" \
     "$(printf 'parallel\ttid\t%d\tnumber\n' 0 1 2)" "$b"
@@ -310,7 +313,11 @@ checkpoint_check() {
     [ "$times" = "1 2 3 " ] && ok "$who: total time counts from the start (1, 2, 3 s)" ||
         bad "$who: total times '$times'"
 }
-sy --threads=2 --time=3 --report-checkpoints=2,1 cp.lua run; checkpoint_check sysbench "$out"
+# sysbench 1.0.20 prints the same three reports ([ 1s ], [ 2s ], the final
+# one, total times 1, 2, 3 s: seen on an idle machine); its stamps and its
+# threads' writes are timing-dependent on a loaded one, so the expectation
+# above is checked on sbench only (no test compares another program's
+# racy output)
 sb $N --threads=2 --time=3 --report-checkpoints=2,1 cp.lua run; checkpoint_check sbench "$out"
 has "sbench names them in the header" "$out" "Report checkpoint(s) at 1, 2 seconds"
 sb $N --report-checkpoints=1,x cp.lua run; 

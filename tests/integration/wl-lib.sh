@@ -294,6 +294,35 @@ sessions() {
     esac
 }
 
+# sb_until_sessions NAME WANT MIN_S ARGS...: like sb, but the run (whose
+# ARGS hold a --time long enough, e.g. 300) is ended with SIGINT once the
+# server has shown WANT sbench sessions and MIN_S seconds have passed, so
+# the count does not depend on how fast the machine samples: a loaded
+# machine just takes longer (bound: 150 s, then the run is stopped all the
+# same).  Sets rc (130 after the SIGINT: the run was interrupted as asked)
+# and SEEN, the largest number of sessions any sample showed (a sample above
+# WANT is kept: it fails the test).
+sb_until_sessions() {
+    name=$1 want=$2 min_s=$3; shift 3
+    OUT=$SBT_TMP/wl-$TARGET-$name.out
+    # shellcheck disable=SC2086
+    "$SBENCH" $SB_DRV --db-server-counters=off --db-server-settings=off "$@" >"$OUT" 2>&1 &
+    spid=$!
+    su_t0=$(date +%s) SEEN=0
+    while kill -0 "$spid" 2>/dev/null; do
+        n=$(sessions 2>/dev/null) || n=0
+        case "$n" in '' | *[!0-9]*) n=0 ;; esac
+        [ "$n" -gt "$SEEN" ] && SEEN=$n
+        su_el=$(($(date +%s) - su_t0))
+        if { [ "$SEEN" -ge "$want" ] && [ "$su_el" -ge "$min_s" ]; } || [ "$su_el" -ge 150 ]; then
+            kill -INT "$spid" 2>/dev/null
+            break
+        fi
+        sleep 0.2
+    done
+    if wait "$spid"; then rc=0; else rc=$?; fi
+}
+
 # watch_sessions FILE: in the background, the largest session count seen
 # goes into FILE until FILE.stop exists.
 watch_sessions() {
