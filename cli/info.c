@@ -32,7 +32,7 @@ struct found {
     struct found_entry e[MAX_FOUND];
 };
 
-static double mb(uint64_t b);
+static double mib(uint64_t b);
 
 static void add_found(const char *name, const char *path, void *ctx)
 {
@@ -120,18 +120,18 @@ static void print_host_limits(const struct sb_host_limits *h)
     else
         printf("    %-22s none\n", "cgroup CPU quota:");
     if (h->mem_limit > 0)
-        printf("    %-22s %.0f MB (%s)\n", "cgroup memory limit:", mb(h->mem_limit), h->mem_from);
+        printf("    %-22s %.0f MiB (%s)\n", "cgroup memory limit:", mib(h->mem_limit), h->mem_from);
     else
         printf("    %-22s none\n", "cgroup memory limit:");
     printf("    %-22s %s\n", "CPU governor:", h->governor[0] ? h->governor : "not exposed (no cpufreq)");
-    printf("    %-22s %.0f MB total, %.0f MB in use\n", "swap:", mb(h->swap_total), mb(h->swap_used));
+    printf("    %-22s %.0f MiB total, %.0f MiB in use\n", "swap:", mib(h->swap_total), mib(h->swap_used));
     printf("    %-22s %s (defrag: %s)\n", "transparent hugepages:", h->thp[0] ? h->thp : "not exposed",
            h->thp_defrag[0] ? h->thp_defrag : "not exposed");
     for (int i = 0; i < h->nwarnings; i++)
         printf("WARNING: %s\n", h->warnings[i]);
 }
 
-static double mb(uint64_t b) { return (double)b / (1024.0 * 1024.0); }
+static double mib(uint64_t b) { return (double)b / (1024.0 * 1024.0); }
 
 static void print_text(const struct sb_sysinfo *si, const struct sb_host_limits *h, const struct found *d,
                        const struct found *w, const char *language)
@@ -143,12 +143,12 @@ static void print_text(const struct sb_sysinfo *si, const struct sb_host_limits 
     printf("    %-22s %s\n", "host name:", si->hostname);
     printf("    %-22s %s\n", "CPU model:", si->cpu_model[0] ? si->cpu_model : "unknown");
     printf("    %-22s %ld online (%ld configured)\n", "CPUs:", si->cpus_online, si->cpus_configured);
-    printf("    %-22s %.0f MB total, %.0f MB available\n", "memory:", mb(si->mem_total),
-           mb(si->mem_available));
+    printf("    %-22s %.0f MiB total, %.0f MiB available\n", "memory:", mib(si->mem_total),
+           mib(si->mem_available));
     printf("    %-22s %s\n", "working directory:", si->cwd);
     printf("    %-22s %s on %s (%s)\n", "file system:", si->fs_mount, si->fs_device, si->fs_type);
-    printf("    %-22s %.0f MB total, %.0f MB free, %.0f MB usable\n", "space:", mb(si->fs_total),
-           mb(si->fs_free), mb(si->fs_avail));
+    printf("    %-22s %.0f MiB total, %.0f MiB free, %.0f MiB usable\n", "space:", mib(si->fs_total),
+           mib(si->fs_free), mib(si->fs_avail));
     printf("    %-22s %s (available: %s)\n", "clock source:",
            si->clocksource[0] ? si->clocksource : "unknown", si->clocksources);
     if (si->loadavg[0] >= 0)

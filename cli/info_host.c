@@ -176,6 +176,9 @@ void sb_host_limits_read(struct sb_host_limits *h, long cpus_online, unsigned lo
     if (strcmp(h->governor, "powersave") == 0)
         add_warning(h, "the CPU frequency governor is powersave: clock speed, and so every figure, "
                        "varies with load");
+    if (strcmp(h->thp, "always") == 0)
+        add_warning(h, "transparent hugepages are set to always: the kernel's compaction and khugepaged "
+                       "stall processes at random (PostgreSQL and MariaDB advise madvise or never)");
     if (h->swap_used > 0) {
         snprintf(w, sizeof w, "%.0f MiB of swap in use: memory the benchmark touches may be on disk",
                  (double)h->swap_used / 1048576.0);

@@ -511,10 +511,11 @@ static int load_control_script(struct sb_run *run, const struct cmdline *cl)
     }
     run->control = ctl;
     /* the banner first, before what the script's body prints (sysbench's
-     * order); run prints it only when the text report is on stdout */
+     * order); only when stdout is not a JSON or CSV report (run's, or the
+     * one `params`/diag print there), so that stdout parses whole */
     const char *out = sb_opt_str(o, "output");
     int text_on_stdout = strcmp(sb_opt_str(o, "report-format"), "text") == 0 || (out && *out);
-    if (run->verbosity >= 3 && (strcmp(cl->command, "run") != 0 || text_on_stdout)) {
+    if (run->verbosity >= 3 && text_on_stdout) {
         /* no driver named when none was asked for: a workload without a
          * database runs on the null one (no_database_driver) */
         const struct sbd_driver *drv = run->drv;

@@ -99,11 +99,31 @@ w = " ".join(h["warnings"])
 assert ("CPU quota" in w) == (quota is not None and quota < os.cpu_count()), w
 assert ("powersave" in w) == (gov == "powersave"), w
 assert ("swap in use" in w) == (h["swap_used_bytes"] > 0), w
+assert ("hugepages are set to always" in w) == (h["transparent_hugepages"] == "always"), w
 cs = first("/sys/devices/system/clocksource/clocksource0/current_clocksource") or ""
 assert ("clock source is" in w) == (cs not in ("", "tsc", "arch_sys_counter", "kvm-clock")), w
 print("ok")
 PY
 [ "$(cat limits.check)" = ok ] && ok "host limits (cgroup CPU quota, memory limit, governor, THP, swap) = /proc, /sys; warnings when they apply"
+# THP=always warned, in a mount namespace where a file saying so hides
+# the kernel's (the machine's own setting untouched); sizes in MiB, as
+# their values are (powers of 1024)
+printf '[always] madvise never\n' > thp_always
+thp_txt=$(unshare -m sh -c "mount --bind '$tmp/thp_always' /sys/kernel/mm/transparent_hugepage/enabled &&
+    '$S' info" 2>&1) || bad "info with THP=always (unshare -m, bind mount) failed: $thp_txt"
+echo "$thp_txt" | grep -q '^    transparent hugepages: always' || bad "THP=always not read: $(echo "$thp_txt" | grep hugepages)"
+echo "$thp_txt" | grep -q '^WARNING: transparent hugepages are set to always' &&
+    ok "THP=always gets a warning" || bad "THP=always: no warning"
+mem_mib=$(awk '/^MemTotal:/ {printf "%.0f", $2 / 1024}' /proc/meminfo)
+grep -q "^    memory: *$mem_mib MiB total" info.txt && ! grep -q ' MB\b' info.txt &&
+    ok "memory labelled MiB ($mem_mib MiB = MemTotal / 1024 kB), no 'MB' left" ||
+    bad "memory line: $(grep '^    memory:' info.txt), want $mem_mib MiB; MB lines: $(grep -c ' MB' info.txt)"
+# `params --report-format=json`: stdout is the JSON and nothing else (the
+# banner was printed before it)
+"$S" --db-driver=sqlite --sqlite-db="$tmp/params.db" --report-format=json params > params.json 2> params.err ||
+    bad "params --report-format=json exited $?: $(head -2 params.err)"
+python3 -c 'import json,sys; d=[json.loads(l) for l in open("params.json")]; assert len(d) == 1 and d[0]["test"] == "params", d' 2>/dev/null &&
+    ok "params --report-format=json: stdout is one JSON object" || bad "params JSON stdout: $(head -c 200 params.json)"
 # workloads sorted, library modules (a `return` of a module table) left out
 check "workloads sorted" "$(j '[x["name"] for x in d["workloads"]] == sorted(x["name"] for x in d["workloads"])')" True
 for m in diag_sql diag_json tpcc_common tpcc_txn oltp_common; do
