@@ -741,21 +741,42 @@ local function spread_of(runs)
    return order, warnings
 end
 
+-- The run whose first figure is the median of the runs' (for an even
+-- number of runs, the lower of the two middle ones), so that a summary
+-- headline is a median run, not whichever ran last; nil without figures.
+local function median_run(runs)
+   local idx = {}
+   for i, figs in ipairs(runs) do
+      if figs[1] == nil then return nil end
+      idx[#idx + 1] = i
+   end
+   table.sort(idx, function(a, b)
+      local x, y = runs[a][1][2], runs[b][1][2]
+      if x ~= y then return x < y end
+      return a < b
+   end)
+   return idx[(#idx + 1) // 2]
+end
+
 -- Runs test `name` --diag-repeats times (the sweep once: each of its steps
--- is a run of its own); returns the last run's summary text followed by
+-- is a run of its own); returns the median run's summary text (by its
+-- first figure; the last run's when a test has no figures) followed by
 -- the spread of each figure and the warnings, and emits the spread.
 local function repeated(name)
    local n = name == "sweep" and 1 or sbench.opt.diag_repeats
-   local text, runs = nil, {}
+   local texts, runs = {}, {}
    for i = 1, n do
       if n > 1 and not json_out then print(string.format("[%s: run %d of %d]", name, i, n)) end
       local t, figs = tests[name]()
-      text, runs[i] = t, figs or {}
+      texts[i], runs[i] = t, figs or {}
    end
-   if n == 1 then return text end
+   if n == 1 then return texts[1] end
+   local mi = median_run(runs)
+   local text = mi and texts[mi] or texts[n]
    local figs, warnings = spread_of(runs)
    local lines = { string.format("Spread of %s over %d runs (median, min .. max):", name, n) }
-   local out = { text }
+   local out = { text, mi and string.format("  (the run shown is run %d of %d, the median by %s)", mi, n,
+                                            runs[mi][1][1]) or nil }
    for _, e in ipairs(figs) do
       local l = string.format("    %-32s %.3f %s, %.3f .. %.3f (spread %.1f%%)", e.label, e.median, e.unit,
                               e.min, e.max, e.spread_pct)
@@ -764,7 +785,7 @@ local function repeated(name)
    end
    for _, w in ipairs(warnings) do lines[#lines + 1] = w; out[#out + 1] = "  " .. w end
    setmetatable(figs, json.array_mt)
-   emit({ test = "spread", of = name, runs = n, figures = figs,
+   emit({ test = "spread", of = name, runs = n, median_run = mi, figures = figs,
           warnings = setmetatable(warnings, json.array_mt) }, lines)
    return table.concat(out, "\n")
 end

@@ -351,6 +351,23 @@ want = (f["max"] - f["min"]) / f["median"] > 0.10 or max(f["max"] - f["min"], nf
 got = any("trivial SELECT with fetch" in w for w in sp["warnings"])
 print(1 if ok and want == got else "%r %r %r %r" % (qps, f, want, got))' "$J/repeats.json")
 expect_eq "repeats: 3 runs; median, min, max of the spread = the runs' own; warned exactly when noisy" "$v" 1
+# the summary's headline is the median run (it was the last one): 3
+# connects runs, the headline's avg = the median of the three runs' avg,
+# and the JSON names that run
+sb headline --report-format=json --connects=5 --diag-repeats=3 --tests=connect diag run
+[ $rc = 0 ] || { show_out; fail "diag run with repeats exited $rc"; }
+grep '^{' "$OUT" > "$J/headline.json"
+v=$(py 'import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+runs = [o["connect_ms"]["avg"] for o in objs if o.get("test") == "connect"]
+sp = [o for o in objs if o.get("test") == "spread"][0]
+med = sorted(runs)[1]
+print(1 if len(runs) == 3 and runs[sp["median_run"] - 1] == med else "%r %r" % (runs, sp.get("median_run")))' "$J/headline.json")
+expect_eq "repeats: the summary shows the median run (JSON median_run)" "$v" 1
+sb headline-text --connects=5 --diag-repeats=3 --tests=connect diag run
+want=$(awk '/^    avg:/ { print $2 }' "$OUT" | sort -n | sed -n 2p)
+got=$(sed -n 's/^connection open *avg \([0-9.]*\) ms.*/\1/p' "$OUT")
+expect_eq "repeats: the text summary's headline avg is the median of the runs' ($(awk '/^    avg:/ { printf "%s ", $2 }' "$OUT"))" "$got" "$want"
 
 # ---- sweep ----
 l0=$(dbq "SELECT count(*) FROM diag_log")
