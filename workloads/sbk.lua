@@ -6,7 +6,8 @@
 -- from the first record again).  Only those events are counted as
 -- records: the writer's startup query for its next id is no record.
 -- Every reporting window prints SBK's line per role (records, records/s,
--- MB/s, average and max latency, percentiles 10th .. 99.99th), and the end
+-- MB/s of the bytes really written or read, average and max latency,
+-- percentiles 10th .. 99.99th), and the end
 -- a Total line per role; the JSON and CSV reports and Prometheus carry the
 -- same counts (the event types, and the writers' `insert` statements).
 --
@@ -83,7 +84,10 @@ end
 
 local writer, next_id, last_id
 
+local RECORD_BYTES -- a writer's record size, the units of its events
+
 function thread_init()
+   RECORD_BYTES = sbench.opt.record_size
    local writers = roles()
    writer = sbench.tid < writers
    con = sbench.sql.driver():connect()
@@ -112,7 +116,7 @@ local set_type = sbench.event_type
 
 function event()
    if writer then
-      set_type("write")
+      set_type("write", RECORD_BYTES) -- units: the bytes of the record written
       p_id:set(next_id)
       p_data:set_rand_str(tmpl)
       st:execute()
@@ -123,7 +127,7 @@ function event()
       local row = rs:fetch_row()
       rs:free()
       if row then
-         set_type("read")
+         set_type("read", row[2] and #row[2] or 0) -- units: the bytes read, whatever size prepare wrote
          last_id = tonumber(row[1])
       elseif sbench.opt.read_loop then
          set_type("read_miss") -- past the last record: no record read, from the start again
@@ -145,7 +149,7 @@ local PCTS = { "10", "25", "50", "75", "90", "95", "99", "99.9", "99.99" }
 -- One SBK line for the events of type k (stat.types[name]), or none.
 local function sbk_line(prefix, what, k, seconds)
    if not k or k.count == 0 then return end
-   local mb = k.count * sbench.opt.record_size / 1048576
+   local mb = k.units / 1048576 -- the bytes each record really carried (event units)
    local p = {}
    for i, key in ipairs(PCTS) do p[i] = string.format("%.3f ms %sth", k.percentiles[key], key) end
    -- SBK's fields in SBK's order; sbench's histogram keeps every latency,

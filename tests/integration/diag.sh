@@ -437,6 +437,18 @@ t1=$(date +%s)
 r=$(awk '/^Total : .* Reading/ { for (i = 1; i <= NF; i++) if ($i == "Reading") print $(i + 1) }' "$OUT")
 expect_eq "sbk: 2 readers read each record once, then stop (2 x count(*))" "$r" $((2 * n))
 expect_range "sbk: readers stopped at the end, not at --time=60 (seconds)" $((t1 - t0)) 0 45
+# MB/s from the bytes read, not from the run's --record-size: records of
+# 256 bytes read with --record-size=2560 (it once showed 10x the truth)
+bytes=$(dbq "SELECT sum(length(data)) FROM sbk_records")
+sb sbkr10 --threads=1 --readers=1 --record-size=2560 --time=60 --report-format=json --output="$J/sbk-r.json" sbk run
+[ $rc = 0 ] || { show_out; fail "sbk reader run exited $rc"; }
+v=$(py 'import json, re, sys
+fin = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+t = [l for l in open(sys.argv[2]) if l.startswith("Total : ") and " Reading " in l][0]
+mb = float(re.search(r"([0-9.]+) MB/sec", t).group(1))
+want = int(sys.argv[3]) / 1048576 / fin["seconds"]
+print(1 if abs(mb - want) <= 0.01 * want + 0.005 else "%s vs %s" % (mb, want))' "$J/sbk-r.json" "$OUT" "$bytes")
+expect_eq "sbk: reader's MB/s = the bytes in the table (sum(length(data)) = $bytes) / seconds" "$v" 1
 sb sbkclean sbk cleanup
 
 echo "diag $TARGET: $checks checks, $failures failures"
