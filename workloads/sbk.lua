@@ -2,8 +2,10 @@
 -- records, on any driver: each event of a writer inserts one record of
 -- --record-size bytes (event type `write`), each event of a reader reads
 -- the next record in key order (event type `read`), concurrently.  A
--- reader stops at the table's end, as SBK's readers do (--read-loop=on:
--- from the first record again).  Only those events are counted as
+-- reader alone stops at the table's end, as SBK's readers do (--read-loop=on:
+-- from the first record again); beside writers it waits there for their
+-- next record (event type `read_miss`), as SBK's stream readers do, so its
+-- rate is over the time it ran.  Only those events are counted as
 -- records: the writer's startup query for its next id is no record.
 -- Every reporting window prints SBK's line per role (records, records/s,
 -- MB/s of the bytes really written or read, average and max latency,
@@ -85,10 +87,12 @@ end
 local writer, next_id, last_id
 
 local RECORD_BYTES -- a writer's record size, the units of its events
+local have_writers -- a reader at the table's end waits for the writers' next record
 
 function thread_init()
    RECORD_BYTES = sbench.opt.record_size
    local writers = roles()
+   have_writers = writers > 0
    writer = sbench.tid < writers
    con = sbench.sql.driver():connect()
    if writer then
@@ -132,6 +136,11 @@ function event()
       elseif sbench.opt.read_loop then
          set_type("read_miss") -- past the last record: no record read, from the start again
          last_id = 0
+      elseif have_writers then
+         -- caught up with the writers: no record read; wait for the next
+         -- one, as SBK's readers of a stream do, so that the readers run as
+         -- long as the writers and their rate is over the time they ran
+         set_type("read_miss")
       else
          return true -- past the last record: this reader is done (not counted)
       end

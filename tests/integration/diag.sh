@@ -418,6 +418,18 @@ mb = float(re.search(r"([0-9.]+) MB/sec", t).group(1))
 want = fin["kinds"]["insert"]["count"] * 256 / 1048576 / fin["seconds"]
 print(1 if abs(mb - want) <= 0.01 * want + 0.005 else "%s vs %s" % (mb, want))' "$J/sbk.json" "$J/sbk.txt")
 expect_eq "sbk: Total MB/s = records x size / seconds (1%)" "$v" 1
+# beside a writer the reader runs until the end (it waited at the table's
+# end for new records): its Total rate is its records over the run's
+# seconds, and it read every record the writer wrote before the last window
+v=$(py 'import json, re, sys
+fin = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+t = [l for l in open(sys.argv[2]) if l.startswith("Total : ") and " Reading " in l][0]
+n, rate = re.search(r"Reading ([0-9]+) records, ([0-9.]+) records/sec", t).groups()
+want = int(n) / fin["seconds"]
+print(1 if abs(float(rate) - want) <= 0.01 * want + 0.05 and fin["types"]["read"]["count"] == int(n) else "%s vs %s" % (rate, want))' "$J/sbk.json" "$J/sbk.txt")
+expect_eq "sbk: reader's Total rate = records read / the run's seconds" "$v" 1
+expect_eq "sbk: the reader read in every window the writer wrote in (it waited at the end, did not stop)" \
+    "$(grep -c '^[a-z]* Reading ' "$J/sbk.txt")" "$(grep -c '^[a-z]* Writing ' "$J/sbk.txt")"
 grep -q "Reading .* records/sec, .* MB/sec, .* ms 10th, .* ms 99.99th" "$J/sbk.txt" &&
     echo "ok   sbk: Reading lines with SBK's percentiles" || fail "sbk: no Reading line"
 checks=$((checks + 1))
