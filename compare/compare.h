@@ -25,6 +25,7 @@
  *                      versions, server settings and those that differ
  *   compare_text.c     the markdown summary on stdout
  *   compare_html.c     the HTML report, charts drawn by gnuplot (SVG)
+ *   compare_html_answer.c  its first screen: the targets ranked per point
  *   compare_json.c     the JSON compare writes (json-c; read back with
  *                      results/json_get.c)
  *
@@ -258,6 +259,11 @@ void cmp_text_report(const json_object *sum, FILE *f);
 /* Writes the HTML report of sum to path (charts drawn by gnuplot in
  * directory chart_dir, which is created).  Returns 0, or -1 with err (no
  * file at path then). */
+/* compare_html_answer.c: the report's first section (targets ranked per
+ * point, ratios to the fastest with their intervals and caveats), and the
+ * HTML escaping of text */
+void cmp_html_esc(FILE *f, const char *s);
+void cmp_html_answer(const json_object *sum, FILE *f);
 int cmp_html_report(const json_object *sum, const char *path, const char *chart_dir, char *err,
                     size_t errlen);
 

@@ -45,17 +45,7 @@ static const char *str(const json_object *o, const char *key)
     return s ? s : "";
 }
 
-static void esc(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-}
+#define esc cmp_html_esc
 
 /* ---- charts ---- */
 
@@ -110,7 +100,7 @@ static void chart_throughput(struct html *h, const char *wl)
 {
     const json_object *spec = sb_json_member(h->sum, "spec");
     const json_object *threads = sb_json_member(spec, "threads"), *targets = sb_json_member(spec, "targets");
-    if (new_chart(h, "Throughput against threads: median of the repeats, bars: its confidence interval; dashed: a knee",
+    if (new_chart(h, "Throughput against threads: median of the repeats, bars: its interval (order statistics, at the level of the table's \"level\" column: the closest to 95% the repeats allow); dashed: a knee",
                   "chart-tps", wl, -1) == NULL)
         return;
     long lo = 0, hi = 0;
@@ -318,7 +308,7 @@ static void cell(FILE *f, const char *key, double v, const char *fmt)
 static void points_table(const struct html *h, const char *wl, FILE *f)
 {
     fprintf(f, "<table class=\"points\" data-workload=\"%s\">\n<tr><th>threads</th><th>target</th><th>n</th>"
-               "<th>median tps</th><th>CI low</th><th>CI high</th><th>CI level</th><th>min</th><th>max</th>"
+               "<th>median tps</th><th>its interval: low</th><th>high</th><th>level</th><th>min</th><th>max</th>"
                "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>p99.9 ms</th><th>mean ms</th></tr>\n", wl);
     const json_object *points = sb_json_member(h->sum, "points");
     for (size_t i = 0; i < sb_json_len(points); i++) {
@@ -607,7 +597,8 @@ static const char style[] =
     "li.sig{font-weight:bold}li.nosig{color:#555}.warn{color:#a40}figure{margin:1em 0}"
     "figcaption{font-size:90%;color:#555}svg{max-width:100%;height:auto}"
     "table.env td,table.settings td{text-align:left}.differs td{background:#ffe08a;font-weight:bold}"
-    "details.settings{margin:.3em 0}";
+    "details.settings{margin:.3em 0}table.answer td:nth-child(3),table.answer td:nth-child(7),"
+    "table.answer td:nth-child(8){text-align:left}";
 
 static void body(struct html *h, FILE *f)
 {
@@ -624,7 +615,8 @@ static void body(struct html *h, FILE *f)
             (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
             (long long)sb_json_int(spec, "warmup"), str(sum, "generated"),
             sb_json_true(sum, "complete") ? "" : " <b class=\"warn\">Incomplete: run the comparison again to finish it.</b>");
-    fprintf(f, "<section id=\"verdicts\"><h2>Verdicts</h2>\n");
+    cmp_html_answer(sum, f);
+    fprintf(f, "<section id=\"verdicts\"><h2>Every verdict, pair by pair</h2>\n");
     verdicts(h, NULL, f);
     const json_object *g = sb_json_member(sum, "regression");
     if (strcmp(str(g, "status"), "off") != 0)
@@ -639,7 +631,7 @@ static void body(struct html *h, FILE *f)
         const char *wl = str(sb_json_elem(workloads, i), "label");
         fprintf(f, "<section class=\"workload\" id=\"wl-%s\"><h2>%s</h2>\n", wl, wl);
         figure(h, "chart-tps", wl, -1, series, f);
-        fprintf(f, "<ul class=\"scaling\">\n");
+        fprintf(f, "<h3>Scaling</h3>\n<ul class=\"scaling\">\n");
         for (size_t q = 0; q < sb_json_len(sweeps); q++) {
             const json_object *x = sb_json_elem(sweeps, q);
             if (!strcmp(str(x, "workload"), wl)) {
@@ -648,6 +640,7 @@ static void body(struct html *h, FILE *f)
                 fprintf(f, "</li>\n");
             }
         }
+        fprintf(f, "</ul>\n<h3>Limits: what limited each point</h3>\n<ul class=\"limits\">\n");
         const json_object *points = sb_json_member(sum, "points");
         for (size_t q = 0; q < sb_json_len(points); q++) { /* what limited each point */
             const json_object *x = sb_json_elem(points, q), *b = sb_json_member(x, "bottleneck");

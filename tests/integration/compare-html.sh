@@ -1,7 +1,7 @@
 #!/bin/bash
 # compare-html.sh: the HTML report in a real browser (Debian's chromium,
-# headless).  A null-driver comparison (two targets, 2 thread counts, 2
-# repeats), then: a screenshot that is not blank (decoded here with zlib:
+# headless).  A null-driver comparison (two targets, 2 thread counts, 4
+# repeats: enough for a verdict at 95%), then: a screenshot that is not blank (decoded here with zlib:
 # many colours, a fair share of non-white pixels); the DOM after loading
 # (--dump-dom) has the charts (throughput, latency percentiles, throughput
 # over time per point) with a series per target; and no request leaves the
@@ -11,7 +11,7 @@
 command -v chromium >/dev/null || { fail "chromium is not installed (scripts/install-deps.sh --test)"; finish; exit 1; }
 "$SB" compare --prepare=off --target='fast:--db-driver=null --null-delay-us=200' \
     --target='slow:--db-driver=null --null-delay-us=200 --rate=300' --threads=1,2 --time=1 --warmup-time=0 \
-    --repeats=2 --results=h --quiet oltp_point_select >h.md 2>h.err
+    --repeats=4 --results=h --quiet oltp_point_select >h.md 2>h.err
 expect_eq "exit status" "$?" 0
 html=$T/h/report.html
 # the machine's facts (info.json, written by sbench info) against /proc,
@@ -144,4 +144,41 @@ expect_eq "older results directory: sbench report exit status" "$?" 0
 expect_eq "older directory: machine from the first run" \
     "$(pyq old/summary.json '[d["environment"]["machine_from"], d["environment"]["machine"]["kernel"], d["environment"]["drivers"]]')" \
     "['$(pyq h/summary.json '[r["id"] for r in d["runs"] if r["order"] == 0][0]')', '$(uname -r)', None]"
+# The first screen answers "which is faster, by how much, how sure": the
+# report printed by chromium to PDF, its first page's text (pdftotext):
+# the answer section comes before any pairwise verdict and chart, ranks
+# fast (no --rate) above slow (--rate=300, known to be slower) at both
+# thread counts, with slow's ratio to fast as the summary's verdict says;
+# in the DOM, every row's ratio and interval = the verdict's, its verdict
+# word as its significance and repeats allow; Scaling and Limits headed.
+chrome --no-pdf-header-footer --print-to-pdf="$T/report.pdf" "file://$html" >/dev/null
+pdftotext -f 1 -l 1 "$T/report.pdf" page1.txt 2>/dev/null || fail "pdftotext of the report's first page"
+checks=$((checks + 1))
+if python3 - page1.txt dom.html h/summary.json <<'PY'; then echo "ok   first screen: the targets ranked per point, ratios = the verdicts'"; else fail "first screen: the answer"; fi
+import html, json, re, sys
+page, dom, s = open(sys.argv[1]).read(), open(sys.argv[2]).read(), json.load(open(sys.argv[3]))
+i = page.find("Which is faster, by how much, how sure")
+assert i >= 0, page[:400]
+assert "Every verdict" not in page[:i], "a pairwise verdict before the answer"
+rows = re.findall(r'<tr data-workload="([^"]*)" data-threads="(\d+)" data-target="([^"]*)" data-rank="(\d+)">(.*?)</tr>', dom, re.S)
+assert len(rows) == 4, rows
+for wl, th, target, rank, cells in rows:
+    want_rank = "1" if target == "fast" else "2"
+    assert rank == want_rank, (th, target, rank)
+    v = [x for x in s["verdicts"] if x["threads"] == int(th)][0]
+    ratio = v["ratio"] if (v["a"], v["b"]) == ("fast", "slow") else 1 / v["ratio"]
+    text = html.unescape(re.sub(r"<[^>]*>", " ", cells))
+    if target == "slow":
+        m = re.search(r'data-value="([^"]+)">([0-9.]+)x', cells)
+        assert m and abs(float(m.group(1)) - ratio) < 1e-9 * ratio and ratio < 1, (cells, ratio)
+        assert m.group(2) in page, ("ratio not on the first page", m.group(2))
+        lo = 1 + (v["low_pct"] if v["a"] == "fast" else -v["high_pct"] / (100 + v["high_pct"]) * 100) / 100
+        m2 = re.search(r'data-low="([^"]+)"', cells)
+        assert m2 and abs(float(m2.group(1)) - lo) < 1e-6, (cells, lo)
+    word = ("slower" if target == "slow" else "faster than every other target") if v["significant"] else \
+           ("cannot tell: too few repeats" if not v["achievable"] else "no significant difference" if target == "slow" else "not significantly faster than the next")
+    assert word in text, (text, word)
+body = re.sub(r"<[^>]*>", "", dom)
+assert "Scaling" in body and "Limits: what limited each point" in body
+PY
 finish
