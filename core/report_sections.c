@@ -65,7 +65,7 @@ static int check_row(const struct sb_section_row *row, int i, char *err, size_t 
     else if (!plain_text(row->label, sizeof row->label))
         why = "a label of 1 to 79 printable characters (no quotes or backslashes) is needed";
     else if (!type_list(row->types))
-        why = "'types' must be \"*\" or event type names separated by commas";
+        why = "'types' must be \"*\" or event type names separated by commas (or '+' in a group)";
     else if (row->kind == SB_ROW_SHARE && !type_list(row->of))
         why = "a share needs 'of': \"*\" or event type names separated by commas";
     else if (row->kind == SB_ROW_SHARE && !(row->limit_pct >= 0 && row->limit_pct <= 100))
