@@ -166,18 +166,23 @@ static int type_index(const struct sb_report *r, const char *name, size_t len)
     return -1;
 }
 
+/* Adds type ty's events, retries and failures to c[0..2]. */
+static void type_counts(const struct sb_report *r, int ty, uint64_t c[3])
+{
+    c[0] += r->d.type_count[ty];
+    c[1] += r->d.type_retries[ty];
+    c[2] += r->d.type_failed[ty];
+}
+
 /* Adds the counts of the types of group g (names separated by '+', glen
- * bytes) to c[0..2]: events, retries, failures. */
+ * bytes) to c[0..2]. */
 static void group_counts(const struct sb_report *r, const char *g, size_t glen, uint64_t c[3])
 {
     for (size_t at = 0; at < glen;) {
         size_t len = strcspn(g + at, ",+");
         int ty = type_index(r, g + at, len);
-        if (ty >= 0) {
-            c[0] += r->d.type_count[ty];
-            c[1] += r->d.type_retries[ty];
-            c[2] += r->d.type_failed[ty];
-        }
+        if (ty >= 0)
+            type_counts(r, ty, c);
         at += len + 1;
     }
 }
@@ -192,10 +197,14 @@ static void mix_lines(FILE *f, const struct sb_report *r, const char *list, uint
         const char *g = all ? r->type_name[k] : p;
         size_t glen = all ? strlen(g) : strcspn(p, ",");
         uint64_t c[3] = {0, 0, 0};
-        group_counts(r, g, glen, c);
+        if (all)
+            type_counts(r, k, c);
+        else
+            group_counts(r, g, glen, c);
+        int shown = all ? (int)glen : (int)strcspn(g, ",+");
         if (!all)
             p = p[glen] == ',' ? p + glen + 1 : NULL;
-        fprintf(f, "        %-20.*s %6.2f%%  retries: %llu (%.2f%%)  failed: %llu\n", (int)strcspn(g, ",+"), g,
+        fprintf(f, "        %-20.*s %6.2f%%  retries: %llu (%.2f%%)  failed: %llu\n", shown, g,
                 total > 0 ? 100.0 * (double)c[0] / (double)total : 0.0, (unsigned long long)c[1],
                 c[0] > 0 ? 100.0 * (double)c[1] / (double)c[0] : 0.0, (unsigned long long)c[2]);
     }
