@@ -11,6 +11,9 @@
 #     the executed mix is within a few points of 45/43/4/4/4, and the
 #     tables agree with the counts: new ORDERS rows = sum of D_NEXT_O_ID
 #     increments = committed New-Orders; new HISTORY rows = Payments;
+#     NEW_ORDER rows added = New-Orders - 10 x Deliveries + the skipped
+#     districts the report counts, and none skipped while every district
+#     holds more new orders than the run has events;
 #     MariaDB's Com_commit = transactions - rolled-back New-Orders;
 #     PostgreSQL's pg_stat_statements counts the HISTORY inserts and
 #     ORDERS inserts;
@@ -87,12 +90,20 @@ else
     echo "ok   second prepare refused"
 fi
 
+# district_rows: "D ROWS" per district of warehouse 1, the NEW_ORDER rows
+# the database holds (the orders not delivered yet).
+district_rows() {
+    dbq "SELECT d_id, (SELECT COUNT(*) FROM new_order1 WHERE no_w_id = 1 AND no_d_id = d_id) FROM district1 WHERE d_w_id = 1 ORDER BY d_id" |
+        tr '|\t' '  '
+}
+
 # run_and_compare NAME ARGS...: a run of $EVENTS transactions, compared
 # with the tables and the server's counters.
 run_and_compare() {
     name=$1; shift
     echo "--- run $name on $TARGET"
     o0=$(count orders1) h0=$(count history1) d0=$(dbq "SELECT SUM(d_next_o_id) FROM district1")
+    n0=$(count new_order1) least=$(district_rows | awk 'NR == 1 || $2 < m { m = $2 } END { print m }')
     [ "$KIND" = sqlite ] || snap_before
     sb "run-$name" $OPTS --events=$EVENTS --time=0 "$@" tpcc run
     [ "$rc" = 0 ] || { fail "$name: run exited $rc"; show_out 30; return; }
@@ -115,6 +126,13 @@ run_and_compare() {
     expect_eq "$name: new ORDERS rows = committed New-Orders" $((o1 - o0)) "$no"
     expect_eq "$name: D_NEXT_O_ID increments = committed New-Orders" $((d1 - d0)) "$no"
     expect_eq "$name: new HISTORY rows = Payments" $((h1 - h0)) "$pay"
+    # each committed New-Order adds a NEW_ORDER row, each Delivery takes
+    # one per district it did not skip; with more new orders in every
+    # district than the run has events, no Delivery may skip
+    sk=$(awk '/District deliveries skipped:/ { print $4 }' "$OUT")
+    expect_eq "$name: NEW_ORDER rows added = New-Orders - 10 x Deliveries + skipped districts" \
+        $(($(count new_order1) - n0)) $((no - 10 * dl + ${sk:-0}))
+    [ "$least" -le "$EVENTS" ] || expect_eq "$name: skipped districts ($least+ new orders in each)" "$sk" 0
     grep -q "^    NOPM (New-Orders committed/min): *[0-9]" "$OUT" || fail "$name: no NOPM line"
     grep -q "^    TPM (transactions/min): *[0-9]" "$OUT" || fail "$name: no TPM line"
     case "$KIND" in
@@ -202,13 +220,6 @@ if grep -q "^TPC-C rules this run does not follow:" "$OUT" && ! grep -q "^TPC-C 
 else
     fail "keying: rules line: $(grep '^TPC-C rules' "$OUT")"
 fi
-
-# district_rows: "D ROWS" per district of warehouse 1, the NEW_ORDER rows
-# the database holds (the orders not delivered yet).
-district_rows() {
-    dbq "SELECT d_id, (SELECT COUNT(*) FROM new_order1 WHERE no_w_id = 1 AND no_d_id = d_id) FROM district1 WHERE d_w_id = 1 ORDER BY d_id" |
-        tr '|\t' '  '
-}
 
 # concurrent_deliveries NAME THREADS E: E Deliveries (and nothing else) by
 # THREADS threads on the one warehouse, against what the NEW_ORDER rows
