@@ -39,7 +39,8 @@ static int plain_text(const char *s, size_t max)
     return 1;
 }
 
-/* "*" or comma-separated event type names (no empty one). */
+/* "*" or event type names separated by commas, or by '+' within a group
+ * (no empty one). */
 static int type_list(const char *s)
 {
     if (strcmp(s, "*") == 0)
@@ -47,7 +48,7 @@ static int type_list(const char *s)
     if (!plain_text(s, SB_SECTION_TYPES_MAX))
         return 0;
     for (const char *p = s;;) {
-        size_t l = strcspn(p, ",");
+        size_t l = strcspn(p, ",+");
         if (l == 0 || l >= SB_TYPE_NAME_MAX)
             return 0;
         if (p[l] == 0)
@@ -64,16 +65,15 @@ static int check_row(const struct sb_section_row *row, int i, char *err, size_t 
     else if (!plain_text(row->label, sizeof row->label))
         why = "a label of 1 to 79 printable characters (no quotes or backslashes) is needed";
     else if (!type_list(row->types))
-        why = "'types' must be \"*\" or event type names separated by commas";
+        why = "'types' must be \"*\" or event type names separated by commas (or '+' in a group)";
     else if (row->kind == SB_ROW_SHARE && !type_list(row->of))
         why = "a share needs 'of': \"*\" or event type names separated by commas";
     else if (row->kind == SB_ROW_SHARE && !(row->limit_pct >= 0 && row->limit_pct <= 100))
         why = "a share's limit_pct is a percentage from 0 to 100";
     else if (row->kind == SB_ROW_SHARE && !(row->of_each >= 0 && row->of_each <= 1000))
         why = "a share's of_each is a whole number from 1 to 1000";
-    else if (row->kind == SB_ROW_PERCENTILE &&
-             (strchr(row->types, ',') || strcmp(row->types, "*") == 0))
-        why = "a percentile row names exactly one event type";
+    else if (row->kind == SB_ROW_SHARE && !(row->limit_count >= 0 && row->limit_count <= 1000000))
+        why = "a share's limit_count is a whole number from 0 to 1000000";
     else if (row->kind == SB_ROW_PERCENTILE &&
              (!(row->percentile > 0 && row->percentile <= 100) ||
               !(row->limit_ms >= 0 && isfinite(row->limit_ms))))
@@ -120,14 +120,15 @@ int sb_report_sections_add(struct sb_report_sections *all, const struct sb_repor
 
 /* ---- printing ---- */
 
-/* Whether type name is in list ("*": every type). */
+/* Whether type name is in list ("*": every type; groups "a+b" count as
+ * their members). */
 static int in_list(const char *list, const char *name)
 {
     if (strcmp(list, "*") == 0)
         return 1;
     size_t n = strlen(name);
     for (const char *p = list;;) {
-        size_t l = strcspn(p, ",");
+        size_t l = strcspn(p, ",+");
         if (l == n && strncmp(p, name, n) == 0)
             return 1;
         if (p[l] == 0)
@@ -165,35 +166,67 @@ static int type_index(const struct sb_report *r, const char *name, size_t len)
     return -1;
 }
 
-/* One line per type of the list, in its order (every type of r for "*"). */
+/* Adds type ty's events, retries and failures to c[0..2]. */
+static void type_counts(const struct sb_report *r, int ty, uint64_t c[3])
+{
+    c[0] += r->d.type_count[ty];
+    c[1] += r->d.type_retries[ty];
+    c[2] += r->d.type_failed[ty];
+}
+
+/* Adds the counts of the types of group g (names separated by '+', glen
+ * bytes) to c[0..2]. */
+static void group_counts(const struct sb_report *r, const char *g, size_t glen, uint64_t c[3])
+{
+    for (size_t at = 0; at < glen;) {
+        size_t len = strcspn(g + at, ",+");
+        int ty = type_index(r, g + at, len);
+        if (ty >= 0)
+            type_counts(r, ty, c);
+        at += len + 1;
+    }
+}
+
+/* One line per entry of the list, in its order (every type of r for
+ * "*"); a group "a+b" is one line named a. */
 static void mix_lines(FILE *f, const struct sb_report *r, const char *list, uint64_t total)
 {
-    for (int k = 0;; k++) {
-        const char *name;
-        size_t len;
-        int ty;
-        if (strcmp(list, "*") == 0) {
-            if (k == r->ntypes)
-                break;
-            ty = k;
-            name = r->type_name[k];
-            len = strlen(name);
-        } else {
-            const char *p = list;
-            for (int j = 0; j < k && p; j++)
-                p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
-            if (p == NULL)
-                break;
-            name = p;
-            len = strcspn(p, ",");
-            ty = type_index(r, name, len);
-        }
-        uint64_t count = ty >= 0 ? r->d.type_count[ty] : 0, retries = ty >= 0 ? r->d.type_retries[ty] : 0;
-        uint64_t failed = ty >= 0 ? r->d.type_failed[ty] : 0;
-        fprintf(f, "        %-20.*s %6.2f%%  retries: %llu (%.2f%%)  failed: %llu\n", (int)len, name,
-                total > 0 ? 100.0 * (double)count / (double)total : 0.0, (unsigned long long)retries,
-                count > 0 ? 100.0 * (double)retries / (double)count : 0.0, (unsigned long long)failed);
+    int all = strcmp(list, "*") == 0;
+    const char *p = list;
+    for (int k = 0; all ? k < r->ntypes : p != NULL; k++) {
+        const char *g = all ? r->type_name[k] : p;
+        size_t glen = all ? strlen(g) : strcspn(p, ",");
+        uint64_t c[3] = {0, 0, 0};
+        if (all)
+            type_counts(r, k, c);
+        else
+            group_counts(r, g, glen, c);
+        int shown = all ? (int)glen : (int)strcspn(g, ",+");
+        if (!all)
+            p = p[glen] == ',' ? p + glen + 1 : NULL;
+        fprintf(f, "        %-20.*s %6.2f%%  retries: %llu (%.2f%%)  failed: %llu\n", shown, g,
+                total > 0 ? 100.0 * (double)c[0] / (double)total : 0.0, (unsigned long long)c[1],
+                c[0] > 0 ? 100.0 * (double)c[1] / (double)c[0] : 0.0, (unsigned long long)c[2]);
     }
+}
+
+/* The latencies of r's types in list together: a histogram to destroy, or
+ * NULL when none of them has an event. */
+static sb_histogram *latency_of(const struct sb_report *r, const char *list)
+{
+    sb_histogram *sum = NULL;
+    for (int ty = 0; ty < r->ntypes; ty++) {
+        const sb_histogram *h = r->type_latency[ty];
+        if (h == NULL || sb_histogram_count(h) == 0 || !in_list(list, r->type_name[ty]))
+            continue;
+        if (sum == NULL && (sum = sb_histogram_clone_empty(h)) == NULL)
+            return NULL;
+        if (sb_histogram_add(sum, h) < 0) {
+            sb_histogram_destroy(sum);
+            return NULL;
+        }
+    }
+    return sum;
 }
 
 static void row_text(FILE *f, const struct sb_report *r, const struct sb_section_row *row,
@@ -209,8 +242,11 @@ static void row_text(FILE *f, const struct sb_report *r, const struct sb_section
         double pct = whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
         fprintf(f, "    %-40s %llu of %llu (%.2f%%)", row->label, (unsigned long long)part,
                 (unsigned long long)whole, pct);
-        if (row->limit_pct > 0)
-            fprintf(f, " (limit %g%%: %s)", row->limit_pct, pct <= row->limit_pct ? "met" : "OVER THE LIMIT");
+        const char *verdict = pct <= row->limit_pct || part <= (uint64_t)row->limit_count ? "met" : "OVER THE LIMIT";
+        if (row->limit_pct > 0 && row->limit_count > 0)
+            fprintf(f, " (limit %g%% or %d, whichever is greater: %s)", row->limit_pct, row->limit_count, verdict);
+        else if (row->limit_pct > 0)
+            fprintf(f, " (limit %g%%: %s)", row->limit_pct, verdict);
         fputc('\n', f);
         break;
     }
@@ -219,13 +255,13 @@ static void row_text(FILE *f, const struct sb_report *r, const struct sb_section
         mix_lines(f, r, row->types, total);
         break;
     case SB_ROW_PERCENTILE: {
-        int ty = type_index(r, row->types, strlen(row->types));
-        const sb_histogram *h = ty >= 0 ? r->type_latency[ty] : NULL;
-        if (h == NULL || sb_histogram_count(h) == 0) {
+        sb_histogram *h = latency_of(r, row->types);
+        if (h == NULL) {
             fprintf(f, "    %-40s no events\n", row->label);
             break;
         }
         double ms = (double)sb_histogram_percentile(h, row->percentile) / 1e6;
+        sb_histogram_destroy(h);
         if (row->limit_ms > 0)
             fprintf(f, "    %-40s %.2f ms (limit %.0f ms: %s)\n", row->label, ms, row->limit_ms,
                     ms <= row->limit_ms ? "met" : "OVER THE LIMIT");
@@ -263,8 +299,9 @@ void sb_report_sections_json(FILE *f, const struct sb_report_sections *all)
             fprintf(f, "%s{\"kind\":\"%s\",\"label\":\"%s\",\"types\":\"%s\"", k ? "," : "",
                     sb_section_kind_name(row->kind), row->label, row->types);
             if (row->kind == SB_ROW_SHARE)
-                fprintf(f, ",\"of\":\"%s\",\"limit_pct\":%.17g,\"units\":%s,\"of_each\":%d", row->of,
-                        row->limit_pct, row->units ? "true" : "false", row->of_each > 0 ? row->of_each : 1);
+                fprintf(f, ",\"of\":\"%s\",\"limit_pct\":%.17g,\"limit_count\":%d,\"units\":%s,\"of_each\":%d",
+                        row->of, row->limit_pct, row->limit_count, row->units ? "true" : "false",
+                        row->of_each > 0 ? row->of_each : 1);
             if (row->kind == SB_ROW_PERCENTILE)
                 fprintf(f, ",\"percentile\":%.17g,\"limit_ms\":%.17g", row->percentile, row->limit_ms);
             fputc('}', f);

@@ -26,11 +26,13 @@ enum sb_section_row_kind {
     SB_ROW_SHARE,        /* label: N of M (P%): the events of `types` among those of `of`
                             (with `units`: the units those events counted, among
                             `of_each` per event of `of`), and whether P is within
-                            `limit_pct` (0: no limit) */
-    SB_ROW_MIX,          /* label, then one line per type of `types`: its share of
-                            every event, retries and failures */
-    SB_ROW_PERCENTILE,   /* label: the `percentile` of `types`' latency, and
-                            whether it is within `limit_ms` (0: no limit) */
+                            `limit_pct` (0: no limit) or N within `limit_count` */
+    SB_ROW_MIX,          /* label, then one line per entry of `types`: its share of
+                            every event, retries and failures; an entry "a+b" is one
+                            line, named a, of the types a and b together */
+    SB_ROW_PERCENTILE,   /* label: the `percentile` of the latency of `types` (one
+                            or several, together), and whether it is within
+                            `limit_ms` (0: no limit) */
 };
 
 struct sb_section_row {
@@ -44,6 +46,9 @@ struct sb_section_row {
                             (sbench.event_type's), not the events */
     int of_each;         /* share: M is `of`'s events times this (1 to 1000;
                             0 means 1) */
+    int limit_count;     /* share: N up to this is within the limit whatever P is
+                            (0 to 1000000; TPC-C's "1%, or one, whichever is
+                            greater") */
 };
 
 struct sb_report_section {
@@ -64,8 +69,10 @@ const char *sb_section_kind_name(enum sb_section_row_kind k);
 int sb_section_kind_of(const char *name, enum sb_section_row_kind *out);
 
 /* Checks a section: title and labels printable, 1 to their size; type
- * lists of valid type names or "*"; share has `of` and a limit_pct in
- * [0, 100] and of_each from 1 to 1000; percentile in (0, 100], limit >= 0, finite.  Returns 0, or -1 with one line in err. */
+ * lists of valid type names (groups "a+b") or "*"; share has `of`, a
+ * limit_pct in [0, 100], a limit_count from 0 to 1000000 and of_each from
+ * 1 to 1000; percentile in (0, 100], limit >= 0, finite.  Returns 0, or
+ * -1 with one line in err. */
 int sb_report_section_check(const struct sb_report_section *sec, char *err, size_t errlen);
 
 /* Checks a section (title and labels printable, 1 to their size; type

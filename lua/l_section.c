@@ -9,9 +9,9 @@
  *      rows = {
  *         {kind = "per_minute", label = "NOPM ...:", types = "new_order"},
  *         {kind = "share", label = "...:", types = "a", of = "a,b",
- *          limit_pct = 1, units = false, of_each = 1},
- *         {kind = "mix", label = "...:", types = "a,b,c"},
- *         {kind = "percentile", label = "...:", types = "a",
+ *          limit_pct = 1, limit_count = 1, units = false, of_each = 1},
+ *         {kind = "mix", label = "...:", types = "a+b,c"},
+ *         {kind = "percentile", label = "...:", types = "a,b",
  *          percentile = 90, limit_ms = 5000},
  *      }}
  *
@@ -83,6 +83,8 @@ static void read_row(lua_State *L, int i, struct sb_section_row *row)
     lua_pop(L, 1);
     double each = num_field(L, t, "of_each", 1, i);
     row->of_each = each >= 1 && each <= 1000 && each == (int)each ? (int)each : -1; /* -1: refused by the check */
+    double count = num_field(L, t, "limit_count", 0, i);
+    row->limit_count = count >= 0 && count <= 1000000 && count == (int)count ? (int)count : -1;
 }
 
 static int l_report_section(lua_State *L)

@@ -39,10 +39,15 @@ static int read_row(json_object *o, struct sb_section_row *row)
         if (!lp || !(json_object_is_type(lp, json_type_double) || json_object_is_type(lp, json_type_int)))
             return -1;
         row->limit_pct = json_object_get_double(lp);
-        /* units and of_each: absent from an older sbench's lines (events, 1 each) */
+        /* units, of_each and limit_count: absent from an older sbench's lines
+         * (events, 1 each, no count) */
         json_object *u = sb_json_member(o, "units"), *e = sb_json_member(o, "of_each");
-        if ((u && !json_object_is_type(u, json_type_boolean)) || (e && !json_object_is_type(e, json_type_int)))
+        json_object *lc = sb_json_member(o, "limit_count");
+        if ((u && !json_object_is_type(u, json_type_boolean)) || (e && !json_object_is_type(e, json_type_int)) ||
+            (lc && !json_object_is_type(lc, json_type_int)))
             return -1;
+        int64_t count = lc ? json_object_get_int64(lc) : 0;
+        row->limit_count = count >= 0 && count <= 1000000 ? (int)count : -1; /* -1: refused by the check */
         row->units = u ? json_object_get_boolean(u) : 0;
         row->of_each = e ? (int)(json_object_get_int64(e) >= 1 && json_object_get_int64(e) <= 1000
                                      ? json_object_get_int64(e) : -1)
@@ -100,7 +105,8 @@ static int rows_equal(const struct sb_section_row *a, const struct sb_section_ro
 {
     return a->kind == b->kind && strcmp(a->label, b->label) == 0 && strcmp(a->types, b->types) == 0 &&
            strcmp(a->of, b->of) == 0 && a->percentile == b->percentile && a->limit_ms == b->limit_ms &&
-           a->limit_pct == b->limit_pct && a->units == b->units && a->of_each == b->of_each;
+           a->limit_pct == b->limit_pct && a->limit_count == b->limit_count && a->units == b->units &&
+           a->of_each == b->of_each;
 }
 
 int mg_sections_equal(const struct sb_report_sections *a, const struct sb_report_sections *b)

@@ -42,9 +42,10 @@ M.types = { "new_order", "payment", "order_status", "delivery",
             "stock_level" }
 -- A New-Order rolled back by its unused item is reported apart.
 M.ROLLBACK_TYPE = "new_order_rollback"
--- A Delivery that found no new order in at least one of its districts
--- (clause 2.7.4.2: skipped districts are reported, at most 1%): one event
--- of this type instead of `delivery`.
+-- A Delivery that found no new order in at least one of its districts:
+-- one event of this type instead of `delivery`, its units the districts
+-- skipped (clause 2.7.4.2: reported when more than 1%, or more than one,
+-- of the Deliveries skip); the report counts it as a Delivery too.
 M.SKIPPED_TYPE = "delivery_skipped"
 
 -- Population per warehouse (clause 4.3.3.1).

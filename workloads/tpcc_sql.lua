@@ -389,7 +389,19 @@ function M.new(dialect, opts)
    ------------------------------------------------------------------------
    -- Delivery (clause 2.7.4), one transaction over the ten districts
    ------------------------------------------------------------------------
+   -- The district's oldest new order.  PostgreSQL and MySQL: a locking
+   -- read of the first row, which waits for a concurrent Delivery that
+   -- took it and then reads past the deleted row to the next oldest (a
+   -- plain SELECT in MySQL's REPEATABLE READ reads the transaction's
+   -- snapshot, where the taken row is still there; the waiters queue on
+   -- the row, so none starves).  Elsewhere MIN, and the DELETE's count
+   -- tells whether a concurrent Delivery took the row first.
    function q.dl_new_order(n)
+      if dialect == "postgresql" or dialect == "mysql" then
+         return "SELECT no_o_id FROM new_order" .. n ..
+            " WHERE no_w_id = ? AND no_d_id = ? ORDER BY no_o_id LIMIT 1" ..
+            for_update
+      end
       return "SELECT MIN(no_o_id) FROM new_order" .. n ..
          " WHERE no_w_id = ? AND no_d_id = ?"
    end

@@ -9,6 +9,11 @@
 #   - every statement of "b" waits --null-delay-us=3000: its 90th
 #     percentile is >= 3 ms, so a 1 ms limit reads OVER THE LIMIT and a
 #     1000 ms limit met; a 25% share is within 30% and over 20%; "a" runs no statement;
+#   - a second section: the mix entry "a+b" is one line of 100.00%; the
+#     50th percentile of a and b together is under 3 ms (3000 of the 4000
+#     run no statement) and the 80th at least 3 ms (the top 1000 are b's);
+#     a share within limit_count (1000 of 4000, 25%, limit 20% or 1000)
+#     met, one over it (limit 20% or 999) OVER THE LIMIT;
 #   - the section is in the final JSON line, and `sbench merge` of two
 #     shards prints the same section (rates from the merged counts);
 #   - malformed declarations stop the run with one line naming the fault.
@@ -46,6 +51,13 @@ sbench.report_section{title = "Two types:", rows = {
    {kind = "percentile", label = "b p90 strict:", types = "b", percentile = 90, limit_ms = 1},
    {kind = "percentile", label = "b p90 loose:", types = "b", percentile = 90, limit_ms = 1000},
 }}
+sbench.report_section{title = "Groups:", rows = {
+   {kind = "mix", label = "a and b as one:", types = "a+b"},
+   {kind = "percentile", label = "a,b p50:", types = "a,b", percentile = 50},
+   {kind = "percentile", label = "a,b p80:", types = "a+b", percentile = 80},
+   {kind = "share", label = "b, 20% or 1000:", types = "b", of = "*", limit_pct = 20, limit_count = 1000},
+   {kind = "share", label = "b, 20% or 999:", types = "b", of = "*", limit_pct = 20, limit_count = 999},
+}}
 LUA
 "$S" --db-driver=null --null-delay-us=3000 --threads=1 --events=4000 --time=0 \
     --report-format=json --output=r.json sec.lua run >out.txt 2>err.txt || fail "run exited $?: $(head -3 err.txt)"
@@ -80,8 +92,20 @@ if not m or float(m.group(1)) < 3.0:
     errs.append(f"strict: '{strict}'")
 if not re.match(r"[0-9.]+ ms \(limit 1000 ms: met\)$", loose):
     errs.append(f"loose: '{loose}'")
+if not re.search(r"^        a +100\.00%  retries: 0 \(0\.00%\)  failed: 0$", text, re.M):
+    errs.append("group mix line wrong")
+p50, p80 = line("a,b p50:"), line("a,b p80:")
+if not re.match(r"[0-9.]+ ms$", p50) or float(p50.split()[0]) >= 3.0:
+    errs.append(f"a,b p50: '{p50}'")
+if not re.match(r"[0-9.]+ ms$", p80) or float(p80.split()[0]) < 3.0 * 0.99:
+    errs.append(f"a,b p80: '{p80}'")
+if line("b, 20% or 1000:") != "1000 of 4000 (25.00%) (limit 20% or 1000, whichever is greater: met)":
+    errs.append(f"limit_count met: '{line('b, 20% or 1000:')}'")
+if line("b, 20% or 999:") != "1000 of 4000 (25.00%) (limit 20% or 999, whichever is greater: OVER THE LIMIT)":
+    errs.append(f"limit_count over: '{line('b, 20% or 999:')}'")
 secs = fin.get("report_sections")
-if not secs or secs[0]["title"] != "Two types:" or len(secs[0]["rows"]) != 8:
+if not secs or secs[0]["title"] != "Two types:" or len(secs[0]["rows"]) != 8 or len(secs) != 2 or \
+   [r.get("limit_count") for r in secs[1]["rows"][3:]] != [1000, 999]:
     errs.append(f"final JSON line's report_sections: {secs}")
 for e in errs:
     print("FAIL:", e)
@@ -98,7 +122,9 @@ for i in 0 1; do
 done
 if "$S" merge sh >merged.txt 2>merge.err; then
     want="        b                     25.00%  retries: 0 (0.00%)  failed: 0"
-    if grep -q "^    b among all: *1000 of 4000 (25.00%)$" merged.txt && grep -qF -- "$want" merged.txt; then
+    if grep -q "^    b among all: *1000 of 4000 (25.00%)$" merged.txt && grep -qF -- "$want" merged.txt &&
+        grep -q "^    b, 20% or 999: *1000 of 4000 (25.00%) (limit 20% or 999, whichever is greater: OVER THE LIMIT)$" merged.txt &&
+        grep -q "^        a  *100.00%  retries" merged.txt; then
         ok "sbench merge prints the declared section from the merged counts"
     else
         fail "merged section: $(sed -n '/^Two types:/,/^$/p' merged.txt | head -8)"
@@ -124,6 +150,8 @@ bad "limit_pct is a percentage" '{title = "T", rows = {{kind = "share", label = 
 bad "a share needs 'of'" '{title = "T", rows = {{kind = "share", label = "x", types = "a"}}}'
 bad "percentile in (0, 100]" '{title = "T", rows = {{kind = "percentile", label = "x", types = "a", percentile = 101, limit_ms = 1}}}'
 bad "a report section needs a title" '{title = "", rows = {{kind = "mix", label = "x", types = "*"}}}'
+bad "limit_count is a whole number" '{title = "T", rows = {{kind = "share", label = "x", types = "a", of = "*", limit_count = -1}}}'
+bad "'types' must be" '{title = "T", rows = {{kind = "mix", label = "x", types = "a++b"}}}'
 bad "1 to 16 rows" '{title = "T", rows = {}}'
 bad "'label' must be a string" '{title = "T", rows = {{kind = "mix", label = 5, types = "*"}}}'
 echo "$fails failed"

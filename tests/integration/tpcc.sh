@@ -11,6 +11,9 @@
 #     the executed mix is within a few points of 45/43/4/4/4, and the
 #     tables agree with the counts: new ORDERS rows = sum of D_NEXT_O_ID
 #     increments = committed New-Orders; new HISTORY rows = Payments;
+#     NEW_ORDER rows added = New-Orders - 10 x Deliveries + the skipped
+#     districts the report counts, and none skipped while every district
+#     holds more new orders than the run has events;
 #     MariaDB's Com_commit = transactions - rolled-back New-Orders;
 #     PostgreSQL's pg_stat_statements counts the HISTORY inserts and
 #     ORDERS inserts;
@@ -22,6 +25,12 @@
 #     for the one database, 2 repeats each): the New-Orders and Payments of
 #     the runs' JSON reports equal the ORDERS and HISTORY rows added, the
 #     summary's transactions equal the runs' reports, check still passes;
+#   - Deliveries alone at 4 and 8 threads: the skipped Deliveries and
+#     districts the report counts, and the rows each district keeps,
+#     against the NEW_ORDER rows before the run (a district is skipped
+#     only once empty), with one district cut to 5 rows; the 1% (or one)
+#     limit of clause 2.7.4.2 on the Deliveries that skipped; skipped
+#     Deliveries in the Delivery percentile and mix line;
 #   - a bad option gives one line and a non-zero exit;
 #   - cleanup leaves no tpcc table.
 # Environment: see wl-lib.sh.  A missing server is a failure.
@@ -81,12 +90,20 @@ else
     echo "ok   second prepare refused"
 fi
 
+# district_rows: "D ROWS" per district of warehouse 1, the NEW_ORDER rows
+# the database holds (the orders not delivered yet).
+district_rows() {
+    dbq "SELECT d_id, (SELECT COUNT(*) FROM new_order1 WHERE no_w_id = 1 AND no_d_id = d_id) FROM district1 WHERE d_w_id = 1 ORDER BY d_id" |
+        tr '|\t' '  '
+}
+
 # run_and_compare NAME ARGS...: a run of $EVENTS transactions, compared
 # with the tables and the server's counters.
 run_and_compare() {
     name=$1; shift
     echo "--- run $name on $TARGET"
     o0=$(count orders1) h0=$(count history1) d0=$(dbq "SELECT SUM(d_next_o_id) FROM district1")
+    n0=$(count new_order1) least=$(district_rows | awk 'NR == 1 || $2 < m { m = $2 } END { print m }')
     [ "$KIND" = sqlite ] || snap_before
     sb "run-$name" $OPTS --events=$EVENTS --time=0 "$@" tpcc run
     [ "$rc" = 0 ] || { fail "$name: run exited $rc"; show_out 30; return; }
@@ -109,6 +126,13 @@ run_and_compare() {
     expect_eq "$name: new ORDERS rows = committed New-Orders" $((o1 - o0)) "$no"
     expect_eq "$name: D_NEXT_O_ID increments = committed New-Orders" $((d1 - d0)) "$no"
     expect_eq "$name: new HISTORY rows = Payments" $((h1 - h0)) "$pay"
+    # each committed New-Order adds a NEW_ORDER row, each Delivery takes
+    # one per district it did not skip; with more new orders in every
+    # district than the run has events, no Delivery may skip
+    sk=$(awk '/District deliveries skipped:/ { print $4 }' "$OUT")
+    expect_eq "$name: NEW_ORDER rows added = New-Orders - 10 x Deliveries + skipped districts" \
+        $(($(count new_order1) - n0)) $((no - 10 * dl + ${sk:-0}))
+    [ "$least" -le "$EVENTS" ] || expect_eq "$name: skipped districts ($least+ new orders in each)" "$sk" 0
     grep -q "^    NOPM (New-Orders committed/min): *[0-9]" "$OUT" || fail "$name: no NOPM line"
     grep -q "^    TPM (transactions/min): *[0-9]" "$OUT" || fail "$name: no TPM line"
     case "$KIND" in
@@ -197,15 +221,68 @@ else
     fail "keying: rules line: $(grep '^TPC-C rules' "$OUT")"
 fi
 
+# concurrent_deliveries NAME THREADS E: E Deliveries (and nothing else) by
+# THREADS threads on the one warehouse, against what the NEW_ORDER rows
+# before the run say they must do.  Every Delivery visits each district
+# once and, with no New-Order running, a district empties only once: a
+# district with C rows is skipped max(0, E - C) times, keeps max(0, C - E)
+# rows, and when one district alone holds fewer than E rows, exactly the
+# E - C Deliveries that found it empty skipped.  A Delivery that skipped
+# while the district still held rows (a lost race) leaves rows behind and
+# counts more skips.  The limit of clause 2.7.4.2: at most 1% of the
+# Deliveries, or one, whichever is greater.
+concurrent_deliveries() {
+    name=$1 th=$2 e=$3
+    before=$(district_rows)
+    sb "deliveries-$name" $OPTS --threads="$th" --events="$e" --time=0 --mix=0,0,0,100,0 tpcc run
+    [ "$rc" = 0 ] || { fail "$name: run exited $rc"; show_out 30; return; }
+    after=$(district_rows)
+    # shellcheck disable=SC2046
+    set -- $(printf '%s\n' "$before" | awk -v e="$e" '{ if ($2 < e) { under++; c = $2 }; sk += ($2 < e) ? e - $2 : 0 }
+        END { print sk, (under == 0) ? 0 : (under == 1) ? e - c : "several" }')
+    [ "$2" != several ] || die "$name: more than one district under $e rows: no exact answer"
+    want_rows=$(printf '%s\n' "$before" | awk -v e="$e" '{ printf "%d %d,", $1, ($2 > e) ? $2 - e : 0 }')
+    got_rows=$(printf '%s\n' "$after" | awk '{ printf "%d %d,", $1, $2 }')
+    expect_eq "$name: NEW_ORDER rows per district = max(0, rows before - $e)" "$got_rows" "$want_rows"
+    expect_eq "$name: District deliveries skipped = sum of max(0, $e - rows before)" \
+        "$(awk '/District deliveries skipped:/ { print $4 " of " $6 }' "$OUT")" "$1 of $((e * 10))"
+    expect_eq "$name: Deliveries that skipped a district" \
+        "$(awk '/Deliveries that skipped a district:/ { print $6 " of " $8 }' "$OUT")" "$2 of $e"
+    expect_eq "$name: delivery_skipped events" "$(report_type delivery_skipped)" "$2"
+    if [ "$2" -le 1 ] || [ $(($2 * 100)) -le "$e" ]; then verdict=met; else verdict="OVER THE LIMIT"; fi
+    expect_eq "$name: 1% (or one) limit of clause 2.7.4.2" \
+        "$(sed -n 's/^    Deliveries that skipped a district: .*(limit 1% or 1, whichever is greater: \(.*\))$/\1/p' "$OUT")" "$verdict"
+    # a skipped Delivery is a Delivery: in the mix's Delivery line and
+    # in the Delivery percentile, which the type's count says it has
+    expect_eq "$name: mix's Delivery line" "$(awk '$1 == "delivery" && $2 ~ /%$/ { print $2 }' "$OUT")" "100.00%"
+    checks=$((checks + 1))
+    if grep -q "^    Delivery 90th percentile: *[0-9.]* ms" "$OUT"; then
+        echo "ok   $name: Delivery 90th percentile over all $e Deliveries"
+    else
+        fail "$name: $(grep 'Delivery 90th' "$OUT")"
+    fi
+}
+
+echo "--- concurrent deliveries on $TARGET"
+# 4 and 8 threads, every district holding more new orders than the run
+# delivers: no Delivery may skip.  Then district 3 cut to its 5 oldest new
+# orders: 8 threads, E - 5 Deliveries skip it and only it.
+concurrent_deliveries four-threads 4 100
+concurrent_deliveries eight-threads 8 100
+check_passes "after concurrent Deliveries"
+m=$(dbq "SELECT MIN(no_o_id) FROM new_order1 WHERE no_w_id = 1 AND no_d_id = 3")
+dbq "DELETE FROM new_order1 WHERE no_w_id = 1 AND no_d_id = 3 AND no_o_id > $((m + 4))" >/dev/null
+concurrent_deliveries one-district-empties 8 60
+
 echo "--- skipped deliveries on $TARGET"
-# Districts 1-5 keep only their 2 oldest new orders; then 6 Deliveries by
-# one thread: Deliveries 3-6 find districts 1-5 empty, so 4 of 6 skip a
-# district, 20 of the 60 district deliveries are skipped (the sum over the
-# districts of max(0, 6 - its NEW_ORDER rows)), and the rows they leave
-# behind are 40 fewer (5 x 2 + 5 x 6): all from the SQL counts of
-# NEW_ORDER, before and after.
+# Districts 1-5 keep at most their 2 oldest new orders (district 3 has
+# none left after the run above); then 6 Deliveries by one thread: each
+# district is skipped max(0, 6 - its NEW_ORDER rows) times, the Deliveries
+# from the emptiest district's rows + 1 on skip (here all 6: district 3 is
+# empty), and the rows left behind are the sum of max(0, rows - 6): all
+# from the SQL counts of NEW_ORDER, before and after.
 for d in 1 2 3 4 5; do
-    m=$(dbq "SELECT MIN(no_o_id) FROM new_order1 WHERE no_d_id = $d")
+    m=$(dbq "SELECT COALESCE(MIN(no_o_id), 0) FROM new_order1 WHERE no_d_id = $d")
     dbq "DELETE FROM new_order1 WHERE no_d_id = $d AND no_o_id > $((m + 1))" >/dev/null
 done
 E=6

@@ -107,14 +107,14 @@ static const struct sb_report_sections *declared_sections(void)
     if (all.n > 0)
         return &all;
     static const struct sb_section_row rows[] = {
-        {SB_ROW_PER_MINUTE, "NOPM (New-Orders committed/min):", "new_order", "", 0, 0, 0, 0, 0},
-        {SB_ROW_PER_MINUTE, "TPM (transactions/min):", "*", "", 0, 0, 0, 0, 0},
-        {SB_ROW_SHARE, "New-Orders rolled back:", "new_order_rollback", "new_order,new_order_rollback", 0, 0, 1, 0, 0},
-        {SB_ROW_SHARE, "District deliveries (units):", "delivery", "delivery", 0, 0, 0, 1, 10},
+        {SB_ROW_PER_MINUTE, "NOPM (New-Orders committed/min):", "new_order", "", 0, 0, 0, 0, 0, 0},
+        {SB_ROW_PER_MINUTE, "TPM (transactions/min):", "*", "", 0, 0, 0, 0, 0, 0},
+        {SB_ROW_SHARE, "New-Orders rolled back:", "new_order_rollback", "new_order,new_order_rollback", 0, 0, 1, 0, 0, 0},
+        {SB_ROW_SHARE, "District deliveries (units):", "delivery", "delivery", 0, 0, 0, 1, 10, 0},
         {SB_ROW_MIX, "mix, retries and failures per type:",
-         "new_order,payment,order_status,delivery,stock_level,new_order_rollback", "", 0, 0, 0, 0, 0},
-        {SB_ROW_PERCENTILE, "New-Order 90th percentile:", "new_order", "", 90, 5000, 0, 0, 0},
-        {SB_ROW_PERCENTILE, "Stock-Level 99th percentile:", "stock_level", "", 99, 0.5, 0, 0, 0},
+         "new_order,payment,order_status,delivery,stock_level,new_order_rollback", "", 0, 0, 0, 0, 0, 0},
+        {SB_ROW_PERCENTILE, "New-Order 90th percentile:", "new_order", "", 90, 5000, 0, 0, 0, 0},
+        {SB_ROW_PERCENTILE, "Stock-Level 99th percentile:", "stock_level", "", 99, 0.5, 0, 0, 0, 0},
     };
     struct sb_report_section sec = {.title = "TPC-C (a TPC-C-like workload, not an audited tpmC):"};
     sec.nrows = (int)(sizeof rows / sizeof rows[0]);
