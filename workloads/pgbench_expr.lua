@@ -30,13 +30,16 @@ local function fail(msg) error({ expr_error = msg }, 0) end
 -- values
 ----------------------------------------------------------------------------
 
--- A variable's text (from -D, \gset, \setshell) as pgbench reads it.
+-- A variable's text (from -D, \gset, \setshell) as pgbench reads it:
+-- "null"; a boolean, any prefix of true/yes/false/no (t, y, f, n, tr,
+-- ye, fal...), on, off or of (not "o"); an int; else a double.
+local function prefix_of(l, word) return #l > 0 and #l <= #word and word:sub(1, #l) == l end
 function M.parse_value(s)
    if type(s) ~= "string" then return s end
    local l = s:lower()
    if l == "null" then return NULL end
-   if l == "true" or l == "on" or l == "yes" then return true end
-   if l == "false" or l == "off" or l == "no" then return false end
+   if prefix_of(l, "true") or prefix_of(l, "yes") or l == "on" then return true end
+   if prefix_of(l, "false") or prefix_of(l, "no") or l == "off" or l == "of" then return false end
    local t = s:match("^%s*(.-)%s*$")
    if t:match("^[+-]?%d+$") then
       local i = math.tointeger(tonumber(t))
