@@ -386,6 +386,17 @@ void sb_pgbench_usage(FILE *out)
     fprintf(out, "\nsbench's own form: sbench [options] pgbench prepare|run|cleanup|help\n");
 }
 
+/* pgbench prints no banner nor run header: --verbosity=2 keeps sbench's
+ * off stdout (pgbench's report and errors still print), unless the
+ * command line sets --verbosity itself. */
+static int quiet_banner(int argc, char **argv, struct out *o)
+{
+    for (int i = 2; i < argc; i++)
+        if (strncmp(argv[i], "--verbosity", 11) == 0)
+            return 0;
+    return push(o, "--verbosity=2", NULL);
+}
+
 int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv, char *err,
                          size_t errlen)
 {
@@ -446,8 +457,9 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
             snprintf(num, sizeof num, "%ld", st.max_tries - 1);
             if (push(&o, "--max-retries=", num) != 0) goto oom;
         }
-        if (push(&o, "--pgbench-report=on", NULL) != 0) goto oom;
     }
+    if (push(&o, "--pgbench-report=on", NULL) != 0 || quiet_banner(argc, argv, &o) != 0)
+        goto oom;
     if (st.builtin.len && push(&o, "--builtin=", st.builtin.buf) != 0) goto oom;
     if (st.file.len && push(&o, "--file=", st.file.buf) != 0) goto oom;
     if (st.define.len && push(&o, "--define=", st.define.buf) != 0) goto oom;
