@@ -423,9 +423,7 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
         free(o.v);
         return 2;
     }
-    if (sb_pgrules_check(&st.rules, st.init, st.have_time ? st.time : 0, st.max_tries, err,
-                         errlen) != 0)
-        goto fail;
+
     if (st.rules.debug)
         fprintf(stderr, "sbench pgbench: -d/--debug: pgbench's debug trace is not printed by sbench\n");
     if (st.init && (st.rules.init_steps || st.rules.no_vacuum) &&
@@ -436,6 +434,9 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
         snprintf(err, errlen, "specify either a number of transactions (-t) or a duration (-T), not both");
         goto fail;
     }
+    if (sb_pgrules_check(&st.rules, st.init, st.have_time ? st.time : 0, st.max_tries, err,
+                         errlen) != 0)
+        goto fail;
     if (st.dbname && connection_option(&st, &o, 'd', st.dbname, err, errlen) != 0) goto fail;
     if (st.jobs > st.clients) st.jobs = st.clients; /* as pgbench */
     snprintf(num, sizeof num, "%ld", st.jobs);

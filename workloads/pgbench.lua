@@ -222,6 +222,7 @@ function init()
       if e.script.pipeline and s.query_mode == "simple" then
          error(e.script.source .. ": cannot use pipeline mode with the simple query protocol", 0)
       end
+      if s.query_mode ~= "simple" then S.check_params(e.script) end
    end
 end
 

@@ -212,9 +212,13 @@ end
 -- functions
 ----------------------------------------------------------------------------
 
+-- pgbench's messages: variadic functions want at least one argument,
+-- none takes more than 16 (its MAX_FARGS), others a fixed number.
 local function nargs_check(name, n, lo, hi)
+   if n > 16 then error("too many function arguments, maximum is 16", 0) end
+   if n < lo and not hi then error("at least one argument expected (" .. name .. ")", 0) end
    if n < lo or (hi and n > hi) then
-      error("wrong number of arguments for function " .. name .. "()", 0)
+      error("unexpected number of arguments (" .. name .. ")", 0)
    end
 end
 
@@ -238,7 +242,9 @@ end
 local function rand_args(vals, what)
    local lo, hi = to_int(vals[1]), to_int(vals[2])
    if hi < lo then fail("empty range given to " .. what) end
-   if sub(hi, lo) == MAXINT then fail("random range is too large") end
+   if (hi >= 0 and lo < 0 and hi - lo < 0) or sub(hi, lo) == MAXINT then
+      fail("random range is too large")
+   end
    return lo, hi
 end
 
@@ -251,7 +257,9 @@ local funcs = {
       local x = v[1]
       local what = x == NULL and "null" or type(x) == "boolean" and "boolean" or
          (mtype(x) == "integer" and "int" or "double")
-      io.stderr:write("debug: ", what, " ", M.to_text(x), "\n"); return x end },
+      if x == NULL then io.stderr:write("debug: null\n") -- as pgbench: no value
+      else io.stderr:write("debug: ", what, " ", M.to_text(x), "\n") end
+      return x end },
    double = { 1, 1, function(_, v) return to_double(v[1]) end },
    int = { 1, 1, function(_, v) return to_int(v[1]) end },
    exp = { 1, 1, function(_, v) return math.exp(to_double(v[1])) end },
@@ -323,7 +331,9 @@ local function lex(s)
                toks[#toks + 1] = { "INT", v }
             end
          else
-            toks[#toks + 1] = { "DOUBLE", tonumber(num) + 0.0 }
+            local d = tonumber(num) + 0.0
+            if d == math.huge then error("double constant overflow: " .. num, 0) end
+            toks[#toks + 1] = { "DOUBLE", d }
          end
       elseif ch == ":" then
          local name = s:match("^[%w_]+", i + 1)

@@ -247,6 +247,7 @@ local function names_of_list(items, what)
       if name == nil then return nil, "\\" .. what .. " cannot name the columns of SELECT *" end
       names[#names + 1] = name
    end
+   names.rows = true
    return names
 end
 
@@ -285,6 +286,7 @@ function M.of_tokens(toks, what)
       local names = {}
       local items = target_list(row, 1)
       for k = 1, #items do names[k] = "column" .. k end
+      names.rows = true
       return names
    elseif verb == "table" then
       return nil, "\\" .. what .. " cannot name the columns of TABLE"
@@ -300,8 +302,9 @@ function M.of_tokens(toks, what)
    return {}
 end
 
--- names(sql, what) -> the list of column names of sql's answer, or nil
--- and one line saying why they cannot be known.
+-- names(sql, what) -> the list of column names of sql's answer (its
+-- field `rows` true when the statement answers rows: SELECT, VALUES,
+-- RETURNING), or nil and one line saying why they cannot be known.
 function M.names(sql, what)
    return M.of_tokens(tokens(sql), what)
 end

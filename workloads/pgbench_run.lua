@@ -108,13 +108,27 @@ function M.new(con, opts)
       return s.st:execute()
    end
 
+   -- \gset (must: exactly one row) and \aset (the last row of any number)
+   -- into variables named by the answer's columns (pgbench_names).  A
+   -- result without columns (SELECT with no target list) answers its row
+   -- count alone.
    local function store(script, cmd, rs, part, vars, prefix, must)
-      local row = type(rs) ~= "number" and rs and rs:fetch_row()
-      if not row then
-         if must then script_fail(script, cmd, "expected one row, got 0") end
-         return
+      local row, nrows = nil, 0
+      if type(rs) == "number" then
+         nrows = part.rows and rs or 0
+         row = {}
+      elseif rs then
+         local r = rs:fetch_row()
+         while r do
+            row, nrows = r, nrows + 1
+            if must and nrows > 1 then row = nil end
+            r = rs:fetch_row()
+         end
       end
-      if must and rs:fetch_row() then script_fail(script, cmd, "expected one row, got more") end
+      if must and nrows ~= 1 then
+         script_fail(script, cmd, "expected one row, got " .. nrows)
+      end
+      if not row or nrows == 0 then return end
       for i, nm in ipairs(part.names) do
          local v = row[i]
          if not part.valid[i] then script_fail(script, cmd, "error storing into variable " .. prefix .. nm) end

@@ -88,11 +88,23 @@ end
 
 local meta = {}
 
+-- An expression's refusal as pgbench words it ("syntax error in command
+-- \"set\"", then the detail and the expression).
+local function expr_refusal(src, line, kind, why, ex)
+   local detail = why:match("^syntax error%s*(.*)$")
+   if detail then
+      refuse(src, line, "syntax error in command \"" .. kind .. "\"" ..
+             (detail ~= "" and " (" .. detail .. ")" or "") .. ": " .. ex)
+   end
+   refuse(src, line, why .. " in command \"" .. kind .. "\": " .. ex)
+end
+
 function meta.set(cmd, rest, src, line)
-   local var, ex = rest:match("^([%w_]+)%s+(.+)$")
+   local var, ex = rest:match("^(%S+)%s+(.+)$")
    if not var then refuse(src, line, "missing argument in command \"set\"") end
+   if not Names.valid(var) then refuse(src, line, "invalid variable name: \"" .. var .. "\"") end
    local ok, f, used = pcall(E.compile, ex)
-   if not ok then refuse(src, line, f .. " in command \"set\": " .. ex) end
+   if not ok then expr_refusal(src, line, "set", f, ex) end
    cmd.var, cmd.expr, cmd.reads = var, f, used
 end
 
@@ -135,7 +147,10 @@ function M.atoi(text)
    return v
 end
 
-local function shell_args(cmd, w)
+-- pgbench keeps at most 256 words of a meta-command (its MAX_ARGS, the
+-- command's name included).
+local function shell_args(cmd, w, src, line, nwords)
+   if nwords > 256 then refuse(src, line, "too many arguments in command \"" .. cmd.kind .. "\"") end
    cmd.words, cmd.reads = w, {}
    for _, x in ipairs(w) do
       if x:match("^:[%w_]+$") then cmd.reads[x:sub(2)] = true end
@@ -146,19 +161,19 @@ function meta.setshell(cmd, rest, src, line)
    local w = words_of(rest)
    if #w < 2 then refuse(src, line, "missing argument in command \"setshell\"") end
    cmd.var = table.remove(w, 1)
-   shell_args(cmd, w)
+   shell_args(cmd, w, src, line, #w + 2)
 end
 
 function meta.shell(cmd, rest, src, line)
    local w = words_of(rest)
    if #w < 1 then refuse(src, line, "missing command in command \"shell\"") end
-   shell_args(cmd, w)
+   shell_args(cmd, w, src, line, #w + 1)
 end
 
 local function cond(cmd, rest, src, line)
    if rest:match("^%s*$") then refuse(src, line, "missing expression in command \"" .. cmd.kind .. "\"") end
    local ok, f, used = pcall(E.compile, rest)
-   if not ok then refuse(src, line, f .. " in command \"" .. cmd.kind .. "\": " .. rest) end
+   if not ok then expr_refusal(src, line, cmd.kind, f, rest) end
    cmd.expr, cmd.reads = f, used
 end
 meta["if"], meta.elif = cond, cond
@@ -192,7 +207,7 @@ local function add_sql(cmds, parts, line, src, how, prefix)
       if how == "aset" or (how == "gset" and i == #real) then
          local names, why = M.select_names(clean, how)
          if not names then refuse(src, line, why) end
-         part.names, part.valid = names, {}
+         part.names, part.valid, part.rows = names, {}, names.rows
          for k, nm in ipairs(names) do part.valid[k] = Names.valid(prefix .. nm) end
       end
       cmd.parts[#cmd.parts + 1] = part
@@ -260,6 +275,19 @@ local function check_pipeline(script)
       end
    end
    if inside then refuse(src, open_line, "end of script reached with pipeline open") end
+end
+
+-- check_params(script): under -M extended and prepared, pgbench sends
+-- each :variable of a statement as a parameter, at most 255 of them.
+function M.check_params(script)
+   for _, c in ipairs(script.commands) do
+      for _, p in ipairs(c.parts or {}) do
+         if #p.pieces // 2 > 255 then
+            refuse(script.source, c.line, "statement has too many arguments (maximum is 255): " ..
+                   p.sql:sub(1, 60) .. "...")
+         end
+      end
+   end
 end
 
 -- open_at_end(script): true when the script's last transaction verb
