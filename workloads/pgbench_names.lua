@@ -20,6 +20,35 @@ function M.dollar_tag(sql, i)
    return sql:match("^%$%$", i) or sql:match("^%$[%a_\128-\255][%w_\128-\255]*%$", i)
 end
 
+-- The end (index of its last byte) of the quoted text opening at text[i]:
+-- '...' (E'...' with backslash escapes when `escapes`), "...", or
+-- $tag$...$tag$ (not after a word character: "a$b$" is one name); the
+-- text's end when it is not closed; nil when text[i] opens none.
+function M.quoted_end(text, i, escapes)
+   local c = text:sub(i, i)
+   if c == "'" or c == '"' then
+      local j = i + 1
+      while j <= #text do
+         local d = text:sub(j, j)
+         if d == "\\" and escapes then j = j + 1
+         elseif d == c then
+            if text:sub(j + 1, j + 1) ~= c then return j end
+            j = j + 1
+         end
+         j = j + 1
+      end
+      return #text
+   end
+   if c == "$" and not text:sub(i - 1, i - 1):match("[%w_\128-\255]") then
+      local tag = M.dollar_tag(text, i)
+      if tag then
+         local _, e = text:find(tag, i + #tag, true)
+         return e or #text
+      end
+   end
+   return nil
+end
+
 -- Tokens of SQL text: { t = "word"|"qword"|"str"|"num"|"op", v = text }.
 local function tokens(sql)
    local out, i, n = {}, 1, #sql
@@ -30,27 +59,13 @@ local function tokens(sql)
       elseif sql:sub(i, i + 1) == "--" then i = (sql:find("\n", i, true) or n) + 1
       elseif sql:sub(i, i + 1) == "/*" then i = (select(2, sql:find("*/", i + 2, true)) or n) + 1
       elseif c == "'" then
-         local j = i + 1
-         while j <= n do
-            if sql:sub(j, j) == "'" then
-               if sql:sub(j + 1, j + 1) == "'" then j = j + 1 else break end
-            end
-            j = j + 1
-         end
-         add("str", sql:sub(i, j)); i = j + 1
+         local e = M.quoted_end(sql, i, false)
+         add("str", sql:sub(i, e)); i = e + 1
       elseif c == '"' then
-         local j = i + 1
-         while j <= n do
-            if sql:sub(j, j) == '"' then
-               if sql:sub(j + 1, j + 1) == '"' then j = j + 1 else break end
-            end
-            j = j + 1
-         end
-         add("qword", sql:sub(i + 1, j - 1):gsub('""', '"')); i = j + 1
+         local e = M.quoted_end(sql, i, false)
+         add("qword", sql:sub(i + 1, e - 1):gsub('""', '"')); i = e + 1
       elseif c == "$" and M.dollar_tag(sql, i) then
-         local tag = M.dollar_tag(sql, i)
-         local _, e = sql:find(tag, i + #tag, true)
-         e = e or n
+         local e = M.quoted_end(sql, i, false)
          add("str", sql:sub(i, e)); i = e + 1
       elseif c:match("[%a_\128-\255]") then
          local w = sql:match("^[%w_$\128-\255]+", i)

@@ -16,6 +16,7 @@
 
 local E = require("pgbench_expr")
 local Names = require("pgbench_names")
+local quoted_end = Names.quoted_end
 
 local M = {}
 
@@ -45,11 +46,6 @@ function M.split_vars(sql)
             j = j + 1
          end
          buf[#buf + 1] = sql:sub(i, j); i = j + 1
-      elseif c == "$" and Names.dollar_tag(sql, i) and not sql:sub(i - 1, i - 1):match("[%w_]") then
-         local tag = Names.dollar_tag(sql, i)
-         local _, e = sql:find(tag, i + #tag, true)
-         e = e or n
-         buf[#buf + 1] = sql:sub(i, e); i = e + 1
       elseif c == ":" and sql:sub(i + 1, i + 1) == ":" then
          buf[#buf + 1] = "::"; i = i + 2
       elseif c == ":" and sql:sub(i + 1):match("^[%w_]") and sql:sub(i - 1, i - 1) ~= ":" then
@@ -307,34 +303,6 @@ function M.open_at_end(script)
       end
    end
    return open
-end
-
--- The end (index of its last byte) of the quoted text opening at text[i]:
--- '...' (E'...' with backslash escapes when `escapes`), "...", or
--- $tag$...$tag$; nil when text[i] opens none.
-local function quoted_end(text, i, escapes)
-   local c = text:sub(i, i)
-   if c == "'" or c == '"' then
-      local j = i + 1
-      while j <= #text do
-         local d = text:sub(j, j)
-         if d == "\\" and escapes then j = j + 1
-         elseif d == c then
-            if text:sub(j + 1, j + 1) ~= c then return j end
-            j = j + 1
-         end
-         j = j + 1
-      end
-      return #text
-   end
-   if c == "$" and not text:sub(i - 1, i - 1):match("[%w_\128-\255]") then
-      local tag = Names.dollar_tag(text, i)
-      if tag then
-         local _, e = text:find(tag, i + #tag, true)
-         return e or #text
-      end
-   end
-   return nil
 end
 
 -- The text of a meta-command from text[i] (its backslash): to the end of

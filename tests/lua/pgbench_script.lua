@@ -74,6 +74,8 @@ check("$$...;...$$ is one statement", #dollar, 3)
 check("$$ body kept whole", dollar[1].parts[1].sql, "DO $$ BEGIN PERFORM 1; PERFORM 2; END $$")
 check("$tag$ string then \\gset", dollar[2].parts[1].names[1], "x")
 check("line after a dollar-quoted body", dollar[3].line, 3)
+check("a :variable inside $$...$$ is replaced (as pgbench; tests/pgbench/expr.sql)",
+      table.concat(S.split_vars("SELECT $$:x$$"), "|"), "SELECT $$|x|$$")
 check("E'' escapes keep a quote", #S.parse("SELECT E'a\\';b';\n", "t.sql").commands, 1)
 check("/* ; */ comments", #S.parse("SELECT /* ; */ 1;\n", "t.sql").commands, 1)
 local cont = S.parse("\\set c8 1 + \\\n  2 \\\n  * 3\nSELECT :c8;\n", "t.sql").commands
