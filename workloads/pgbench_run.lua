@@ -40,6 +40,35 @@ local function var_text(script, cmd, vars, name)
    return to_text(v)
 end
 
+-- \gset (must: exactly one row) and \aset (the last row of any number)
+-- into variables named by the answer's columns (pgbench_names).  A
+-- result the binding gives as a count (no result set) holds rows only
+-- when the statement answers rows (part.rows: SELECT, VALUES, RETURNING).
+local function store(script, cmd, rs, part, vars, prefix, must)
+   local row, nrows = nil, 0
+   if type(rs) == "number" then
+      nrows = part.rows and rs or 0
+      row = {}
+   elseif rs then
+      local r = rs:fetch_row()
+      while r do
+         row, nrows = r, nrows + 1
+         if must and nrows > 1 then row = nil end
+         r = rs:fetch_row()
+      end
+   end
+   if must and nrows ~= 1 then
+      script_fail(script, cmd, "expected one row, got " .. nrows)
+   end
+   if not row or nrows == 0 then return end
+   for i, nm in ipairs(part.names) do
+      local v = row[i]
+      if not part.valid[i] then script_fail(script, cmd, "error storing into variable " .. prefix .. nm) end
+      if v == nil then v = NULL elseif type(v) == "string" then v = E.parse_value(v) or v end
+      vars[prefix .. nm] = v
+   end
+end
+
 -- new(con, opts) -> runner.  opts.mode: simple|extended|prepared;
 -- opts.dialect: the connection's; opts.timed: record each command's time
 -- into script.slots[i] (named statements, sbench.named_slot) for pgbench -r.
@@ -106,35 +135,6 @@ function M.new(con, opts)
          params[k]:set(v)
       end
       return s.st:execute()
-   end
-
-   -- \gset (must: exactly one row) and \aset (the last row of any number)
-   -- into variables named by the answer's columns (pgbench_names).  A
-   -- result without columns (SELECT with no target list) answers its row
-   -- count alone.
-   local function store(script, cmd, rs, part, vars, prefix, must)
-      local row, nrows = nil, 0
-      if type(rs) == "number" then
-         nrows = part.rows and rs or 0
-         row = {}
-      elseif rs then
-         local r = rs:fetch_row()
-         while r do
-            row, nrows = r, nrows + 1
-            if must and nrows > 1 then row = nil end
-            r = rs:fetch_row()
-         end
-      end
-      if must and nrows ~= 1 then
-         script_fail(script, cmd, "expected one row, got " .. nrows)
-      end
-      if not row or nrows == 0 then return end
-      for i, nm in ipairs(part.names) do
-         local v = row[i]
-         if not part.valid[i] then script_fail(script, cmd, "error storing into variable " .. prefix .. nm) end
-         if v == nil then v = NULL elseif type(v) == "string" then v = E.parse_value(v) or v end
-         vars[prefix .. nm] = v
-      end
    end
 
    local function run_sql(script, cmd, vars)
