@@ -1,9 +1,11 @@
 /*
- * `sbench pgbench [pgbench options] [dbname]`: pgbench 15's command line,
- * rewritten into sbench's own (the pgbench workload, workloads/pgbench.lua,
- * and the core options) before sbench parses it, so that a pgbench user's
- * command line runs unchanged, on PostgreSQL by default and on any driver
- * with --db-driver=NAME.  Every option of pgbench that sbench does not
+ * `sbench pgbench [pgbench options] [dbname]`: the command line of pgbench
+ * 15 to 19 (pgbench 17's -d NAME/--dbname beside 15's -d/--debug: see
+ * dash_d_dbname), rewritten into sbench's own (the pgbench workload,
+ * workloads/pgbench.lua, and the core options) before sbench parses it, so
+ * that a pgbench user's command line runs unchanged, on PostgreSQL by
+ * default and on any driver with --db-driver=NAME.  pgbench's option checks
+ * are pgbench_rules.c's.  Every option of pgbench that sbench does not
  * implement is refused by name; sbench's own --long=value options pass
  * through untouched.  The mapping is documented in docs/pgbench.md.
  */
@@ -363,7 +365,7 @@ oom:
 void sb_pgbench_usage(FILE *out)
 {
     fprintf(out, "Usage: sbench pgbench [pgbench options] [dbname]\n"
-            "pgbench 15's command line, run by sbench's pgbench workload (docs/pgbench.md); "
+            "pgbench 15-19's command line, run by sbench's pgbench workload (docs/pgbench.md); "
             "PostgreSQL\nunless --db-driver=NAME; sbench's own --name=value options pass through.\n\n"
             "Accepted:\n");
     for (const struct pgopt *p = pgopts; p->letter || p->name; p++) {

@@ -1,5 +1,5 @@
 /*
- * `sbench pgbench [pgbench options] [dbname]`: pgbench 15's command line
+ * `sbench pgbench [pgbench options] [dbname]`: pgbench 15-19's command line
  * rewritten into sbench's (cli/pgbench_cli.c, docs/pgbench.md).
  */
 #ifndef SB_PGBENCH_CLI_H
