@@ -611,9 +611,11 @@ int main(int argc, char **argv)
             sb_pgbench_usage(stdout);
             return 0;
         }
-        if (prc != 0) {
+        if (prc == 2) /* -V, -b list */
+            return 0;
+        if (prc != 0) { /* exit 1, as pgbench's option errors */
             fprintf(stderr, "sbench pgbench: %s\n", err);
-            return 2;
+            return 1;
         }
     }
     run.script_ops = sb_lua_script();

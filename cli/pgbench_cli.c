@@ -1,9 +1,11 @@
 /*
- * `sbench pgbench [pgbench options] [dbname]`: pgbench 15's command line,
- * rewritten into sbench's own (the pgbench workload, workloads/pgbench.lua,
- * and the core options) before sbench parses it, so that a pgbench user's
- * command line runs unchanged, on PostgreSQL by default and on any driver
- * with --db-driver=NAME.  Every option of pgbench that sbench does not
+ * `sbench pgbench [pgbench options] [dbname]`: the command line of pgbench
+ * 15 to 19 (pgbench 17's -d NAME/--dbname beside 15's -d/--debug: see
+ * dash_d_dbname), rewritten into sbench's own (the pgbench workload,
+ * workloads/pgbench.lua, and the core options) before sbench parses it, so
+ * that a pgbench user's command line runs unchanged, on PostgreSQL by
+ * default and on any driver with --db-driver=NAME.  pgbench's option checks
+ * are pgbench_rules.c's.  Every option of pgbench that sbench does not
  * implement is refused by name; sbench's own --long=value options pass
  * through untouched.  The mapping is documented in docs/pgbench.md.
  */
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "pgbench_cli.h"
+#include "pgbench_rules.h"
 
 /* The words after `sbench pgbench` that make it sbench's own command line
  * (the workload's commands) instead of pgbench's. */
@@ -56,7 +59,7 @@ static const struct pgopt pgopts[] = {
     {'R', "rate", 1, "--rate=", NULL},
     {'s', "scale", 1, "--scale=", NULL},
     {'i', "initialize", 0, NULL, NULL},
-    {'I', "init-steps", 1, "--init-steps=", NULL},
+    {'I', "init-steps", 1, NULL, NULL},
     {'F', "fillfactor", 1, "--fillfactor=", NULL},
     {'n', "no-vacuum", 0, "--no-vacuum", NULL},
     {'h', "host", 1, NULL, NULL},
@@ -79,7 +82,11 @@ static const struct pgopt pgopts[] = {
     {0, "failures-detailed", 0, "--failures-detailed=on", NULL},
     {'v', "vacuum-all", 0, "--vacuum-all", NULL},
     {0, "progress-timestamp", 0, NULL, "--progress-timestamp is not implemented"},
-    {'d', "debug", 0, NULL, "-d/--debug is not implemented"},
+    {'d', "debug", 0, NULL, NULL},
+    {0, "dbname", 1, NULL, NULL},
+    {'V', "version", 0, NULL, NULL},
+    {0, "exit-on-abort", 0, "--exit-on-abort=on", NULL},
+    {0, "continue-on-error", 0, "--continue-on-error=on", NULL},
     {0, "show-script", 1, NULL, "--show-script is not implemented"},
     {0, "tablespace", 1, NULL, "--tablespace is not implemented"},
     {0, "index-tablespace", 1, NULL, "--index-tablespace is not implemented"},
@@ -159,9 +166,22 @@ static int positive(const char *v, long *out)
     return 0;
 }
 
+/* -i with -n: the init steps without their vacuum ('v'), as pgbench. */
+static int init_steps_no_vacuum(const struct sb_pgrules *r, struct out *o)
+{
+    char steps[64];
+    size_t k = 0;
+    for (const char *c = r->init_steps ? r->init_steps : "dtgvp"; *c && k + 1 < sizeof steps; c++)
+        if (*c != 'v')
+            steps[k++] = *c;
+    steps[k] = '\0';
+    return push(o, "--init-steps=", steps);
+}
+
 struct state {
     long clients, jobs, time, transactions, max_tries;
     int init, have_time, have_tx;
+    struct sb_pgrules rules; /* what pgbench's option checks need (pgbench_rules.c) */
     struct list builtin, file, define;
     const char *dbname;
     const char *driver; /* --db-driver's value, "pgsql" by default */
@@ -201,13 +221,26 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
         snprintf(err, errlen, "%s; see docs/pgbench.md", p->refused);
         return -1;
     }
+    if (sb_pgrules_note(&st->rules, p->name, v, err, errlen) != 0)
+        return -1;
+    if (p->letter == 'd' || p->letter == 'V' || p->letter == 'I')
+        return 0; /* -d: --debug (see read_args); -V, -I: sb_pgbench_translate */
+    if (strcmp(what, "dbname") == 0) {
+        if (st->dbname) {
+            snprintf(err, errlen, "too many command-line arguments (first is \"%s\")", v);
+            return -1;
+        }
+        st->dbname = v;
+        return 0;
+    }
     if (p->to)
         return *p->to ? push(o, p->to, v) : 0;
     switch (p->letter) {
     case 'c': case 'j': case 'T': case 't': {
         long n;
         if (positive(v, &n) != 0) {
-            snprintf(err, errlen, "invalid value for --%s: \"%s\" (expected a positive integer)", what, v);
+            snprintf(err, errlen, "invalid value \"%s\" for option -%c/--%s", v, p->letter,
+                     p->letter == 'c' ? "clients" : what);
             return -1;
         }
         if (p->letter == 'c') st->clients = n;
@@ -238,10 +271,12 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
     case 'h': case 'p': case 'U': return connection_option(st, o, p->letter, v, err, errlen);
     default: break;
     }
-    if (strcmp(what, "max-tries") == 0) { /* tries = 1 + retries */
+    if (strcmp(what, "max-tries") == 0) { /* tries = 1 + retries; 0: unlimited */
         long n;
-        if (positive(v, &n) != 0) {
-            snprintf(err, errlen, "invalid value for --max-tries: \"%s\"", v);
+        char *end;
+        n = strtol(v, &end, 10);
+        if (*v == '\0' || *end != '\0' || n < 0 || n > 2147483647L) {
+            snprintf(err, errlen, "invalid number of maximum tries: \"%s\"", v);
             return -1;
         }
         st->max_tries = n;
@@ -249,6 +284,18 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
     }
     snprintf(err, errlen, "internal: unmapped option %s", what);
     return -1;
+}
+
+/* Whether -d at c (inside argv[i]) is pgbench 17+'s -d DBNAME rather than
+ * pgbench 15's -d (--debug): a value follows it, glued ("-dmydb") or as
+ * the next word when that is not an option.  Both versions then connect
+ * to that database; 15 would also print its debug trace, which sbench does
+ * not (docs/pgbench.md). */
+static int dash_d_dbname(const char *c, int i, int argc, char **argv)
+{
+    if (c[1])
+        return 1;
+    return i + 1 < argc && argv[i + 1][0] != '-';
 }
 
 /* Reads argv[2..] into st and o (pass-through options and the mapped
@@ -284,6 +331,11 @@ static int read_args(int argc, char **argv, struct state *st, struct out *o, cha
                              "what it accepts)", *c);
                     return -1;
                 }
+                if (*c == 'd' && dash_d_dbname(c, i, argc, argv)) { /* pgbench 17+ */
+                    p = find_long("dbname", 6);
+                    v = c[1] ? c + 1 : argv[++i];
+                    break;
+                }
                 if (!p->has_value) {
                     if (apply(st, o, p, NULL, err, errlen) != 0) return -1;
                     continue;
@@ -313,7 +365,7 @@ oom:
 void sb_pgbench_usage(FILE *out)
 {
     fprintf(out, "Usage: sbench pgbench [pgbench options] [dbname]\n"
-            "pgbench 15's command line, run by sbench's pgbench workload (docs/pgbench.md); "
+            "pgbench 15-19's command line, run by sbench's pgbench workload (docs/pgbench.md); "
             "PostgreSQL\nunless --db-driver=NAME; sbench's own --name=value options pass through.\n\n"
             "Accepted:\n");
     for (const struct pgopt *p = pgopts; p->letter || p->name; p++) {
@@ -336,6 +388,17 @@ void sb_pgbench_usage(FILE *out)
     fprintf(out, "\nsbench's own form: sbench [options] pgbench prepare|run|cleanup|help\n");
 }
 
+/* pgbench prints no banner nor run header: --verbosity=2 keeps sbench's
+ * off stdout (pgbench's report and errors still print), unless the
+ * command line sets --verbosity itself. */
+static int quiet_banner(int argc, char **argv, struct out *o)
+{
+    for (int i = 2; i < argc; i++)
+        if (strncmp(argv[i], "--verbosity", 11) == 0)
+            return 0;
+    return push(o, "--verbosity=2", NULL);
+}
+
 int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv, char *err,
                          size_t errlen)
 {
@@ -356,10 +419,26 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
     if (!driver_given && push(&o, "--db-driver=pgsql", NULL) != 0) goto oom;
     if (read_args(argc, argv, &st, &o, err, errlen) != 0)
         goto fail;
+    if (sb_pgrules_info(&st.rules)) {
+        for (int i = 0; i < o.n; i++)
+            free(o.v[i]);
+        free(o.v);
+        return 2;
+    }
+
+    if (st.rules.debug)
+        fprintf(stderr, "sbench pgbench: -d/--debug: pgbench's debug trace is not printed by sbench\n");
+    if (st.init && (st.rules.init_steps || st.rules.no_vacuum) &&
+        (st.rules.no_vacuum ? init_steps_no_vacuum(&st.rules, &o) :
+                              push(&o, "--init-steps=", st.rules.init_steps)) != 0)
+        goto oom;
     if (st.have_time && st.have_tx) {
         snprintf(err, errlen, "specify either a number of transactions (-t) or a duration (-T), not both");
         goto fail;
     }
+    if (sb_pgrules_check(&st.rules, st.init, st.have_time ? st.time : 0, st.max_tries, err,
+                         errlen) != 0)
+        goto fail;
     if (st.dbname && connection_option(&st, &o, 'd', st.dbname, err, errlen) != 0) goto fail;
     if (st.jobs > st.clients) st.jobs = st.clients; /* as pgbench */
     snprintf(num, sizeof num, "%ld", st.jobs);
@@ -381,8 +460,9 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
             snprintf(num, sizeof num, "%ld", st.max_tries - 1);
             if (push(&o, "--max-retries=", num) != 0) goto oom;
         }
-        if (push(&o, "--pgbench-report=on", NULL) != 0) goto oom;
     }
+    if (push(&o, "--pgbench-report=on", NULL) != 0 || quiet_banner(argc, argv, &o) != 0)
+        goto oom;
     if (st.builtin.len && push(&o, "--builtin=", st.builtin.buf) != 0) goto oom;
     if (st.file.len && push(&o, "--file=", st.file.buf) != 0) goto oom;
     if (st.define.len && push(&o, "--define=", st.define.buf) != 0) goto oom;

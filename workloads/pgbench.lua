@@ -217,7 +217,13 @@ function init()
    base_seed(s)
    local list = load_scripts(s)
    local d = names_defined(s)
-   for _, e in ipairs(list) do S.check_vars(e.script, d) end
+   for _, e in ipairs(list) do
+      S.check_vars(e.script, d)
+      if e.script.pipeline and s.query_mode == "simple" then
+         error(e.script.source .. ": cannot use pipeline mode with the simple query protocol", 0)
+      end
+      if s.query_mode ~= "simple" then S.check_params(e.script) end
+   end
 end
 
 ----------------------------------------------------------------------------

@@ -30,13 +30,16 @@ local function fail(msg) error({ expr_error = msg }, 0) end
 -- values
 ----------------------------------------------------------------------------
 
--- A variable's text (from -D, \gset, \setshell) as pgbench reads it.
+-- A variable's text (from -D, \gset, \setshell) as pgbench reads it:
+-- "null"; a boolean, any prefix of true/yes/false/no (t, y, f, n, tr,
+-- ye, fal...), on, off or of (not "o"); an int; else a double.
+local function prefix_of(l, word) return #l > 0 and #l <= #word and word:sub(1, #l) == l end
 function M.parse_value(s)
    if type(s) ~= "string" then return s end
    local l = s:lower()
    if l == "null" then return NULL end
-   if l == "true" or l == "on" or l == "yes" then return true end
-   if l == "false" or l == "off" or l == "no" then return false end
+   if prefix_of(l, "true") or prefix_of(l, "yes") or l == "on" then return true end
+   if prefix_of(l, "false") or prefix_of(l, "no") or l == "off" or l == "of" then return false end
    local t = s:match("^%s*(.-)%s*$")
    if t:match("^[+-]?%d+$") then
       local i = math.tointeger(tonumber(t))
@@ -209,9 +212,13 @@ end
 -- functions
 ----------------------------------------------------------------------------
 
+-- pgbench's messages: variadic functions want at least one argument,
+-- none takes more than 16 (its MAX_FARGS), others a fixed number.
 local function nargs_check(name, n, lo, hi)
+   if n > 16 then error("too many function arguments, maximum is 16", 0) end
+   if n < lo and not hi then error("at least one argument expected (" .. name .. ")", 0) end
    if n < lo or (hi and n > hi) then
-      error("wrong number of arguments for function " .. name .. "()", 0)
+      error("unexpected number of arguments (" .. name .. ")", 0)
    end
 end
 
@@ -235,7 +242,9 @@ end
 local function rand_args(vals, what)
    local lo, hi = to_int(vals[1]), to_int(vals[2])
    if hi < lo then fail("empty range given to " .. what) end
-   if sub(hi, lo) == MAXINT then fail("random range is too large") end
+   if (hi >= 0 and lo < 0 and hi - lo < 0) or sub(hi, lo) == MAXINT then
+      fail("random range is too large")
+   end
    return lo, hi
 end
 
@@ -248,7 +257,9 @@ local funcs = {
       local x = v[1]
       local what = x == NULL and "null" or type(x) == "boolean" and "boolean" or
          (mtype(x) == "integer" and "int" or "double")
-      io.stderr:write("debug: ", what, " ", M.to_text(x), "\n"); return x end },
+      if x == NULL then io.stderr:write("debug: null\n") -- as pgbench: no value
+      else io.stderr:write("debug: ", what, " ", M.to_text(x), "\n") end
+      return x end },
    double = { 1, 1, function(_, v) return to_double(v[1]) end },
    int = { 1, 1, function(_, v) return to_int(v[1]) end },
    exp = { 1, 1, function(_, v) return math.exp(to_double(v[1])) end },
@@ -320,7 +331,9 @@ local function lex(s)
                toks[#toks + 1] = { "INT", v }
             end
          else
-            toks[#toks + 1] = { "DOUBLE", tonumber(num) + 0.0 }
+            local d = tonumber(num) + 0.0
+            if d == math.huge then error("double constant overflow: " .. num, 0) end
+            toks[#toks + 1] = { "DOUBLE", d }
          end
       elseif ch == ":" then
          local name = s:match("^[%w_]+", i + 1)

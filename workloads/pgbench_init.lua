@@ -158,6 +158,19 @@ local function generate_server(con, s)
                 M.NACCOUNTS .. " + 1, 0, '' from generate_series(1, " .. M.NACCOUNTS * n .. ") as aid")
 end
 
+-- What each step prints before it runs, and its name in pgbench's
+-- closing "done in" line.
+local step_line = { d = "dropping old tables...", t = "creating tables...",
+                    g = "generating data (client-side)...", G = "generating data (server-side)...",
+                    v = "vacuuming...", p = "creating primary keys...", f = "creating foreign keys..." }
+local step_name = { d = "drop tables", t = "create tables", g = "client-side generate",
+                    G = "server-side generate", v = "vacuum", p = "primary keys", f = "foreign keys" }
+
+-- Thread 0's lines: sbench's own on stdout; under `sbench pgbench -i`
+-- (s.pgbench_report) pgbench's on stderr, ending with its "done in T s
+-- (step T s, ...)." breakdown.
+local function say(s, text) if s.pgbench_report then io.stderr:write(text, "\n") else print(text) end end
+
 -- run(con, dialect, s): the init steps in order, every thread of the
 -- parallel prepare command calling it; one thread does the DDL, the
 -- others wait at the barriers.
@@ -166,27 +179,31 @@ function M.run(con, dialect, s)
    local q = M.sql(dialect, s)
    local steps = s.init_steps
    if s.foreign_keys and not steps:find("f", 1, true) then steps = steps .. "f" end
+   local clock, t_all, times = sbench.clock_ns, sbench.clock_ns(), {}
    for step in steps:gmatch("%S") do
+      local t0 = clock()
+      if tid == 0 then say(s, step_line[step]) end
+      if step == "t" and tid == 0 and s.partitions > 0 and dialect == "postgresql" then
+         say(s, "creating " .. s.partitions .. " partitions...")
+      end
       if step == "g" then
-         if tid == 0 then print("generating data (client-side)...") end
          generate(con, s, tid, threads)
       elseif step == "G" then
-         if tid == 0 then
-            print("generating data (server-side)...")
-            generate_server(con, s)
-         end
+         if tid == 0 then generate_server(con, s) end
       elseif tid == 0 then
-         local what = ({ d = "dropping old tables", t = "creating tables",
-                         v = "vacuuming", p = "creating primary keys",
-                         f = "creating foreign keys" })[step]
-         print(what .. "...")
          local list = ({ d = q.drop, t = q.create, v = q.vacuum, p = q.pkeys, f = q.fkeys })[step]
          if step == "v" and dialect == "sqlite" then list = { "analyze" } end
          exec_all(con, list)
       end
       sbench.barrier()
+      times[#times + 1] = string.format("%s %.2f s", step_name[step], (clock() - t0) / 1e9)
    end
-   if tid == 0 then print("done.") end
+   if tid ~= 0 then return end
+   if s.pgbench_report then
+      say(s, string.format("done in %.2f s (%s).", (clock() - t_all) / 1e9, table.concat(times, ", ")))
+   else
+      say(s, "done.")
+   end
 end
 
 return M

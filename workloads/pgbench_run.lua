@@ -15,6 +15,7 @@
 -- undefined variable) raises "SOURCE:LINE: message".
 
 local E = require("pgbench_expr")
+local S = require("pgbench_script")
 
 local M = {}
 local NULL, to_text = E.NULL, E.to_text
@@ -37,6 +38,35 @@ local function var_text(script, cmd, vars, name)
    if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
    if type(v) == "string" then return v end
    return to_text(v)
+end
+
+-- \gset (must: exactly one row) and \aset (the last row of any number)
+-- into variables named by the answer's columns (pgbench_names).  A
+-- result the binding gives as a count (no result set) holds rows only
+-- when the statement answers rows (part.rows: SELECT, VALUES, RETURNING).
+local function store(script, cmd, rs, part, vars, prefix, must)
+   local row, nrows = nil, 0
+   if type(rs) == "number" then
+      nrows = part.rows and rs or 0
+      row = {}
+   elseif rs then
+      local r = rs:fetch_row()
+      while r do
+         row, nrows = r, nrows + 1
+         if must and nrows > 1 then row = nil end
+         r = rs:fetch_row()
+      end
+   end
+   if must and nrows ~= 1 then
+      script_fail(script, cmd, "expected one row, got " .. nrows)
+   end
+   if not row or nrows == 0 then return end
+   for i, nm in ipairs(part.names) do
+      local v = row[i]
+      if not part.valid[i] then script_fail(script, cmd, "error storing into variable " .. prefix .. nm) end
+      if v == nil then v = NULL elseif type(v) == "string" then v = E.parse_value(v) or v end
+      vars[prefix .. nm] = v
+   end
 end
 
 -- new(con, opts) -> runner.  opts.mode: simple|extended|prepared;
@@ -97,7 +127,7 @@ function M.new(con, opts)
          local v = vars[name]
          if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
          local ty = types[k]
-         if type(v) == "string" then v = E.parse_value(v) or v end
+         if type(v) == "string" and ty ~= T.VARCHAR then v = E.parse_value(v) or v end
          if ty == T.BIGINT and math.type(v) ~= "integer" then
             script_fail(script, cmd, "variable \"" .. name .. "\" was an integer when the statement was prepared")
          elseif ty == T.DOUBLE then v = tonumber(v) or v
@@ -105,20 +135,6 @@ function M.new(con, opts)
          params[k]:set(v)
       end
       return s.st:execute()
-   end
-
-   local function store(script, cmd, rs, part, vars, prefix, must)
-      local row = type(rs) ~= "number" and rs and rs:fetch_row()
-      if not row then
-         if must then script_fail(script, cmd, "expected one row, got 0") end
-         return
-      end
-      if must and rs:fetch_row() then script_fail(script, cmd, "expected one row, got more") end
-      for i, nm in ipairs(part.names) do
-         local v = row[i]
-         if v == nil then v = NULL elseif type(v) == "string" then v = E.parse_value(v) or v end
-         vars[prefix .. nm] = v
-      end
    end
 
    local function run_sql(script, cmd, vars)
@@ -186,10 +202,13 @@ function M.new(con, opts)
             pc = c.endif + 1 -- the branch before ran
          elseif k == "sleep" then
             local us = c.usec
-            if not us then
-               local v = E.parse_value(vars[c.sleep_var])
-               if math.type(v) ~= "integer" then
-                  script_fail(script, c, "\\sleep: variable \"" .. c.sleep_var .. "\" is not an integer")
+            if not us then -- pgbench: atoi() of the variable's text
+               local raw = vars[c.sleep_var]
+               if raw == nil then script_fail(script, c, "\\sleep: undefined variable \"" .. c.sleep_var .. "\"") end
+               local text = type(raw) == "string" and raw or to_text(raw)
+               local v = S.atoi(text)
+               if not v then
+                  script_fail(script, c, "\\sleep: invalid sleep time \"" .. text .. "\" for variable \"" .. c.sleep_var .. "\"")
                end
                us = v * c.mult
             end

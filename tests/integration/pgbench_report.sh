@@ -150,7 +150,8 @@ for bad in "-l --sampling-rate=0.5 --aggregate-interval=1" "--sampling-rate=0.5"
     # shellcheck disable=SC2086
     SBP -t 1 $bad >"$W/bad.out" 2>&1; brc=$?
     checks=$((checks + 1))
-    if [ "$brc" != 0 ] && [ "$(grep -c '^FATAL: .*sampling' "$W/bad.out")" = 1 ] &&
+    # the workload's check (FATAL: ...) or pgbench's option check (sbench pgbench: ...)
+    if [ "$brc" != 0 ] && [ "$(grep -c '^FATAL: .*sampling\|^sbench pgbench: .*sampling' "$W/bad.out")" = 1 ] &&
         ! grep -q traceback "$W/bad.out"; then
         echo "ok   $bad refused: $(grep sampling "$W/bad.out")"
     else
