@@ -63,7 +63,10 @@ static const struct pgopt pgopts[] = {
     {'p', "port", 1, NULL, NULL},
     {'U', "username", 1, NULL, NULL},
     {0, "random-seed", 1, "--random-seed=", NULL},
-    {0, "max-tries", 1, NULL, NULL},
+    /* the failure model (workloads/pgbench_fail.lua) */
+    {0, "max-tries", 1, "--max-tries=", NULL},
+    {0, "continue-on-error", 0, "--continue-on-error=on", NULL},
+    {0, "exit-on-abort", 0, "--exit-on-abort=on", NULL},
     {0, "foreign-keys", 0, "--foreign-keys", NULL},
     {0, "unlogged-tables", 0, "--unlogged-tables", NULL},
     {0, "partitions", 1, "--partitions=", NULL},
@@ -160,7 +163,7 @@ static int positive(const char *v, long *out)
 }
 
 struct state {
-    long clients, jobs, time, transactions, max_tries;
+    long clients, jobs, time, transactions;
     int init, have_time, have_tx;
     struct list builtin, file, define;
     const char *dbname;
@@ -237,15 +240,6 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
     case 'i': st->init = 1; return 0;
     case 'h': case 'p': case 'U': return connection_option(st, o, p->letter, v, err, errlen);
     default: break;
-    }
-    if (strcmp(what, "max-tries") == 0) { /* tries = 1 + retries */
-        long n;
-        if (positive(v, &n) != 0) {
-            snprintf(err, errlen, "invalid value for --max-tries: \"%s\"", v);
-            return -1;
-        }
-        st->max_tries = n;
-        return 0;
     }
     snprintf(err, errlen, "internal: unmapped option %s", what);
     return -1;
@@ -342,7 +336,7 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
     for (int i = 2; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-?") == 0)
             return 1;
-    struct state st = {.clients = 1, .jobs = 1, .max_tries = 1};
+    struct state st = {.clients = 1, .jobs = 1};
     struct out o = {0};
     char num[64];
     if (push(&o, argv[0], NULL) != 0) goto oom;
@@ -376,10 +370,6 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
             snprintf(num, sizeof num, "%ld", st.have_tx ? st.transactions : 10L);
             if (push(&o, "--time=0", NULL) != 0 || push(&o, "--forever", NULL) != 0 ||
                 push(&o, "--transactions=", num) != 0) goto oom;
-        }
-        if (st.max_tries > 1) {
-            snprintf(num, sizeof num, "%ld", st.max_tries - 1);
-            if (push(&o, "--max-retries=", num) != 0) goto oom;
         }
         if (push(&o, "--pgbench-report=on", NULL) != 0) goto oom;
     }

@@ -105,6 +105,10 @@ struct sb_event_error {
     const char *sqlstate;    /* "" when none */
     long native;             /* the server's own error number */
     struct sb_conn *conn;    /* the connection it came from; NULL when unknown */
+    int give_up;             /* the script gives the event up now, whatever
+                                --max-retries says (pgbench's --max-tries,
+                                workloads/pgbench.lua): counted as failed
+                                after its connection rolls back */
 };
 
 /* The script's hook before an event runs again (sbench.hooks.
@@ -129,7 +133,10 @@ void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstat
  * with the one back-off of core/lost.h and a bounded retry); the hook runs
  * (when not NULL); *retries counts the restart, and the event's type
  * (w->event_type) its retry; past --max-retries the event is counted as
- * failed.  Returns SB_EVENT_RESTART (run the same event again),
+ * failed.  An error the script gives up (e->give_up, restartable or not)
+ * rolls back, or reconnects, like a restartable one, and is counted as
+ * failed at once (a statement's error not counted where it was raised is
+ * counted here, once).  Returns SB_EVENT_RESTART (run the same event again),
  * SB_EVENT_FAILED (give it up, counted), SB_EVENT_STOP (a stop request came:
  * not counted) or SB_EVENT_FATAL (the run stops; w->error says why unless
  * it asked no restart).  Not on the measured path. */

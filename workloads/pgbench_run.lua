@@ -84,6 +84,7 @@ function M.new(con, opts)
 
    local function exec_part(script, cmd, part, vars)
       local verb = part.verb
+      if verb then R.in_tx = verb == "begin" end -- a transaction left open (pgbench.lua)
       if verb and not native_verbs then
          if verb == "begin" then con:begin() elseif verb == "commit" then con:commit()
          else con:rollback() end
@@ -125,6 +126,7 @@ function M.new(con, opts)
       local parts = cmd.parts
       for i = 1, #parts do
          local part = parts[i]
+         R.at_part = i - 1 -- the query of a compound command, for an error's line
          local rs = exec_part(script, cmd, part, vars)
          if cmd.how == "aset" then store(script, cmd, rs, part, vars, cmd.prefix, false)
          elseif cmd.how == "gset" and i == #parts then store(script, cmd, rs, part, vars, cmd.prefix, true)
@@ -165,6 +167,7 @@ function M.new(con, opts)
       local cmds, vars = script.commands, ctx.vars
       local pc, n = 1, #cmds
       local slots, t0 = timed and script.slots, timed and clock()
+      R.in_tx = false
       while pc <= n do
          local c = cmds[pc]
          local k = c.kind
