@@ -58,8 +58,15 @@ int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_
         sb_histogram_record(w->stats.lag, now - due);
         t0 = due;
     }
-    if (w->run->reconnect_per_event && sb_event_reopen(w, l) != 0)
-        return -1;
+    if (w->run->reconnect_per_event) {
+        if (sb_event_reopen(w, l) != 0)
+            return -1;
+        /* as pgbench -C: the reconnection is not in the latency (it is in
+         * the connection time), except under --rate, whose events count
+         * from their arrival */
+        if (w->run->rate <= 0)
+            t0 = sb_now_ns();
+    }
     return t0;
 }
 

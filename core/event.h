@@ -47,7 +47,8 @@ struct sb_event {
 /* The one-client loop's next event, given the clock now: 1 with ev->t0
  * set (now, or under --rate its scheduled start after sleeping until it
  * is due; with --reconnect=transaction the worker's connections are
- * reopened first and that time counts in the event), or 0 when the run is
+ * reopened first, and the event starts after that unless under --rate,
+ * as pgbench -C's latency), or 0 when the run is
  * over (stop requested, --events reached).  An event still open (being
  * restarted) is returned as it is. */
 static inline int sb_event_next(struct sb_worker *w, int64_t now, struct sb_event *ev);
@@ -58,7 +59,8 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev);
  * paced), the same for the one-client loop and the client loop: under
  * --rate the event starts at its arrival `due` (the lag, now - due, is
  * recorded), otherwise now; with --reconnect=transaction the connections
- * of l are reopened first.  Returns the event's start, or -1 when a
+ * of l are reopened first (then, without --rate, the event starts after
+ * them: pgbench -C's latency leaves the connection out).  Returns the event's start, or -1 when a
  * connection could not be reopened (counted as an error; not an event:
  * the caller pauses SB_EVENT_NO_CONN_PAUSE_NS before the next one). */
 int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due);

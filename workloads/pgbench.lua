@@ -428,11 +428,11 @@ function event()
    restarting = false
    local ok, err = pcall(runner.run, e.script, ctx)
    if not ok then return transaction_failed(e, err) end
-   if runner.in_tx then
-      return abort_client("aborted: end of script reached without completing the last transaction")
-   end
    fail:finish(e)
    if txlog then log_tx(e) end
+   if runner.in_tx then -- counted as processed, then the client aborts (as pgbench 15)
+      abort_client("aborted: end of script reached without completing the last transaction")
+   end
 end
 
 function thread_done()

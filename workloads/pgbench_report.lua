@@ -100,8 +100,13 @@ function M.report(stat, s, list, report_scale)
    end
    local rate = (sbench.opt.rate or 0) > 0
    local stats_shown = rate or limit > 0 or (sbench.opt.report_interval or 0) > 0
-   print(string.format("latency average = %.3f ms%s", (stat.latency_avg or 0) * 1000,
-                       (failed > 0 and not stats_shown) and " (including failures)" or ""))
+   local t = stat.time_total or 0
+   if stats_shown then -- the transactions' own latencies
+      print(string.format("latency average = %.3f ms", (stat.latency_avg or 0) * 1000))
+   else -- pgbench's figure from the run's time: failures and -C's connections in it
+      print(string.format("latency average = %.3f ms%s", all > 0 and 1000 * t * s.clients / all or 0,
+                          failed > 0 and " (including failures)" or ""))
+   end
    if stats_shown then
       print(string.format("latency stddev = %.3f ms", (stat.latency_stddev or 0) * 1000))
    end
@@ -109,7 +114,6 @@ function M.report(stat, s, list, report_scale)
       print(string.format("rate limit schedule lag: avg %.3f (max %.3f) ms", stat.lag_avg * 1000,
                           stat.lag_max * 1000))
    end
-   local t = stat.time_total or 0
    local connects = stat.connects or 0
    if sbench.opt.reconnect == "transaction" then
       print(string.format("average connection time = %.3f ms",
