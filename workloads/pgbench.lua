@@ -38,8 +38,8 @@ sbench.cmdline.options = {
                       "(default: --rand-seed, or the time)", "" },
    transactions = { "run: transactions per client, then the client stops (pgbench -t; 0: no limit, " ..
                        "use --time/--events)", 0 },
-   pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
-                         "`sbench pgbench`)", false },
+   pgbench_report = { "Print pgbench's report instead of sbench's text report, and follow " ..
+                         "pgbench's failure model (--max-tries; set by `sbench pgbench`)", false },
    report_per_command = { "run: per-command latencies, failures and retries in pgbench's report " ..
                              "(pgbench -r)", false },
    failures_detailed = { "run: failures by kind in pgbench's report (pgbench --failures-detailed)",
@@ -222,7 +222,7 @@ function init()
    local s = settings()
    check_mode(s)
    check_log(s)
-   Fail.check(s)
+   if s.pgbench_report then Fail.check(s) end
    defines(s)
    base_seed(s)
    local list = load_scripts(s)
@@ -271,6 +271,9 @@ local done_count, limit = 0, 0 -- transactions of this client, --transactions
 -- --sampling-rate, the running transaction's start, whether the log has
 -- the retries field (--max-tries other than 1)
 local txlog, log_client, log_count, sample, tx_start, log_retries
+-- pgbench's failure model (`sbench pgbench`, pgbench's report), or sbench's
+-- own rules: --max-retries, --db-ignore-sqlstates, another error stops the run
+local pgmodel
 local restarting = false
 local cur -- the script of the transaction running, kept across its retries
 
@@ -301,6 +304,8 @@ function thread_init()
    con = sbench.sql.driver():connect()
    local dialect = con:dialect()
    runner = Run.new(con, { mode = s.query_mode, dialect = dialect, timed = s.report_per_command })
+   pgmodel = s.pgbench_report
+   if not pgmodel then s.max_tries = 0 end -- the core's rules (--max-retries) decide
    fail = Fail.new(s, dialect)
    if s.report_per_command then
       for i, e in ipairs(scripts) do
@@ -327,7 +332,7 @@ function thread_init()
    if s.log then
       txlog = sbench.txlog.open(s.log_prefix, sbench.tid or 0, s.aggregate_interval)
       log_client, sample = client, s.sampling_rate
-      log_retries = s.max_tries ~= 1
+      log_retries = pgmodel and s.max_tries ~= 1 or (sbench.opt.max_retries or 0) > 0
    end
 end
 
@@ -382,7 +387,11 @@ local function transaction_failed(e, err)
                                         (runner.at_index or 1) - 1, c and c.kind or "?", e.index,
                                         err.message))
    end
-   if type(err) ~= "table" or not err.sql_errmsg then error(runner.locate(e.script, err), 0) end
+   if not pgmodel or type(err) ~= "table" or not err.sql_errmsg then
+      count_command_error(e.script, type(err) == "table" and err.errcode == sbench.error.RESTART_EVENT
+                             and (sbench.opt.max_retries or 0) > 0 and "retried" or "failed")
+      error(runner.locate(e.script, err), 0)
+   end
    local act, kind = fail:on_error(e, err)
    count_command_error(e.script, act == "retry" and "retried" or "failed")
    if act == "abort" and kind == "lost" then
@@ -431,7 +440,11 @@ function event()
    fail:finish(e)
    if txlog then log_tx(e) end
    if runner.in_tx then -- counted as processed, then the client aborts (as pgbench 15)
-      abort_client("aborted: end of script reached without completing the last transaction")
+      local why = "aborted: end of script reached without completing the last transaction"
+      if not pgmodel then -- sbench's rule: the run stops
+         error(string.format("%s: client %d %s", e.script.source, sbench.cid or sbench.tid or 0, why), 0)
+      end
+      abort_client(why)
    end
 end
 
