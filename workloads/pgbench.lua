@@ -274,6 +274,7 @@ local txlog, log_client, log_count, sample, tx_start, log_retries
 -- pgbench's failure model (`sbench pgbench`, pgbench's report), or sbench's
 -- own rules: --max-retries, --db-ignore-sqlstates, another error stops the run
 local pgmodel
+local retrying -- a transaction may have more than one try (fail:start and finish then)
 local restarting = false
 local cur -- the script of the transaction running, kept across its retries
 
@@ -307,6 +308,7 @@ function thread_init()
    pgmodel = s.pgbench_report
    if not pgmodel then s.max_tries = 0 end -- the core's rules (--max-retries) decide
    fail = Fail.new(s, dialect)
+   retrying = s.max_tries ~= 1 -- else every transaction has one try
    if s.report_per_command then
       for i, e in ipairs(scripts) do
          e.script.slots, e.script.index = {}, i
@@ -402,7 +404,7 @@ local function transaction_failed(e, err)
       local msg = tostring(err.sql_errmsg)
       if not msg:match("^[A-Z]+:  ") then msg = "ERROR:  " .. msg end
       return abort_client(string.format("script %d aborted in command %d query %d: %s", e.index,
-                                        (runner.at_index or 1) - 1, runner.at_part or 0, msg))
+                                        (runner.at_index or 1) - 1, runner.at_part(), msg))
    end
    if act == "fail" then
       if txlog then log_tx(e, fail:log_word(kind)) end
@@ -428,18 +430,18 @@ function event()
             if r < x.weight then e = x; break end
             r = r - x.weight
          end
+         sbench.event_type(e.name) -- kept by a restart
       end
       cur = e
       if txlog then tx_start = sbench.clock_ns() end
    end
-   if typed then sbench.event_type(e.name) end
-   fail:start(ctx.rs, restarting)
+   if retrying then fail:start(ctx.rs, restarting) end
    restarting = false
-   local ok, err = pcall(runner.run, e.script, ctx)
+   local ok, err = pcall(runner.run, e.script, ctx) -- ok: err is whether it left a BEGIN open
    if not ok then return transaction_failed(e, err) end
-   fail:finish(e)
+   if retrying then fail:finish(e) end
    if txlog then log_tx(e) end
-   if runner.in_tx then -- counted as processed, then the client aborts (as pgbench 15)
+   if err then -- counted as processed, then the client aborts (as pgbench 15)
       local why = "aborted: end of script reached without completing the last transaction"
       if not pgmodel then -- sbench's rule: the run stops
          error(string.format("%s: client %d %s", e.script.source, sbench.cid or sbench.tid or 0, why), 0)

@@ -4,9 +4,9 @@
 --   local F = require("pgbench_fail")
 --   F.check(s)                          -- --max-tries and its companions
 --   local f = F.new(s, dialect)         -- in thread_init
---   f:start(rs, restarting)             -- before each try of a transaction
+--   f:start(rs, restarting)             -- before each try (unless --max-tries=1)
 --   local act, kind = f:on_error(e, err) -- "retry", "fail" or "abort"
---   f:finish(e, kind)                   -- the transaction ended
+--   f:finish(e)                         -- the transaction ended
 --
 -- As pgbench 15 (docs "Failures and Serialization/Deadlock Retries"): a
 -- serialization failure (SQLSTATE 40001) or a deadlock (40P01) rolls the
@@ -56,7 +56,7 @@ function M.new(s, dialect)
    return setmetatable({
       max_tries = s.max_tries, continue = s.continue_on_error, detailed = s.failures_detailed,
       dialect = dialect, limit_ns = limit_ms > 0 and math.floor(limit_ms * 1e6) or nil,
-      tries = 0, t0 = 0, saved = { s0 = 0, s1 = 0 }, slots = {},
+      tries = 1, t0 = 0, saved = { s0 = 0, s1 = 0 }, slots = {},
    }, F)
 end
 
@@ -74,7 +74,6 @@ end
 -- start(rs, restarting): a transaction's first try keeps its random state
 -- (and, with --latency-limit, its start), a retry gets them back.
 function F:start(rs, restarting)
-   if self.max_tries == 1 then self.tries = 1; return end
    local saved = self.saved
    if restarting then
       rs.s0, rs.s1 = saved.s0, saved.s1
