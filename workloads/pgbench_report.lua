@@ -62,7 +62,7 @@ end
 function M.report(stat, s, list, report_scale)
    local total = stat.events or 0
    local fc = fail_counts(stat, #list)
-   local failed = fc.failed
+   local failed = stat.failed or fc.failed -- the core's count of events given up
    local tries = s.max_tries
    print("transaction type: " .. (#list > 1 and "multiple scripts" or
                                    DESCR[list[1].name] or list[1].script.source))
