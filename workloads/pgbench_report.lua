@@ -55,6 +55,40 @@ local function per_command_lines(stat, e, i, retries)
    end
 end
 
+-- With several scripts, each one's block: weight, share, failures and
+-- retries, latency, -r's lines.
+local function per_script_lines(stat, s, list, total, t, tries)
+   for i, e in ipairs(list) do
+      local n = stat.types and stat.types[e.name] and stat.types[e.name].count or 0
+      print(string.format("SQL script %d: %s", i, DESCR[e.name] or e.script.source))
+      print(string.format(" - weight: %d (targets %.1f%% of total)", e.weight,
+                          pct(e.weight, total_weight_of(list))))
+      print(string.format(" - %d transactions (%.1f%% of total, tps = %f)", n,
+                          pct(n, total), t > 0 and n / t or 0))
+      local ty = stat.types and stat.types[e.name] or {}
+      local sc = fail_counts(stat, #list, i)
+      local tf = sc.failed
+      print(string.format(" - number of failed transactions: %d (%.3f%%)", tf, pct(tf, n + tf)))
+      if s.failures_detailed then
+         print(string.format(" - number of serialization failures: %d (%.3f%%)", sc.serialization,
+                             pct(sc.serialization, n + tf)))
+         print(string.format(" - number of deadlock failures: %d (%.3f%%)", sc.deadlock,
+                             pct(sc.deadlock, n + tf)))
+      end
+      if tries ~= 1 then
+         print(string.format(" - number of transactions retried: %d (%.3f%%)", sc.retried,
+                             pct(sc.retried, n + tf)))
+         print(" - total number of retries: " .. sc.retries)
+      end
+      print(string.format(" - latency average = %.3f ms", ty.latency_avg or 0))
+      print(string.format(" - latency stddev = %.3f ms", ty.latency_stddev or 0))
+      if s.report_per_command then
+         io.write(" - ")
+         per_command_lines(stat, e, i, tries ~= 1)
+      end
+   end
+end
+
 -- report(stat, s, list, scale): pgbench's final report; s = the
 -- workload's settings, list = its scripts (load_scripts), scale = the
 -- :scale the clients read from pgbench_branches (nil: --scale or 1).
@@ -126,29 +160,7 @@ function M.report(stat, s, list, report_scale)
       print(string.format("tps = %f (without initial connection time)", t > 0 and total / t or 0))
    end
    if #list > 1 then
-      for i, e in ipairs(list) do
-         local n = stat.types and stat.types[e.name] and stat.types[e.name].count or 0
-         print(string.format("SQL script %d: %s", i, DESCR[e.name] or e.script.source))
-         print(string.format(" - weight: %d (targets %.1f%% of total)", e.weight,
-                             pct(e.weight, total_weight_of(list))))
-         print(string.format(" - %d transactions (%.1f%% of total, tps = %f)", n,
-                             pct(n, total), t > 0 and n / t or 0))
-         local ty = stat.types and stat.types[e.name] or {}
-         local sc = fail_counts(stat, #list, i)
-         local tf = sc.failed
-         print(string.format(" - number of failed transactions: %d (%.3f%%)", tf, pct(tf, n + tf)))
-         if tries ~= 1 then
-            print(string.format(" - number of transactions retried: %d (%.3f%%)", sc.retried,
-                                pct(sc.retried, n + tf)))
-            print(" - total number of retries: " .. sc.retries)
-         end
-         print(string.format(" - latency average = %.3f ms", ty.latency_avg or 0))
-         print(string.format(" - latency stddev = %.3f ms", ty.latency_stddev or 0))
-         if s.report_per_command then
-            io.write(" - ")
-            per_command_lines(stat, e, i, tries ~= 1)
-         end
-      end
+      per_script_lines(stat, s, list, total, t, tries)
    elseif s.report_per_command then
       per_command_lines(stat, list[1], 1, tries ~= 1)
    end
