@@ -50,6 +50,8 @@ sbench.cmdline.options = {
                             "fails the transaction instead of aborting the client " ..
                             "(pgbench --continue-on-error)", false },
    exit_on_abort = { "run: a client aborted stops the whole run (pgbench --exit-on-abort)", false },
+   verbose_errors = { "run: a line for each transaction retried or failed (pgbench --verbose-errors)",
+                      false },
    log = { "run: write pgbench's per-transaction log, one file per thread (pgbench -l)", false },
    log_prefix = { "run: prefix of the log files (pgbench --log-prefix)", "pgbench_log" },
    aggregate_interval = { "run: seconds per line of the aggregated log (pgbench --aggregate-interval)",
@@ -308,7 +310,7 @@ function thread_init()
    pgmodel = s.pgbench_report
    if not pgmodel then s.max_tries = 0 end -- the core's rules (--max-retries) decide
    fail = Fail.new(s, dialect)
-   retrying = s.max_tries ~= 1 -- else every transaction has one try
+   retrying = s.max_tries ~= 1 or s.verbose_errors -- else one try, nothing to tell
    if s.report_per_command then
       for i, e in ipairs(scripts) do
          e.script.slots, e.script.index = {}, i
@@ -406,6 +408,7 @@ local function transaction_failed(e, err)
       return abort_client(string.format("script %d aborted in command %d query %d: %s", e.index,
                                         (runner.at_index or 1) - 1, runner.at_part(), msg))
    end
+   if act ~= "abort" then fail:tell(e, err, act, (runner.at_index or 1) - 1) end
    if act == "fail" then
       if txlog then log_tx(e, fail:log_word(kind)) end
       err.give_up = true -- counted as failed (core/event.h)

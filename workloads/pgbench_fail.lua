@@ -55,6 +55,7 @@ function M.new(s, dialect)
    local limit_ms = sbench.opt.latency_limit or 0
    return setmetatable({
       max_tries = s.max_tries, continue = s.continue_on_error, detailed = s.failures_detailed,
+      verbose = s.verbose_errors, limit_ms = limit_ms,
       dialect = dialect, limit_ns = limit_ms > 0 and math.floor(limit_ms * 1e6) or nil,
       tries = 1, t0 = 0, saved = { s0 = 0, s1 = 0 }, slots = {},
    }, F)
@@ -114,6 +115,26 @@ end
 -- retried when it took more than one try.
 function F:finish(e)
    if self.tries > 1 then self:count(e, "retried") end
+end
+
+-- pgbench --verbose-errors' lines (stderr) for a transaction retried
+-- (act "retry") or failed ("fail") after err in command `command`.
+function F:tell(e, err, act, command)
+   if not self.verbose then return end
+   local id = sbench.cid or sbench.tid or 0
+   local msg = tostring(err.sql_errmsg)
+   if not msg:match("^[A-Z]+:  ") then msg = "ERROR:  " .. msg end
+   local try = "try " .. self.tries
+   if self.max_tries ~= 0 then try = try .. "/" .. self.max_tries end
+   if self.limit_ns then
+      try = try .. string.format(", %.3f%% of the maximum time of tries was used",
+                                 100.0 * (sbench.clock_ns() - self.t0) / self.limit_ns)
+   end
+   local what = act == "retry" and "repeats the transaction after the error" or
+      "ends the failed transaction"
+   io.stderr:write(string.format("pgbench: client %d got an error in command %d (SQL) of script " ..
+                                    "%d; %s\npgbench: client %d %s (%s)\n", id, command, e.index,
+                                 msg, id, what, try))
 end
 
 -- The retries of the transaction that ended (the log's field).

@@ -11,6 +11,7 @@
 #   - a deadlock between two clients (advisory locks): --max-tries=1 gives
 #     1/2 processed and 1 deadlock failure, --max-tries=2 gives 2/2 with 1
 #     retry, as pgbench; -l writes "deadlock" in place of the time;
+#     --verbose-errors' lines as pgbench's;
 #   - a duplicate-key INSERT: the client aborted with pgbench's line, 1/3
 #     processed, exit status 2; --continue-on-error (pgbench 19): 2 other
 #     failures, exit 0;
@@ -111,10 +112,15 @@ counts() { # FILE: processed failed deadlocks retried retries
 }
 for mt in 1 2; do
     rm -f "$W"/dlog.*
-    run pg-dl PGB -n -c 2 -j 2 -t 1 --max-tries=$mt --failures-detailed -f "$W/dl.sql"
-    run sb-dl SBP -n -c 2 -j 2 -t 1 --max-tries=$mt --failures-detailed -f "$W/dl.sql" -l --log-prefix="$W/dlog"
+    run pg-dl PGB -n -c 2 -j 2 -t 1 --max-tries=$mt --failures-detailed --verbose-errors -f "$W/dl.sql"
+    run sb-dl SBP -n -c 2 -j 2 -t 1 --max-tries=$mt --failures-detailed --verbose-errors -f "$W/dl.sql" \
+        -l --log-prefix="$W/dlog"
     expect_eq "deadlock, --max-tries=$mt: processed failed deadlocks [retried retries] as pgbench's" \
         "$(counts "$W/sb-dl.out")" "$(counts "$W/pg-dl.out")"
+    # which client is the victim is the server's choice: its number left out
+    verrs() { grep '^pgbench: client' "$1" | sed -E 's/client [0-9]+/client N/g; s/command [0-9]+/command C/'; }
+    expect_eq "deadlock, --max-tries=$mt: --verbose-errors' lines as pgbench's" \
+        "$(verrs "$W/sb-dl.err")" "$(verrs "$W/pg-dl.err")"
     if [ $mt = 1 ]; then
         expect_eq "deadlock, --max-tries=1: -l's lines (a time, 'deadlock')" \
             "$(awk '{ print ($3 ~ /^[0-9]+$/ ? "time" : $3) }' "$W"/dlog.* | sort | tr '\n' ' ')" "deadlock time "
