@@ -16,8 +16,9 @@
 -- counts as failed and the client goes on.  Any other error aborts the
 -- client (pgbench exits 2), unless --continue-on-error (pgbench 19): then
 -- it counts as failed ("other") and the client goes on.  On a database
--- other than PostgreSQL, an error its driver calls retryable (a lock wait
--- timeout, SQLite's busy) is a serialization failure.
+-- other than PostgreSQL, MariaDB's deadlock (1213) is a deadlock and any
+-- other error its driver calls retryable (a lock wait timeout, SQLite's
+-- busy) a serialization failure.
 --
 -- The counts are named slots (one allocation per script and kind, on its
 -- first use): "pgbench I serialization|deadlock|other" (failures),
@@ -43,6 +44,7 @@ local function kind_of(err, dialect)
    if err.class == "lost" then return "lost" end
    local state = err.sql_state
    if state == "40P01" then return "deadlock" end
+   if dialect == "mysql" and err.sql_errno == 1213 then return "deadlock" end -- ER_LOCK_DEADLOCK
    if state == "40001" then return "serialization" end
    if err.class == "retry" and dialect ~= "postgresql" then return "serialization" end
    return "other"
