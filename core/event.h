@@ -60,9 +60,10 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev);
  * --rate the event starts at its arrival `due` (the lag, now - due, is
  * recorded), otherwise now; with --reconnect=transaction the connections
  * of l are reopened first (then, without --rate, the event starts after
- * them: pgbench -C's latency leaves the connection out).  Returns the event's start, or -1 when a
- * connection could not be reopened (counted as an error; not an event:
- * the caller pauses SB_EVENT_NO_CONN_PAUSE_NS before the next one). */
+ * them: pgbench -C's latency leaves the connection out).  Returns the
+ * event's start, or -1 when a connection could not be reopened (counted
+ * as an error; not an event: the caller pauses SB_EVENT_NO_CONN_PAUSE_NS
+ * before the next one). */
 int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due);
 #define SB_EVENT_NO_CONN_PAUSE_NS 10000000LL
 
@@ -138,10 +139,10 @@ void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstat
  * failed.  An error the script gives up (e->give_up, restartable or not)
  * rolls back, or reconnects, like a restartable one, and is counted as
  * failed at once (a statement's error not counted where it was raised is
- * counted here, once).  Returns SB_EVENT_RESTART (run the same event again),
- * SB_EVENT_FAILED (give it up, counted), SB_EVENT_STOP (a stop request came:
- * not counted) or SB_EVENT_FATAL (the run stops; w->error says why unless
- * it asked no restart).  Not on the measured path. */
+ * counted here, once).  Returns SB_EVENT_RESTART (run the same event
+ * again), SB_EVENT_FAILED (give it up, counted), SB_EVENT_STOP (a stop
+ * request came: not counted) or SB_EVENT_FATAL (the run stops; w->error
+ * says why unless it asked no restart).  Not on the measured path. */
 int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
                     sb_restart_hook hook, void *hook_ctx);
 
