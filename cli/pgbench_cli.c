@@ -66,13 +66,16 @@ static const struct pgopt pgopts[] = {
     {'p', "port", 1, NULL, NULL},
     {'U', "username", 1, NULL, NULL},
     {0, "random-seed", 1, "--random-seed=", NULL},
-    {0, "max-tries", 1, NULL, NULL},
+    /* the failure model (workloads/pgbench_fail.lua) */
+    {0, "max-tries", 1, NULL, NULL}, /* read in apply(): pgbench's checks need it */
+    {0, "continue-on-error", 0, "--continue-on-error=on", NULL},
+    {0, "exit-on-abort", 0, "--exit-on-abort=on", NULL},
+    {0, "verbose-errors", 0, "--verbose-errors=on", NULL},
     {0, "foreign-keys", 0, "--foreign-keys", NULL},
     {0, "unlogged-tables", 0, "--unlogged-tables", NULL},
     {0, "partitions", 1, "--partitions=", NULL},
     {0, "partition-method", 1, "--partition-method=", NULL},
     {'q', "quiet", 0, "", NULL},
-    {0, "verbose-errors", 0, "", NULL},
     {'r', "report-per-command", 0, "--report-per-command=on", NULL},
     {'L', "latency-limit", 1, "--latency-limit=", NULL},
     {'l', "log", 0, "--log=on", NULL},
@@ -85,8 +88,6 @@ static const struct pgopt pgopts[] = {
     {'d', "debug", 0, NULL, NULL},
     {0, "dbname", 1, NULL, NULL},
     {'V', "version", 0, NULL, NULL},
-    {0, "exit-on-abort", 0, "--exit-on-abort=on", NULL},
-    {0, "continue-on-error", 0, "--continue-on-error=on", NULL},
     {0, "show-script", 1, NULL, "--show-script is not implemented"},
     {0, "tablespace", 1, NULL, "--tablespace is not implemented"},
     {0, "index-tablespace", 1, NULL, "--index-tablespace is not implemented"},
@@ -456,10 +457,8 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
             if (push(&o, "--time=0", NULL) != 0 || push(&o, "--forever", NULL) != 0 ||
                 push(&o, "--transactions=", num) != 0) goto oom;
         }
-        if (st.max_tries > 1) {
-            snprintf(num, sizeof num, "%ld", st.max_tries - 1);
-            if (push(&o, "--max-retries=", num) != 0) goto oom;
-        }
+        snprintf(num, sizeof num, "%ld", st.max_tries);
+        if (push(&o, "--max-tries=", num) != 0) goto oom;
     }
     if (push(&o, "--pgbench-report=on", NULL) != 0 || quiet_banner(argc, argv, &o) != 0)
         goto oom;

@@ -58,8 +58,15 @@ int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_
         sb_histogram_record(w->stats.lag, now - due);
         t0 = due;
     }
-    if (w->run->reconnect_per_event && sb_event_reopen(w, l) != 0)
-        return -1;
+    if (w->run->reconnect_per_event) {
+        if (sb_event_reopen(w, l) != 0)
+            return -1;
+        /* as pgbench -C: the reconnection is not in the latency (it is in
+         * the connection time), except under --rate, whose events count
+         * from their arrival */
+        if (w->run->rate <= 0)
+            t0 = sb_now_ns();
+    }
     return t0;
 }
 
@@ -159,22 +166,34 @@ static int recover(struct sb_worker *w, const struct sb_event_error *e)
     return SB_EVENT_RESTART;
 }
 
+/* The event of w is given up: counted as failed, by its type too. */
+static int give_up(struct sb_worker *w)
+{
+    SB_ADD(w->stats.failed_events, 1);
+    if (w->event_type >= 0)
+        SB_ADD(w->stats.types[w->event_type].failed, 1);
+    return SB_EVENT_FAILED;
+}
+
 int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
                     sb_restart_hook hook, void *hook_ctx)
 {
     struct sb_run *run = w->run;
-    if (!e->restart) { /* fatal; an ignorable one was counted where it was raised */
-        if (e->sql)
+    if (!e->restart || e->give_up) { /* an ignorable one was counted where it was raised */
+        if (e->sql && !e->restart)
             sb_stats_count_error(&w->stats, e->sqlstate, e->native, e->status, 1);
-        return SB_EVENT_FATAL;
+        if (!e->give_up)
+            return SB_EVENT_FATAL;
     }
     if (e->sql) {
         int r = recover(w, e);
         if (r != SB_EVENT_RESTART)
             return r;
-    } else { /* the script's own restart request */
+    } else if (!e->give_up) { /* the script's own restart request */
         SB_ADD(w->stats.ignored_errors, 1);
     }
+    if (e->give_up)
+        return give_up(w);
     if (hook != NULL && hook(hook_ctx) < 0)
         return SB_EVENT_FATAL;
     if (atomic_load_explicit(&run->stop, memory_order_relaxed))
@@ -183,11 +202,7 @@ int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *re
     int ty = w->event_type; /* the failed event's type */
     if (ty >= 0)
         SB_ADD(w->stats.types[ty].retries, 1);
-    if (run->max_retries > 0 && *retries > run->max_retries) {
-        SB_ADD(w->stats.failed_events, 1);
-        if (ty >= 0)
-            SB_ADD(w->stats.types[ty].failed, 1);
-        return SB_EVENT_FAILED;
-    }
+    if (run->max_retries > 0 && *retries > run->max_retries)
+        return give_up(w);
     return SB_EVENT_RESTART;
 }

@@ -47,7 +47,8 @@ struct sb_event {
 /* The one-client loop's next event, given the clock now: 1 with ev->t0
  * set (now, or under --rate its scheduled start after sleeping until it
  * is due; with --reconnect=transaction the worker's connections are
- * reopened first and that time counts in the event), or 0 when the run is
+ * reopened first, and the event starts after that unless under --rate,
+ * as pgbench -C's latency), or 0 when the run is
  * over (stop requested, --events reached).  An event still open (being
  * restarted) is returned as it is. */
 static inline int sb_event_next(struct sb_worker *w, int64_t now, struct sb_event *ev);
@@ -58,9 +59,11 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev);
  * paced), the same for the one-client loop and the client loop: under
  * --rate the event starts at its arrival `due` (the lag, now - due, is
  * recorded), otherwise now; with --reconnect=transaction the connections
- * of l are reopened first.  Returns the event's start, or -1 when a
- * connection could not be reopened (counted as an error; not an event:
- * the caller pauses SB_EVENT_NO_CONN_PAUSE_NS before the next one). */
+ * of l are reopened first (then, without --rate, the event starts after
+ * them: pgbench -C's latency leaves the connection out).  Returns the
+ * event's start, or -1 when a connection could not be reopened (counted
+ * as an error; not an event: the caller pauses SB_EVENT_NO_CONN_PAUSE_NS
+ * before the next one). */
 int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_t now, int64_t due);
 #define SB_EVENT_NO_CONN_PAUSE_NS 10000000LL
 
@@ -105,6 +108,10 @@ struct sb_event_error {
     const char *sqlstate;    /* "" when none */
     long native;             /* the server's own error number */
     struct sb_conn *conn;    /* the connection it came from; NULL when unknown */
+    int give_up;             /* the script gives the event up now, whatever
+                                --max-retries says (pgbench's --max-tries,
+                                workloads/pgbench.lua): counted as failed
+                                after its connection rolls back */
 };
 
 /* The script's hook before an event runs again (sbench.hooks.
@@ -129,10 +136,13 @@ void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstat
  * with the one back-off of core/lost.h and a bounded retry); the hook runs
  * (when not NULL); *retries counts the restart, and the event's type
  * (w->event_type) its retry; past --max-retries the event is counted as
- * failed.  Returns SB_EVENT_RESTART (run the same event again),
- * SB_EVENT_FAILED (give it up, counted), SB_EVENT_STOP (a stop request came:
- * not counted) or SB_EVENT_FATAL (the run stops; w->error says why unless
- * it asked no restart).  Not on the measured path. */
+ * failed.  An error the script gives up (e->give_up, restartable or not)
+ * rolls back, or reconnects, like a restartable one, and is counted as
+ * failed at once (a statement's error not counted where it was raised is
+ * counted here, once).  Returns SB_EVENT_RESTART (run the same event
+ * again), SB_EVENT_FAILED (give it up, counted), SB_EVENT_STOP (a stop
+ * request came: not counted) or SB_EVENT_FATAL (the run stops; w->error
+ * says why unless it asked no restart).  Not on the measured path. */
 int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
                     sb_restart_hook hook, void *hook_ctx);
 

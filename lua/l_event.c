@@ -240,11 +240,14 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
     struct sb_event_error e = {0};
     /* sysbench's restart: a table raised with errcode ==
      * sysbench.error.RESTART_EVENT (an SQL error gets it where it is
-     * raised when it is ignorable, l_sql.c); anything else is fatal */
+     * raised when it is ignorable, l_sql.c); a table with give_up = true
+     * fails the event now (core/event.h); anything else is fatal */
     if (lua_istable(L, top)) {
         lua_getfield(L, top, "errcode");
         e.restart = lua_isinteger(L, -1) && lua_tointeger(L, -1) == L_RESTART_EVENT;
-        lua_pop(L, 1);
+        lua_getfield(L, top, "give_up"); /* sbench's: count the event failed now */
+        e.give_up = lua_toboolean(L, -1);
+        lua_pop(L, 2);
     }
     if (l_is_sql_error(L, top)) {
         e.sql = 1;
@@ -259,7 +262,7 @@ int l_event_error(struct l_thread *t, int env_ref, int *retries)
     struct restart_hook h = {t, env_ref, top};
     int r = sb_event_failed(t->w, &e, retries, call_restart_hook, &h);
     lua_settop(L, top);
-    if (!e.restart)
+    if (!e.restart && !e.give_up)
         l_take_error(t); /* the error's text is the worker's error; pops it */
     else
         lua_settop(L, top - 1);

@@ -35,7 +35,7 @@ struct txlog {
     int users;             /* open() calls not yet closed (clients of the thread) */
     int64_t interval_us;   /* aggregate: interval length; 0 = one line per transaction */
     int64_t start_s;       /* aggregate: epoch second the current interval starts */
-    uint64_t cnt, retried, retries;
+    uint64_t cnt, retried, retries, serialization, deadlock;
     double sum, sum2, min, max;
     size_t len;
     char buf[TXLOG_BUF];
@@ -86,11 +86,13 @@ static void write_interval(struct txlog *g)
 {
     if (room(g) != 0)
         return;
-    put_line(g, "%lld %llu %.0f %.0f %.0f %.0f 0 0 0 0 0 %llu %llu 0 0\n", (long long)g->start_s,
-             (unsigned long long)g->cnt, g->sum, g->sum2, g->cnt ? g->min : 0, g->cnt ? g->max : 0,
-             (unsigned long long)g->retried, (unsigned long long)g->retries);
+    put_line(g, "%lld %llu %.0f %.0f %.0f %.0f 0 0 0 0 0 %llu %llu %llu %llu\n",
+             (long long)g->start_s, (unsigned long long)g->cnt, g->sum, g->sum2,
+             g->cnt ? g->min : 0, g->cnt ? g->max : 0, (unsigned long long)g->retried,
+             (unsigned long long)g->retries, (unsigned long long)g->serialization,
+             (unsigned long long)g->deadlock);
     g->start_s += g->interval_us / 1000000;
-    g->cnt = g->retried = g->retries = 0;
+    g->cnt = g->retried = g->retries = g->serialization = g->deadlock = 0;
     g->sum = g->sum2 = g->min = g->max = 0;
 }
 
@@ -102,33 +104,49 @@ static struct txlog *check_log(lua_State *L)
     return g;
 }
 
-/* log:tx(client_id, transaction_no, latency_ns, script_no, retries):
- * retries < 0 leaves out that column (pgbench's --max-tries=1). */
+/* log:tx(client_id, transaction_no, latency_ns, script_no, retries
+ * [, failure]): retries < 0 leaves out that column (pgbench's
+ * --max-tries=1); failure (a failed transaction) is "failed",
+ * "serialization", "deadlock" or "other", written in place of the time,
+ * and counted apart in the aggregated line. */
 static int txlog_tx(lua_State *L)
 {
     struct txlog *g = check_log(L);
     lua_Integer client = luaL_checkinteger(L, 2), txno = luaL_checkinteger(L, 3);
     int64_t lat_us = (int64_t)luaL_checkinteger(L, 4) / 1000;
     lua_Integer script = luaL_checkinteger(L, 5), retries = luaL_optinteger(L, 6, -1);
+    const char *failure = luaL_optstring(L, 7, NULL);
     int64_t now = epoch_us();
     if (g->interval_us > 0) {
         while (now / 1000000 >= g->start_s + g->interval_us / 1000000)
             write_interval(g);
+        if (retries > 0) {
+            g->retried++;
+            g->retries += (uint64_t)retries;
+        }
+        if (failure != NULL) { /* not among the transactions' latencies */
+            if (strcmp(failure, "serialization") == 0)
+                g->serialization++;
+            else if (strcmp(failure, "deadlock") == 0)
+                g->deadlock++;
+            return 0;
+        }
         double x = (double)lat_us;
         if (g->cnt == 0 || x < g->min) g->min = x;
         if (g->cnt == 0 || x > g->max) g->max = x;
         g->cnt++;
         g->sum += x;
         g->sum2 += x * x;
-        if (retries > 0) {
-            g->retried++;
-            g->retries += (uint64_t)retries;
-        }
         return 0;
     }
     if (room(g) != 0)
         return luaL_error(L, "txlog: write failed: %s", strerror(errno));
-    if (retries >= 0)
+    if (failure != NULL)
+        put_line(g, "%lld %lld %s %lld %lld %lld", (long long)client, (long long)txno, failure,
+                 (long long)script, (long long)(now / 1000000), (long long)(now % 1000000));
+    if (failure != NULL)
+        put_line(g, retries >= 0 ? " %lld\n" : "\n", (long long)retries);
+    else if (retries >= 0)
         put_line(g, "%lld %lld %lld %lld %lld %lld %lld\n", (long long)client, (long long)txno,
                  (long long)lat_us, (long long)script, (long long)(now / 1000000),
                  (long long)(now % 1000000), (long long)retries);
@@ -199,7 +217,7 @@ static int txlog_open(lua_State *L)
     g->users = 1;
     g->interval_us = agg > 0 ? (int64_t)agg * 1000000 : 0;
     g->start_s = epoch_us() / 1000000;
-    g->cnt = g->retried = g->retries = 0;
+    g->cnt = g->retried = g->retries = g->serialization = g->deadlock = 0;
     g->sum = g->sum2 = g->min = g->max = 0;
     g->len = 0;
     lua_pushvalue(L, -1);

@@ -17,6 +17,7 @@ local E = require("pgbench_expr")
 local Rnd = require("pgbench_rand")
 local Init = require("pgbench_init")
 local Report = require("pgbench_report")
+local Fail = require("pgbench_fail")
 
 local T = sbench.cmdline
 sbench.cmdline.options = {
@@ -37,12 +38,20 @@ sbench.cmdline.options = {
                       "(default: --rand-seed, or the time)", "" },
    transactions = { "run: transactions per client, then the client stops (pgbench -t; 0: no limit, " ..
                        "use --time/--events)", 0 },
-   pgbench_report = { "Print pgbench's report instead of sbench's text report (set by " ..
-                         "`sbench pgbench`)", false },
+   pgbench_report = { "Print pgbench's report instead of sbench's text report, and follow " ..
+                         "pgbench's failure model (--max-tries; set by `sbench pgbench`)", false },
    report_per_command = { "run: per-command latencies, failures and retries in pgbench's report " ..
                              "(pgbench -r)", false },
    failures_detailed = { "run: failures by kind in pgbench's report (pgbench --failures-detailed)",
                          false },
+   max_tries = { "run: tries of a transaction after serialization failures and deadlocks " ..
+                    "(pgbench --max-tries; 0: no limit, with --time or --latency-limit)", 1 },
+   continue_on_error = { "run: an error other than a serialization failure or a deadlock " ..
+                            "fails the transaction instead of aborting the client " ..
+                            "(pgbench --continue-on-error)", false },
+   exit_on_abort = { "run: a client aborted stops the whole run (pgbench --exit-on-abort)", false },
+   verbose_errors = { "run: a line for each transaction retried or failed (pgbench --verbose-errors)",
+                      false },
    log = { "run: write pgbench's per-transaction log, one file per thread (pgbench -l)", false },
    log_prefix = { "run: prefix of the log files (pgbench --log-prefix)", "pgbench_log" },
    aggregate_interval = { "run: seconds per line of the aggregated log (pgbench --aggregate-interval)",
@@ -123,7 +132,8 @@ local function load_scripts(s)
    for _, item in ipairs(s.builtin) do
       local name, w = weighted(item, "--builtin")
       name = builtin_named(name)
-      list[#list + 1] = { script = S.parse(BUILTIN[name], "<builtin: " .. name .. ">"), weight = w, name = name }
+      list[#list + 1] = { script = S.parse(BUILTIN[name], "<builtin: " .. name .. ">"), weight = w, name = name,
+                          builtin = true }
    end
    for _, item in ipairs(s.file) do
       local path, w = weighted(item, "--file")
@@ -133,7 +143,8 @@ local function load_scripts(s)
       list[#list + 1] = { script = S.parse(text, path), weight = w, name = path:match("([^/]+)$") }
    end
    if #list == 0 then
-      list[1] = { script = S.parse(BUILTIN["tpcb-like"], "<builtin: tpcb-like>"), weight = 1, name = "tpcb-like" }
+      list[1] = { script = S.parse(BUILTIN["tpcb-like"], "<builtin: tpcb-like>"), weight = 1, name = "tpcb-like",
+                  builtin = true }
    end
    local total = 0
    for _, e in ipairs(list) do total = total + e.weight end
@@ -213,6 +224,7 @@ function init()
    local s = settings()
    check_mode(s)
    check_log(s)
+   if s.pgbench_report then Fail.check(s) end
    defines(s)
    base_seed(s)
    local list = load_scripts(s)
@@ -260,23 +272,33 @@ end
 -- run
 ----------------------------------------------------------------------------
 
-local con, runner, scripts, total_weight, ctx, choose_rs
+local con, runner, scripts, total_weight, ctx, choose_rs, fail
 local typed
 local done_count, limit = 0, 0 -- transactions of this client, --transactions
 -- pgbench -l: this thread's log, the client's number, its transactions,
--- --sampling-rate, the running transaction's start and retries (-1: not logged)
+-- --sampling-rate, the running transaction's start, whether the log has
+-- the retries field (--max-tries other than 1)
 local txlog, log_client, log_count, sample, tx_start, log_retries
+-- pgbench's failure model (`sbench pgbench`, pgbench's report), or sbench's
+-- own rules: --max-retries, --db-ignore-sqlstates, another error stops the run
+local pgmodel
+local retrying -- a transaction may have more than one try (fail:start and finish then)
 local restarting = false
+local cur -- the script of the transaction running, kept across its retries
 
--- The :scale of the run: --scale, else with a built-in script the rows of
--- pgbench_branches, else 1 (as pgbench).
-local function run_scale(s, c)
-   if s.scale > 0 then return s.scale end
-   local builtin = #s.file == 0
-   for _, e in ipairs(scripts) do
-      if e.name and BUILTIN[e.name] then builtin = true end
+-- Whether the run uses a built-in script (pgbench's internal_script_used).
+local function uses_builtin(list)
+   for _, e in ipairs(list) do
+      if e.builtin then return true end
    end
-   if not builtin then return 1 end
+   return false
+end
+
+-- The :scale of the run: with a built-in script the rows of
+-- pgbench_branches (pgbench ignores -s outside -i then, with a warning
+-- init() prints), else --scale, else 1 (as pgbench).
+local function run_scale(s, c)
+   if not uses_builtin(scripts) then return s.scale > 0 and s.scale or 1 end
    local n = c:query_row("select count(*) from pgbench_branches")
    n = math.tointeger(tonumber(n))
    if not n or n < 1 then
@@ -291,6 +313,10 @@ function thread_init()
    con = sbench.sql.driver():connect()
    local dialect = con:dialect()
    runner = Run.new(con, { mode = s.query_mode, dialect = dialect, timed = s.report_per_command })
+   pgmodel = s.pgbench_report
+   if not pgmodel then s.max_tries = 0 end -- the core's rules (--max-retries) decide
+   fail = Fail.new(s, dialect)
+   retrying = s.max_tries ~= 1 or s.verbose_errors -- else one try, nothing to tell
    if s.report_per_command then
       for i, e in ipairs(scripts) do
          e.script.slots, e.script.index = {}, i
@@ -316,7 +342,7 @@ function thread_init()
    if s.log then
       txlog = sbench.txlog.open(s.log_prefix, sbench.tid or 0, s.aggregate_interval)
       log_client, sample = client, s.sampling_rate
-      log_retries = (sbench.opt.max_retries or 0) > 0 and 0 or -1
+      log_retries = pgmodel and s.max_tries ~= 1 or (sbench.opt.max_retries or 0) > 0
    end
 end
 
@@ -324,62 +350,112 @@ end
 -- I J failed|retried", created on a command's first error (one allocation
 -- per command and outcome in a run), each error counted once.
 local error_slots = {}
-local function count_command_error(script, err)
-   local how = type(err) == "table" and err.class == "retry" and (sbench.opt.max_retries or 0) > 0
-      and "retried" or "failed"
+local function count_command_error(script, how)
+   if not (script.slots and runner.at_index) then return end
    local key = string.format("pgbench %d %d %s", script.index, runner.at_index, how)
    local slot = error_slots[key]
    if not slot then slot = sbench.named_slot(key); error_slots[key] = slot end
    sbench.named_record(slot, 1000)
 end
 
--- A failure of the script itself (an expression's error, a \shell that
--- failed) aborts this client only, as pgbench does: one line, then the
--- client's loop ends; the report counts the aborted clients
--- (named slot "pgbench aborted").
+-- An aborted client: its line (pgbench's words), its transaction rolled
+-- back, its loop ended; the report counts the aborted clients (named slot
+-- "pgbench aborted") and `sbench pgbench` then exits 2.  With
+-- --exit-on-abort the whole run stops.
 local aborted = false
-local function abort_client(e, err)
-   local c = runner.at
-   io.stderr:write(string.format("pgbench: error: client %d aborted in command %d (%s) of script %d; %s\n",
-                                 sbench.cid or sbench.tid or 0, (runner.at_index or 1) - 1,
-                                 c and c.kind or "?", e.index, err.message))
+local function abort_client(msg)
+   local id = sbench.cid or sbench.tid or 0
+   io.stderr:write(string.format("pgbench: error: client %d %s\n", id, msg))
    aborted = true
    sbench.named_record(sbench.named_slot("pgbench aborted"), 1000)
+   pcall(con.rollback, con)
+   if sbench.opt.exit_on_abort then
+      error(string.format("client %d aborted (--exit-on-abort): the run stops", id), 0)
+   end
+   return true
+end
+
+-- The transaction that ended, in pgbench -l's log: its time, or its
+-- failure's word in place of it.
+local function log_tx(e, failure)
+   log_count = (log_count or 0) + 1
+   if sample >= 1 or math.random() < sample then
+      txlog:tx(log_client, log_count, sbench.clock_ns() - tx_start, e.index,
+               log_retries and fail:retries() or -1, failure)
+   end
+end
+
+-- The transaction of script e raised err: a script's failure (an
+-- expression's error, a \shell that failed) aborts the client; an SQL
+-- error is retried, fails the transaction or aborts the client
+-- (workloads/pgbench_fail.lua); anything else stops the run.
+local function transaction_failed(e, err)
+   local c = runner.at
+   if type(err) == "table" and err.script_error then
+      count_command_error(e.script, "failed")
+      return abort_client(string.format("aborted in command %d (%s) of script %d; %s",
+                                        (runner.at_index or 1) - 1, c and c.kind or "?", e.index,
+                                        err.message))
+   end
+   if not pgmodel or type(err) ~= "table" or not err.sql_errmsg then
+      count_command_error(e.script, type(err) == "table" and err.errcode == sbench.error.RESTART_EVENT
+                             and (sbench.opt.max_retries or 0) > 0 and "retried" or "failed")
+      error(runner.locate(e.script, err), 0)
+   end
+   local act, kind = fail:on_error(e, err)
+   count_command_error(e.script, act == "retry" and "retried" or "failed")
+   if act == "abort" and kind == "lost" then
+      return abort_client(string.format("aborted in command %d (SQL) of script %d; perhaps the " ..
+                                        "backend died while processing", (runner.at_index or 1) - 1,
+                                        e.index))
+   elseif act == "abort" then
+      local msg = tostring(err.sql_errmsg)
+      if not msg:match("^[A-Z]+:  ") then msg = "ERROR:  " .. msg end
+      return abort_client(string.format("script %d aborted in command %d query %d: %s", e.index,
+                                        (runner.at_index or 1) - 1, runner.at_part(), msg))
+   end
+   if act ~= "abort" then fail:tell(e, err, act, (runner.at_index or 1) - 1) end
+   if act == "fail" then
+      if txlog then log_tx(e, fail:log_word(kind)) end
+      err.give_up = true -- counted as failed (core/event.h)
+   else
+      err.errcode = sbench.error.RESTART_EVENT
+   end
+   error(err, 0)
 end
 
 function event()
    if aborted then return true end
-   if limit > 0 then
-      if done_count >= limit then return true end -- ends this client's loop
-      done_count = done_count + 1
-   end
-   local e = scripts[1]
-   if typed then
-      local r = Rnd.uniform(choose_rs, 0, total_weight - 1)
-      for _, x in ipairs(scripts) do
-         if r < x.weight then e = x; break end
-         r = r - x.weight
+   local e = cur
+   if not restarting then
+      if limit > 0 then -- -t counts transactions (processed or failed), not tries
+         if done_count >= limit then return true end -- ends this client's loop
+         done_count = done_count + 1
       end
-      sbench.event_type(e.name)
+      e = scripts[1]
+      if typed then
+         local r = Rnd.uniform(choose_rs, 0, total_weight - 1)
+         for _, x in ipairs(scripts) do
+            if r < x.weight then e = x; break end
+            r = r - x.weight
+         end
+         sbench.event_type(e.name) -- kept by a restart
+      end
+      cur = e
+      if txlog then tx_start = sbench.clock_ns() end
    end
-   if txlog and not restarting then
-      tx_start = sbench.clock_ns()
-   end
+   if retrying then fail:start(ctx.rs, restarting) end
    restarting = false
-   local ok, err = pcall(runner.run, e.script, ctx)
-   if not ok then
-      if e.script.slots and runner.at_index then count_command_error(e.script, err) end
-      if type(err) == "table" and err.script_error then
-         abort_client(e, err)
-         return true
+   local ok, err = pcall(runner.run, e.script, ctx) -- ok: err is whether it left a BEGIN open
+   if not ok then return transaction_failed(e, err) end
+   if retrying then fail:finish(e) end
+   if txlog then log_tx(e) end
+   if err then -- counted as processed, then the client aborts (as pgbench 15)
+      local why = "aborted: end of script reached without completing the last transaction"
+      if not pgmodel then -- sbench's rule: the run stops
+         error(string.format("%s: client %d %s", e.script.source, sbench.cid or sbench.tid or 0, why), 0)
       end
-      error(runner.locate(e.script, err), 0)
-   end
-   if txlog then
-      log_count = (log_count or 0) + 1
-      if sample >= 1 or math.random() < sample then
-         txlog:tx(log_client, log_count, sbench.clock_ns() - tx_start, e.index, log_retries)
-      end
+      abort_client(why)
    end
 end
 
@@ -392,7 +468,6 @@ end
 sbench.hooks = sbench.hooks or {}
 function sbench.hooks.before_restart_event(err)
    restarting = true
-   if log_retries and log_retries >= 0 then log_retries = log_retries + 1 end
    if type(err) == "table" and err.class == "lost" then runner.close() end
 end
 
@@ -435,11 +510,21 @@ sbench.cmdline.commands.prepare[1] = function() plain(base_prepare) end
 
 -- pgbench 15's report and progress lines (workloads/pgbench_report.lua).
 local report_scale -- the :scale the clients read from pgbench_branches
+local run_aborted -- a client aborted: `sbench pgbench` exits 2, as pgbench
 local function pgbench_report(stat)
    local s = settings()
-   Report.report(stat, s, load_scripts(s), report_scale)
+   run_aborted = Report.report(stat, s, load_scripts(s), report_scale)
 end
 local pgbench_progress = Report.progress
+
+-- After the report: pgbench's exit status 2 when a client aborted (the
+-- report and --output are complete by then).
+function done()
+   if run_aborted then
+      io.stdout:flush()
+      os.exit(2)
+   end
+end
 
 function init()
    if sbench.opt.pgbench_report then
@@ -447,13 +532,20 @@ function init()
       sbench.hooks.report_intermediate = pgbench_progress
    end
    plain(base_init)
-   if sbench.opt.pgbench_report and sbench.cmdline.command == "run" and sbench.opt.scale == 0 then
-      pcall(function()
-         local c = sbench.sql.driver():connect()
-         scripts = load_scripts(settings())
-         report_scale = run_scale(settings(), c)
-         c:disconnect()
-      end)
+   if sbench.cmdline.command == "run" then
+      local s = settings()
+      scripts = load_scripts(s)
+      if uses_builtin(scripts) then
+         pcall(function()
+            local c = sbench.sql.driver():connect()
+            report_scale = run_scale(s, c)
+            c:disconnect()
+         end)
+         if s.scale > 0 and report_scale then
+            io.stderr:write(string.format("pgbench: warning: scale option ignored, using count " ..
+                                          "from pgbench_branches table (%d)\n", report_scale))
+         end
+      end
    end
    local ok, err = pcall(prerun_vacuum)
    if not ok then

@@ -79,6 +79,9 @@ function M.new(con, opts)
    local prepared = opts.mode == "prepared"
    local native_verbs = opts.dialect == "postgresql" or opts.dialect == "sqlite"
    local stmts = {} -- part -> { st, params, types }
+   -- the transaction the script began is still open; the query of a
+   -- compound command running (upvalues: no table store per statement)
+   local in_tx, at_part = false, 0
    local T = sbench.sql.type
 
    -- The statement's text with its variables' values; the pieces' table
@@ -114,6 +117,7 @@ function M.new(con, opts)
 
    local function exec_part(script, cmd, part, vars)
       local verb = part.verb
+      if verb then in_tx = verb == "begin" end
       if verb and not native_verbs then
          if verb == "begin" then con:begin() elseif verb == "commit" then con:commit()
          else con:rollback() end
@@ -141,6 +145,7 @@ function M.new(con, opts)
       local parts = cmd.parts
       for i = 1, #parts do
          local part = parts[i]
+         at_part = i - 1
          local rs = exec_part(script, cmd, part, vars)
          if cmd.how == "aset" then store(script, cmd, rs, part, vars, cmd.prefix, false)
          elseif cmd.how == "gset" and i == #parts then store(script, cmd, rs, part, vars, cmd.prefix, true)
@@ -176,11 +181,13 @@ function M.new(con, opts)
       end
    end
 
-   -- run(script, ctx): one pass over the script.
+   -- run(script, ctx): one pass over the script; returns true when it
+   -- left a transaction it began open (pgbench aborts the client then).
    function R.run(script, ctx)
       local cmds, vars = script.commands, ctx.vars
       local pc, n = 1, #cmds
       local slots, t0 = timed and script.slots, timed and clock()
+      in_tx = false
       while pc <= n do
          local c = cmds[pc]
          local k = c.kind
@@ -228,7 +235,11 @@ function M.new(con, opts)
          -- run in order; sbench's --pipeline pipelines them)
       end
       if slots and R.at_index then record(slots[R.at_index], clock() - t0) end
+      return in_tx
    end
+
+   -- The query of the compound command that failed (0: the first).
+   function R.at_part() return at_part end
 
    -- Prefixes "FILE:LINE: " to the message of a statement's fatal SQL
    -- error (a PostgreSQL-only statement on another database, say); errors

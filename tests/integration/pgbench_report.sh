@@ -3,7 +3,8 @@
 # itself on the same PostgreSQL server:
 #   - the report's lines (labels and order, numbers aside) as pgbench's for
 #     the same options: plain; -P -L --max-tries --failures-detailed -r;
-#     -C; two weighted built-ins with -r;
+#     -C; two weighted built-ins with -r, and with --max-tries
+#     --failures-detailed (each script's failures by kind, retries);
 #   - the figures against a recomputation from sbench's own per-transaction
 #     log of a script whose service time is set (\sleep 1 or 30 ms): latency
 #     average and stddev, transactions above -L 15, -r's \sleep average;
@@ -51,6 +52,8 @@ same_report "-C" -n -c 2 -t 5 -C -S
 # probability about (3/4)^120 (with 2 x 10 a run could draw one script
 # only, and the report's shape then depends on the draw)
 same_report "two scripts, -r" -n -c 2 -t 60 -b simple-update@1 -b select-only@3 -r
+same_report "two scripts, --max-tries --failures-detailed -r" -n -c 2 -t 60 -b simple-update@1 \
+    -b select-only@3 --max-tries=2 --failures-detailed -r
 
 # -P's progress lines (on stderr, as pgbench's)
 plabels() { grep '^progress:' "$1" | sed -E 's/-?[0-9]+(\.[0-9]+)?/N/g' | sort -u; }
