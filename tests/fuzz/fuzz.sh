@@ -76,7 +76,7 @@ target() { # name: build it and run it for its time
         build fuzz_options "$src/tests/fuzz/fuzz_options.c" "$src/lib/options.c" &&
             run options 60 ;;
     db_literal)
-        build fuzz_db_literal "$src/tests/fuzz/fuzz_db_literal.c" "$src/core/db.c" \
+        build fuzz_db_literal "$src/tests/fuzz/fuzz_db_literal.c" "$src/core/db.c" "$src/core/db_sql.c" \
             "$src/core/db_stmt.c" "$src/core/db_bulk.c" "$src/core/stats.c" "$src/core/event_types.c" \
             "$src/core/histogram.c" $common &&
             run db_literal 30 ;;
