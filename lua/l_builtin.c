@@ -199,30 +199,23 @@ static int b_open(lua_State *L)
     return 1;
 }
 
-static int f_write(lua_State *L)
+/* f:write(offset) and f:read(offset): one block, the bytes moved; raises
+ * on an I/O error. */
+static int block_io(lua_State *L, int write)
 {
     struct sb_file *f = check_file(L);
     lua_Integer off = luaL_checkinteger(L, 2);
     size_t done;
-    int e = sb_file_write(f, (int64_t)off, &done);
+    int e = (write ? sb_file_write : sb_file_read)(f, (int64_t)off, &done);
     if (e != 0)
-        return luaL_error(L, "write at offset %I: %s", off + (lua_Integer)done,
+        return luaL_error(L, "%s at offset %I: %s", write ? "write" : "read", off + (lua_Integer)done,
                           e > 0 ? strerror(e) : "nothing written");
     lua_pushinteger(L, (lua_Integer)done);
     return 1;
 }
 
-static int f_read(lua_State *L)
-{
-    struct sb_file *f = check_file(L);
-    lua_Integer off = luaL_checkinteger(L, 2);
-    size_t done;
-    int e = sb_file_read(f, (int64_t)off, &done);
-    if (e != 0)
-        return luaL_error(L, "read at offset %I: %s", off + (lua_Integer)done, strerror(e));
-    lua_pushinteger(L, (lua_Integer)done);
-    return 1;
-}
+static int f_write(lua_State *L) { return block_io(L, 1); }
+static int f_read(lua_State *L) { return block_io(L, 0); }
 
 /* f:verify(): whether the buffer (the last block read) is the pattern
  * f:write writes (fileio --validate). */
