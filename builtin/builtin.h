@@ -1,7 +1,7 @@
 /*
- * sysbench's built-in tests as C loops (cpu, memory, threads, mutex): the
- * work of one event each, called from the Lua workloads of the same names
- * through sbench.builtin (lua/l_builtin.c).  The state the threads share
+ * sysbench's built-in tests as C (cpu, memory, threads, mutex: loops, the
+ * work of one event each; fileio: its file objects), called from the Lua
+ * workloads of the same names through sbench.builtin (lua/l_builtin.c).  The state the threads share
  * (the global memory block, the lock arrays) is made once per process,
  * before the run, and lives as long as the process.  Nothing here
  * allocates or formats on the measured path.
@@ -43,5 +43,36 @@ void sb_threads_event(int lock, int yields);
  * empty loop of `loops` iterations, then lock a random one of the first
  * `num` mutexes, increment a shared counter, unlock.  *seed as above. */
 void sb_mutex_event(int num, long locks, long loops, uint64_t *seed);
+
+/* fileio: a test file (fileio.c).  The buffer holds one block of a fixed
+ * pattern; a read overwrites it, sb_file_verify checks it.  Calls return 0
+ * or an errno value (sb_file_write: -1 when nothing could be written). */
+struct sb_file {
+    int fd;          /* -1 when closed */
+    size_t block;
+    char *buf;       /* block bytes, 4096-aligned; owned */
+};
+/* Opens path for blocks of `block` bytes.  flags: letters, c create
+ * (truncate), d O_DIRECT, r read only, s O_SYNC, y O_DSYNC.  On failure f
+ * is closed-but-valid for sb_file_close; f->buf NULL: out of memory. */
+int sb_file_open(struct sb_file *f, const char *path, size_t block, const char *flags);
+/* Closes f; closing twice is fine. */
+void sb_file_close(struct sb_file *f);
+/* One block at offset off: written from the pattern, or read into the
+ * buffer (*done fewer than a block at the end of the file). */
+int sb_file_write(struct sb_file *f, int64_t off, size_t *done);
+int sb_file_read(struct sb_file *f, int64_t off, size_t *done);
+/* 1 when the buffer (the last block read) is the pattern, else 0. */
+int sb_file_verify(const struct sb_file *f);
+/* fsync, or fdatasync when data_only. */
+int sb_file_sync(struct sb_file *f, int data_only);
+int sb_file_size(const struct sb_file *f, int64_t *size);
+/* Asks the kernel to drop the file's clean cached pages (posix_fadvise
+ * DONTNEED), so that a read test reads the disk. */
+int sb_file_drop_cache(struct sb_file *f);
+/* Removes path (a path already gone is no error). */
+int sb_file_unlink(const char *path);
+/* Bytes available to this user in dir's file system. */
+int sb_free_bytes(const char *dir, uint64_t *bytes);
 
 #endif

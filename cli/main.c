@@ -37,30 +37,15 @@
 /* --report-format's values and help, and --output's help, from the table
  * of report formats (core/report.c): "text|json|csv", "json and csv go
  * to ...", "json/csv". */
-struct format_texts { char choices[256], help[256], output_help[256]; };
+struct format_texts { struct sb_report_format_names n; char help[256], output_help[256]; };
 
 static void format_texts(struct format_texts *t)
 {
-    char names[128] = "", slashed[128] = "";
-    size_t c = 0, n = 0, sl = 0;
-    int nfmt = 0;
-    while (sb_report_formats[nfmt])
-        nfmt++;
-    for (int i = 0; i < nfmt; i++) {
-        const char *name = sb_report_formats[i]->name;
-        c += (size_t)snprintf(t->choices + c, c < sizeof t->choices ? sizeof t->choices - c : 0,
-                              "%s%s", i ? "|" : "", name);
-        if (i == 0) /* the default: the report on stdout */
-            continue;
-        const char *sep = i == 1 ? "" : i == nfmt - 1 ? " and " : ", ";
-        n += (size_t)snprintf(names + n, n < sizeof names ? sizeof names - n : 0, "%s%s", sep, name);
-        sl += (size_t)snprintf(slashed + sl, sl < sizeof slashed ? sizeof slashed - sl : 0, "%s%s",
-                               i == 1 ? "" : "/", name);
-    }
-    snprintf(t->help, sizeof t->help, "report format; %s go%s to --output or stdout", names,
-             nfmt == 2 ? "es" : "");
+    sb_report_format_names(&t->n);
+    snprintf(t->help, sizeof t->help, "report format; %s go%s to --output or stdout", t->n.files,
+             t->n.plural ? "" : "es");
     snprintf(t->output_help, sizeof t->output_help,
-             "write the %s report to this file (written whole at the end of the run)", slashed);
+             "write the %s report to this file (written whole at the end of the run)", t->n.slashed);
 }
 
 static void add_core_options(struct sb_options *o)
@@ -89,7 +74,7 @@ static void add_core_options(struct sb_options *o)
     ADD("percentiles", SB_OPT_LIST, "50,90,95,99,99.9,99.99", "percentiles listed in the final and JSON reports", NULL, 0, 0);
     static struct format_texts ft;
     format_texts(&ft);
-    ADD("report-format", SB_OPT_STRING, sb_report_formats[0]->name, ft.help, ft.choices, 0, 0);
+    ADD("report-format", SB_OPT_STRING, sb_report_formats[0]->name, ft.help, ft.n.choices, 0, 0);
     ADD("output", SB_OPT_STRING, NULL, ft.output_help, NULL, 0, 0);
     ADD("hdr-log", SB_OPT_STRING, NULL, "write each reporting window's latency histogram to this HdrHistogram interval log", NULL, 0, 0);
     ADD("prometheus", SB_OPT_STRING, NULL, "serve /metrics for Prometheus at ADDR:PORT during the run (e.g. 127.0.0.1:9273)", NULL, 0, 0);

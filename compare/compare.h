@@ -181,10 +181,6 @@ int cmp_run_done(const char *dir, const char *id);
 json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
                     const struct cmp_request *req, char *err, size_t errlen);
 
-/* Appends to warnings a warning {kind, workload, threads, target, run,
- * text} about loaded run run. */
-void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text);
-
 /* ---- compare_probe.c ---- */
 
 #define CMP_PROBE_TASKS 1100        /* threads of one child followed */
@@ -279,6 +275,9 @@ json_object *cmp_string(const char *s);
 /* Writes j to path (indented) through path.tmp and a rename.  Returns 0,
  * or -1 with one line in err (no file at path then, an older one stays). */
 int cmp_write_json(const char *path, json_object *j, char *err, size_t errlen);
+/* Appends to warnings a warning {kind, workload, threads, target, run,
+ * text} about loaded run run. */
+void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text);
 
 /* ---- compare_cli.c (called by main.c) ---- */
 

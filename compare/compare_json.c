@@ -2,7 +2,7 @@
  * compare_json.c: the JSON compare writes (json-c, read back through
  * results/json_get.c): numbers that stay valid JSON, [x, y] pairs, and files
  * written whole (through FILE.tmp and a rename) so that a results
- * directory never holds half a file.
+ * directory never holds half a file; the warning objects of a summary.
  */
 #include "compare.h"
 
@@ -31,6 +31,18 @@ json_object *cmp_pair(double x, double y)
 json_object *cmp_string(const char *s)
 {
     return s ? json_object_new_string(s) : NULL;
+}
+
+void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text)
+{
+    json_object *w = json_object_new_object();
+    json_object_object_add(w, "kind", json_object_new_string(kind));
+    static const char *const keys[] = {"workload", "threads", "target", NULL};
+    for (int i = 0; keys[i]; i++)
+        json_object_object_add(w, keys[i], json_object_get(sb_json_member(run, keys[i])));
+    json_object_object_add(w, "run", json_object_get(sb_json_member(run, "id")));
+    json_object_object_add(w, "text", json_object_new_string(text));
+    json_object_array_add(warnings, w);
 }
 
 int cmp_write_json(const char *path, json_object *j, char *err, size_t errlen)

@@ -131,6 +131,41 @@ int cmp_min_repeats(double conf)
     return CMP_STATS_MAX_N;
 }
 
+/* The interval of a shift from its null distribution, one rule for both
+ * tests: v[0..nv) sorted (the pairwise differences, or the Walsh
+ * averages), c[0..nv] the null counts of the statistic (of `total` in
+ * all).  The critical value is the largest k with P(stat <= k) <=
+ * (1 - conf) / 2; the interval is [v[k], v[nv-k-1]] with its exact level.
+ * When no k reaches conf, the widest interval there is, [min, max], with
+ * its (too low) coverage, not achievable. */
+static void shift_interval(const double *v, int nv, const double *c, double total, double conf,
+                           struct cmp_shift *out)
+{
+    double alpha2 = (1 - conf) / 2, cum = 0;
+    int k = -1;
+    for (int x = 0; x <= nv; x++) {
+        cum += c[x];
+        if (cum / total <= alpha2 + 1e-12)
+            k = x;
+        else
+            break;
+    }
+    if (k >= 0 && k < nv - k) {
+        double tail = 0;
+        for (int x = 0; x <= k; x++)
+            tail += c[x];
+        out->achievable = 1;
+        out->low = v[k];
+        out->high = v[nv - k - 1];
+        out->level = 1 - 2 * tail / total;
+        out->significant = out->low > 0 || out->high < 0;
+    } else {
+        out->low = v[0];
+        out->high = v[nv - 1];
+        out->level = 1 - 2 * c[0] / total;
+    }
+}
+
 int cmp_compare(const double *a, int n, const double *b, int m, double conf,
                 struct cmp_shift *out)
 {
@@ -178,32 +213,7 @@ int cmp_compare(const double *a, int n, const double *b, int m, double conf,
     double p = 2 * fmin(lo_tail, hi_tail) / total;
     out->p_value = p > 1 ? 1 : p;
 
-    /* critical value: the largest k with P(U <= k) <= (1 - conf) / 2 */
-    double alpha2 = (1 - conf) / 2, cum = 0;
-    int k = -1;
-    for (int v = 0; v <= nm; v++) {
-        cum += c[v];
-        if (cum / total <= alpha2 + 1e-12)
-            k = v;
-        else
-            break;
-    }
-    if (k >= 0 && k < nm - k) {
-        double tail = 0;
-        for (int v = 0; v <= k; v++)
-            tail += c[v];
-        out->achievable = 1;
-        out->low = d[k];
-        out->high = d[nm - k - 1];
-        out->level = 1 - 2 * tail / total;
-        out->significant = out->low > 0 || out->high < 0;
-    } else {
-        /* the widest interval there is, [min, max] of the differences,
-         * with its (too low) coverage */
-        out->low = d[0];
-        out->high = d[nm - 1];
-        out->level = 1 - 2 * c[0] / total;
-    }
+    shift_interval(d, nm, c, total, conf, out);
     free(d);
     free(c);
     return 0;
@@ -343,29 +353,7 @@ int cmp_compare_paired(const double *a, const double *b, int n, double conf, str
     /* the interval: Walsh averages k+1 and nw-k (1-based) for the largest
      * k with P(T+ <= k) <= (1 - conf) / 2, over all n pairs */
     sr_counts(n, c);
-    double total = pow(2.0, n), cum = 0, alpha2 = (1 - conf) / 2;
-    int k = -1;
-    for (int v = 0; v <= nw; v++) {
-        cum += c[v];
-        if (cum / total <= alpha2 + 1e-12)
-            k = v;
-        else
-            break;
-    }
-    if (k >= 0 && k < nw - k) {
-        double tail = 0;
-        for (int v = 0; v <= k; v++)
-            tail += c[v];
-        out->achievable = 1;
-        out->low = w[k];
-        out->high = w[nw - k - 1];
-        out->level = 1 - 2 * tail / total;
-        out->significant = out->low > 0 || out->high < 0;
-    } else {
-        out->low = w[0];
-        out->high = w[nw - 1];
-        out->level = 1 - 2 * c[0] / total;
-    }
+    shift_interval(w, nw, c, pow(2.0, n), conf, out);
     free(d);
     free(w);
     free(c);

@@ -53,18 +53,6 @@ static int point_tps(const struct ctx *c, const char *wl, int threads, const cha
     return n;
 }
 
-void cmp_warn(json_object *warnings, const json_object *run, const char *kind, const char *text)
-{
-    json_object *w = json_object_new_object();
-    json_object_object_add(w, "kind", json_object_new_string(kind));
-    static const char *const keys[] = {"workload", "threads", "target", NULL};
-    for (int i = 0; keys[i]; i++)
-        add_ref(w, keys[i], sb_json_member(run, keys[i]));
-    add_ref(w, "run", sb_json_member(run, "id"));
-    json_object_object_add(w, "text", json_object_new_string(text));
-    json_object_array_add(warnings, w);
-}
-
 static void warn(struct ctx *c, const json_object *run, const char *kind, const char *fmt, double a, double b)
 {
     char text[400];

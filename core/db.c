@@ -1,7 +1,9 @@
 /*
  * Connection facade: connections and the one statement path (see db.h).
- * Prepared statements and literal emulation are in db_stmt.c, bulk loads
- * in db_bulk.c.
+ * What a statement puts on the wire (its values, its literal SQL, its
+ * driver statement) is db_sql.c's, below this file; the statements' life
+ * for the binding (prepare, parameters, close) is db_stmt.c's, above it;
+ * bulk loads are db_bulk.c's.
  *
  * Every statement, blocking or not, pipelined or not, takes one slot of
  * the connection's ring from its send to its answer: submit fills the
@@ -86,21 +88,6 @@ int sb_db_set_pipeline(int depth)
     return pipe_depth;
 }
 
-int sb_db_grow(char **buf, size_t *cap, size_t need)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 256;
-    while (n < need)
-        n *= 2;
-    char *p = realloc(*buf, n);
-    if (p == NULL)
-        return -1;
-    *buf = p;
-    *cap = n;
-    return 0;
-}
-
 /* Copies the error of the driver's last call (or "not connected") into
  * c->err, with the statement it belongs to. */
 static void set_error(struct sb_conn *c, int status, const char *sql, size_t len)
@@ -157,8 +144,10 @@ void sb_conn_close(struct sb_conn *c)
 {
     if (c == NULL)
         return;
-    while (c->nstmts > 0)
-        sb_stmt_close(c->stmts[c->nstmts - 1]);
+    while (c->nstmts > 0) {
+        sb_conn_quiesce(c, c->stmts[c->nstmts - 1]);
+        sb_stmt_free(c->stmts[c->nstmts - 1]);
+    }
     sb_conn_disconnect(c);
     for (int i = 0; i < c->depth; i++)
         free(c->ring[i].text);
@@ -621,20 +610,10 @@ void sb_conn_free_result(struct sb_conn *c)
     c->has_result = 0;
 }
 
-int sb_count_placeholders(const char *sql, size_t len)
+void sb_conn_quiesce(struct sb_conn *c, const struct sb_stmt *s)
 {
-    int n = 0;
-    char quote = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = sql[i];
-        if (quote) {
-            if (ch == quote)
-                quote = 0;
-        } else if (ch == '\'' || ch == '"' || ch == '`') {
-            quote = ch;
-        } else if (ch == '?') {
-            n++;
-        }
+    if (s->ds && c->dc) {
+        sb_conn_drain(c);
+        sb_conn_free_result(c);
     }
-    return n;
 }

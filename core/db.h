@@ -42,8 +42,8 @@ struct sb_stmt;
 enum sb_txn { SB_TXN_NONE = 0, SB_TXN_BEGIN, SB_TXN_COMMIT, SB_TXN_ROLLBACK };
 
 /* One statement to run: exactly one of a query's text, a prepared
- * statement or a transaction verb.  Build it with sb_req_query, sb_req_stmt
- * or sb_req_txn. */
+ * statement or a transaction verb.  Build it with sb_req_query,
+ * sb_stmt_request or sb_req_txn. */
 struct sb_req {
     const char *sql;           /* a query's text (len bytes, not NUL-terminated) */
     size_t len;
@@ -58,29 +58,6 @@ struct sb_req {
 /* A connection: opaque outside core/ (its insides are core/db_int.h's);
  * the binding reads it through the accessors below. */
 struct sb_conn;
-
-struct sb_stmt {
-    struct sb_conn *c;
-    sbd_stmt *ds;                 /* driver statement, NULL when emulated */
-    int declined;                 /* the driver would not prepare it: emulated */
-    char *sql;                    /* owned copy of the text */
-    size_t sql_len;
-    enum sb_qkind kind;           /* what it is counted as */
-    int named;                    /* slot in stats->named, -1 if unnamed */
-    int nparams;                  /* placeholders in the text */
-    int ncreated;                 /* parameters created by bind_create */
-    int *types;                   /* enum sbd_type per placeholder */
-    struct sbd_value *vals;       /* values per created parameter */
-    char **strbuf;                /* owned string storage per parameter */
-    size_t *strcap;
-    size_t *maxlen;               /* a string parameter's longest value (bind_create's
-                                     max_len; 0 = no limit): longer ones are cut, as
-                                     sysbench's CHAR/VARCHAR parameters are */
-    int *order;                   /* placeholder i -> created parameter */
-    int bound;                    /* sb_stmt_bind has run: the types are known */
-    int identity;                 /* order[i] == i for all i */
-    struct sbd_value *ordered;    /* gathered values when not identity */
-};
 
 /* Global settings the facade needs; set once before threads start.  drv
  * is the loader's full-size table: a capability bit is set only when its
@@ -117,11 +94,6 @@ static inline struct sb_req sb_req_query(const char *sql, size_t len)
 static inline struct sb_req sb_req_query_stream(const char *sql, size_t len)
 {
     struct sb_req r = {sql, len, NULL, SB_TXN_NONE, sb_classify_sql(sql, len), 1};
-    return r;
-}
-static inline struct sb_req sb_req_stmt(struct sb_stmt *s)
-{
-    struct sb_req r = {NULL, 0, s, SB_TXN_NONE, s->kind, 0};
     return r;
 }
 static inline struct sb_req sb_req_txn(enum sb_txn verb)
@@ -252,22 +224,25 @@ int sb_stmt_set_str(struct sb_stmt *s, int slot, const char *v, size_t len);
  * it then calls sb_stmt_set_len.  NULL when out of memory. */
 char *sb_stmt_str_buf(struct sb_stmt *s, int slot, size_t len);
 void sb_stmt_set_len(struct sb_stmt *s, int slot, size_t len);
+/* Waits for the statements of s's connection in flight, then closes s and
+ * frees it.  NULL is a no-op. */
 void sb_stmt_close(struct sb_stmt *s);
 
-/* What submitting a statement takes (db.c calls these). */
-/* Prepares s on the driver, or leaves it to be emulated when the driver
- * declines.  Returns SBD_OK or the error (c->err). */
-int sb_stmt_driver_prepare(struct sb_stmt *s);
-/* The parameter values in placeholder order. */
-const struct sbd_value *sb_stmt_values(struct sb_stmt *s);
-/* Writes s with its values as literals into c->sql; returns the length or
- * -1 when out of memory. */
-long sb_stmt_build_literal(struct sb_stmt *s, const struct sbd_value *vals);
-/* Appends a SQL literal for v to c->sql at *pos; 0 or -1 (out of memory). */
-int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value *v);
-/* Grows *buf to at least need bytes; 0, or -1 when out of memory (the old
- * buffer stays valid). */
-int sb_db_grow(char **buf, size_t *cap, size_t need);
+/* A statement is opaque outside core/ (its insides are core/db_int.h's).
+ * What the binding needs of one it reads once, when it prepares the
+ * statement or creates a parameter, and keeps: running the statement and
+ * setting an integer parameter call nothing here. */
+/* Placeholders in the text, and parameters created so far. */
+int sb_stmt_nparams(const struct sb_stmt *s);
+int sb_stmt_ncreated(const struct sb_stmt *s);
+/* The request that runs s (sb_conn_submit), to keep and pass each time. */
+struct sb_req sb_stmt_request(struct sb_stmt *s);
+/* Parameter slot's value, written in place by the caller (its type is the
+ * slot's; a string's bytes go through sb_stmt_set_str or sb_stmt_str_buf),
+ * valid until sb_stmt_close; and a string slot's longest value (0: no
+ * limit).  slot is one sb_stmt_param_create returned. */
+struct sbd_value *sb_stmt_param(struct sb_stmt *s, int slot);
+size_t sb_stmt_param_maxlen(const struct sb_stmt *s, int slot);
 
 /* ---- bulk loads (db_bulk.c) ---- */
 

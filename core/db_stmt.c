@@ -1,10 +1,11 @@
 /*
- * Prepared statements of the connection facade (see db.h): their texts,
- * parameters and values, lazy preparation on the driver (at the first
- * execute, when the parameter types are known; again after a reconnect),
- * and the literal SQL that emulates them (--db-ps-mode=disable, or a driver
- * that declines to prepare).  Running a statement is sb_conn_submit's job
- * (db.c).
+ * Prepared statements of the connection facade for the binding (see
+ * db.h): made from their texts, their parameters created, bound and set,
+ * lazy preparation on the driver (at the first execute, when the parameter
+ * types are known; again after a reconnect), what the binding keeps of one,
+ * and closing.  Above db.c (it waits for a connection's statements in
+ * flight before a driver statement is closed); what a statement puts on
+ * the wire is db_sql.c's, and running it is sb_conn_submit's (db.c).
  */
 #include "db_int.h"
 #include "../lib/text.h"
@@ -92,25 +93,6 @@ int sb_stmt_set_name(struct sb_stmt *s, const char *name)
 {
     s->named = sb_stats_named_slot(s->c->stats, name);
     return s->named >= 0 ? 0 : -1;
-}
-
-int sb_stmt_driver_prepare(struct sb_stmt *s)
-{
-    struct sb_conn *c = s->c;
-    s->ds = NULL;
-    int rc = c->drv->prepare(c->dc, s->sql, s->sql_len, s->nparams, s->types, &s->ds);
-    if (rc == SBD_UNSUPPORTED) {
-        s->ds = NULL;
-        s->declined = 1; /* emulated from now on */
-        return SBD_OK;
-    }
-    if (rc != SBD_OK) {
-        c->err = *c->drv->last_error(c->dc);
-        c->err.status = rc;
-        c->err_sql = s->sql;
-        c->err_sql_len = s->sql_len;
-    }
-    return rc;
 }
 
 /* The driver statement no longer matches the parameter types: it is
@@ -215,117 +197,21 @@ int sb_stmt_set_str(struct sb_stmt *s, int slot, const char *v, size_t len)
     return 0;
 }
 
-const struct sbd_value *sb_stmt_values(struct sb_stmt *s)
-{
-    if (s->identity)
-        return s->vals;
-    for (int i = 0; i < s->nparams; i++)
-        s->ordered[i] = s->vals[s->order[i]];
-    return s->ordered;
-}
-
-/* Bytes as a hex literal: '\\x..'::bytea on PostgreSQL, X'..' elsewhere
- * (MySQL, SQLite, DB2 and the SQL standard's binary string literal). */
-static size_t append_hex_literal(struct sb_conn *c, char *o, const struct sbd_value *v)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    const char *dialect = c->drv->dialect != NULL ? c->drv->dialect(c->dc) : NULL;
-    int pg = dialect != NULL && strcmp(dialect, "postgresql") == 0;
-    size_t n = 0;
-    if (pg) {
-        memcpy(o, "'\\x", 3);
-        n = 3;
-    } else {
-        memcpy(o, "X'", 2);
-        n = 2;
-    }
-    for (size_t i = 0; i < v->len; i++) {
-        unsigned char b = (unsigned char)v->s[i];
-        o[n++] = hex[b >> 4];
-        o[n++] = hex[b & 15];
-    }
-    o[n++] = '\'';
-    if (pg) {
-        memcpy(o + n, "::bytea", 7);
-        n += 7;
-    }
-    return n;
-}
-
-int sb_db_append_literal(struct sb_conn *c, size_t *pos, const struct sbd_value *v)
-{
-    if (sb_db_grow(&c->sql, &c->sql_cap,
-                   *pos + 64 + (v->type >= SBD_TYPE_STRING ? v->len * 2 + 2 : 0)) != 0)
-        return -1;
-    char *o = c->sql + *pos;
-    if (v->is_null || v->type == SBD_TYPE_NULL) {
-        memcpy(o, "NULL", 4);
-        *pos += 4;
-    } else if (v->type == SBD_TYPE_INT) {
-        *pos += sbc_i64_to_text(v->i, o);
-    } else if (v->type == SBD_TYPE_DOUBLE) {
-        *pos += (size_t)snprintf(o, 40, "%.17g", v->d);
-    } else if (v->type == SBD_TYPE_BYTES) {
-        *pos += append_hex_literal(c, o, v);
-    } else {
-        int bs = (c->drv->caps & SBD_CAP_BACKSLASH_ESC) != 0;
-        size_t n = 0;
-        o[n++] = '\'';
-        for (size_t i = 0; i < v->len; i++) {
-            char ch = v->s[i];
-            if (ch == '\'' || (bs && ch == '\\'))
-                o[n++] = ch;
-            o[n++] = ch;
-        }
-        o[n++] = '\'';
-        *pos += n;
-    }
-    return 0;
-}
-
-long sb_stmt_build_literal(struct sb_stmt *s, const struct sbd_value *vals)
-{
-    struct sb_conn *c = s->c;
-    size_t pos = 0;
-    int p = 0;
-    char quote = 0;
-    for (size_t i = 0; i < s->sql_len; i++) {
-        char ch = s->sql[i];
-        if (quote) {
-            if (ch == quote)
-                quote = 0;
-        } else if (ch == '\'' || ch == '"' || ch == '`') {
-            quote = ch;
-        } else if (ch == '?' && p < s->nparams) {
-            if (sb_db_append_literal(c, &pos, &vals[p++]) != 0)
-                return -1;
-            continue;
-        }
-        if (sb_db_grow(&c->sql, &c->sql_cap, pos + 2) != 0)
-            return -1;
-        c->sql[pos++] = ch;
-    }
-    return (long)pos;
-}
-
 void sb_stmt_close(struct sb_stmt *s)
 {
     if (s == NULL)
         return;
-    struct sb_conn *c = s->c;
-    if (s->ds && c->dc) {
-        sb_conn_drain(c);
-        sb_conn_free_result(c);
-        c->drv->close_stmt(c->dc, s->ds);
-    }
-    for (int i = 0; i < c->nstmts; i++)
-        if (c->stmts[i] == s) {
-            c->stmts[i] = c->stmts[--c->nstmts];
-            break;
-        }
-    for (int i = 0; i < s->nparams; i++)
-        free(s->strbuf[i]);
-    free(s->sql); free(s->types); free(s->vals); free(s->strbuf); free(s->strcap);
-    free(s->maxlen); free(s->order); free(s->ordered);
-    free(s);
+    sb_conn_quiesce(s->c, s);
+    sb_stmt_free(s);
+}
+
+int sb_stmt_nparams(const struct sb_stmt *s) { return s->nparams; }
+int sb_stmt_ncreated(const struct sb_stmt *s) { return s->ncreated; }
+struct sbd_value *sb_stmt_param(struct sb_stmt *s, int slot) { return &s->vals[slot]; }
+size_t sb_stmt_param_maxlen(const struct sb_stmt *s, int slot) { return s->maxlen[slot]; }
+
+struct sb_req sb_stmt_request(struct sb_stmt *s)
+{
+    struct sb_req r = {NULL, 0, s, SB_TXN_NONE, s->kind, 0};
+    return r;
 }

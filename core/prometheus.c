@@ -3,6 +3,7 @@
  * the text-format writer of sbench's metrics; see prometheus.h.
  */
 #include "prometheus.h"
+#include "../lib/sock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -96,48 +97,11 @@ static int parse_listen(const char *addr, struct sockaddr_storage *sa, socklen_t
 
 /* ---- HTTP ------------------------------------------------------------------------ */
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Waits for `events` on fd until deadline, or for the stop pipe.
  * Returns 1 when fd is ready, 0 on timeout/stop/error. */
 static int wait_fd(struct sb_prom *p, int fd, short events, int64_t deadline)
 {
-    for (;;) {
-        int64_t left = deadline - now_ms();
-        if (left <= 0)
-            return 0;
-        struct pollfd pf[2] = {{fd, events, 0}, {p->stop_pipe[0], POLLIN, 0}};
-        int n = poll(pf, 2, (int)left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0 || pf[1].revents)
-            return 0;
-        return 1;
-    }
-}
-
-static int write_all(struct sb_prom *p, int fd, const char *buf, size_t len, int64_t deadline)
-{
-    while (len > 0) {
-        ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-        if (n > 0) {
-            buf += n;
-            len -= (size_t)n;
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (!wait_fd(p, fd, POLLOUT, deadline))
-                return -1;
-        } else {
-            return -1;
-        }
-    }
-    return 0;
+    return sb_sock_wait(fd, events, p->stop_pipe[0], deadline) == 0;
 }
 
 static void respond(struct sb_prom *p, int fd, const char *status, const char *ctype,
@@ -148,9 +112,9 @@ static void respond(struct sb_prom *p, int fd, const char *status, const char *c
                      "HTTP/1.0 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
                      "Connection: close\r\n\r\n",
                      status, ctype, len);
-    int64_t deadline = now_ms() + WRITE_DEADLINE_MS;
-    if (write_all(p, fd, hdr, (size_t)n, deadline) == 0 && !head_only)
-        write_all(p, fd, body, len, deadline);
+    int64_t deadline = sb_mono_ms() + WRITE_DEADLINE_MS;
+    if (sb_send_all(fd, hdr, (size_t)n, p->stop_pipe[0], deadline) == 0 && !head_only)
+        sb_send_all(fd, body, len, p->stop_pipe[0], deadline);
 }
 
 static void respond_text(struct sb_prom *p, int fd, const char *status, const char *msg)
@@ -162,7 +126,7 @@ static void serve_conn(struct sb_prom *p, int fd)
 {
     char req[REQ_MAX + 1];
     size_t got = 0;
-    int64_t deadline = now_ms() + READ_DEADLINE_MS;
+    int64_t deadline = sb_mono_ms() + READ_DEADLINE_MS;
     for (;;) {
         if (got == REQ_MAX) {
             respond_text(p, fd, "431 Request Header Fields Too Large", "request too large\n");

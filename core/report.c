@@ -7,6 +7,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,28 @@ const struct sb_report_format *sb_report_format_find(const char *name)
         if (strcmp(sb_report_formats[i]->name, name) == 0)
             return sb_report_formats[i];
     return NULL;
+}
+
+void sb_report_format_names(struct sb_report_format_names *t)
+{
+    size_t c = 0, n = 0, sl = 0;
+    int nfmt = 0;
+    while (sb_report_formats[nfmt])
+        nfmt++;
+    t->choices[0] = t->files[0] = t->slashed[0] = 0;
+    t->plural = nfmt > 2;
+    for (int i = 0; i < nfmt; i++) {
+        const char *name = sb_report_formats[i]->name;
+        c += (size_t)snprintf(t->choices + c, c < sizeof t->choices ? sizeof t->choices - c : 0,
+                              "%s%s", i ? "|" : "", name);
+        if (i == 0) /* the default: the report on stdout */
+            continue;
+        const char *sep = i == 1 ? "" : i == nfmt - 1 ? " and " : ", ";
+        n += (size_t)snprintf(t->files + n, n < sizeof t->files ? sizeof t->files - n : 0, "%s%s", sep,
+                              name);
+        sl += (size_t)snprintf(t->slashed + sl, sl < sizeof t->slashed ? sizeof t->slashed - sl : 0,
+                               "%s%s", i == 1 ? "" : "/", name);
+    }
 }
 
 struct sb_report_stat sb_report_stat_of(const struct sb_report *r)

@@ -118,4 +118,11 @@ extern const struct sb_report_format *const sb_report_formats[];
 /* The format called name, or NULL. */
 const struct sb_report_format *sb_report_format_find(const char *name);
 
+/* The formats' names as the options' help says them, from the table:
+ * choices "text|json|csv", files "json and csv" (the formats that go to
+ * --output or stdout; plural when more than one), slashed "json/csv".  One
+ * for `sbench run`'s options and `sbench merge`'s. */
+struct sb_report_format_names { char choices[128], files[128], slashed[128]; int plural; };
+void sb_report_format_names(struct sb_report_format_names *t);
+
 #endif

@@ -8,11 +8,26 @@
  *   sbench.builtin.threads(lock, yields)          -> nothing
  *   sbench.builtin.mutex(num, locks, loops, seed) -> x; x:event()
  *   sbench.builtin.limit_events(n)                -> the run's event limit, at most n
+ * and fileio's files (builtin/fileio.c; also on sbench.diag, their first home):
+ *   sbench.builtin.free_bytes(dir)          -> bytes available to this user in dir's file system
+ *   sbench.builtin.open(path, block, flags) -> file, or nil, message
+ *       flags: a string of letters: c create (truncate), d O_DIRECT, r read only,
+ *       s O_SYNC, y O_DSYNC
+ *   f:write(offset)  -> bytes written (one block; raises on an error)
+ *   f:read(offset)   -> bytes read (one block, fewer at the end; raises on an error)
+ *   f:verify()       -> whether the block last read is the pattern f:write writes
+ *   f:fsync(["fdatasync"]), f:size() -> bytes, f:close()   (closing twice is fine; __gc and __close close)
+ *   f:drop_cache()   asks the kernel to drop the file's clean cached pages
+ *   sbench.builtin.unlink(path)             -> true, or nil, message
  * Bad arguments raise a Lua error naming them; nothing allocates per event.
+ * Failures the user can fix (a directory that does not exist, O_DIRECT
+ * refused by the file system) come back as nil, message; an I/O error in
+ * the middle of a test raises.
  */
 #include <lauxlib.h>
 #include <lua.h>
 
+#include <errno.h>
 #include <string.h>
 
 #include "../builtin/builtin.h"
@@ -21,6 +36,7 @@
 
 #define MEM_MT "sbench.builtin.memory"
 #define MUTEX_MT "sbench.builtin.mutex"
+#define FILE_MT "sbench.diag.file"
 
 struct l_mem {
     size_t *block;      /* the global block, or local[] */
@@ -140,6 +156,149 @@ static int b_limit_events(lua_State *L)
     return 1;
 }
 
+/* ---- fileio's files ---- */
+
+static struct sb_file *check_file(lua_State *L)
+{
+    struct sb_file *f = luaL_checkudata(L, 1, FILE_MT);
+    if (f->fd < 0)
+        luaL_error(L, "the file is closed");
+    return f;
+}
+
+static int f_close(lua_State *L)
+{
+    sb_file_close(luaL_checkudata(L, 1, FILE_MT));
+    return 0;
+}
+
+/* open(path, block, flags): the userdata is made closed first, then the
+ * buffer and the file are acquired. */
+static int b_open(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_Integer block = luaL_checkinteger(L, 2);
+    const char *flags = luaL_optstring(L, 3, "");
+    luaL_argcheck(L, block >= 512 && block <= (1 << 30) && block % 512 == 0, 2,
+                  "block size must be a multiple of 512 between 512 and 1 GiB");
+    struct sb_file *f = lua_newuserdatauv(L, sizeof *f, 0);
+    f->fd = -1;
+    f->buf = NULL;
+    luaL_setmetatable(L, FILE_MT);
+    int e = sb_file_open(f, path, (size_t)block, flags);
+    if (f->buf == NULL)
+        return luaL_error(L, "out of memory for a %d-byte block", (int)block);
+    if (e != 0) {
+        lua_pushnil(L);
+        if (e == EINVAL && strchr(flags, 'd'))
+            lua_pushfstring(L, "%s: the file system refuses O_DIRECT (%s)", path, strerror(e));
+        else
+            lua_pushfstring(L, "%s: %s", path, strerror(e));
+        return 2;
+    }
+    return 1;
+}
+
+/* f:write(offset) and f:read(offset): one block, the bytes moved; raises
+ * on an I/O error. */
+static int block_io(lua_State *L, int write)
+{
+    struct sb_file *f = check_file(L);
+    lua_Integer off = luaL_checkinteger(L, 2);
+    size_t done;
+    int e = (write ? sb_file_write : sb_file_read)(f, (int64_t)off, &done);
+    if (e != 0)
+        return luaL_error(L, "%s at offset %I: %s", write ? "write" : "read", off + (lua_Integer)done,
+                          e > 0 ? strerror(e) : "nothing written");
+    lua_pushinteger(L, (lua_Integer)done);
+    return 1;
+}
+
+static int f_write(lua_State *L) { return block_io(L, 1); }
+static int f_read(lua_State *L) { return block_io(L, 0); }
+
+/* f:verify(): whether the buffer (the last block read) is the pattern
+ * f:write writes (fileio --validate). */
+static int f_verify(lua_State *L)
+{
+    lua_pushboolean(L, sb_file_verify(check_file(L)));
+    return 1;
+}
+
+static int f_fsync(lua_State *L)
+{
+    struct sb_file *f = check_file(L);
+    int data_only = strcmp(luaL_optstring(L, 2, "fsync"), "fdatasync") == 0;
+    int e = sb_file_sync(f, data_only);
+    if (e != 0)
+        return luaL_error(L, "%s: %s", data_only ? "fdatasync" : "fsync", strerror(e));
+    return 0;
+}
+
+static int f_size(lua_State *L)
+{
+    int64_t size;
+    int e = sb_file_size(check_file(L), &size);
+    if (e != 0)
+        return luaL_error(L, "fstat: %s", strerror(e));
+    lua_pushinteger(L, (lua_Integer)size);
+    return 1;
+}
+
+static int f_drop_cache(lua_State *L)
+{
+    int e = sb_file_drop_cache(check_file(L));
+    if (e != 0)
+        return luaL_error(L, "posix_fadvise: %s", strerror(e));
+    return 0;
+}
+
+static int b_unlink(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    int e = sb_file_unlink(path);
+    if (e != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", path, strerror(e));
+        return 2;
+    }
+    lua_pushboolean(L, 1);
+    return 1;
+}
+
+static int b_free_bytes(lua_State *L)
+{
+    const char *dir = luaL_checkstring(L, 1);
+    uint64_t bytes;
+    int e = sb_free_bytes(dir, &bytes);
+    if (e != 0) {
+        lua_pushnil(L);
+        lua_pushfstring(L, "%s: %s", dir, strerror(e));
+        return 2;
+    }
+    lua_pushinteger(L, (lua_Integer)bytes);
+    return 1;
+}
+
+void l_builtin_file_fields(lua_State *L)
+{
+    if (luaL_newmetatable(L, FILE_MT)) {
+        static const luaL_Reg fm[] = {{"write", f_write}, {"read", f_read}, {"verify", f_verify},
+                                      {"fsync", f_fsync}, {"size", f_size}, {"close", f_close},
+                                      {"drop_cache", f_drop_cache}, {NULL, NULL}};
+        luaL_newlib(L, fm);
+        lua_setfield(L, -2, "__index");
+        lua_pushcfunction(L, f_close);
+        lua_setfield(L, -2, "__gc");
+        lua_pushcfunction(L, f_close);
+        lua_setfield(L, -2, "__close");
+    }
+    lua_pop(L, 1);
+    static const luaL_Reg f[] = {{"open", b_open}, {"unlink", b_unlink}, {"free_bytes", b_free_bytes},
+                                 {NULL, NULL}};
+    luaL_setfuncs(L, f, 0);
+}
+
 void l_open_builtin(lua_State *L)
 {
     static const luaL_Reg mem_m[] = {{"event", mem_event}, {NULL, NULL}};
@@ -156,5 +315,6 @@ void l_open_builtin(lua_State *L)
                                  {"threads", b_threads}, {"mutex", b_mutex},
                                  {"limit_events", b_limit_events}, {NULL, NULL}};
     luaL_newlib(L, f); /* on the sbench table (below it on the stack) */
+    l_builtin_file_fields(L);
     lua_setfield(L, -2, "builtin");
 }

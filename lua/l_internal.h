@@ -149,6 +149,9 @@ void l_opt_lua_name(const struct sb_opt *p, char *key, size_t len);
 void l_open_diag(lua_State *L);
 /* Installs sbench.builtin (l_builtin.c) into the table on top of the stack. */
 void l_open_builtin(lua_State *L);
+/* Sets the fileio test's calls (open, unlink, free_bytes: l_builtin.c) on
+ * the table on top of the stack: sbench.builtin's, and sbench.diag's. */
+void l_builtin_file_fields(lua_State *L);
 /* ---- LuaJIT compatibility (l_compat.c, l_bit.c, l_format.c, l_ffi.c) ---- */
 
 /* Installs what scripts written for sysbench's LuaJIT expect: the Lua 5.1

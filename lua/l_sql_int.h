@@ -46,8 +46,12 @@ struct l_conn {
 struct l_rs { struct sb_conn *c; uint64_t gen; int freed; /* rs:free() called (sysbench's ALERT on a second) */ };
 /* rs: the connection's result-set object once the statement has pushed it
  * (then also user value 2), so that execute finds it in one step. */
-struct l_stmt { struct sb_stmt *s; struct l_conn *lc; struct l_rs *rs; };
-struct l_param { struct l_stmt *ls; int slot; };
+/* req: the request that runs s (sb_stmt_request, read once at prepare).
+ * A parameter keeps its slot's value (sb_stmt_param: written in place, no
+ * call per set) and limit, read once at bind_create; slot -1: the
+ * parameter has no placeholder. */
+struct l_stmt { struct sb_stmt *s; struct l_conn *lc; struct l_rs *rs; struct sb_req req; };
+struct l_param { struct l_stmt *ls; int slot; struct sbd_value *v; size_t maxlen; };
 
 /* Makes SQL errors (ERR_MT, made first) usable where sysbench's scripts
  * expect its string: .., err:find, string.find(err, ...) (l_sql_errstr.c). */

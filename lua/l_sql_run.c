@@ -171,8 +171,8 @@ static int stmt_execute_k(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
     struct l_stmt *ls = l_sql_check_stmt(L, 1);
-    struct sb_conn *c = ls->s->c;
-    struct sb_req r = sb_req_stmt(ls->s);
+    struct sb_conn *c = ls->lc->c;
+    struct sb_req r = ls->req;
     run(L, L_CONN_OF_ARG1, ls->lc, &r, stmt_execute_k, ctx);
     if (ls->rs != NULL) {
         /* what push_rs does, with the result object at hand */

@@ -32,6 +32,7 @@ static int conn_prepare(lua_State *L)
         int status = sb_conn_error(lc->c)->status;
         return l_sql_raise(L, 1, lc->c, status ? status : SBD_ERROR);
     }
+    ls->req = sb_stmt_request(ls->s);
     if (name && sb_stmt_set_name(ls->s, name) != 0)
         return luaL_error(L, "prepare: too many statement names (at most %d)", SB_MAX_NAMED);
     return 1;
@@ -44,13 +45,15 @@ static int stmt_bind_create(lua_State *L)
     lua_Integer maxlen = luaL_optinteger(L, 3, 0);
     /* one more parameter than placeholders: sysbench still returns a
      * parameter; setting it does nothing, binding it is an error */
-    int slot = ls->s->ncreated < ls->s->nparams
-                   ? sb_stmt_param_create(ls->s, t, maxlen > 0 ? (size_t)maxlen : 0) : -1;
-    if (slot < 0 && ls->s->ncreated < ls->s->nparams)
+    int room = sb_stmt_ncreated(ls->s) < sb_stmt_nparams(ls->s);
+    int slot = room ? sb_stmt_param_create(ls->s, t, maxlen > 0 ? (size_t)maxlen : 0) : -1;
+    if (slot < 0 && room)
         return luaL_error(L, "bind_create: out of memory");
     struct l_param *p = lua_newuserdatauv(L, sizeof *p, 1);
     p->ls = ls;
     p->slot = slot;
+    p->v = slot >= 0 ? sb_stmt_param(ls->s, slot) : NULL;
+    p->maxlen = slot >= 0 ? sb_stmt_param_maxlen(ls->s, slot) : 0;
     luaL_setmetatable(L, PARAM_MT);
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 1);
@@ -70,11 +73,11 @@ static int stmt_bind_param(lua_State *L)
             return luaL_error(L, "bind_param: parameter %d belongs to another statement", i + 1);
         if (p->slot < 0)
             return luaL_error(L, "bind_param: parameter %d has no placeholder (the statement "
-                              "has %d)", i + 1, ls->s->nparams);
+                              "has %d)", i + 1, sb_stmt_nparams(ls->s));
         order[i] = p->slot;
     }
     if (sb_stmt_bind(ls->s, order, n) != 0)
-        return luaL_error(L, "bind_param: %d parameters for %d placeholders", n, ls->s->nparams);
+        return luaL_error(L, "bind_param: %d parameters for %d placeholders", n, sb_stmt_nparams(ls->s));
     if (n == 0) /* sysbench 1.0.20: nil without parameters, else 0 */
         lua_pushnil(L);
     else
@@ -103,10 +106,9 @@ static struct l_param *check_param(lua_State *L)
 static int param_set(lua_State *L)
 {
     struct l_param *p = check_param(L);
-    struct sb_stmt *s = p->ls->s;
-    if (p->slot < 0)
+    struct sbd_value *v = p->v;
+    if (v == NULL)
         return 0; /* a parameter without a placeholder */
-    struct sbd_value *v = &s->vals[p->slot];
     if (v->type == SBD_TYPE_INT) { /* the common case first */
         int ok;
         lua_Integer i = lua_tointegerx(L, 2, &ok);
@@ -148,7 +150,7 @@ static int param_set(lua_State *L)
         } else {
             str = luaL_tolstring(L, 2, &len);
         }
-        if (sb_stmt_set_str(s, p->slot, str, len) != 0)
+        if (sb_stmt_set_str(p->ls->s, p->slot, str, len) != 0)
             return luaL_error(L, "out of memory");
         break;
     }
@@ -164,8 +166,8 @@ static int param_set_rand_str(lua_State *L)
     struct sb_stmt *s = p->ls->s;
     if (p->slot < 0)
         return 0;
-    if (s->maxlen[p->slot] > 0 && len > s->maxlen[p->slot])
-        len = s->maxlen[p->slot]; /* as sysbench: a CHAR(N) parameter holds N */
+    if (p->maxlen > 0 && len > p->maxlen)
+        len = p->maxlen; /* as sysbench: a CHAR(N) parameter holds N */
     char *buf = sb_stmt_str_buf(s, p->slot, len);
     if (buf == NULL)
         return luaL_error(L, "out of memory");

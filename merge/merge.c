@@ -43,14 +43,13 @@ int sb_merge_is_command(int argc, char **argv)
 
 static void add_options(struct sb_options *o)
 {
-    static char choices[128];
-    size_t u = 0;
-    for (int i = 0; sb_report_formats[i] && u < sizeof choices; i++)
-        u += (size_t)snprintf(choices + u, sizeof choices - u, "%s%s", i ? "|" : "",
-                              sb_report_formats[i]->name);
+    static struct sb_report_format_names fmt;
+    static char help[256];
+    sb_report_format_names(&fmt);
+    snprintf(help, sizeof help, "format of the merged report; %s go%s to --output or stdout", fmt.files,
+             fmt.plural ? "" : "es");
 #define ADD(name, kind, def, help, ch) sb_options_add(o, name, kind, SB_SRC_CORE, def, help, ch, 0, 0)
-    ADD("report-format", SB_OPT_STRING, sb_report_formats[0]->name,
-        "format of the merged report; json and csv go to --output or stdout", choices);
+    ADD("report-format", SB_OPT_STRING, sb_report_formats[0]->name, help, fmt.choices);
     ADD("output", SB_OPT_STRING, NULL, "write the merged report in --report-format to this file "
         "(written whole at the end)", NULL);
     ADD("hdr-log", SB_OPT_STRING, NULL, "write the merged windows' latency histograms to this "

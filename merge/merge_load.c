@@ -44,11 +44,6 @@ static int bad(struct ctx *c, const char *fmt, ...)
     return -1;
 }
 
-sb_histogram *mg_hist_new(double precision)
-{
-    return sb_histogram_create(SB_HIST_LOWEST_NS, SB_HIST_HIGHEST_NS, precision);
-}
-
 static int is_int(json_object *v) { return json_object_is_type(v, json_type_int); }
 static int is_str(json_object *v) { return json_object_is_type(v, json_type_string); }
 static int is_arr(json_object *v) { return json_object_is_type(v, json_type_array); }
@@ -596,27 +591,4 @@ int mg_shard_load_hlog(struct mg_shard *s, const char *path, struct mg_run *m, c
         return -1;
     }
     return load_hlog(s, m, err, errlen);
-}
-
-void mg_shard_free(struct mg_shard *s)
-{
-    if (!s)
-        return;
-    free(s->json_path);
-    free(s->hlog_path);
-    json_object_put(s->run);
-    sb_histogram_destroy(s->lat);
-    sb_histogram_destroy(s->connect);
-    sb_histogram_destroy(s->lag);
-    for (int k = 0; k < SB_Q_NKINDS; k++)
-        sb_histogram_destroy(s->kind[k]);
-    for (int i = 0; i < s->nnamed; i++)
-        sb_histogram_destroy(s->named_lat[i]);
-    for (int i = 0; i < s->ntypes; i++)
-        sb_histogram_destroy(s->type_lat[i]);
-    free(s->thread_events);
-    free(s->thread_busy_ns);
-    free(s->client_events);
-    free(s->w);
-    memset(s, 0, sizeof *s);
 }

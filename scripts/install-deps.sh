@@ -11,7 +11,7 @@ test="postgresql-15 postgresql-contrib mariadb-server mariadb-client unixodbc
 odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer nodejs
 bash-completion debhelper lintian fakeroot
 prometheus python3-jsonschema openssl clang libclang-rt-14-dev valgrind time
-openmpi-bin python3-yaml gnuplot-nox chromium poppler-utils fio strace"
+openmpi-bin python3-yaml gnuplot-nox chromium poppler-utils fio strace universal-ctags"
 want=$build
 [ "${1:-}" = "--test" ] && want="$build $test"
 missing=""

@@ -19,7 +19,8 @@
 -- directory of the files, "." as sysbench); --file-io-mode is sync only.
 
 local builtin = require("builtin_common")
-local diag = sbench.diag
+local diag = sbench.diag -- now
+local test_files = sbench.builtin -- open, unlink (builtin/fileio.c)
 
 sysbench.cmdline.database = false
 sysbench.cmdline.options = {
@@ -79,7 +80,7 @@ function prepare()
    local t0, bytes = diag.now(), 0
    for i = 0, c.num - 1 do
       print("Creating file test_file." .. i)
-      local f, err = diag.open(c.path(i), c.bs, "c" .. c.flags)
+      local f, err = test_files.open(c.path(i), c.bs, "c" .. c.flags)
       if not f then builtin.fatal("Cannot open file: " .. err) end
       for b = 0, c.blocks - 1 do
          bytes = bytes + f:write(b * c.bs)
@@ -95,7 +96,7 @@ function cleanup()
    local c = settings()
    print("Removing test files...")
    for i = 0, c.num - 1 do
-      local ok, err = diag.unlink(c.path(i))
+      local ok, err = test_files.unlink(c.path(i))
       if not ok then builtin.fatal(err) end
    end
 end
@@ -157,7 +158,7 @@ function thread_init()
    seq = m:sub(1, 3) == "seq"
    files = {}
    for i = 0, c.num - 1 do
-      local f, err = diag.open(c.path(i), c.bs, (writes_any and "" or "r") .. c.flags)
+      local f, err = test_files.open(c.path(i), c.bs, (writes_any and "" or "r") .. c.flags)
       if not f then error("fileio: " .. err, 0) end
       files[i] = f
    end

@@ -21,4 +21,17 @@ static inline void *sbc_grow(void *buf, size_t *cap, size_t need, size_t size, s
     return need <= *cap ? buf : sbc_grow_slow(buf, cap, need, size, first);
 }
 
+/* The growth rule of an answer's buffer, one for every wire fast path and
+ * the host's I/O: before the next receive it must hold the parser's `need`
+ * bytes, or 4 kB more than the `in_len` it has, and never more than `max`
+ * (--db-max-result-bytes).  Returns that size, or 0 when the answer has
+ * reached `max` or needs more (too big: refused, not grown). */
+static inline size_t sbc_answer_want(size_t need, size_t in_len, size_t max)
+{
+    if (need > max || in_len >= max)
+        return 0;
+    size_t want = need > in_len + 4096 ? need : in_len + 4096;
+    return want > max ? max : want;
+}
+
 #endif /* SBENCH_DRIVERS_BUF_H */

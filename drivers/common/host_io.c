@@ -2,6 +2,7 @@
  * Host I/O bookkeeping shared by the wire fast paths (host_io.h).
  */
 #include "host_io.h"
+#include "buf.h"
 
 #include <errno.h>
 
@@ -14,12 +15,10 @@ void sbc_host_io_begin(struct sbc_host_io *h, int own)
 
 size_t sbc_host_io_grow_to(struct sbc_host_io *h, size_t need, size_t in_len, size_t max)
 {
-    if (need > max || in_len >= max) {
+    size_t want = sbc_answer_want(need, in_len, max);
+    if (want == 0)
         h->big = 1;
-        return 0;
-    }
-    size_t want = need > in_len + 4096 ? need : in_len + 4096;
-    return want > max ? max : want;
+    return want;
 }
 
 void sbc_host_io_fill(const struct sbc_host_io *h, struct sbd_io *io, int fd, const void *out,

@@ -1,7 +1,9 @@
 /*
- * Socket helpers of the wire-protocol fast paths: see sock_io.h.
+ * Socket helpers of the wire-protocol fast paths: see sock_io.h.  Waiting
+ * and sending a whole buffer are lib/sock.c's, the same as the core's.
  */
 #include "sock_io.h"
+#include "../../lib/sock.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -10,50 +12,15 @@
 
 int64_t sbc_now_ms(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return sb_mono_ms();
 }
 
 int sbc_wait(int fd, short events, int64_t deadline)
 {
-    struct pollfd p = {.fd = fd, .events = events};
-    for (;;) {
-        int ms = -1;
-        if (deadline > 0) {
-            int64_t left = deadline - sbc_now_ms();
-            if (left <= 0) {
-                errno = ETIMEDOUT;
-                return -1;
-            }
-            ms = left > 1000000000 ? 1000000000 : (int)left;
-        }
-        int r = poll(&p, 1, ms);
-        if (r > 0)
-            return 0;
-        if (r < 0 && errno != EINTR)
-            return -1;
-    }
+    return sb_sock_wait(fd, events, -1, deadline);
 }
 
 int sbc_send_all(int fd, const void *buf, size_t n, int64_t deadline)
 {
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t k = send(fd, p, n, MSG_NOSIGNAL);
-        if (k > 0) {
-            p += k;
-            n -= (size_t)k;
-        } else if (k < 0 && errno == EINTR) {
-            continue;
-        } else if (k < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-            if (sbc_wait(fd, POLLOUT, deadline) != 0)
-                return -1;
-        } else {
-            if (k == 0)
-                errno = EPIPE;
-            return -1;
-        }
-    }
-    return 0;
+    return sb_send_all(fd, buf, n, -1, deadline);
 }

@@ -27,6 +27,7 @@
  * per statement (send, recv) when the answer fits in one read.
  */
 #include "mysql_int.h"
+#include "../common/buf.h"
 #include "../common/sock_io.h"
 
 #include <errno.h>
@@ -134,11 +135,9 @@ int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
 static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
 {
     size_t max = myd_cfg.max_answer;
-    if (w->need > max || w->in_len >= max)
+    size_t want = sbc_answer_want(w->need, w->in_len, max);
+    if (want == 0)
         return FILL_TOO_BIG;
-    size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
-    if (want > max)
-        want = max;
     if (myd_wire_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;

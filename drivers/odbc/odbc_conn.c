@@ -1,8 +1,8 @@
 /*
- * odbc driver: connection strings, password masking and connections.
+ * odbc driver: connection strings and connections.
  * odbc_connstr_build (called once by init, odbc.c) builds the connection
- * string and records every password it knows of; messages are scrubbed of
- * PWD= values and of those passwords before anyone sees them.  connect opens a
+ * string and records every password it knows of (odbc_secrets.c scrubs
+ * them from messages).  connect opens a
  * connection with the string, names its dialect from the DBMS name and
  * allocates its statement handle for plain queries; disconnect frees
  * everything the connection owns.
@@ -18,10 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Passwords to scrub from messages: copies, set by init, wiped by done. */
-static char *secrets[4];
-static int nsecrets;
 
 /* ------------------------------------------------------------------ */
 /* Small string builder, used only outside the hot path.               */
@@ -73,71 +69,6 @@ static void sb_add_kv(struct sbuf *b, const char *key, const char *val)
     sb_add(b, ";");
 }
 
-/* ------------------------------------------------------------------ */
-/* Masking passwords in connection strings and messages.               */
-
-/* Writes `in` to out (outlen bytes, always terminated) with the value of
- * every PWD= / PASSWORD= keyword replaced by ***. */
-static void mask_pwd(const char *in, char *out, size_t outlen)
-{
-    size_t o = 0;
-    if (outlen == 0)
-        return;
-    while (*in && o + 1 < outlen) {
-        size_t klen = 0;
-        if (strncasecmp(in, "pwd=", 4) == 0)
-            klen = 4;
-        else if (strncasecmp(in, "password=", 9) == 0)
-            klen = 9;
-        if (klen == 0) {
-            out[o++] = *in++;
-            continue;
-        }
-        for (size_t k = 0; k < klen && o + 1 < outlen; k++)
-            out[o++] = *in++;
-        if (*in == '{') {             /* braced value, '}}' is a brace */
-            in++;
-            while (*in) {
-                if (*in == '}' && in[1] == '}')
-                    in += 2;
-                else if (*in == '}') {
-                    in++;
-                    break;
-                } else
-                    in++;
-            }
-        } else {
-            while (*in && *in != ';' && !isspace((unsigned char)*in))
-                in++;
-        }
-        for (const char *m = "***"; *m && o + 1 < outlen; m++)
-            out[o++] = *m;
-    }
-    out[o] = 0;
-}
-
-/* Masks msg (NUL-terminated, cap bytes) in place: PWD= values and every
- * known password become ***. */
-void odbc_scrub(char *msg, size_t cap)
-{
-    char tmp[1024];
-    if (cap > sizeof tmp)
-        cap = sizeof tmp;
-    mask_pwd(msg, tmp, cap);
-    for (int k = 0; k < nsecrets; k++)
-        sbc_mask(tmp, cap, secrets[k]);
-    memcpy(msg, tmp, strlen(tmp) + 1);
-}
-
-/* Passwords: add_secret for the ones init knows, the connection string's
- * own, forgotten (wiped) by done. */
-
-static void add_secret(const char *s)
-{
-    if (s && *s && nsecrets < (int)(sizeof secrets / sizeof secrets[0]))
-        secrets[nsecrets++] = strdup(s);
-}
-
 /* Records the values of PWD=/PASSWORD= found in a user's connection
  * string, so that they are scrubbed from messages too. */
 static void collect_connstr_secrets(const char *cs)
@@ -179,18 +110,9 @@ static void collect_connstr_secrets(const char *cs)
             sb_addn(&v, s, (size_t)(p - s));
         }
         if (is_pwd && v.p)
-            add_secret(v.p);
+            odbc_secret_add(v.p);
         free(v.p);
     }
-}
-
-void odbc_forget_secrets(void)
-{
-    for (int k = 0; k < nsecrets; k++) {
-        sbc_password_free(secrets[k]);
-        secrets[k] = NULL;
-    }
-    nsecrets = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -213,7 +135,7 @@ int odbc_connstr_build(const char *dsn, const char *cs, const char *user, const 
     if (pw) {
         sb_add_kv(&b, "PWD", pw);
         const char *names[] = {user ? user : "", dsn ? dsn : "", NULL};
-        add_secret(sbc_secret(pw, names)); /* not when it is also the user or DSN */
+        odbc_secret_add(sbc_secret(pw, names)); /* not when it is also the user or DSN */
     }
     if (b.oom || b.p == NULL) {
         free(b.p);
@@ -227,7 +149,7 @@ int odbc_connstr_build(const char *dsn, const char *cs, const char *user, const 
         snprintf(errbuf, errlen, "out of memory");
         return SBD_ERROR;
     }
-    mask_pwd(odbc_cfg.conn_str, odbc_cfg.conn_str_masked, mcap);
+    odbc_mask_pwd(odbc_cfg.conn_str, odbc_cfg.conn_str_masked, mcap);
     /* end with ';' so that text after it in a message is never taken for
      * part of a masked value when messages are scrubbed again */
     size_t ml = strlen(odbc_cfg.conn_str_masked);
@@ -238,26 +160,6 @@ int odbc_connstr_build(const char *dsn, const char *cs, const char *user, const 
 
 /* ------------------------------------------------------------------ */
 /* Connections.                                                        */
-
-/* Allocates a statement handle on c with the query timeout applied. */
-int odbc_alloc_stmt(sbd_conn *c, SQLHSTMT *out)
-{
-    SQLRETURN rc = SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, out);
-    if (!SQL_SUCCEEDED(rc)) {
-        *out = SQL_NULL_HSTMT;
-        return odbc_conn_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "cannot allocate a statement");
-    }
-    if (odbc_cfg.host->query_timeout > 0) {
-        rc = SQLSetStmtAttr(*out, SQL_ATTR_QUERY_TIMEOUT,
-                            (SQLPOINTER)(uintptr_t)odbc_cfg.host->query_timeout, 0);
-        if (!SQL_SUCCEEDED(rc) && !atomic_flag_test_and_set(&odbc_cfg.warned_timeout)) {
-            struct sbd_error e;
-            odbc_diag(&e, SQL_HANDLE_STMT, *out, rc, c->dialect, "query timeout not set");
-            odbc_cfg.host->log(SBD_LOG_WARN, "%s", e.message);
-        }
-    }
-    return SBD_OK;
-}
 
 /* Dialect for a DBMS name: a static string, or NULL when unknown. */
 static const char *pick_dialect(const char *dbms)

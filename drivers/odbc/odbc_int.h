@@ -91,15 +91,23 @@ struct sbd_conn {
  * was built is freed by odbc_done). */
 int odbc_connstr_build(const char *dsn, const char *cs, const char *user, const char *pw,
                        char *errbuf, size_t errlen);
+
+/* --- odbc_secrets.c: passwords kept out of messages --- */
+
 /* Masks msg (NUL-terminated, cap bytes) in place: PWD= values and every
  * known password become ***. */
 void odbc_scrub(char *msg, size_t cap);
-/* Wipes and frees the passwords odbc_connstr_build recorded. */
+/* Writes `in` to out (outlen bytes, always terminated) with the value of
+ * every PWD= / PASSWORD= keyword replaced by ***. */
+void odbc_mask_pwd(const char *in, char *out, size_t outlen);
+/* Records a copy of s (NULL or empty: nothing) to scrub from messages. */
+void odbc_secret_add(const char *s);
+/* Wipes and frees the passwords recorded. */
 void odbc_forget_secrets(void);
 
-/* Allocates a statement handle on c with the query timeout applied:
- * SBD_OK and *out a handle owned by the caller (SQLFreeHandle), or an
- * error status with *out SQL_NULL_HSTMT and c->err filled. */
+/* odbc_stmt.c: allocates a statement handle on c with the query timeout
+ * applied: SBD_OK and *out a handle owned by the caller (SQLFreeHandle), or
+ * an error status with *out SQL_NULL_HSTMT and c->err filled. */
 int odbc_alloc_stmt(sbd_conn *c, SQLHSTMT *out);
 
 /* The driver table's calls (ownership and failure as include/sbench/driver.h

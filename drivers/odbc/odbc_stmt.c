@@ -18,6 +18,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Allocates a statement handle on c with the query timeout applied. */
+int odbc_alloc_stmt(sbd_conn *c, SQLHSTMT *out)
+{
+    SQLRETURN rc = SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, out);
+    if (!SQL_SUCCEEDED(rc)) {
+        *out = SQL_NULL_HSTMT;
+        return odbc_conn_diag(c, SQL_HANDLE_DBC, c->dbc, rc, "cannot allocate a statement");
+    }
+    if (odbc_cfg.host->query_timeout > 0) {
+        rc = SQLSetStmtAttr(*out, SQL_ATTR_QUERY_TIMEOUT,
+                            (SQLPOINTER)(uintptr_t)odbc_cfg.host->query_timeout, 0);
+        if (!SQL_SUCCEEDED(rc) && !atomic_flag_test_and_set(&odbc_cfg.warned_timeout)) {
+            struct sbd_error e;
+            odbc_diag(&e, SQL_HANDLE_STMT, *out, rc, c->dialect, "query timeout not set");
+            odbc_cfg.host->log(SBD_LOG_WARN, "%s", e.message);
+        }
+    }
+    return SBD_OK;
+}
+
 /* ------------------------------------------------------------------ */
 /* Results.                                                            */
 

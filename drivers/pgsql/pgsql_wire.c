@@ -128,11 +128,9 @@ static void set_deadline(sbd_conn *c)
 static int fill(int fd, struct pgd_wire *w, int wait, int block, int64_t deadline)
 {
     size_t max = pgd_cfg.max_answer;
-    if (w->need > max || w->in_len >= max)
+    size_t want = sbc_answer_want(w->need, w->in_len, max);
+    if (want == 0)
         return FILL_TOO_BIG;
-    size_t want = w->need > w->in_len + 4096 ? w->need : w->in_len + 4096;
-    if (want > max)
-        want = max;
     if (pgd_wire_reserve(w, want) != 0) {
         errno = ENOMEM;
         return -1;

@@ -119,7 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct sb_stmt *s = sb_stmt_prepare(c, sql, sql_len);
     if (!s)
         goto out;
-    if (s->nparams != n)
+    if (sb_stmt_nparams(s) != n)
         abort();
     /* values */
     const char *str[256];
@@ -145,14 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint64_t v = 0;
             for (int b = 0; b < 8 && p < end; b++)
                 v = (v << 8) | (unsigned char)*p++;
-            s->vals[k].i = (int64_t)v;
-            s->vals[k].is_null = 0;
+            sb_stmt_param(s, k)->i = (int64_t)v;
+            sb_stmt_param(s, k)->is_null = 0;
         } else if (type[i] == SBD_TYPE_DOUBLE) {
-            s->vals[k].d = (double)(p < end ? (signed char)*p++ : 0) / 7.0;
-            s->vals[k].is_null = 0;
+            sb_stmt_param(s, k)->d = (double)(p < end ? (signed char)*p++ : 0) / 7.0;
+            sb_stmt_param(s, k)->is_null = 0;
         }
     }
-    if (sb_conn_run(c, sb_req_stmt(s)) != SBD_OK || !sent)
+    if (sb_conn_run(c, sb_stmt_request(s)) != SBD_OK || !sent)
         abort();
     if (sb_count_placeholders(sent, sent_len) != 0)
         abort(); /* a placeholder left, or a value opened a quote */
@@ -199,9 +199,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (type[pi] == SBD_TYPE_NULL)
                     wl = (size_t)snprintf(want, sizeof want, "NULL");
                 else if (type[pi] == SBD_TYPE_INT)
-                    wl = (int)sbc_i64_to_text(s->vals[pi].i, want);
+                    wl = (int)sbc_i64_to_text(sb_stmt_param(s, pi)->i, want);
                 else
-                    wl = (size_t)snprintf(want, sizeof want, "%.17g", s->vals[pi].d);
+                    wl = (size_t)snprintf(want, sizeof want, "%.17g", sb_stmt_param(s, pi)->d);
                 if (o + wl > sent_len || memcmp(sent + o, want, wl) != 0)
                     abort();
                 o += wl;
