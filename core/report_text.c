@@ -249,6 +249,8 @@ static void extra_text(FILE *f, const struct sb_report *r)
                 d->events ? 100.0 * (double)d->late_events / (double)d->events : 0.0);
     if (r->server_counters_valid) {
         fprintf(f, "Server's own counters (cross-check):\n");
+        if (r->server_reset)
+            fprintf(f, "    unknown: they started again from zero during the run (a restart)\n");
         if (r->server.commits >= 0)
             fprintf(f, "    commits:                             %lld (sbench counted %llu transactions)\n",
                     (long long)r->server.commits, (unsigned long long)d->events);

@@ -88,6 +88,34 @@ static int get_str(struct ctx *c, json_object *o, const char *path, char *out, s
     return sb_json_get_str(o, path, out, len, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
+/* The server's counters of a final line ("server"): each a count, or null
+ * when unknown (-1 here); "reset": they started again during the run.  A
+ * negative count, which no server counts, is refused. */
+static int server_counters(struct ctx *c, json_object *srv, struct mg_shard *s)
+{
+    if (!is_obj(srv))
+        return bad(c, "\"server\" is not an object");
+    for (int i = 0; i < SB_SERVER_COUNTERS; i++) {
+        char path[32];
+        json_object *v;
+        int64_t *x = sb_server_counter_at(&s->server, i);
+        snprintf(path, sizeof path, "server.%s", sb_server_counter_names[i]);
+        if (!json_object_object_get_ex(srv, sb_server_counter_names[i], &v))
+            return bad(c, "\"%s\" is missing", path);
+        *x = -1;
+        if (v != NULL && get_i64(c, srv, sb_server_counter_names[i], x))
+            return -1;
+        if (v != NULL && *x < 0)
+            return bad(c, "\"%s\" is %lld: a count is never negative", path, (long long)*x);
+    }
+    json_object *reset = sb_json_member(srv, "reset");
+    if (reset && !json_object_is_type(reset, json_type_boolean))
+        return bad(c, "\"server.reset\" is not true or false");
+    s->server_reset = reset && json_object_get_boolean(reset);
+    s->server_valid = 1;
+    return 0;
+}
+
 /* The counts of a report line (interval or final) into d. */
 static int snapshot(struct ctx *c, json_object *o, struct sb_snapshot *d)
 {
@@ -351,15 +379,8 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
             return -1;
     }
     json_object *srv = sb_json_member(fin, "server");
-    if (srv) {
-        struct sbd_server_counters *v = &s->server;
-        if (get_i64(c, srv, "commits", &v->commits) || get_i64(c, srv, "rollbacks", &v->rollbacks) ||
-            get_i64(c, srv, "selects", &v->selects) || get_i64(c, srv, "inserts", &v->inserts) ||
-            get_i64(c, srv, "updates", &v->updates) || get_i64(c, srv, "deletes", &v->deletes) ||
-            get_i64(c, srv, "statements", &v->statements))
-            return -1;
-        s->server_valid = 1;
-    }
+    if (srv && server_counters(c, srv, s))
+        return -1;
     int64_t v = 0;
     if (sb_json_member(fin, "unfinished_on_forced_shutdown") &&
         get_i64(c, fin, "unfinished_on_forced_shutdown", &v))

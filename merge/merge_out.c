@@ -232,6 +232,7 @@ static void final_report(const struct mg_run *m, const struct mg_out_opts *o, st
     r->sections = m->nsh > 0 && m->sh[0]->sections.n > 0 ? &m->sh[0]->sections : NULL;
     r->server_counters_valid = t->server_valid;
     r->server = t->server;
+    r->server_reset = t->server_reset;
     r->merge_data = 1;
 }
 
