@@ -30,7 +30,7 @@ static int64_t value_i64(const struct sbd_value *v)
 /* A query on the counters' connection, outside the driver's counts, whose
  * answer is two columns: PostgreSQL's one row of two counts (names NULL:
  * into x and y), or MariaDB's SHOW STATUS rows (name, value) where the
- * rows named nx and ny give x and y.  -1 for NULL, absent or not a count.
+ * rows named nx and ny (NULL: none) give x and y.  -1 for NULL, absent or not a count.
  * Returns 1 when the server answered that shape. */
 static int two_values(const struct sbd_driver *d, sbd_conn *dc, const char *sql, const char *nx,
                       const char *ny, int64_t *x, int64_t *y)
@@ -50,7 +50,7 @@ static int two_values(const struct sbd_driver *d, sbd_conn *dc, const char *sql,
             *y = value_i64(&row[1]);
         } else if (len == strlen(nx) && strncasecmp(name, nx, len) == 0) {
             *x = value_i64(&row[1]);
-        } else if (len == strlen(ny) && strncasecmp(name, ny, len) == 0) {
+        } else if (ny != NULL && len == strlen(ny) && strncasecmp(name, ny, len) == 0) {
             *y = value_i64(&row[1]);
         }
     }
@@ -59,7 +59,7 @@ static int two_values(const struct sbd_driver *d, sbd_conn *dc, const char *sql,
 }
 
 /* When the counters last started from zero, as an interval of the
- * monotonic clock [lo, hi] (MariaDB: its Uptime counts whole seconds) or
+ * monotonic clock [lo, hi] (MariaDB: from its Uptime, in whole seconds) or
  * as the server's own timestamp (PostgreSQL: lo == hi, microseconds).
  * Run outside the window the counters cover (before the first read, after
  * the last), so that its statement is not in the run's counts. */
@@ -81,13 +81,13 @@ static void read_origin(struct sb_run *run, struct sb_server_watch *w, struct sb
         }
     } else if (strcmp(dialect, "mysql") == 0) {
         int64_t t0 = sb_now_ns();
-        if (two_values(d, w->reader->dc,
-                       "SHOW GLOBAL STATUS WHERE Variable_name IN ('Uptime', "
-                       "'Uptime_since_flush_status')", "Uptime", "Uptime_since_flush_status", &a,
-                       &b) && a >= 0) {
-            int64_t age = b >= 0 && b < a ? b : a; /* seconds, rounded down */
-            o->lo = t0 - (age + 1) * 1000000000LL;
-            o->hi = sb_now_ns() - age * 1000000000LL;
+        /* not Uptime_since_flush_status: FLUSH STATUS leaves the global
+         * Com_* and Questions as they are (MariaDB 10.11) */
+        if (two_values(d, w->reader->dc, "SHOW GLOBAL STATUS WHERE Variable_name = 'Uptime'",
+                       "Uptime", NULL, &a, &b) && a >= 0) {
+            /* a is in whole seconds, rounded down */
+            o->lo = t0 - (a + 1) * 1000000000LL;
+            o->hi = sb_now_ns() - a * 1000000000LL;
             o->known = 1;
         }
     }
