@@ -250,7 +250,8 @@ static void extra_text(FILE *f, const struct sb_report *r)
     if (r->server_counters_valid) {
         fprintf(f, "Server's own counters (cross-check):\n");
         if (r->server_reset)
-            fprintf(f, "    unknown: they started again from zero during the run (a restart)\n");
+            fprintf(f, "    unknown: they started again from zero during the run "
+                       "(a restart, a reset)\n");
         if (r->server.commits >= 0)
             fprintf(f, "    commits:                             %lld (sbench counted %llu transactions)\n",
                     (long long)r->server.commits, (unsigned long long)d->events);

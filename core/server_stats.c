@@ -28,10 +28,10 @@ static int64_t value_i64(const struct sbd_value *v)
 }
 
 /* A query on the counters' connection, outside the driver's counts, whose
- * answer is two columns: PostgreSQL's one row of two counts (names NULL:
+ * answer is two columns: PostgreSQL's one row of two counts (nx NULL:
  * into x and y), or MariaDB's SHOW STATUS rows (name, value) where the
- * rows named nx and ny (NULL: none) give x and y.  -1 for NULL, absent or not a count.
- * Returns 1 when the server answered that shape. */
+ * rows named nx and ny (NULL: none) give x and y.  -1 for NULL, absent or
+ * not a count.  Returns 1 when the server answered that shape. */
 static int two_values(const struct sbd_driver *d, sbd_conn *dc, const char *sql, const char *nx,
                       const char *ny, int64_t *x, int64_t *y)
 {

@@ -112,21 +112,37 @@ PY
 
 said_reset() { grep -q "the server's counters started again during the run" "$T/$1.err"; }
 
+# restarted DRIVER RESTART WAIT COUNTER TIME ARGS...: the server restarted
+# before the run (its counters start near 0) and RESTART called at 2 s of
+# a JSON run of TIME seconds; the server's own counter (COUNTER) must end
+# more than 100 above its value before the run, and the report say reset
+restarted() {
+    local drv=$1 fn=$2 wait=$3 counter=$4 secs=$5 c0 c1 r; shift 5
+    $fn; $wait || { fail "$drv did not come back"; return; }
+    c0=$($counter)
+    run "$fn" "$fn" "$@" --time="$secs" --report-format=json oltp_read_write || { $wait; return; }
+    $wait || { fail "$drv did not come back"; return; }
+    c1=$($counter)
+    if ! [ "$c1" -gt $((c0 + 100)) ]; then fail "$fn: server counter $c0 before, $c1 after: not the case tested"
+    elif ! said_reset "$fn"; then fail "$fn: no line on stderr: $(tr '\n' '|' <"$T/$fn.err")"
+    elif r=$(check_json "$fn" 1 "$drv"); then ok "$fn (server counter $c0 -> $c1): $r"
+    else fail "$fn: $r"; fi
+}
+
+# killed NAME DRIVER KILL [PER_CONNECTION] ARGS...: KILL at 2 s is no reset
+killed() {
+    local name=$1 drv=$2 fn=$3 per=$4 r; shift 4
+    run "$name" "$fn" "$@" --time=6 --report-format=json oltp_read_write || return
+    if said_reset "$name"; then fail "$name: a reset said: $(tr '\n' '|' <"$T/$name.err")"
+    elif r=$(check_json "$name" 0 "$drv" "$per"); then ok "$name (no reset; $per per connection): $r"
+    else fail "$name: $r"; fi
+}
+
 # --- PostgreSQL ----------------------------------------------------------------
 timeout 120 "$S" $PG $OPTS oltp_read_write cleanup >/dev/null 2>&1
 timeout 120 "$S" $PG $OPTS oltp_read_write prepare >"$T/pp.out" 2>&1 || { cat "$T/pp.out"; fail "pgsql prepare"; finish; }
 
-pg_restart; wait_pg || { fail "pgsql did not come back"; finish; }
-c0=$(pg_commits)
-if run pg_restart 'pg_restart' $PG $OPTS --time=8 --report-format=json oltp_read_write; then
-    wait_pg || { fail "pgsql did not come back"; finish; }
-    c1=$(pg_commits)
-    if ! [ "$c1" -gt $((c0 + 100)) ]; then fail "pg_restart: xact_commit $c0 before, $c1 after: not the case tested"
-    elif ! said_reset pg_restart; then fail "pg_restart: no line on stderr: $(tr '\n' '|' <"$T/pg_restart.err")"
-    elif r=$(check_json pg_restart 1 pgsql); then ok "pg_restart (-m immediate; xact_commit $c0 -> $c1): $r"
-    else fail "pg_restart: $r"; fi
-fi
-wait_pg
+restarted pgsql pg_restart wait_pg pg_commits 8 $PG $OPTS
 
 if run pg_reset pg_reset $PG $OPTS --time=6 oltp_read_write; then
     sec=$(sed -n "/^Server's own counters/,/^$/p" "$T/pg_reset.out")
@@ -143,34 +159,15 @@ if run pg_base true $PG $OPTS --time=2 --report-format=json oltp_read_write; the
 d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 print(-(-(d["server"]["commits"] - d["transactions"]) // d["connection_time_ms"]["count"]))' "$T/pg_base.out")
 fi
-if run pg_kill pg_kill $PG $OPTS --time=6 --report-format=json oltp_read_write; then
-    if said_reset pg_kill; then fail "pg_kill: a reset said: $(tr '\n' '|' <"$T/pg_kill.err")"
-    elif r=$(check_json pg_kill 0 pgsql "$per"); then ok "pg_kill (no reset; $per per connection): $r"
-    else fail "pg_kill: $r"; fi
-fi
+killed pg_kill pgsql pg_kill "$per" $PG $OPTS
 timeout 120 "$S" $PG $OPTS oltp_read_write cleanup >/dev/null 2>&1
 
 # --- MariaDB -------------------------------------------------------------------
 timeout 120 "$S" $MY $OPTS oltp_read_write cleanup >/dev/null 2>&1
 timeout 120 "$S" $MY $OPTS oltp_read_write prepare >"$T/mp.out" 2>&1 || { cat "$T/mp.out"; fail "mysql prepare"; finish; }
 
-my_restart; wait_my || { fail "mariadb did not come back"; finish; }
-c0=$(my_commits)
-if run my_restart my_restart $MY $OPTS --time=12 --report-format=json oltp_read_write; then
-    wait_my || { fail "mariadb did not come back"; finish; }
-    c1=$(my_commits)
-    if ! [ "$c1" -gt $((c0 + 100)) ]; then fail "my_restart: Com_commit $c0 before, $c1 after: not the case tested"
-    elif ! said_reset my_restart; then fail "my_restart: no line on stderr: $(tr '\n' '|' <"$T/my_restart.err")"
-    elif r=$(check_json my_restart 1 mysql); then ok "my_restart (Com_commit $c0 -> $c1): $r"
-    else fail "my_restart: $r"; fi
-fi
-wait_my
-
-if run my_kill my_kill $MY $OPTS --time=6 --report-format=json oltp_read_write; then
-    if said_reset my_kill; then fail "my_kill: a reset said: $(tr '\n' '|' <"$T/my_kill.err")"
-    elif r=$(check_json my_kill 0 mysql); then ok "my_kill (no reset): $r"
-    else fail "my_kill: $r"; fi
-fi
+restarted mysql my_restart wait_my my_commits 12 $MY $OPTS
+killed my_kill mysql my_kill 0 $MY $OPTS
 timeout 120 "$S" $MY $OPTS oltp_read_write cleanup >/dev/null 2>&1
 
 finish
