@@ -248,7 +248,8 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
 
 /* Where the log is written until it is whole: "path.partial" for a
  * regular file or a new one (a stale path is removed: it is being
- * replaced), else path itself.  Returns 0, or -1 out of memory. */
+ * replaced), else path itself (a symbolic link, written through as
+ * before; a FIFO, a device).  Returns 0, or -1 out of memory. */
 static int choose_names(struct sb_hdr_log *log, const char *path)
 {
     struct stat st;
@@ -256,7 +257,7 @@ static int choose_names(struct sb_hdr_log *log, const char *path)
     log->path = strdup(path);
     if (log->path == NULL)
         return -1;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return 0;
     log->partial = malloc(n);
     if (log->partial == NULL)

@@ -42,7 +42,8 @@ struct sb_hdr_log;
  * to path only by a close with every write done, so that an end that
  * never reaches the close (a second Ctrl-C, a kill, a crash) or a failed
  * write leaves "path.partial" and no path; an old path is removed at
- * open.  Anything else (a FIFO, /dev/stdout) is written in place.
+ * open.  Anything else (a symbolic link, a FIFO, /dev/stdout) is written
+ * in place.
  */
 struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds, char *err,
                                    size_t errlen);
