@@ -287,10 +287,10 @@ struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds,
             free_log(log);
         return NULL;
     }
-    log->fp = fopen(log->partial ? log->partial : path, "w");
+    const char *written = log->partial ? log->partial : path;
+    log->fp = fopen(written, "w");
     if (!log->fp) {
-        set_err(err, errlen, "cannot create HdrHistogram log %s: %s", log->partial ? log->partial : path,
-                strerror(errno));
+        set_err(err, errlen, "cannot create HdrHistogram log %s: %s", written, strerror(errno));
         free_log(log);
         return NULL;
     }

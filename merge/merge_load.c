@@ -89,29 +89,34 @@ static int get_str(struct ctx *c, json_object *o, const char *path, char *out, s
 }
 
 /* The server's counters of a final line ("server"): each a count, or null
- * when unknown (-1 here); "reset": they started again during the run.  A
- * negative count, which no server counts, is refused. */
+ * when unknown (-1 here); "reset" (only true): they started again during
+ * the run, so every count is null.  A negative count, which no server
+ * counts, is refused, and so is a count beside "reset". */
 static int server_counters(struct ctx *c, json_object *srv, struct mg_shard *s)
 {
     if (!is_obj(srv))
         return bad(c, "\"server\" is not an object");
+    json_object *reset = NULL;
+    int has_reset = json_object_object_get_ex(srv, "reset", &reset);
+    if (has_reset && !(json_object_is_type(reset, json_type_boolean) && json_object_get_boolean(reset)))
+        return bad(c, "\"server.reset\" is not true (the only value it has)");
     for (int i = 0; i < SB_SERVER_COUNTERS; i++) {
-        char path[32];
+        const char *name = sb_server_counter_names[i];
         json_object *v;
+        char msg[200];
         int64_t *x = sb_server_counter_at(&s->server, i);
-        snprintf(path, sizeof path, "server.%s", sb_server_counter_names[i]);
-        if (!json_object_object_get_ex(srv, sb_server_counter_names[i], &v))
-            return bad(c, "\"%s\" is missing", path);
         *x = -1;
-        if (v != NULL && get_i64(c, srv, sb_server_counter_names[i], x))
-            return -1;
+        if (!json_object_object_get_ex(srv, name, &v))
+            return bad(c, "\"server.%s\" is missing", name);
+        if (v != NULL && sb_json_get_i64(srv, name, x, msg, sizeof msg))
+            return bad(c, "\"server.%s\" is neither a count nor null", name);
         if (v != NULL && *x < 0)
-            return bad(c, "\"%s\" is %lld: a count is never negative", path, (long long)*x);
+            return bad(c, "\"server.%s\" is %lld: a count is never negative", name, (long long)*x);
+        if (v != NULL && has_reset)
+            return bad(c, "\"server.%s\" is %lld beside \"reset\": the counts are unknown", name,
+                       (long long)*x);
     }
-    json_object *reset = sb_json_member(srv, "reset");
-    if (reset && !json_object_is_type(reset, json_type_boolean))
-        return bad(c, "\"server.reset\" is not true or false");
-    s->server_reset = reset && json_object_get_boolean(reset);
+    s->server_reset = has_reset;
     s->server_valid = 1;
     return 0;
 }
