@@ -60,7 +60,8 @@ static int two_values(const struct sbd_driver *d, sbd_conn *dc, const char *sql,
 
 /* When the counters last started from zero, as an interval of the
  * monotonic clock [lo, hi] (MariaDB: from its Uptime, in whole seconds) or
- * as the server's own timestamp (PostgreSQL: lo == hi, microseconds).
+ * as the server's own timestamp of its last statistics reset (PostgreSQL:
+ * lo == hi, microseconds).
  * Run outside the window the counters cover (before the first read, after
  * the last), so that its statement is not in the run's counts. */
 static void read_origin(struct sb_run *run, struct sb_server_watch *w, struct sb_counters_origin *o)
@@ -72,10 +73,14 @@ static void read_origin(struct sb_run *run, struct sb_server_watch *w, struct sb
     const char *dialect = d->dialect(w->reader->dc);
     int64_t a, b;
     if (strcmp(dialect, "postgresql") == 0) {
+        /* not pg_postmaster_start_time(): a clean restart (-m fast) keeps
+         * the counters, only one after a crash (-m immediate) discards
+         * them, and that one also sets pg_stat_bgwriter.stats_reset */
         if (two_values(d, w->reader->dc,
-                       "SELECT (extract(epoch FROM pg_postmaster_start_time()) * 1000000)::bigint, "
-                       "(extract(epoch FROM stats_reset) * 1000000)::bigint FROM pg_stat_database "
-                       "WHERE datname = current_database()", NULL, NULL, &a, &b) && a >= 0) {
+                       "SELECT (extract(epoch FROM (SELECT stats_reset FROM pg_stat_bgwriter)) "
+                       "* 1000000)::bigint, (extract(epoch FROM stats_reset) * 1000000)::bigint "
+                       "FROM pg_stat_database WHERE datname = current_database()",
+                       NULL, NULL, &a, &b) && (a >= 0 || b >= 0)) {
             o->lo = o->hi = b > a ? b : a;
             o->known = 1;
         }

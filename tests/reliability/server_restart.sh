@@ -4,8 +4,8 @@
 # first restarted before the run, so that its counters start near 0 and the
 # counts after the mid-run restart end ABOVE those read before the run: a
 # difference that looks plausible (the bug: "commits: 2374 (sbench counted
-# 4486)"), which only the counters' origin (PostgreSQL's start time and
-# stats_reset, MariaDB's Uptime) tells apart.  The test checks that the
+# 4486)"), which only the counters' origin (PostgreSQL's stats_reset of
+# pg_stat_bgwriter and pg_stat_database, MariaDB's Uptime) tells apart.  The test checks that the
 # server's own counter did end above the pre-run value (so that rule is
 # what is tested), and:
 #   - PostgreSQL restarted with pg_ctl -m immediate at 2 s of a JSON run:
@@ -16,9 +16,10 @@
 #   - MariaDB stopped and started again (scripts/mariadb-server.sh) at 2 s
 #     of a JSON run: as for PostgreSQL;
 #   - no reset (every sbtest backend killed at 2 s, the counters'
-#     connection too) on both: no "reset", the counts given, and the
-#     server's commits at least sbench's transactions and at most that
-#     plus what the reconnects and connections add (bounds below).
+#     connection too, on both; PostgreSQL restarted with -m fast, which
+#     keeps its counters): no "reset", the counts given, and the server's
+#     commits at least sbench's transactions and at most that plus what
+#     the reconnects and connections add (bounds below).
 # Needs the servers of scripts/test.sh (SBT_PG*, SBT_MYSQL_*), root and
 # SBT_PGSOCKET/data (pg_ctl), like kill_backends.sh.
 source "$(dirname "$0")/lib.sh"
@@ -33,11 +34,13 @@ MYDIR=$(dirname "${SBT_MYSQL_SOCKET:?}")
 
 wait_pg() { for _ in $(seq 60); do pg_sql -c 'SELECT 1' >/dev/null 2>&1 && return 0; sleep 1; done; return 1; }
 wait_my() { for _ in $(seq 60); do my_sql -e 'SELECT 1' >/dev/null 2>&1 && return 0; sleep 1; done; return 1; }
-pg_restart() {
+pg_ctl_restart() {
     (cd "$SBT_PGSOCKET" && timeout 60 runuser -u postgres -- "$(pg_bindir)/pg_ctl" \
-        -D "$SBT_PGSOCKET/data" -l "$SBT_PGSOCKET/log" -m immediate -w -t 50 restart) >/dev/null 2>&1 ||
-        echo "server_restart: pg_ctl restart failed" >&2
+        -D "$SBT_PGSOCKET/data" -l "$SBT_PGSOCKET/log" -m "$1" -w -t 50 restart) >/dev/null 2>&1 ||
+        echo "server_restart: pg_ctl restart -m $1 failed" >&2
 }
+pg_restart() { pg_ctl_restart immediate; }
+pg_fast() { pg_ctl_restart fast; }
 pg_reset() { pg_sql -c 'SELECT pg_stat_reset()' >/dev/null; }
 pg_kill() {
     pg_sql -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
@@ -129,7 +132,7 @@ restarted() {
     else fail "$fn: $r"; fi
 }
 
-# killed NAME DRIVER KILL [PER_CONNECTION] ARGS...: KILL at 2 s is no reset
+# killed NAME DRIVER KILL PER_CONNECTION ARGS...: KILL at 2 s is no reset
 killed() {
     local name=$1 drv=$2 fn=$3 per=$4 r; shift 4
     run "$name" "$fn" "$@" --time=6 --report-format=json oltp_read_write || return
@@ -160,6 +163,8 @@ d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
 print(-(-(d["server"]["commits"] - d["transactions"]) // d["connection_time_ms"]["count"]))' "$T/pg_base.out")
 fi
 killed pg_kill pgsql pg_kill "$per" $PG $OPTS
+killed pg_fast pgsql pg_fast "$per" $PG $OPTS
+wait_pg
 timeout 120 "$S" $PG $OPTS oltp_read_write cleanup >/dev/null 2>&1
 
 # --- MariaDB -------------------------------------------------------------------
