@@ -290,7 +290,7 @@ struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds,
     const char *written = log->partial ? log->partial : path;
     log->fp = fopen(written, "w");
     if (!log->fp) {
-        set_err(err, errlen, "cannot create HdrHistogram log %s: %s", written, strerror(errno));
+        set_err(err, errlen, "cannot create HdrHistogram log %s: %s", path, strerror(errno));
         free_log(log);
         return NULL;
     }
