@@ -250,8 +250,8 @@ static void extra_text(FILE *f, const struct sb_report *r)
     if (r->server_counters_valid) {
         fprintf(f, "Server's own counters (cross-check):\n");
         if (r->server_reset)
-            fprintf(f, "    unknown: they started again from zero during the run "
-                       "(a restart, a reset)\n");
+            fprintf(f, "    unknown: during the run %s\n",
+                    r->server_reset_why ? r->server_reset_why : "they started again from zero");
         if (r->server.commits >= 0)
             fprintf(f, "    commits:                             %lld (sbench counted %llu transactions)\n",
                     (long long)r->server.commits, (unsigned long long)d->events);

@@ -158,7 +158,7 @@ static const char *reset_reason(const struct sb_server_watch *w, const struct sb
                                 int down)
 {
     if (w->origin.known && o->known && (o->lo > w->origin.hi || o->hi < w->origin.lo))
-        return "the server restarted or its statistics were reset";
+        return "they started again from zero: the server restarted or its statistics were reset";
     if (down)
         return "a counter went down: the server restarted or its statistics were reset";
     if (w->reopened && !(w->origin.known && o->known))
@@ -188,10 +188,11 @@ void sb_server_watch_end(struct sb_run *run, struct sb_server_watch *w, struct s
         const char *why = reset_reason(w, &o, down);
         if (why[0]) {
             r->server_reset = 1;
+            r->server_reset_why = why;
             struct sbd_server_counters unknown = {-1, -1, -1, -1, -1, -1, -1};
             r->server = unknown;
-            fprintf(stderr, "sbench: the server's counters started again during the run (%s): "
-                    "the run's server counts are unknown, no cross-check\n", why);
+            fprintf(stderr, "sbench: no cross-check with the server's counters, the run's are "
+                    "unknown: during the run %s\n", why);
         }
     } else if (w->why[0]) { /* expected but missing: never silently */
         fprintf(stderr, "sbench: no cross-check with the server's counters: %s %s\n",
