@@ -96,8 +96,10 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
     json_object *server = sb_json_member(f, "server");
     if (json_object_is_type(server, json_type_object)) {
         json_object *srv = json_object_new_object();
-        json_object_object_foreach(server, key, v)
-            json_object_object_add(srv, key, count(v));
+        json_object_object_foreach(server, key, v) /* null: unknown; reset: true */
+            json_object_object_add(srv, key, json_object_is_type(v, json_type_int) ? count(v)
+                                   : json_object_is_type(v, json_type_boolean) ? json_object_get(v)
+                                   : NULL);
         json_object_object_add(e, "server", srv);
     }
     /* the client as a bottleneck: per point (compare_bottleneck.c), not

@@ -567,10 +567,9 @@ static int close_outputs(struct bench *b, int run_failed)
     b->prom = NULL;
     errno = 0;
     if (b->hdr && run_failed && b->final_events == 0) {
-        sb_hdr_log_close(b->hdr);
-        remove(b->run->hdr_log_path);
+        sb_hdr_log_discard(b->hdr);
     } else if (b->hdr && sb_hdr_log_close(b->hdr) != 0) {
-        sb_set_aside("--hdr-log", b->run->hdr_log_path, errno);
+        sb_partial_said("--hdr-log", b->run->hdr_log_path, errno);
         failed = 1;
     }
     b->hdr = NULL;

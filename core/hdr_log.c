@@ -22,6 +22,8 @@
  */
 #include "hdr_log.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +47,9 @@ struct enc_bufs {
 
 struct sb_hdr_log {
     FILE *fp;
+    char *path;       /* the log's name */
+    char *partial;    /* "path.partial", written until whole; NULL: path
+                         itself (not a regular file: a FIFO, /dev/stdout) */
     int failed;
     int first_errno;  /* errno of the first failed write, 0 = unknown */
     struct enc_bufs bufs;
@@ -241,18 +246,52 @@ static void set_err(char *err, size_t errlen, const char *fmt, const char *a, co
         snprintf(err, errlen, fmt, a, b);
 }
 
+/* Where the log is written until it is whole: "path.partial" for a
+ * regular file or a new one (a stale path is removed: it is being
+ * replaced), else path itself (a symbolic link, written through as
+ * before; a FIFO, a device).  Returns 0, or -1 out of memory. */
+static int choose_names(struct sb_hdr_log *log, const char *path)
+{
+    struct stat st;
+    size_t n = strlen(path) + sizeof ".partial";
+    log->path = strdup(path);
+    if (log->path == NULL)
+        return -1;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return 0;
+    log->partial = malloc(n);
+    if (log->partial == NULL)
+        return -1;
+    snprintf(log->partial, n, "%s.partial", path);
+    remove(path);
+    return 0;
+}
+
+static void free_log(struct sb_hdr_log *log)
+{
+    free(log->bufs.raw);
+    free(log->bufs.z);
+    free(log->b64);
+    free(log->path);
+    free(log->partial);
+    free(log);
+}
+
 struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds, char *err,
                                    size_t errlen)
 {
     struct sb_hdr_log *log = calloc(1, sizeof *log);
-    if (!log) {
+    if (!log || choose_names(log, path) != 0) {
         set_err(err, errlen, "%s: %s", path, strerror(ENOMEM));
+        if (log)
+            free_log(log);
         return NULL;
     }
-    log->fp = fopen(path, "w");
+    const char *written = log->partial ? log->partial : path;
+    log->fp = fopen(written, "w");
     if (!log->fp) {
         set_err(err, errlen, "cannot create HdrHistogram log %s: %s", path, strerror(errno));
-        free(log);
+        free_log(log);
         return NULL;
     }
 
@@ -273,7 +312,9 @@ struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds,
     if (fflush(log->fp) != 0 || ferror(log->fp)) {
         set_err(err, errlen, "cannot write HdrHistogram log %s: %s", path, strerror(errno));
         fclose(log->fp);
-        free(log);
+        if (log->partial)
+            remove(log->partial);
+        free_log(log);
         return NULL;
     }
     return log;
@@ -327,11 +368,19 @@ int sb_hdr_log_close(struct sb_hdr_log *log)
         mark_failed(log);
     if (fclose(log->fp) != 0)
         mark_failed(log);
+    if (!log->failed && log->partial && rename(log->partial, log->path) != 0)
+        mark_failed(log);
     int failed = log->failed, err = log->first_errno;
-    free(log->bufs.raw);
-    free(log->bufs.z);
-    free(log->b64);
-    free(log);
+    free_log(log);
     errno = err;
     return failed ? -1 : 0;
+}
+
+void sb_hdr_log_discard(struct sb_hdr_log *log)
+{
+    if (!log)
+        return;
+    fclose(log->fp);
+    remove(log->partial ? log->partial : log->path);
+    free_log(log);
 }

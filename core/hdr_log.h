@@ -33,11 +33,17 @@
 struct sb_hdr_log;
 
 /*
- * Creates (truncates) `path` and writes the header, with StartTime and
+ * Creates the log `path` and writes the header, with StartTime and
  * BaseTime = start_epoch_seconds (e.g. the run's start, seconds since the
  * epoch, with fractions).  Returns a new log owned by the caller (close with
  * sb_hdr_log_close), or NULL with a one-line message in err (when err is not
  * NULL) when the file cannot be created or written, or out of memory.
+ * A regular file (or a new one) is written as "path.partial" and renamed
+ * to path only by a close with every write done, so that an end that
+ * never reaches the close (a second Ctrl-C, a kill, a crash) or a failed
+ * write leaves "path.partial" and no path; an old path is removed at
+ * open.  Anything else (a symbolic link, a FIFO, /dev/stdout) is written
+ * in place.
  */
 struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds, char *err,
                                    size_t errlen);
@@ -59,11 +65,17 @@ int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double lengt
 int sb_hdr_log_comment(struct sb_hdr_log *log, const char *text);
 
 /*
- * Flushes and closes the file and frees log; NULL is a no-op (returns 0).
- * Returns 0, or -1 when any write (including this flush/close) failed,
- * with errno set to the first failure's (0 when unknown).
+ * Flushes and closes the file, renames "path.partial" to path, and frees
+ * log; NULL is a no-op (returns 0).  Returns 0, or -1 when any write
+ * (including this flush/close) or the rename failed, with errno set to the
+ * first failure's (0 when unknown): the bytes written stay in
+ * "path.partial".
  */
 int sb_hdr_log_close(struct sb_hdr_log *log);
+
+/* Closes the log and removes what was written (no file is left); NULL is
+ * a no-op.  For a run that failed before it measured anything. */
+void sb_hdr_log_discard(struct sb_hdr_log *log);
 
 /*
  * Upper bound of the length (without the terminating NUL) of

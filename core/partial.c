@@ -3,26 +3,25 @@
  */
 #include "partial.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-void sb_set_aside(const char *option, const char *path, int err)
+void sb_partial_said(const char *option, const char *path, int err)
 {
     const char *why = err ? strerror(err) : "a write failed";
     size_t n = strlen(path) + sizeof ".partial";
-    char *to = malloc(n);
-    if (to != NULL) {
-        snprintf(to, n, "%s.partial", path);
-        if (rename(path, to) == 0) {
+    char *partial = malloc(n);
+    if (partial != NULL) {
+        snprintf(partial, n, "%s.partial", path);
+        if (access(partial, F_OK) == 0) {
             fprintf(stderr, "sbench: writing %s file '%s' failed (%s): what was written is in "
-                    "'%s'\n", option, path, why, to);
-            free(to);
+                    "'%s'\n", option, path, why, partial);
+            free(partial);
             return;
         }
-        free(to);
+        free(partial);
     }
-    remove(path);
-    fprintf(stderr, "sbench: writing %s file '%s' failed (%s): removed\n", option, path, why);
+    fprintf(stderr, "sbench: writing %s file '%s' failed (%s)\n", option, path, why);
 }

@@ -50,6 +50,9 @@ struct sb_report {
     const char *type_name[SB_MAX_TYPES];
     const sb_histogram *type_latency[SB_MAX_TYPES];
     int server_counters_valid;   /* the server's own counts, when read */
+    int server_reset;            /* they started again from zero during the run:
+                                    every count in server is unknown (-1) */
+    const char *server_reset_why; /* how that was seen (static), or NULL */
     struct sbd_server_counters server;
     int no_sql;                  /* a workload without a database: the text report
                                     has no SQL sections (run->no_database) */

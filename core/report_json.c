@@ -241,6 +241,25 @@ static void json_fairness(FILE *f, const struct sb_report *r)
     }
 }
 
+/* The server's counters: a count, or null when unknown (the server does
+ * not have it, or "reset": its counters started again during the run). */
+static void json_server(FILE *f, const struct sb_report *r)
+{
+    struct sbd_server_counters v = r->server;
+    fprintf(f, ",\"server\":{");
+    if (r->server_reset)
+        fprintf(f, "\"reset\":true,");
+    for (int i = 0; i < SB_SERVER_COUNTERS; i++) {
+        int64_t x = *sb_server_counter_at(&v, i);
+        fprintf(f, "%s\"%s\":", i ? "," : "", sb_server_counter_names[i]);
+        if (x >= 0)
+            fprintf(f, "%lld", (long long)x);
+        else
+            fprintf(f, "null");
+    }
+    fputc('}', f);
+}
+
 /* Errors, connections, pipelining, schedule lag, the server's counters. */
 static void json_extras(FILE *f, const struct sb_report *r)
 {
@@ -268,12 +287,7 @@ static void json_extras(FILE *f, const struct sb_report *r)
     if (r->unfinished)
         fprintf(f, ",\"unfinished_on_forced_shutdown\":%d", r->unfinished);
     if (r->server_counters_valid)
-        fprintf(f, ",\"server\":{\"commits\":%lld,\"rollbacks\":%lld,\"selects\":%lld,"
-                   "\"inserts\":%lld,\"updates\":%lld,\"deletes\":%lld,\"statements\":%lld}",
-                (long long)r->server.commits, (long long)r->server.rollbacks,
-                (long long)r->server.selects, (long long)r->server.inserts,
-                (long long)r->server.updates, (long long)r->server.deletes,
-                (long long)r->server.statements);
+        json_server(f, r);
 }
 
 /* One JSON object on one line; type is "interval" or "final"; meta (may

@@ -249,6 +249,9 @@ static void extra_text(FILE *f, const struct sb_report *r)
                 d->events ? 100.0 * (double)d->late_events / (double)d->events : 0.0);
     if (r->server_counters_valid) {
         fprintf(f, "Server's own counters (cross-check):\n");
+        if (r->server_reset)
+            fprintf(f, "    unknown: during the run %s\n",
+                    r->server_reset_why ? r->server_reset_why : "they started again from zero");
         if (r->server.commits >= 0)
             fprintf(f, "    commits:                             %lld (sbench counted %llu transactions)\n",
                     (long long)r->server.commits, (unsigned long long)d->events);

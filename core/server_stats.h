@@ -16,9 +16,21 @@
 #include "report.h"
 #include "run.h"
 
+/* When the server's counters last started from zero (its start, or a
+ * reset of its statistics): somewhere in [lo, hi], in a time base of the
+ * server's kind (PostgreSQL: its own clock, exact, lo == hi; MariaDB: the
+ * monotonic clock, from Uptime in whole seconds).  Two reads with
+ * disjoint intervals: the counters were reset in between. */
+struct sb_counters_origin {
+    int known;                      /* 0: the server does not tell */
+    int64_t lo, hi;
+};
+
 struct sb_server_watch {
     struct sb_conn *reader;         /* the counters' connection, or NULL */
     int have;                       /* the counters before the run were read */
+    int reopened;                   /* the connection was lost and opened again */
+    struct sb_counters_origin origin; /* read before the counters before the run */
     struct sbd_server_counters before;
     char version[256];              /* the server's version, or "" */
     char why[300];                  /* why the counters were not read, or "" */
@@ -31,7 +43,11 @@ void sb_server_watch_start(struct sb_run *run, struct sb_server_watch *w);
  * r->server_counters_valid): backends flush their statistics as they
  * exit, so it reads until two reads agree (at most ~2 s).  A lost
  * counters' connection is opened again once; counters expected but not
- * read are said in one line on stderr. */
+ * read are said in one line on stderr.  When the counters started again
+ * from zero in between (a counter went down, the origin moved, or the
+ * connection was lost on a server that does not tell its origin), every
+ * count is unknown (-1), r->server_reset is set and one line on stderr
+ * says so: the counts after a restart are never given as the run's. */
 void sb_server_watch_end(struct sb_run *run, struct sb_server_watch *w, struct sb_report *r);
 /* Closes the counters' connection (NULL reader: no-op). */
 void sb_server_watch_close(struct sb_server_watch *w);

@@ -282,19 +282,45 @@ void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const 
 _Static_assert(sizeof(struct sbd_server_counters) == 7 * sizeof(int64_t),
                "struct sbd_server_counters changed: update sb_server_counters_diff");
 
-static int64_t counter_diff(int64_t a, int64_t b)
+const char *const sb_server_counter_names[SB_SERVER_COUNTERS] = {
+    "commits", "rollbacks", "selects", "inserts", "updates", "deletes", "statements"};
+
+int64_t *sb_server_counter_at(struct sbd_server_counters *c, int i)
 {
-    return a >= 0 && b >= 0 ? a - b : -1;
+    switch (i) {
+    case 0: return &c->commits;
+    case 1: return &c->rollbacks;
+    case 2: return &c->selects;
+    case 3: return &c->inserts;
+    case 4: return &c->updates;
+    case 5: return &c->deletes;
+    default: return &c->statements;
+    }
 }
 
-void sb_server_counters_diff(struct sbd_server_counters *d, const struct sbd_server_counters *a,
-                             const struct sbd_server_counters *b)
+/* a - b, or -1 when either is unknown (-1) or when the counter went down
+ * (the server reset it: the difference is unknown, counted in *down) */
+static int64_t counter_diff(int64_t a, int64_t b, int *down)
 {
-    d->commits = counter_diff(a->commits, b->commits);
-    d->rollbacks = counter_diff(a->rollbacks, b->rollbacks);
-    d->selects = counter_diff(a->selects, b->selects);
-    d->inserts = counter_diff(a->inserts, b->inserts);
-    d->updates = counter_diff(a->updates, b->updates);
-    d->deletes = counter_diff(a->deletes, b->deletes);
-    d->statements = counter_diff(a->statements, b->statements);
+    if (a < 0 || b < 0)
+        return -1;
+    if (a < b) {
+        ++*down;
+        return -1;
+    }
+    return a - b;
+}
+
+int sb_server_counters_diff(struct sbd_server_counters *d, const struct sbd_server_counters *a,
+                            const struct sbd_server_counters *b)
+{
+    int down = 0;
+    d->commits = counter_diff(a->commits, b->commits, &down);
+    d->rollbacks = counter_diff(a->rollbacks, b->rollbacks, &down);
+    d->selects = counter_diff(a->selects, b->selects, &down);
+    d->inserts = counter_diff(a->inserts, b->inserts, &down);
+    d->updates = counter_diff(a->updates, b->updates, &down);
+    d->deletes = counter_diff(a->deletes, b->deletes, &down);
+    d->statements = counter_diff(a->statements, b->statements, &down);
+    return down;
 }

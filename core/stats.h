@@ -155,10 +155,17 @@ void sb_stats_snapshot(struct sb_thread_stats *const *threads, int n, struct sb_
  * errors by kind are differences (kinds with nothing left are dropped);
  * connection counts and time stay a's (cumulative). */
 void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b);
+/* The members of struct sbd_server_counters in their order, by their names
+ * in the JSON report ("commits", ..., "statements"), and member i of c. */
+#define SB_SERVER_COUNTERS 7
+extern const char *const sb_server_counter_names[SB_SERVER_COUNTERS];
+int64_t *sb_server_counter_at(struct sbd_server_counters *c, int i);
 /* d = a - b for the server's own counters, member by member; a member
- * unknown (-1) in either read is -1 in d. */
-void sb_server_counters_diff(struct sbd_server_counters *d, const struct sbd_server_counters *a,
-                             const struct sbd_server_counters *b);
+ * unknown (-1) in either read, or lower in a than in b (the server reset
+ * it), is -1 in d: d never holds a negative count.  Returns how many
+ * members went down (0: no reset seen in the counters themselves). */
+int sb_server_counters_diff(struct sbd_server_counters *d, const struct sbd_server_counters *a,
+                            const struct sbd_server_counters *b);
 /* Merges the threads' histograms into dst (which is reset first). */
 void sb_stats_merge_latency(struct sb_thread_stats *const *threads, int n, sb_histogram *dst);
 

@@ -83,6 +83,39 @@ static int get_str(struct ctx *c, json_object *o, const char *path, char *out, s
     return sb_json_get_str(o, path, out, len, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
+/* The server's counters of a final line ("server"): each a count, or null
+ * when unknown (-1 here); "reset" (only true): they started again during
+ * the run, so every count is null.  A negative count, which no server
+ * counts, is refused, and so is a count beside "reset". */
+static int server_counters(struct ctx *c, json_object *srv, struct mg_shard *s)
+{
+    if (!is_obj(srv))
+        return bad(c, "\"server\" is not an object");
+    json_object *reset = NULL;
+    int has_reset = json_object_object_get_ex(srv, "reset", &reset);
+    if (has_reset && !(json_object_is_type(reset, json_type_boolean) && json_object_get_boolean(reset)))
+        return bad(c, "\"server.reset\" is not true (the only value it has)");
+    for (int i = 0; i < SB_SERVER_COUNTERS; i++) {
+        const char *name = sb_server_counter_names[i];
+        json_object *v;
+        char msg[200];
+        int64_t *x = sb_server_counter_at(&s->server, i);
+        *x = -1;
+        if (!json_object_object_get_ex(srv, name, &v))
+            return bad(c, "\"server.%s\" is missing", name);
+        if (v != NULL && sb_json_get_i64(srv, name, x, msg, sizeof msg))
+            return bad(c, "\"server.%s\" is neither a count nor null", name);
+        if (v != NULL && *x < 0)
+            return bad(c, "\"server.%s\" is %lld: a count is never negative", name, (long long)*x);
+        if (v != NULL && has_reset)
+            return bad(c, "\"server.%s\" is %lld beside \"reset\": the counts are unknown", name,
+                       (long long)*x);
+    }
+    s->server_reset = has_reset;
+    s->server_valid = 1;
+    return 0;
+}
+
 /* The counts of a report line (interval or final) into d. */
 static int snapshot(struct ctx *c, json_object *o, struct sb_snapshot *d)
 {
@@ -346,15 +379,8 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
             return -1;
     }
     json_object *srv = sb_json_member(fin, "server");
-    if (srv) {
-        struct sbd_server_counters *v = &s->server;
-        if (get_i64(c, srv, "commits", &v->commits) || get_i64(c, srv, "rollbacks", &v->rollbacks) ||
-            get_i64(c, srv, "selects", &v->selects) || get_i64(c, srv, "inserts", &v->inserts) ||
-            get_i64(c, srv, "updates", &v->updates) || get_i64(c, srv, "deletes", &v->deletes) ||
-            get_i64(c, srv, "statements", &v->statements))
-            return -1;
-        s->server_valid = 1;
-    }
+    if (srv && server_counters(c, srv, s))
+        return -1;
     int64_t v = 0;
     if (sb_json_member(fin, "unfinished_on_forced_shutdown") &&
         get_i64(c, fin, "unfinished_on_forced_shutdown", &v))

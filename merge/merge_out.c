@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../core/hdr_log.h"
+#include "../core/partial.h"
 
 static double opt_num(const struct mg_run *m, const char *name)
 {
@@ -232,6 +233,7 @@ static void final_report(const struct mg_run *m, const struct mg_out_opts *o, st
     r->sections = m->nsh > 0 && m->sh[0]->sections.n > 0 ? &m->sh[0]->sections : NULL;
     r->server_counters_valid = t->server_valid;
     r->server = t->server;
+    r->server_reset = t->server_reset;
     r->merge_data = 1;
 }
 
@@ -251,7 +253,7 @@ static int write_hdr_log(const struct mg_run *m, const char *path)
     for (int k = 0; k < m->nw; k++)
         sb_hdr_log_write(log, m->w[k].start - m->t0, m->w[k].seconds, m->w[k].lat);
     if (sb_hdr_log_close(log) != 0) {
-        fprintf(stderr, "sbench merge: writing --hdr-log file '%s' failed\n", path);
+        sb_partial_said("--hdr-log", path, errno);
         return 1;
     }
     return 0;

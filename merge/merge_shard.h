@@ -59,7 +59,8 @@ struct mg_shard {
     uint64_t *client_events;           /* [nclients], owned; NULL when none */
     int nclients;
     int server_valid;
-    struct sbd_server_counters server;
+    int server_reset;                  /* "server.reset": the counts are unknown */
+    struct sbd_server_counters server; /* -1: unknown (null) */
     int pipeline_depth, unfinished;
     /* the windows: JSON interval line i with the log's interval i */
     struct mg_window *w;               /* [nw], owned */

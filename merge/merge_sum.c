@@ -224,6 +224,7 @@ static int sum_final(struct mg_run *m)
         t->unfinished += x->unfinished;
         if (x->index == 0 && x->server_valid) { /* read once, by shard 0 */
             t->server = x->server;
+            t->server_reset = x->server_reset;
             t->server_valid = 1;
         }
     }

@@ -5,6 +5,8 @@
 # field where there is one), within 20 s (a FIFO must not hang it): a
 # histogram whose counts overflow so the total wraps back to the true
 # count, a FIFO, a directory where a file should be, tps=1e308, tps=-1000,
+# a server counter of -74921 (what a server restart made of it before),
+# a count beside "reset":true (the counts after a restart given as the run's),
 # seconds=1e308, a time of -5 in comparison.json, a garbage info.json, a
 # 40 MB line (refused at the 32 MiB line limit, using less than 100 MB of
 # memory).  The good files are a synthetic sharded run (shard_gen, sbench's
@@ -75,6 +77,14 @@ row merge-tps-negative '$ED set shards/shard-0.json 2 tps -1000' \
     "shards/shard-0.json:2: \"tps\" is -1000, but $N in .* s is" merge shards
 row merge-kinds-lie '$ED set shards/shard-1.json -1 kinds.select.count 999999999' \
     "shards/shard-1.json:$N: \"queries.read\" is $N, but its statement kinds count 999999999" merge shards
+# the JSON the bug wrote after a server restart (docs/report-json.md: a
+# count is never negative; unknown is null)
+row merge-server-negative "\$ED set shards/shard-0.json -1 server \
+    '{\"commits\":-74921,\"rollbacks\":0,\"selects\":null,\"inserts\":null,\"updates\":null,\"deletes\":null,\"statements\":null}'" \
+    "shards/shard-0.json:$N: \"server.commits\" is -74921: a count is never negative" merge shards
+row merge-server-reset-lie "\$ED set shards/shard-0.json -1 server \
+    '{\"reset\":true,\"commits\":2374,\"rollbacks\":null,\"selects\":null,\"inserts\":null,\"updates\":null,\"deletes\":null,\"statements\":null}'" \
+    "shards/shard-0.json:$N: \"server.commits\" is 2374 beside \"reset\": the counts are unknown" merge shards
 row merge-huge-line '$ED huge shards/shard-0.json 40000000' \
     "shards/shard-0.json: line 1 is longer than 33554432 bytes, the limit for one line" merge shards
 # sbench report

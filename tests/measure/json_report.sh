@@ -4,7 +4,9 @@
 # >= 2 interval lines then exactly one final line, last; per-line arithmetic
 # (tps, qps, query totals); the interval lines (the last one marked) add up
 # to the final line exactly: transactions, queries, latency counts;
-# percentiles non-decreasing and inside [min, max].  Part 2 (PostgreSQL from SBT_*): the
+# percentiles non-decreasing and inside [min, max]; the schema accepts the
+# server's counters as counts or null and refuses a negative count, -1, a
+# count beside "reset", "reset":false.  Part 2 (PostgreSQL from SBT_*): the
 # password given with --pgsql-password appears nowhere (JSON, stdout,
 # stderr) while run.options shows "***".
 # Environment: SBT_BUILD (required); SBT_PGHOST, SBT_PGPORT, SBT_PGPASSWORD.
@@ -130,6 +132,24 @@ python3 check.py "$SCHEMA" r.json || fail=1
 ev=$(sed -n 's/^ *total number of events: *\([0-9]*\).*/\1/p' out.txt)
 jev=$(tail -n 1 r.json | python3 -c 'import json,sys; print(json.load(sys.stdin)["transactions"])')
 [ -n "$ev" ] && [ "$ev" = "$jev" ] || { echo "FAIL: text events '$ev' != JSON final '$jev'"; fail=1; }
+
+# the schema's rules for the server's counters, on the null driver's final
+# line (its "server" read from the null driver's model): a count or null,
+# never negative, "reset" only true and only with every count null
+python3 - "$SCHEMA" r.json <<'PY' || fail=1
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+fin = json.loads(open(sys.argv[2]).read().splitlines()[-1])
+names = ["commits", "rollbacks", "selects", "inserts", "updates", "deletes", "statements"]
+nulls = {k: None for k in names}
+cases = [("the run's own", fin["server"], True), ("counts unknown", nulls, True),
+         ("reset", dict(nulls, reset=True), True), ("a negative count", dict(nulls, commits=-74921), False),
+         ("-1 for unknown", dict(nulls, selects=-1), False), ("a count beside reset", dict(nulls, reset=True, commits=2374), False),
+         ("reset false", dict(nulls, reset=False), False), ("a counter missing", {k: 1 for k in names[1:]}, False)]
+bad = [w for w, srv, want in cases if (not list(v.iter_errors(dict(fin, server=srv)))) != want]
+print("schema of server:", "FAIL: " + ", ".join(bad) if bad else f"ok ({len(cases)} cases)")
+sys.exit(1 if bad else 0)
+PY
 
 echo "== pgsql: the password never shows"
 if [ -z "${SBT_PGHOST:-}" ] || [ -z "${SBT_PGPASSWORD:-}" ]; then

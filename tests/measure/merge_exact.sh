@@ -28,6 +28,8 @@
 #     events than transactions, more failures than failed transactions), a
 #     bad or repeated type name, more than 16 types in a shard or between
 #     the shards; status 2: no input.  --allow-missing merges and says so in text, JSON and CSV.
+#   - shard 0's server counters carried as they are (null stays null,
+#     "reset":true stays), the merged line valid against the schema
 # Environment: SBT_BUILD (required), SBT_HDR_JS_DIR (default tests/hdr-js).
 set -u
 B=${SBT_BUILD:?}
@@ -266,6 +268,31 @@ m = d["run"]["merge"]
 assert m["missing"] == [1] and m["missing_count"] == 1 and m["merged"] == [0, 2], m
 ' "$tmp/am.json" || bad "--allow-missing: run.merge in JSON"
 grep -q "1 of 3 shards missing" "$tmp/am.err" || bad "--allow-missing: no note on stderr"
+
+# the server's counters, read by shard 0 only: carried as they are, null
+# (unknown) as null, "reset" (they started again during the run) as reset,
+# and the merged line valid against the schema; a negative one refused
+# (tests/cli/result_files_bad.sh has the message)
+for srv in '{"commits":1234,"rollbacks":5,"selects":null,"inserts":null,"updates":null,"deletes":null,"statements":null}' \
+           '{"reset":true,"commits":null,"rollbacks":null,"selects":null,"inserts":null,"updates":null,"deletes":null,"statements":null}'; do
+    fresh
+    python3 - "$tmp/x/shard-0.json" "$srv" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+d = json.loads(lines[-1]); d["server"] = json.loads(sys.argv[2]); lines[-1] = json.dumps(d)
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+    if ! "$SB" merge --report-format=json --output="$tmp/srv.json" "$tmp/x" >/dev/null 2>"$tmp/srv.err"; then
+        bad "server $srv: merge exited: $(head -c 300 "$tmp/srv.err")"
+    elif python3 - "$tmp/srv.json" "$srv" "$schema" <<'PY'
+import json, sys, jsonschema
+d = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+jsonschema.Draft202012Validator(json.load(open(sys.argv[3]))).validate(d)
+sys.exit(0 if d.get("server") == json.loads(sys.argv[2]) else 1)
+PY
+    then echo "ok   server counters carried by merge: $srv"
+    else bad "server $srv: merged as $(tail -1 "$tmp/srv.json" | python3 -c 'import json,sys; print(json.load(sys.stdin).get("server"))')"; fi
+done
 
 [ "$fail" = 0 ] && echo "merge_exact: ok" || echo "merge_exact: FAILED"
 exit $fail

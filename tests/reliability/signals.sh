@@ -8,7 +8,11 @@
 #  - SIGINT during a prepare that takes several seconds: death by SIGINT
 #    (sbench installs no handler outside `run`; the shell reports it), or a
 #    non-zero exit with a message, within 5 s, no hang;
-#  - a second SIGINT right after the first: exits at once (< 1 s after it);
+#    with --hdr-log=H as well: H whole (one window per interval line of the
+#    JSON, their lengths adding up to the run's seconds), no H.partial;
+#  - a second SIGINT right after the first: exits at once (< 1 s after it),
+#    and --hdr-log=H (an old H there before) leaves H.partial, starting
+#    with the log's header, and no H: an end that never closed the log;
 #  - `sbench ... run | head -1`: sbench not killed by SIGPIPE (status != 141)
 #    and it still ends in bounded time.
 # Every command runs under sigrun (tests/reliability/sigrun.c) or timeout.
@@ -39,11 +43,27 @@ for sig in INT TERM; do
 
     F=$T/rep.$sig.json
     line=$($R -a 2:$sig -l 20 -o "$T/oj.$sig" -e "$T/ej.$sig" -- \
-        "$S" $DB --threads=4 --time=30 --report-interval=1 --report-format=json --output="$F" oltp_read_write run)
+        "$S" $DB --threads=4 --time=30 --report-interval=1 --report-format=json --output="$F" \
+        --hdr-log="$T/h.$sig.hlog" oltp_read_write run)
     ex=$(field exit "$line")
     [ "$ex" = 130 ] || { fail "SIG$sig json run: $line"; cat "$T/ej.$sig"; }
     [ -s "$F" ] || fail "SIG$sig json: $F missing or empty"
     ls "$T"/rep.$sig.json.* >/dev/null 2>&1 && fail "SIG$sig json: left $(ls "$T"/rep.$sig.json.*)"
+    # one signal: the log was closed whole, under its name: one window per
+    # interval line of the JSON report, their lengths adding up to the
+    # final report's seconds (to 10 ms: the log has milliseconds)
+    if [ ! -s "$T/h.$sig.hlog" ] || [ -e "$T/h.$sig.hlog.partial" ]; then
+        fail "SIG$sig --hdr-log: $(ls "$T" | grep "h.$sig" | tr '\n' ' ')"
+    elif python3 - "$T/h.$sig.hlog" "$F" <<'PY'
+import json, sys
+rows = [l.split(",") for l in open(sys.argv[1]) if l[0].isdigit()]
+recs = [json.loads(l) for l in open(sys.argv[2])]
+wins = [r for r in recs if r["type"] == "interval"]
+total = sum(float(r[1]) for r in rows)
+sys.exit(0 if len(rows) == len(wins) and abs(total - recs[-1]["seconds"]) < 0.01 else 1)
+PY
+    then ok "SIG$sig --hdr-log: whole, one window per interval line, lengths add up to the run"
+    else fail "SIG$sig --hdr-log: windows differ from the JSON report's intervals"; fi
 done
 
 # the JSON files: complete lines, the last one "final" (one python3 for
@@ -66,12 +86,19 @@ sys.exit(bad)
 PY
 then :; else fail "JSON output after a signal"; fi
 
-# a second SIGINT exits at once
+# a second SIGINT exits at once; the HdrHistogram log it never closed is
+# left as H.partial (the header and the windows written), no H, not even
+# the H of an earlier run
+H=$T/h2.hlog
+echo "an earlier run's log" >"$H"
 line=$($R -a 2:INT -a 2.05:INT -l 20 -o "$T/o2" -e "$T/e2" -- \
-    "$S" $DB --threads=4 --time=30 oltp_read_write run)
+    "$S" $DB --threads=4 --time=30 --report-interval=1 --hdr-log="$H" oltp_read_write run)
 s=$(field since_last_signal "$line"); ex=$(field exit "$line")
 if [ "$ex" = 130 ] && within 0.99 2 "$s"; then ok "second SIGINT: $line"
 else fail "second SIGINT: $line"; fi
+if [ -e "$H" ] || ! head -n 1 "$H.partial" 2>/dev/null | grep -qF '#[Histogram log format version'; then
+    fail "second SIGINT --hdr-log: $(ls "$T" | grep h2 | tr '\n' ' ')"
+else ok "second SIGINT --hdr-log: $H.partial ($(grep -c '^[0-9]' "$H.partial") windows), no $H"; fi
 
 # SIGINT during a long prepare
 rm -f "$T"/big.db*

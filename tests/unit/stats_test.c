@@ -39,7 +39,7 @@ static void server_counters(void)
                                         .statements = 5620};
     struct sbd_server_counters d;
     memset(&d, 0x5a, sizeof d);
-    sb_server_counters_diff(&d, &after, &before);
+    EQ("no counter went down", sb_server_counters_diff(&d, &after, &before), 0);
     EQ("commits", d.commits, 31);
     EQ("rollbacks", d.rollbacks, 2);
     EQ("selects", d.selects, 410);
@@ -58,6 +58,17 @@ static void server_counters(void)
     EQ("inserts unknown in both", d.inserts, -1);
     EQ("commits still known", d.commits, 31);
     EQ("updates still known", d.updates, 6);
+
+    /* a server restart: counters below the first read are unknown, never
+     * negative, and counted as gone down; one equal stays 0 */
+    after.commits = 60;  /* 40 below */
+    after.rollbacks = 0; /* 7 below */
+    after.updates = 60;  /* equal */
+    EQ("two went down", sb_server_counters_diff(&d, &after, &before), 2);
+    EQ("commits reset", d.commits, -1);
+    EQ("rollbacks reset", d.rollbacks, -1);
+    EQ("updates equal", d.updates, 0);
+    EQ("selects still known", d.selects, 410);
 }
 
 static void snapshot(void)
