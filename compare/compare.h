@@ -172,6 +172,26 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
 /* 1 when run id's files in dir make a finished run, else 0. */
 int cmp_run_done(const char *dir, const char *id);
 
+/* ---- compare_check.c: a stored run checked before it is read ---- */
+
+/* The driver a run without --db-driver loads (cli/main.c's default). */
+#define CMP_DEFAULT_DRIVER "sqlite"
+
+/* Run id in dir: 1 done (its record and report are there), 0 not done
+ * (no record), -1 with one line in err naming the file: one cannot be
+ * told (a symlink loop, no permission), or the report is missing beside
+ * its record. */
+int cmp_run_state(const char *dir, const char *id, char *err, size_t errlen);
+/* Run id's record: the fields compare_exec.c writes, each as the
+ * summary's schema allows it, client_cpu_s at most wall_s on every CPU,
+ * client_cpu_share its recomputation.  0, or -1 with the field in err. */
+int cmp_record_check(const json_object *rec, const char *id, char *err, size_t errlen);
+/* The final line of run (w, t, k) of s is that run's: the target's
+ * --db-driver (CMP_DEFAULT_DRIVER when none), the point's thread count.
+ * 0, or -1 with the field in err. */
+int cmp_run_matches(const struct cmp_spec *s, int w, int t, int k, const json_object *final, char *err,
+                    size_t errlen);
+
 /* ---- compare_summary.c ---- */
 
 /* The summary of a comparison (schema docs/compare.schema.json): a new

@@ -32,6 +32,7 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
     char msg[300];
     *final = NULL;
     struct sb_json_lines lines;
+    struct sb_report_windows sums = {0};
     json_object *j;
     int got = sb_json_lines_init(&lines, buf, len, msg, sizeof msg);
     double t = 0;
@@ -42,15 +43,18 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
         if (known && sb_report_line_check(j, msg, sizeof msg) != 0) { /* lying times, sums, rates */
             json_object_put(j);
             got = -1;
-        } else if (type && strcmp(type, "interval") == 0) {
+        } else if (type && strcmp(type, "interval") == 0 && *final == NULL) {
+            sb_report_windows_add(&sums, j);
             t += sb_json_num(j, "seconds");
             json_object_array_add(intervals, cmp_pair(t, sb_json_num(j, "tps")));
             json_object_put(j);
         } else if (type && strcmp(type, "final") == 0 && *final == NULL) {
             *final = j;
+            got = sb_report_windows_check(&sums, j, msg, sizeof msg); /* the final: json_put below */
         } else { /* type is j's: the message before j goes */
             snprintf(msg, sizeof msg, "%s", type && strcmp(type, "final") == 0 ? "a second final report"
-                                                                              : "not an interval or final report");
+                                            : *final ? "a line after the final report"
+                                                     : "not an interval or final report");
             json_object_put(j);
             got = -1;
         }
@@ -167,43 +171,6 @@ static double report_precision(const json_object *final)
     return v ? atof(v) : 0.01;
 }
 
-/* A run's record (compare_exec.c writes it): the fields the summary
- * reads, checked.  0, or -1 with the field in err. */
-static int check_record(const json_object *rec, char *err, size_t errlen)
-{
-    static const char *const shares[] = {"client_cpu_share", "machine_busy_share", "busy_share_before"};
-    double v;
-    int64_t order, status;
-    if (!json_object_is_type(rec, json_type_object)) {
-        snprintf(err, errlen, "not a JSON object");
-        return -1;
-    }
-    if (sb_json_get_i64(rec, "order", &order, err, errlen) || sb_json_get_i64(rec, "exit_status", &status, err, errlen))
-        return -1;
-    if (order < 0) {
-        snprintf(err, errlen, "\"order\" is %lld: not a run's place in the order", (long long)order);
-        return -1;
-    }
-    if (sb_json_get_num(rec, "wall_s", &v, err, errlen))
-        return -1;
-    if (!(v > 0 && v <= 1e9)) {
-        snprintf(err, errlen, "\"wall_s\" is %.17g: not a time in seconds (above 0, at most 1e9)", v);
-        return -1;
-    }
-    for (size_t k = 0; k < sizeof shares / sizeof shares[0]; k++)
-        if (sb_json_member(rec, shares[k]) &&
-            (sb_json_get_num(rec, shares[k], &v, err, errlen) || !(v >= 0 && v <= 1000))) {
-            snprintf(err, errlen, "\"%s\" is not a share (a number from 0 to 1000)", shares[k]);
-            return -1;
-        }
-    if (sb_json_member(rec, "client_cpu_s") &&
-        (sb_json_get_num(rec, "client_cpu_s", &v, err, errlen) || v < 0)) {
-        snprintf(err, errlen, "\"client_cpu_s\" is not a CPU time in seconds");
-        return -1;
-    }
-    return 0;
-}
-
 /* DIR/info.json (sbench info, written before the first run): absent in
  * a results directory of an older sbench, else an object of type "info"
  * with the host's facts and the drivers found.  0, or -1 with err. */
@@ -237,15 +204,19 @@ static int check_info(const char *dir, char *err, size_t errlen)
 
 /* Reads one run into run and p; 1 when it is not done, 0 when read, -1
  * with err. */
-static int load_run(const char *dir, const char *id, json_object *run, struct point_lat *p, char *err,
-                    size_t errlen)
+static int load_run(const struct cmp_spec *from, int w, int t, int k, const char *dir, const char *id,
+                    json_object *run, struct point_lat *p, char *err, size_t errlen)
 {
-    if (!cmp_run_done(dir, id))
-        return 1;
     char path[4300], msg[1024];
+    int done = cmp_run_state(dir, id, msg, sizeof msg);
+    if (done <= 0) {
+        if (done < 0)
+            snprintf(err, errlen, "run %s: %s", id, msg);
+        return done < 0 ? -1 : 1;
+    }
     snprintf(path, sizeof path, "%s/runs/%s.record.json", dir, id);
     json_object *rec = sb_json_load_file(path, msg, sizeof msg);
-    if (rec == NULL || check_record(rec, msg, sizeof msg) != 0) {
+    if (rec == NULL || cmp_record_check(rec, id, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
         json_object_put(rec);
         return -1;
@@ -260,6 +231,10 @@ static int load_run(const char *dir, const char *id, json_object *run, struct po
         return -1;
     }
     json_object_object_add(run, "final", final);
+    if (cmp_run_matches(from, w, t, k, final, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
+        return -1;
+    }
     /* the report's exact count, min, max and sum of the latencies */
     uint64_t n;
     double mn, mx, sum;
@@ -345,7 +320,7 @@ json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err,
                     json_object_object_add(run, "threads", json_object_new_int(s->threads[t]));
                     json_object_object_add(run, "target", json_object_new_string(tg->name));
                     json_object_object_add(run, "repeat", json_object_new_int(r + 1));
-                    rc = load_run(rdir, id, run, &p, err, errlen);
+                    rc = load_run(from, w, tt, kk, rdir, id, run, &p, err, errlen);
                     if (rc == 0)
                         json_object_array_add(runs, json_object_get(run));
                     json_object_put(run);

@@ -383,6 +383,9 @@ static int window_line(struct ctx *c, struct mg_window *w, json_object *o)
         return bad(c, "\"seconds\" or \"threads\" out of range");
     w->threads = (int)threads;
     w->lat_sum_ns = llround(sum_ms * 1e6);
+    w->line = c->line;
+    if (get_u64(c, o, "latency_ms.count", &w->lat_count))
+        return -1;
     return 0;
 }
 
@@ -394,7 +397,8 @@ static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err,
     int rc = -1, cap = 0, have_final = 0, got;
     json_object *fin = NULL, *o;
     struct sb_json_lines lines;
-    char msg[300];
+    struct sb_report_windows sums = {0};
+    char msg[400];
     if (sb_json_lines_init(&lines, buf, len, msg, sizeof msg) != 0) {
         bad(&c, "%s", msg);
         goto out;
@@ -410,7 +414,7 @@ static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err,
         if (type && strcmp(type, "final") == 0) {
             fin = o;
             have_final = 1;
-            if (final_line(&c, s, fin))
+            if (final_line(&c, s, fin) || (sb_report_windows_check(&sums, fin, msg, sizeof msg) && bad(&c, "%s", msg)))
                 goto out;
             continue;
         }
@@ -431,6 +435,8 @@ static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err,
         }
         memset(&s->w[s->nw], 0, sizeof s->w[0]);
         int wr = window_line(&c, &s->w[s->nw++], o);
+        if (wr == 0)
+            sb_report_windows_add(&sums, o);
         json_object_put(o);
         if (wr)
             goto out;
@@ -537,7 +543,13 @@ static int load_hlog(struct mg_shard *s, struct mg_run *m, char *err, size_t err
             bad(&c, "%s", msg);
             goto out;
         }
-        s->log_count += sb_histogram_count(h) - before;
+        uint64_t got_n = sb_histogram_count(h) - before;
+        if (s->report_interval > 0 && got_n != s->w[n].lat_count) {
+            bad(&c, "the interval holds %llu latencies, line %d of %s says %llu: not the same window's",
+                (unsigned long long)got_n, s->w[n].line, s->json_path, (unsigned long long)s->w[n].lat_count);
+            goto out;
+        }
+        s->log_count += got_n;
         n++;
     }
     c.line = 0;
