@@ -169,9 +169,6 @@ json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err,
 int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
                      json_object *intervals, char *err, size_t errlen);
 
-/* 1 when run id's files in dir make a finished run, else 0. */
-int cmp_run_done(const char *dir, const char *id);
-
 /* ---- compare_check.c: a stored run checked before it is read ---- */
 
 /* The driver a run without --db-driver loads (cli/main.c's default). */

@@ -29,7 +29,7 @@ static const double point_pcts[] = {50, 95, 99, 99.9};
 int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
                      json_object *intervals, char *err, size_t errlen)
 {
-    char msg[300];
+    char msg[512];
     *final = NULL;
     struct sb_json_lines lines;
     struct sb_report_windows sums = {0};

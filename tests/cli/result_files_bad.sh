@@ -15,6 +15,7 @@ set -u
 B=$(cd "${1:?build root}" && pwd)
 SB=$B/cli/sbench GEN=$B/tests/shard_gen
 ED="python3 $(cd "$(dirname "$0")" && pwd)/result_files_bad.py"
+SCHEMA=$(cd "$(dirname "$0")/../.." && pwd)/docs/compare.schema.json
 [ -x "$SB" ] && [ -x "$GEN" ] || { echo "FAIL: build sbench and tests/shard_gen first"; exit 1; }
 T=$(mktemp -d "${SBT_TMP:-/tmp}/bad-files.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -24,15 +25,33 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # the good files, accepted as they are
 mkdir shards && "$GEN" shards 3 4 500 7 >/dev/null || { echo "FAIL: shard_gen"; exit 1; }
-"$SB" compare --prepare=off --target="a:--db-driver=null" --target="b:--db-driver=null" --events=200 \
-    --time=0 --warmup-time=0 --repeats=2 --quiet --results=cmp oltp_point_select >cmp.out 2>&1 ||
-    { echo "FAIL: the good comparison:"; tail -5 cmp.out; exit 1; }
-R=oltp_point_select_t1_a_r1
-for c in "merge shards" "report cmp"; do
-    # shellcheck disable=SC2086
-    if timeout 60 "$SB" $c >good.out 2>good.err; then echo "ok   the good files: sbench $c accepts them"
-    else fail "the good files: sbench $c: $(head -3 good.err)"; fi
-done
+# two drivers that need no server: null, and sqlite on tables made here
+"$SB" --db-driver=sqlite --sqlite-db="$T/t.db" --table-size=100 oltp_point_select prepare >prep.out 2>&1 ||
+    { echo "FAIL: sqlite prepare:"; tail -5 prep.out; exit 1; }
+CARGS=(compare --prepare=off --target="a:--db-driver=null" --target="b:--db-driver=sqlite --sqlite-db=$T/t.db"
+       --table-size=100 --events=200 --time=0 --warmup-time=0 --repeats=2 --quiet --results=cmp oltp_point_select)
+"$SB" "${CARGS[@]}" >cmp.out 2>&1 || { echo "FAIL: the good comparison:"; tail -5 cmp.out; exit 1; }
+R=oltp_point_select_t1_a_r1 RB=oltp_point_select_t1_b_r1
+# every summary sbench writes from good files holds to its schema
+schema_ok() {
+    python3 - "$1" "$SCHEMA" <<'PY'
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])),
+                    cls=jsonschema.Draft202012Validator)
+PY
+}
+good() { # WHAT CMD...: the good files accepted, and the summary (if any) valid
+    local what=$1
+    shift
+    if timeout 60 "$SB" "$@" >good.out 2>good.err; then echo "ok   the good files: sbench $what accepts them"
+    else fail "the good files: sbench $what: $(head -3 good.err)"; fi
+    [ "$1" = merge ] && return
+    if err=$(schema_ok cmp/summary.json 2>&1); then echo "ok   sbench $what's summary.json holds to docs/compare.schema.json"
+    else fail "sbench $what's summary.json breaks docs/compare.schema.json: $(echo "$err" | tail -3)"; fi
+}
+good merge merge shards
+good report report cmp
+good "compare (all runs done)" "${CARGS[@]}"
 
 # row NAME WHAT PATTERN CMD...: the copy in NAME/ edited by WHAT (a shell
 # command run in NAME/), then CMD run on it: status 1 within 20 s, one
@@ -94,6 +113,37 @@ row report-huge-line "\$ED huge cmp/runs/$R.json 40000000" \
     "cmp/runs/$R.json: line 1 is longer than 33554432 bytes" report cmp
 row report-record-wall "\$ED set-doc cmp/runs/$R.record.json wall_s -3" \
     "cmp/runs/$R.record.json: \"wall_s\" is -3" report cmp
+
+# the lies of issue #39, each given to sbench merge (where it applies),
+# sbench report and sbench compare loading the results directory
+both() { # NAME WHAT PATTERN: report and compare rows
+    row "report-$1" "$2" "$3" report cmp
+    row "compare-$1" "$2" "$3" "${CARGS[@]}"
+}
+row merge-tx-100x '$ED scale shards/shard-0.json 100' \
+    "shards/shard-0.json:1: \"transactions\" is $N, but \"latency_ms.count\" is $N" merge shards
+both tx-100x "\$ED scale cmp/runs/$R.json 100" \
+    "cmp/runs/$R.json:1: \"transactions\" is 20000, but \"latency_ms.count\" is 200" 
+row merge-interval-inflated '$ED inflate shards/shard-1.json 100' \
+    "shards/shard-1.json:$N: the interval lines' \"transactions\" add up to $N, the final line's is $N" merge shards
+both interval-inflated "\$ED inflate cmp/runs/$R.json 100" \
+    "cmp/runs/$R.json:2: the interval lines' \"transactions\" add up to 20000, the final line's is 200"
+row merge-window-shifted '$ED shift shards/shard-2.json' \
+    "shards/shard-2.hlog:$N: the interval holds $N latencies, line 1 of shards/shard-2.json says $N" merge shards
+both busy-share-5 "\$ED set-doc cmp/runs/$R.record.json machine_busy_share 5" \
+    "cmp/runs/$R.record.json: \"machine_busy_share\" is 5: not from 0 to 1"
+both cpu-1e308 "\$ED set-doc cmp/runs/$R.record.json client_cpu_s 1e308" \
+    "cmp/runs/$R.record.json: \"client_cpu_s\" is 1(\\.0+)?e\\+308: not from 0 to"
+row merge-symlink-loop '$ED loop shards/shard-1.json' "shards/shard-1.json: .*symbolic links" merge shards
+both json-symlink-loop "\$ED loop cmp/runs/$R.json" "cmp/runs/$R.json: Too many levels of symbolic links"
+both record-symlink-loop "\$ED loop cmp/runs/$R.record.json" \
+    "cmp/runs/$R.record.json: Too many levels of symbolic links"
+# target b's (sqlite) run under target a (null), its record's id made a's
+both other-target "for e in json hlog record.json; do cp cmp/runs/$RB.\$e cmp/runs/$R.\$e; done &&
+    \$ED set-doc cmp/runs/$R.record.json id '\"$R\"'" \
+    "cmp/runs/$R.json: \"run.options.db-driver\" is sqlite, but target 'a' runs null"
+both other-record "cp cmp/runs/$RB.record.json cmp/runs/$R.record.json" \
+    "cmp/runs/$R.record.json: \"id\" is \"$RB\": the record of another run"
 
 echo "$checks checks, $failures failed"
 [ "$failures" = 0 ]
