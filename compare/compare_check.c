@@ -173,3 +173,132 @@ int cmp_run_matches(const struct cmp_spec *s, int w, int t, int k, const json_ob
     }
     return 0;
 }
+
+/* ---- the shapes of what the summary copies (docs/compare.schema.json) ---- */
+
+enum shape { S_STR, S_INT, S_COUNT, S_LOAD3, S_FS, S_SETTINGS };
+struct field {
+    const char *key;
+    enum shape shape;
+};
+
+/* the host object of sbench info (core/sysinfo.c): every field optional */
+static const struct field host_fields[] = {
+    {"name", S_STR}, {"os", S_STR}, {"sysname", S_STR}, {"kernel", S_STR}, {"kernel_version", S_STR},
+    {"arch", S_STR}, {"cpu_model", S_STR}, {"cpus", S_INT}, {"cpus_configured", S_INT},
+    {"memory_bytes", S_COUNT}, {"memory_available_bytes", S_COUNT}, {"clocksource", S_STR},
+    {"clocksources_available", S_STR}, {"loadavg", S_LOAD3}, {"cwd", S_STR}, {"fs", S_FS}, {NULL, 0}};
+static const struct field run_fields[] = {
+    {"driver", S_STR}, {"client_version", S_STR}, {"server_version", S_STR}, {"sbench_version", S_STR},
+    {"io", S_STR}, {NULL, 0}};
+static const struct field settings_fields[] = {{"version", S_STR}, {"error", S_STR}, {"settings", S_SETTINGS},
+                                               {NULL, 0}};
+static const struct field driver_fields[] = {{"client_version", S_STR}, {"description", S_STR}, {"error", S_STR},
+                                             {NULL, 0}};
+
+static int is_type(const json_object *v, json_type t) { return json_object_is_type(v, t); }
+
+/* v, o's member what.key, has shape sh: 0, or -1 with err. */
+static int check_shape(const json_object *v, const char *what, const char *key, enum shape sh, char *err,
+                       size_t errlen)
+{
+    int ok = 1;
+    switch (sh) {
+    case S_STR: ok = is_type(v, json_type_string); break;
+    case S_INT: ok = is_type(v, json_type_int); break;
+    case S_COUNT: ok = is_type(v, json_type_int) && json_object_get_int64(v) >= 0; break;
+    case S_LOAD3:
+        ok = is_type(v, json_type_array) && json_object_array_length(v) == 3;
+        for (size_t i = 0; ok && i < 3; i++) {
+            json_object *x = json_object_array_get_idx(v, i);
+            ok = is_type(x, json_type_int) || is_type(x, json_type_double);
+        }
+        break;
+    case S_FS: {
+        static const char *const need[] = {"type", "device", "mount", "total_bytes", "free_bytes", "available_bytes"};
+        ok = is_type(v, json_type_object);
+        for (size_t i = 0; ok && i < sizeof need / sizeof need[0]; i++)
+            ok = sb_json_member(v, need[i]) != NULL;
+        break;
+    }
+    case S_SETTINGS:
+        ok = is_type(v, json_type_object);
+        if (ok) {
+            json_object_object_foreach((json_object *)v, name, e) {
+                (void)name;
+                ok = ok && is_type(e, json_type_object) && is_type(sb_json_member(e, "value"), json_type_string) &&
+                     is_type(sb_json_member(e, "unit"), json_type_string);
+            }
+        }
+        break;
+    }
+    if (!ok)
+        snprintf(err, errlen, "\"%s%s%s\" is not %s", what, *what ? "." : "", key,
+                 sh == S_STR ? "a string" : sh == S_INT ? "an integer" : sh == S_COUNT ? "a count"
+                 : sh == S_LOAD3 ? "three load averages" : sh == S_FS ? "a file system's facts"
+                                 : "settings of {value, unit} strings");
+    return ok ? 0 : -1;
+}
+
+/* Each field of f that o has, of its shape. */
+static int check_fields(const json_object *o, const char *what, const struct field *f, char *err, size_t errlen)
+{
+    for (; f->key; f++) {
+        json_object *v = sb_json_member(o, f->key);
+        if (v && check_shape(v, what, f->key, f->shape, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int cmp_host_check(const json_object *host, const char *what, char *err, size_t errlen)
+{
+    if (!is_type(host, json_type_object)) {
+        snprintf(err, errlen, "\"%s\" is not an object", what);
+        return -1;
+    }
+    return check_fields(host, what, host_fields, err, errlen);
+}
+
+int cmp_run_meta_check(const json_object *final, char *err, size_t errlen)
+{
+    json_object *run = sb_json_member(final, "run");
+    if (run == NULL)
+        return 0;
+    if (!is_type(run, json_type_object)) {
+        snprintf(err, errlen, "\"run\" is not an object");
+        return -1;
+    }
+    if (check_fields(run, "run", run_fields, err, errlen) ||
+        (sb_json_member(run, "host") && cmp_host_check(sb_json_member(run, "host"), "run.host", err, errlen)))
+        return -1;
+    json_object *set = sb_json_member(run, "server_settings");
+    if (set == NULL || is_type(set, json_type_null))
+        return 0;
+    if (!is_type(set, json_type_object)) {
+        snprintf(err, errlen, "\"run.server_settings\" is not an object");
+        return -1;
+    }
+    return check_fields(set, "run.server_settings", settings_fields, err, errlen);
+}
+
+int cmp_drivers_check(const json_object *drivers, char *err, size_t errlen)
+{
+    if (!is_type(drivers, json_type_array)) {
+        snprintf(err, errlen, "\"drivers\" is missing or not a list");
+        return -1;
+    }
+    for (size_t i = 0; i < json_object_array_length(drivers); i++) {
+        json_object *d = json_object_array_get_idx(drivers, i);
+        char what[40];
+        snprintf(what, sizeof what, "drivers[%zu]", i);
+        if (!is_type(d, json_type_object) || check_shape(sb_json_member(d, "name"), what, "name", S_STR, err, errlen) ||
+            check_shape(sb_json_member(d, "path"), what, "path", S_STR, err, errlen) ||
+            check_fields(d, what, driver_fields, err, errlen)) {
+            if (!is_type(d, json_type_object))
+                snprintf(err, errlen, "\"%s\" is not a driver's object", what);
+            return -1;
+        }
+    }
+    return 0;
+}

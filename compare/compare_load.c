@@ -12,6 +12,7 @@
  */
 #include "compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,8 +180,8 @@ static int check_info(const char *dir, char *err, size_t errlen)
     char path[4300], msg[400];
     int64_t cpus = 0;
     snprintf(path, sizeof path, "%s/info.json", dir);
-    if (access(path, F_OK) != 0)
-        return 0;
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return 0; /* anything else (a symlink loop) is said by the reader */
     json_object *j = sb_json_load_file(path, msg, sizeof msg);
     const char *type = sb_json_str(j, "type");
     if (j == NULL) {
@@ -191,9 +192,8 @@ static int check_info(const char *dir, char *err, size_t errlen)
                sb_json_get_i64(j, "host.cpus", &cpus, msg, sizeof msg) != 0 || cpus < 1 ||
                sb_json_str(sb_json_member(j, "host"), "name") == NULL) {
         snprintf(msg, sizeof msg, "\"host\" is missing or without its name and a CPU count");
-    } else if (!json_object_is_type(sb_json_member(j, "drivers"), json_type_array)) {
-        snprintf(msg, sizeof msg, "\"drivers\" is missing or not a list");
-    } else {
+    } else if (cmp_host_check(sb_json_member(j, "host"), "host", msg, sizeof msg) == 0 &&
+               cmp_drivers_check(sb_json_member(j, "drivers"), msg, sizeof msg) == 0) {
         json_object_put(j);
         return 0;
     }
@@ -231,7 +231,8 @@ static int load_run(const struct cmp_spec *from, int w, int t, int k, const char
         return -1;
     }
     json_object_object_add(run, "final", final);
-    if (cmp_run_matches(from, w, t, k, final, msg, sizeof msg) != 0) {
+    if (cmp_run_matches(from, w, t, k, final, msg, sizeof msg) != 0 ||
+        cmp_run_meta_check(final, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
         return -1;
     }

@@ -144,6 +144,14 @@ both other-target "for e in json hlog record.json; do cp cmp/runs/$RB.\$e cmp/ru
     "cmp/runs/$R.json: \"run.options.db-driver\" is sqlite, but target 'a' runs null"
 both other-record "cp cmp/runs/$RB.record.json cmp/runs/$R.record.json" \
     "cmp/runs/$R.record.json: \"id\" is \"$RB\": the record of another run"
+# what the summary copies must be of the shape its schema gives it
+both host-memory "\$ED set cmp/runs/$R.json -1 run.host.memory_bytes -1" \
+    "cmp/runs/$R.json: \"run.host.memory_bytes\" is not a count"
+both settings-value "\$ED set cmp/runs/$RB.json -1 run.server_settings.settings.page_size.value 4096" \
+    "cmp/runs/$RB.json: \"run.server_settings.settings\" is not settings of \\{value, unit\\} strings"
+both info-loadavg '$ED set-doc cmp/info.json host.loadavg "[1, 2]"' \
+    "cmp/info.json: \"host.loadavg\" is not three load averages"
+both info-symlink-loop '$ED loop cmp/info.json' "cmp/info.json: .*Too many levels of symbolic links"
 
 echo "$checks checks, $failures failed"
 [ "$failures" = 0 ]
