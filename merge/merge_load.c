@@ -310,9 +310,13 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
     if (sb_json_member(md, "lag") &&
         exact_hist(c, sb_json_member(md, "lag"), "lag", s->precision, &s->lag))
         return -1;
-    if (s->d.events != sb_histogram_count(s->lat))
-        return bad(c, "%llu transactions but %llu latencies", (unsigned long long)s->d.events,
-                   (unsigned long long)sb_histogram_count(s->lat));
+    /* the line check made transactions = latency_ms.count + script_transactions */
+    uint64_t timed = 0;
+    if (get_u64(c, fin, "latency_ms.count", &timed))
+        return -1;
+    if (timed != sb_histogram_count(s->lat))
+        return bad(c, "\"latency_ms.count\" is %llu, but merge_data's latency histogram holds %llu",
+                   (unsigned long long)timed, (unsigned long long)sb_histogram_count(s->lat));
     json_object *named = sb_json_member(md, "named");
     if (!is_arr(named) || json_object_array_length(named) > SB_MAX_NAMED)
         return bad(c, "merge_data.named is missing or too long");
