@@ -1,15 +1,22 @@
 #!/bin/bash
-# result_files_bad.sh: result files that lie, given to sbench merge and
-# sbench report, one case per row of the table below.  Each must be
-# refused with status 1 and one line naming the file (and the line and
-# field where there is one), within 20 s (a FIFO must not hang it): a
-# histogram whose counts overflow so the total wraps back to the true
-# count, a FIFO, a directory where a file should be, tps=1e308, tps=-1000,
-# seconds=1e308, a time of -5 in comparison.json, a garbage info.json, a
-# 40 MB line (refused at the 32 MiB line limit, using less than 100 MB of
-# memory).  The good files are a synthetic sharded run (shard_gen, sbench's
-# own writers) and a comparison on the null driver; both are first checked
-# to be accepted, so a refusal below is the edit's.  No server needed.
+# result_files_bad.sh: result files that lie, given to sbench merge,
+# sbench report and sbench compare reading its results directory back, one
+# case per row of the tables below.  Each must be refused with status 1
+# and one line naming the file (and the line and field where there is
+# one), within 20 s (a FIFO must not hang it): a histogram whose counts
+# overflow so the total wraps back to the true count, a FIFO, a directory
+# where a file should be, tps=1e308, tps=-1000, seconds=1e308, a time of -5
+# in comparison.json, a garbage info.json, a 40 MB line (refused at the 32
+# MiB line limit, using less than 100 MB of memory); and issue #39's:
+# transactions 100x their latencies, an interval line inflated (itself
+# consistent, not with the final line), a window moved against the log's,
+# machine_busy_share 5 and client_cpu_s 1e308 in a record, symlink loops,
+# another target's run (its driver) or record (its id), values of another
+# type where the summary copies them.  The good files are a synthetic
+# sharded run (shard_gen, sbench's own writers), a comparison of the null
+# and SQLite drivers, and a script that counts transactions itself; all
+# are first checked to be accepted (and the summaries to hold to
+# docs/compare.schema.json), so a refusal below is the edit's.  No server.
 # Usage: result_files_bad.sh BUILD_ROOT
 set -u
 B=$(cd "${1:?build root}" && pwd)
