@@ -190,7 +190,8 @@ int cmp_run_matches(const struct cmp_spec *s, int w, int t, int k, const json_ob
                     size_t errlen);
 /* What the summary copies, of the shape docs/compare.schema.json gives
  * it: a host object (sbench info's, run.host; named what in messages),
- * a final line's run object (its versions, host, server settings),
+ * a final line's percentiles and run object (its versions, host, server
+ * settings),
  * info.json's drivers.  0, or -1 with the field in err. */
 int cmp_host_check(const json_object *host, const char *what, char *err, size_t errlen);
 int cmp_run_meta_check(const json_object *final, char *err, size_t errlen);

@@ -262,6 +262,10 @@ int cmp_host_check(const json_object *host, const char *what, char *err, size_t 
 
 int cmp_run_meta_check(const json_object *final, char *err, size_t errlen)
 {
+    if (!is_type(sb_json_at(final, "latency_ms.percentiles"), json_type_object)) {
+        snprintf(err, errlen, "\"latency_ms.percentiles\" is missing or not an object");
+        return -1;
+    }
     json_object *run = sb_json_member(final, "run");
     if (run == NULL)
         return 0;

@@ -619,9 +619,11 @@ static int claim_dir(struct exec *x)
         json_object_object_add(mine, "source", json_object_new_string(x->s->source));
     if (x->req->command)
         json_object_object_add(mine, "command", json_object_new_string(x->req->command));
-    json_object *old = access(path, F_OK) == 0 ? sb_json_load_file(path, err, sizeof err) : NULL;
+    /* absent: a new comparison; anything else (a symlink loop) is read and said */
+    int absent = access(path, F_OK) != 0 && errno == ENOENT;
+    json_object *old = absent ? NULL : sb_json_load_file(path, err, sizeof err);
     int rc = 0;
-    if (old == NULL && access(path, F_OK) == 0) {
+    if (old == NULL && !absent) {
         fprintf(stderr, "compare: %s is damaged (%s); remove the directory or use another --results\n", path, err);
         rc = -1;
     } else if (old) {

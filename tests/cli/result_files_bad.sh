@@ -188,6 +188,7 @@ both settings-value "\$ED set cmp/runs/$RB.json -1 run.server_settings.settings.
 both info-loadavg '$ED set-doc cmp/info.json host.loadavg "[1, 2]"' \
     "cmp/info.json: \"host.loadavg\" is not three load averages"
 both info-symlink-loop '$ED loop cmp/info.json' "cmp/info.json: .*Too many levels of symbolic links"
+both comparison-symlink-loop '$ED loop cmp/comparison.json' "cmp/comparison.json.*Too many levels of symbolic links"
 
 echo "$checks checks, $failures failed"
 [ "$failures" = 0 ]
