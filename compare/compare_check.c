@@ -142,12 +142,19 @@ int cmp_record_check(const json_object *rec, const char *id, char *err, size_t e
     return 0;
 }
 
-/* The last --db-driver=X of opts (NULL when none) into *drv. */
+/* The last --db-driver=X of opts (NULL when none) into *drv; as sbench's
+ * option parser reads names, '_' is '-' (--db_driver=X). */
 static void driver_of(const struct cmp_strv *opts, const char **drv)
 {
-    for (int i = 0; i < opts->n; i++)
-        if (strncmp(opts->v[i], "--db-driver=", 12) == 0)
-            *drv = opts->v[i] + 12;
+    static const char name[] = "--db-driver=";
+    for (int i = 0; i < opts->n; i++) {
+        const char *o = opts->v[i];
+        size_t k = 0;
+        while (k < sizeof name - 1 && (o[k] == name[k] || (o[k] == '_' && name[k] == '-')))
+            k++;
+        if (k == sizeof name - 1)
+            *drv = o + k;
+    }
 }
 
 int cmp_run_matches(const struct cmp_spec *s, int w, int t, int k, const json_object *final, char *err,

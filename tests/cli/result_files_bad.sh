@@ -36,7 +36,7 @@ mkdir shards && "$GEN" shards 3 4 500 7 >/dev/null || { echo "FAIL: shard_gen"; 
 # two drivers that need no server: null, and sqlite on tables made here
 "$SB" --db-driver=sqlite --sqlite-db="$T/t.db" --table-size=100 oltp_point_select prepare >prep.out 2>&1 ||
     { echo "FAIL: sqlite prepare:"; tail -5 prep.out; exit 1; }
-CARGS=(compare --prepare=off --target="a:--db-driver=null" --target="b:--db-driver=sqlite --sqlite-db=$T/t.db"
+CARGS=(compare --prepare=off --target="a:--db-driver=null" --target="b:--db_driver=sqlite --sqlite-db=$T/t.db"
        --table-size=100 --events=200 --time=0 --warmup-time=0 --repeats=2 --quiet --results=cmp oltp_point_select)
 "$SB" "${CARGS[@]}" >cmp.out 2>&1 || { echo "FAIL: the good comparison:"; tail -5 cmp.out; exit 1; }
 R=oltp_point_select_t1_a_r1 RB=oltp_point_select_t1_b_r1
