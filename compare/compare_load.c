@@ -27,8 +27,10 @@
 
 static const double point_pcts[] = {50, 95, 99, 99.9};
 
-int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
-                     json_object *intervals, char *err, size_t errlen)
+/* cmp_report_parse, and when counts is not NULL, each interval line's
+ * latency_ms.count appended to it (for the log's windows). */
+static int parse_report(const char *path, const char *buf, size_t len, json_object **final,
+                        json_object *intervals, json_object *counts, char *err, size_t errlen)
 {
     char msg[512];
     *final = NULL;
@@ -46,6 +48,8 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
             got = -1;
         } else if (type && strcmp(type, "interval") == 0 && *final == NULL) {
             sb_report_windows_add(&sums, j);
+            if (counts)
+                json_object_array_add(counts, json_object_get(sb_json_at(j, "latency_ms.count")));
             t += sb_json_num(j, "seconds");
             json_object_array_add(intervals, cmp_pair(t, sb_json_num(j, "tps")));
             json_object_put(j);
@@ -78,8 +82,15 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
     return 0;
 }
 
-/* cmp_report_parse over the file at path. */
-static int read_report(const char *path, json_object **final, json_object *intervals, char *err, size_t errlen)
+int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
+                     json_object *intervals, char *err, size_t errlen)
+{
+    return parse_report(path, buf, len, final, intervals, NULL, err, errlen);
+}
+
+/* parse_report over the file at path. */
+static int read_report(const char *path, json_object **final, json_object *intervals, json_object *counts,
+                       char *err, size_t errlen)
 {
     char msg[300];
     size_t len;
@@ -89,7 +100,7 @@ static int read_report(const char *path, json_object **final, json_object *inter
         snprintf(err, errlen, "%.400s: %s", path, msg);
         return -1;
     }
-    int rc = cmp_report_parse(path, buf, len, final, intervals, err, errlen);
+    int rc = parse_report(path, buf, len, final, intervals, counts, err, errlen);
     free(buf);
     return rc;
 }
@@ -103,9 +114,10 @@ struct point_lat {
 };
 
 /* Adds every interval of the HdrHistogram log at path into h (the
- * reader of sbench merge, results/hdr_read.c).  0, or -1 with one line in
- * err. */
-static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
+ * reader of sbench merge, results/hdr_read.c), each holding as many
+ * latencies as its window's line in the report (counts; none: not
+ * checked).  0, or -1 with one line in err. */
+static int add_log(const char *path, sb_histogram *h, const json_object *counts, char *err, size_t errlen)
 {
     size_t len;
     char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, err, errlen);
@@ -115,16 +127,35 @@ static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
     struct sb_hdr_interval iv;
     char msg[256];
     int got;
+    size_t n = 0, want = sb_json_len(counts);
     sb_hdr_reader_init(&r, buf, len);
-    while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1)
+    while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1) {
+        uint64_t before = sb_histogram_count(h);
         if (sb_hdr_decode_add(iv.hist, iv.hist_len, h, msg, sizeof msg) != 0) {
             got = -2;
             break;
         }
+        uint64_t held = sb_histogram_count(h) - before;
+        if (want > 0 && (n >= want || held != json_object_get_uint64(sb_json_elem(counts, n)))) {
+            if (n < want)
+                snprintf(msg, sizeof msg, "the interval holds %llu latencies, interval line %zu of the report %llu",
+                         (unsigned long long)held, n + 1,
+                         (unsigned long long)json_object_get_uint64(sb_json_elem(counts, n)));
+            else
+                snprintf(msg, sizeof msg, "more intervals than the report's %zu interval lines", want);
+            got = -2;
+            break;
+        }
+        n++;
+    }
+    if (got == 0 && n != want && want > 0) {
+        snprintf(msg, sizeof msg, "%zu intervals, the report has %zu interval lines: truncated", n, want);
+        got = -3;
+    }
     free(buf);
     if (got == -2) /* the file, the interval's line, what is wrong */
         snprintf(err, errlen, "%.400s:%d: %s", path, iv.line, msg);
-    else if (got < 0) /* the reader's "line N: reason" */
+    else if (got < 0) /* the reader's "line N: reason", or the count of intervals */
         snprintf(err, errlen, "%.400s: %s", path, msg);
     return got < 0 ? -1 : 0;
 }
@@ -226,7 +257,10 @@ static int load_run(const struct cmp_spec *from, int w, int t, int k, const char
     json_object *intervals = json_object_new_array(), *final;
     json_object_object_add(run, "intervals", intervals);
     snprintf(path, sizeof path, "%s/runs/%s.json", dir, id);
-    if (read_report(path, &final, intervals, msg, sizeof msg) != 0) {
+    /* the windows' latency counts, until the log is read */
+    json_object *counts = json_object_new_array();
+    json_object_object_add(run, "window_counts", counts);
+    if (read_report(path, &final, intervals, counts, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "run %s: %s", id, msg);
         return -1;
     }
@@ -253,7 +287,9 @@ static int load_run(const struct cmp_spec *from, int w, int t, int k, const char
     }
     uint64_t before = sb_histogram_count(p->h);
     snprintf(path, sizeof path, "%s/runs/%s.hlog", dir, id);
-    if (add_log(path, p->h, msg, sizeof msg) != 0) {
+    int bad_log = add_log(path, p->h, counts, msg, sizeof msg);
+    json_object_object_del(run, "window_counts");
+    if (bad_log != 0) {
         snprintf(err, errlen, "run %s: %s", id, msg);
         return -1;
     }

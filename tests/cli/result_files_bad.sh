@@ -36,7 +36,8 @@ mkdir shards && "$GEN" shards 3 4 500 7 >/dev/null || { echo "FAIL: shard_gen"; 
 # two drivers that need no server: null, and sqlite on tables made here
 "$SB" --db-driver=sqlite --sqlite-db="$T/t.db" --table-size=100 oltp_point_select prepare >prep.out 2>&1 ||
     { echo "FAIL: sqlite prepare:"; tail -5 prep.out; exit 1; }
-CARGS=(compare --prepare=off --target="a:--db-driver=null" --target="b:--db_driver=sqlite --sqlite-db=$T/t.db"
+# target a's 200 events take at least 1.6 s (8 ms each): two windows or more
+CARGS=(compare --prepare=off --target="a:--db-driver=null --null-delay-us=8000" --target="b:--db_driver=sqlite --sqlite-db=$T/t.db"
        --table-size=100 --events=200 --time=0 --warmup-time=0 --repeats=2 --quiet --results=cmp oltp_point_select)
 "$SB" "${CARGS[@]}" >cmp.out 2>&1 || { echo "FAIL: the good comparison:"; tail -5 cmp.out; exit 1; }
 R=oltp_point_select_t1_a_r1 RB=oltp_point_select_t1_b_r1
@@ -159,13 +160,15 @@ both() { # NAME WHAT PATTERN: report and compare rows
 row merge-tx-100x '$ED scale shards/shard-0.json 100' \
     "shards/shard-0.json:1: \"transactions\" is $N, but \"latency_ms.count\" is $N" merge shards
 both tx-100x "\$ED scale cmp/runs/$R.json 100" \
-    "cmp/runs/$R.json:1: \"transactions\" is 20000, but \"latency_ms.count\" is 200" 
+    "cmp/runs/$R.json:1: \"transactions\" is $N, but \"latency_ms.count\" is $N"
 row merge-interval-inflated '$ED inflate shards/shard-1.json 100' \
     "shards/shard-1.json:$N: the interval lines' \"transactions\" add up to $N, the final line's is $N" merge shards
 both interval-inflated "\$ED inflate cmp/runs/$R.json 100" \
-    "cmp/runs/$R.json:2: the interval lines' \"transactions\" add up to 20000, the final line's is 200"
+    "cmp/runs/$R.json:$N: the interval lines' \"transactions\" add up to $N, the final line's is 200"
 row merge-window-shifted '$ED shift shards/shard-2.json' \
     "shards/shard-2.hlog:$N: the interval holds $N latencies, line 1 of shards/shard-2.json says $N" merge shards
+both window-shifted "\$ED shift cmp/runs/$R.json" \
+    "cmp/runs/$R.hlog:$N: the interval holds $N latencies, interval line 1 of the report $N"
 both busy-share-5 "\$ED set-doc cmp/runs/$R.record.json machine_busy_share 5" \
     "cmp/runs/$R.record.json: \"machine_busy_share\" is 5: not from 0 to 1"
 both cpu-1e308 "\$ED set-doc cmp/runs/$R.record.json client_cpu_s 1e308" \
