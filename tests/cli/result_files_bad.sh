@@ -89,6 +89,16 @@ for f in sys.argv[1:]:
 if [ "$got" = "final 220 200 20;final 55 50 5;interval 220 200 20;interval 55 50 5;" ]; then
     echo "ok   script_transactions: 20 of 200 events, 5 of a shard's 50 (every 10th)"
 else fail "script_transactions: got $got"; fi
+checks=$((checks + 1))
+if err=$(python3 - "${SCHEMA%compare.schema.json}report.schema.json" lj/runs/luajit_workload_t1_s_r1.json ljs/s0.json <<'PY' 2>&1
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+for f in sys.argv[2:]:
+    for line in open(f):
+        jsonschema.validate(json.loads(line), schema, cls=jsonschema.Draft202012Validator)
+PY
+); then echo "ok   the lines with script_transactions hold to docs/report.schema.json"
+else fail "a line with script_transactions breaks docs/report.schema.json: $(echo "$err" | tail -3)"; fi
 
 # row NAME WHAT PATTERN CMD...: the copy in NAME/ edited by WHAT (a shell
 # command run in NAME/), then CMD run on it: status 1 within 20 s, one
@@ -175,6 +185,7 @@ both cpu-1e308 "\$ED set-doc cmp/runs/$R.record.json client_cpu_s 1e308" \
     "cmp/runs/$R.record.json: \"client_cpu_s\" is 1(\\.0+)?e\\+308: not from 0 to"
 row merge-symlink-loop '$ED loop shards/shard-1.json' "shards/shard-1.json: .*symbolic links" merge shards
 both json-symlink-loop "\$ED loop cmp/runs/$R.json" "cmp/runs/$R.json: Too many levels of symbolic links"
+both report-gone "rm cmp/runs/$R.json" "cmp/runs/$R.json: missing, but the run's record is there"
 both record-symlink-loop "\$ED loop cmp/runs/$R.record.json" \
     "cmp/runs/$R.record.json: Too many levels of symbolic links"
 # target b's (sqlite) run under target a (null), its record's id made a's
