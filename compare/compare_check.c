@@ -114,9 +114,9 @@ int cmp_record_check(const json_object *rec, const char *id, char *err, size_t e
         snprintf(err, errlen, "\"id\" is \"%.100s\": the record of another run", rid);
         return -1;
     }
-    /* a record is written only after its run exited with status 0 */
-    /* the client's CPU time (wait4) is at most its wall time on every CPU,
-     * but for the kernel's accounting (1%, and 0.1 s) */
+    /* a record is written only after its run exited with status 0; the
+     * client's CPU time (wait4) is at most its wall time on every CPU, but
+     * for the kernel's accounting (1%, and 0.1 s) */
     if (in_range(rec, "order", NEED | INT, 0, 1e9, NULL, err, errlen) ||
         in_range(rec, "exit_status", NEED | INT, 0, 0, NULL, err, errlen) ||
         in_range(rec, "wall_s", NEED, 1e-9, 1e9, &wall, err, errlen) ||
