@@ -170,8 +170,33 @@ json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err,
 int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
                      json_object *intervals, char *err, size_t errlen);
 
-/* 1 when run id's files in dir make a finished run, else 0. */
-int cmp_run_done(const char *dir, const char *id);
+/* ---- compare_check.c: a stored run checked before it is read ---- */
+
+/* The driver a run without --db-driver loads (cli/main.c's default). */
+#define CMP_DEFAULT_DRIVER "sqlite"
+
+/* Run id in dir: 1 done (its record and report are there), 0 not done
+ * (no record), -1 with one line in err naming the file: one cannot be
+ * told (a symlink loop, no permission), or the report is missing beside
+ * its record. */
+int cmp_run_state(const char *dir, const char *id, char *err, size_t errlen);
+/* Run id's record: the fields compare_exec.c writes, each as the
+ * summary's schema allows it, client_cpu_s at most wall_s on every CPU,
+ * client_cpu_share its recomputation.  0, or -1 with the field in err. */
+int cmp_record_check(const json_object *rec, const char *id, char *err, size_t errlen);
+/* The final line of run (w, t, k) of s is that run's: the target's
+ * --db-driver (CMP_DEFAULT_DRIVER when none), the point's thread count.
+ * 0, or -1 with the field in err. */
+int cmp_run_matches(const struct cmp_spec *s, int w, int t, int k, const json_object *final, char *err,
+                    size_t errlen);
+/* What the summary copies, of the shape docs/compare.schema.json gives
+ * it: a host object (sbench info's, run.host; named what in messages),
+ * a final line's percentiles and run object (its versions, host, server
+ * settings),
+ * info.json's drivers.  0, or -1 with the field in err. */
+int cmp_host_check(const json_object *host, const char *what, char *err, size_t errlen);
+int cmp_run_meta_check(const json_object *final, char *err, size_t errlen);
+int cmp_drivers_check(const json_object *drivers, char *err, size_t errlen);
 
 /* ---- compare_summary.c ---- */
 

@@ -196,9 +196,14 @@ json_object *cmp_environment(const struct cmp_spec *s, const json_object *runs, 
             add_ref(e, "server_settings_run", sb_json_member(first, "id"));
         settings[k] = settings_of(first);
         settings_changed(runs, t->name, first, warnings);
-        /* optional: none, or one that does not parse, is null */
+        /* optional: none, or one that does not parse or is no object, is null */
         snprintf(path, sizeof path, "%s/targets/%s.facts.json", tdir, tname);
-        json_object_object_add(e, "facts", sb_json_load_file(path, msg, sizeof msg));
+        json_object *facts = sb_json_load_file(path, msg, sizeof msg);
+        if (!json_object_is_type(facts, json_type_object)) {
+            json_object_put(facts);
+            facts = NULL;
+        }
+        json_object_object_add(e, "facts", facts);
         json_object_array_add(targets, e);
     }
     /* the machine: info.json, else (an older results directory) the
@@ -233,7 +238,8 @@ json_object *cmp_environment(const struct cmp_spec *s, const json_object *runs, 
         with += settings[k] && json_object_object_length(settings[k]) > 0;
     json_object_object_add(env, "settings_targets", json_object_new_int(with));
     json_object_object_add(env, "settings_differ", settings_differ(s, settings));
-    add_ref(env, "command", sb_json_member(spec, "command"));
+    json_object *command = sb_json_member(spec, "command"); /* a string, or null */
+    add_ref(env, "command", json_object_is_type(command, json_type_string) ? command : NULL);
     json_object_put(spec);
     json_object_put(info);
     return env;

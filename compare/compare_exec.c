@@ -606,14 +606,6 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     return 0;
 }
 
-int cmp_run_done(const char *dir, const char *id)
-{
-    char rec[4200], json[4200];
-    path_of(rec, sizeof rec, dir, "runs", id, ".record.json");
-    path_of(json, sizeof json, dir, "runs", id, ".json");
-    return access(rec, F_OK) == 0 && access(json, F_OK) == 0;
-}
-
 /* The results directory holds this comparison, or none yet (then it is
  * written); another one is an error. */
 static int claim_dir(struct exec *x)
@@ -627,9 +619,11 @@ static int claim_dir(struct exec *x)
         json_object_object_add(mine, "source", json_object_new_string(x->s->source));
     if (x->req->command)
         json_object_object_add(mine, "command", json_object_new_string(x->req->command));
-    json_object *old = access(path, F_OK) == 0 ? sb_json_load_file(path, err, sizeof err) : NULL;
+    /* absent: a new comparison; anything else (a symlink loop) is read and said */
+    int absent = access(path, F_OK) != 0 && errno == ENOENT;
+    json_object *old = absent ? NULL : sb_json_load_file(path, err, sizeof err);
     int rc = 0;
-    if (old == NULL && access(path, F_OK) == 0) {
+    if (old == NULL && !absent) {
         fprintf(stderr, "compare: %s is damaged (%s); remove the directory or use another --results\n", path, err);
         rc = -1;
     } else if (old) {
@@ -752,8 +746,14 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
                         continue;
                     char id[300];
                     cmp_run_id(s, w, t, k, r, id, sizeof id);
+                    char msg[1024];
+                    int st = cmp_run_state(x.dir, id, msg, sizeof msg);
+                    if (st < 0) { /* unreadable: not "not done", which would run it again */
+                        fprintf(stderr, "compare: run %s: %s\n", id, msg);
+                        goto out;
+                    }
                     x.planned++;
-                    x.done_before += cmp_run_done(x.dir, id);
+                    x.done_before += st;
                 }
     if (x.done_before == x.planned) {
         rc = 0;
@@ -773,7 +773,8 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
                     int k = (r + t) % 2 ? s->ntargets - 1 - i : i;
                     char id[300];
                     cmp_run_id(s, w, t, k, r, id, sizeof id);
-                    if (s->targets[k].from_dir || cmp_run_done(x.dir, id))
+                    char msg[1024];
+                    if (s->targets[k].from_dir || cmp_run_state(x.dir, id, msg, sizeof msg) == 1)
                         continue;
                     if (!prepared && prepare_tables(&x, w) != 0)
                         goto out;

@@ -12,6 +12,7 @@
  */
 #include "compare.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,15 @@
 
 static const double point_pcts[] = {50, 95, 99, 99.9};
 
-int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
-                     json_object *intervals, char *err, size_t errlen)
+/* cmp_report_parse, and when counts is not NULL, each interval line's
+ * latency_ms.count appended to it (for the log's windows). */
+static int parse_report(const char *path, const char *buf, size_t len, json_object **final,
+                        json_object *intervals, json_object *counts, char *err, size_t errlen)
 {
-    char msg[300];
+    char msg[512];
     *final = NULL;
     struct sb_json_lines lines;
+    struct sb_report_windows sums = {0};
     json_object *j;
     int got = sb_json_lines_init(&lines, buf, len, msg, sizeof msg);
     double t = 0;
@@ -42,15 +46,20 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
         if (known && sb_report_line_check(j, msg, sizeof msg) != 0) { /* lying times, sums, rates */
             json_object_put(j);
             got = -1;
-        } else if (type && strcmp(type, "interval") == 0) {
+        } else if (type && strcmp(type, "interval") == 0 && *final == NULL) {
+            sb_report_windows_add(&sums, j);
+            if (counts)
+                json_object_array_add(counts, json_object_get(sb_json_at(j, "latency_ms.count")));
             t += sb_json_num(j, "seconds");
             json_object_array_add(intervals, cmp_pair(t, sb_json_num(j, "tps")));
             json_object_put(j);
         } else if (type && strcmp(type, "final") == 0 && *final == NULL) {
             *final = j;
+            got = sb_report_windows_check(&sums, j, msg, sizeof msg); /* the final: json_put below */
         } else { /* type is j's: the message before j goes */
             snprintf(msg, sizeof msg, "%s", type && strcmp(type, "final") == 0 ? "a second final report"
-                                                                              : "not an interval or final report");
+                                            : *final ? "a line after the final report"
+                                                     : "not an interval or final report");
             json_object_put(j);
             got = -1;
         }
@@ -73,8 +82,15 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
     return 0;
 }
 
-/* cmp_report_parse over the file at path. */
-static int read_report(const char *path, json_object **final, json_object *intervals, char *err, size_t errlen)
+int cmp_report_parse(const char *path, const char *buf, size_t len, json_object **final,
+                     json_object *intervals, char *err, size_t errlen)
+{
+    return parse_report(path, buf, len, final, intervals, NULL, err, errlen);
+}
+
+/* parse_report over the file at path. */
+static int read_report(const char *path, json_object **final, json_object *intervals, json_object *counts,
+                       char *err, size_t errlen)
 {
     char msg[300];
     size_t len;
@@ -84,7 +100,7 @@ static int read_report(const char *path, json_object **final, json_object *inter
         snprintf(err, errlen, "%.400s: %s", path, msg);
         return -1;
     }
-    int rc = cmp_report_parse(path, buf, len, final, intervals, err, errlen);
+    int rc = parse_report(path, buf, len, final, intervals, counts, err, errlen);
     free(buf);
     return rc;
 }
@@ -98,9 +114,10 @@ struct point_lat {
 };
 
 /* Adds every interval of the HdrHistogram log at path into h (the
- * reader of sbench merge, results/hdr_read.c).  0, or -1 with one line in
- * err. */
-static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
+ * reader of sbench merge, results/hdr_read.c), each holding as many
+ * latencies as its window's line in the report (counts; none: not
+ * checked).  0, or -1 with one line in err. */
+static int add_log(const char *path, sb_histogram *h, const json_object *counts, char *err, size_t errlen)
 {
     size_t len;
     char *buf = sb_read_file(path, SB_READ_FILE_MAX, &len, err, errlen);
@@ -110,16 +127,35 @@ static int add_log(const char *path, sb_histogram *h, char *err, size_t errlen)
     struct sb_hdr_interval iv;
     char msg[256];
     int got;
+    size_t n = 0, want = sb_json_len(counts);
     sb_hdr_reader_init(&r, buf, len);
-    while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1)
+    while ((got = sb_hdr_reader_next(&r, &iv, msg, sizeof msg)) == 1) {
+        uint64_t before = sb_histogram_count(h);
         if (sb_hdr_decode_add(iv.hist, iv.hist_len, h, msg, sizeof msg) != 0) {
             got = -2;
             break;
         }
+        uint64_t held = sb_histogram_count(h) - before;
+        if (want > 0 && (n >= want || held != json_object_get_uint64(sb_json_elem(counts, n)))) {
+            if (n < want)
+                snprintf(msg, sizeof msg, "the interval holds %llu latencies, interval line %zu of the report %llu",
+                         (unsigned long long)held, n + 1,
+                         (unsigned long long)json_object_get_uint64(sb_json_elem(counts, n)));
+            else
+                snprintf(msg, sizeof msg, "more intervals than the report's %zu interval lines", want);
+            got = -2;
+            break;
+        }
+        n++;
+    }
+    if (got == 0 && n != want && want > 0) {
+        snprintf(msg, sizeof msg, "%zu intervals, the report has %zu interval lines: truncated", n, want);
+        got = -3;
+    }
     free(buf);
     if (got == -2) /* the file, the interval's line, what is wrong */
         snprintf(err, errlen, "%.400s:%d: %s", path, iv.line, msg);
-    else if (got < 0) /* the reader's "line N: reason" */
+    else if (got < 0) /* the reader's "line N: reason", or the count of intervals */
         snprintf(err, errlen, "%.400s: %s", path, msg);
     return got < 0 ? -1 : 0;
 }
@@ -167,43 +203,6 @@ static double report_precision(const json_object *final)
     return v ? atof(v) : 0.01;
 }
 
-/* A run's record (compare_exec.c writes it): the fields the summary
- * reads, checked.  0, or -1 with the field in err. */
-static int check_record(const json_object *rec, char *err, size_t errlen)
-{
-    static const char *const shares[] = {"client_cpu_share", "machine_busy_share", "busy_share_before"};
-    double v;
-    int64_t order, status;
-    if (!json_object_is_type(rec, json_type_object)) {
-        snprintf(err, errlen, "not a JSON object");
-        return -1;
-    }
-    if (sb_json_get_i64(rec, "order", &order, err, errlen) || sb_json_get_i64(rec, "exit_status", &status, err, errlen))
-        return -1;
-    if (order < 0) {
-        snprintf(err, errlen, "\"order\" is %lld: not a run's place in the order", (long long)order);
-        return -1;
-    }
-    if (sb_json_get_num(rec, "wall_s", &v, err, errlen))
-        return -1;
-    if (!(v > 0 && v <= 1e9)) {
-        snprintf(err, errlen, "\"wall_s\" is %.17g: not a time in seconds (above 0, at most 1e9)", v);
-        return -1;
-    }
-    for (size_t k = 0; k < sizeof shares / sizeof shares[0]; k++)
-        if (sb_json_member(rec, shares[k]) &&
-            (sb_json_get_num(rec, shares[k], &v, err, errlen) || !(v >= 0 && v <= 1000))) {
-            snprintf(err, errlen, "\"%s\" is not a share (a number from 0 to 1000)", shares[k]);
-            return -1;
-        }
-    if (sb_json_member(rec, "client_cpu_s") &&
-        (sb_json_get_num(rec, "client_cpu_s", &v, err, errlen) || v < 0)) {
-        snprintf(err, errlen, "\"client_cpu_s\" is not a CPU time in seconds");
-        return -1;
-    }
-    return 0;
-}
-
 /* DIR/info.json (sbench info, written before the first run): absent in
  * a results directory of an older sbench, else an object of type "info"
  * with the host's facts and the drivers found.  0, or -1 with err. */
@@ -212,8 +211,8 @@ static int check_info(const char *dir, char *err, size_t errlen)
     char path[4300], msg[400];
     int64_t cpus = 0;
     snprintf(path, sizeof path, "%s/info.json", dir);
-    if (access(path, F_OK) != 0)
-        return 0;
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return 0; /* anything else (a symlink loop) is said by the reader */
     json_object *j = sb_json_load_file(path, msg, sizeof msg);
     const char *type = sb_json_str(j, "type");
     if (j == NULL) {
@@ -224,9 +223,8 @@ static int check_info(const char *dir, char *err, size_t errlen)
                sb_json_get_i64(j, "host.cpus", &cpus, msg, sizeof msg) != 0 || cpus < 1 ||
                sb_json_str(sb_json_member(j, "host"), "name") == NULL) {
         snprintf(msg, sizeof msg, "\"host\" is missing or without its name and a CPU count");
-    } else if (!json_object_is_type(sb_json_member(j, "drivers"), json_type_array)) {
-        snprintf(msg, sizeof msg, "\"drivers\" is missing or not a list");
-    } else {
+    } else if (cmp_host_check(sb_json_member(j, "host"), "host", msg, sizeof msg) == 0 &&
+               cmp_drivers_check(sb_json_member(j, "drivers"), msg, sizeof msg) == 0) {
         json_object_put(j);
         return 0;
     }
@@ -237,15 +235,19 @@ static int check_info(const char *dir, char *err, size_t errlen)
 
 /* Reads one run into run and p; 1 when it is not done, 0 when read, -1
  * with err. */
-static int load_run(const char *dir, const char *id, json_object *run, struct point_lat *p, char *err,
-                    size_t errlen)
+static int load_run(const struct cmp_spec *from, int w, int t, int k, const char *dir, const char *id,
+                    json_object *run, struct point_lat *p, char *err, size_t errlen)
 {
-    if (!cmp_run_done(dir, id))
-        return 1;
     char path[4300], msg[1024];
+    int done = cmp_run_state(dir, id, msg, sizeof msg);
+    if (done <= 0) {
+        if (done < 0)
+            snprintf(err, errlen, "run %s: %s", id, msg);
+        return done < 0 ? -1 : 1;
+    }
     snprintf(path, sizeof path, "%s/runs/%s.record.json", dir, id);
     json_object *rec = sb_json_load_file(path, msg, sizeof msg);
-    if (rec == NULL || check_record(rec, msg, sizeof msg) != 0) {
+    if (rec == NULL || cmp_record_check(rec, id, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
         json_object_put(rec);
         return -1;
@@ -255,11 +257,19 @@ static int load_run(const char *dir, const char *id, json_object *run, struct po
     json_object *intervals = json_object_new_array(), *final;
     json_object_object_add(run, "intervals", intervals);
     snprintf(path, sizeof path, "%s/runs/%s.json", dir, id);
-    if (read_report(path, &final, intervals, msg, sizeof msg) != 0) {
+    /* the windows' latency counts, until the log is read */
+    json_object *counts = json_object_new_array();
+    json_object_object_add(run, "window_counts", counts);
+    if (read_report(path, &final, intervals, counts, msg, sizeof msg) != 0) {
         snprintf(err, errlen, "run %s: %s", id, msg);
         return -1;
     }
     json_object_object_add(run, "final", final);
+    if (cmp_run_matches(from, w, t, k, final, msg, sizeof msg) != 0 ||
+        cmp_run_meta_check(final, msg, sizeof msg) != 0) {
+        snprintf(err, errlen, "run %s: %.400s: %s", id, path, msg);
+        return -1;
+    }
     /* the report's exact count, min, max and sum of the latencies */
     uint64_t n;
     double mn, mx, sum;
@@ -277,7 +287,9 @@ static int load_run(const char *dir, const char *id, json_object *run, struct po
     }
     uint64_t before = sb_histogram_count(p->h);
     snprintf(path, sizeof path, "%s/runs/%s.hlog", dir, id);
-    if (add_log(path, p->h, msg, sizeof msg) != 0) {
+    int bad_log = add_log(path, p->h, counts, msg, sizeof msg);
+    json_object_object_del(run, "window_counts");
+    if (bad_log != 0) {
         snprintf(err, errlen, "run %s: %s", id, msg);
         return -1;
     }
@@ -345,7 +357,7 @@ json_object *cmp_load_runs(const struct cmp_spec *s, const char *dir, char *err,
                     json_object_object_add(run, "threads", json_object_new_int(s->threads[t]));
                     json_object_object_add(run, "target", json_object_new_string(tg->name));
                     json_object_object_add(run, "repeat", json_object_new_int(r + 1));
-                    rc = load_run(rdir, id, run, &p, err, errlen);
+                    rc = load_run(from, w, tt, kk, rdir, id, run, &p, err, errlen);
                     if (rc == 0)
                         json_object_array_add(runs, json_object_get(run));
                     json_object_put(run);

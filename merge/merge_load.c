@@ -338,9 +338,13 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
     if (sb_json_member(md, "lag") &&
         exact_hist(c, sb_json_member(md, "lag"), "lag", s->precision, &s->lag))
         return -1;
-    if (s->d.events != sb_histogram_count(s->lat))
-        return bad(c, "%llu transactions but %llu latencies", (unsigned long long)s->d.events,
-                   (unsigned long long)sb_histogram_count(s->lat));
+    /* the line check made transactions = latency_ms.count + script_transactions */
+    uint64_t timed = 0;
+    if (get_u64(c, fin, "latency_ms.count", &timed))
+        return -1;
+    if (timed != sb_histogram_count(s->lat))
+        return bad(c, "\"latency_ms.count\" is %llu, but merge_data's latency histogram holds %llu",
+                   (unsigned long long)timed, (unsigned long long)sb_histogram_count(s->lat));
     json_object *named = sb_json_member(md, "named");
     if (!is_arr(named) || json_object_array_length(named) > SB_MAX_NAMED)
         return bad(c, "merge_data.named is missing or too long");
@@ -404,6 +408,9 @@ static int window_line(struct ctx *c, struct mg_window *w, json_object *o)
         return bad(c, "\"seconds\" or \"threads\" out of range");
     w->threads = (int)threads;
     w->lat_sum_ns = llround(sum_ms * 1e6);
+    w->line = c->line;
+    if (get_u64(c, o, "latency_ms.count", &w->lat_count))
+        return -1;
     return 0;
 }
 
@@ -415,7 +422,8 @@ static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err,
     int rc = -1, cap = 0, have_final = 0, got;
     json_object *fin = NULL, *o;
     struct sb_json_lines lines;
-    char msg[300];
+    struct sb_report_windows sums = {0};
+    char msg[400];
     if (sb_json_lines_init(&lines, buf, len, msg, sizeof msg) != 0) {
         bad(&c, "%s", msg);
         goto out;
@@ -431,7 +439,7 @@ static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err,
         if (type && strcmp(type, "final") == 0) {
             fin = o;
             have_final = 1;
-            if (final_line(&c, s, fin))
+            if (final_line(&c, s, fin) || (sb_report_windows_check(&sums, fin, msg, sizeof msg) && bad(&c, "%s", msg)))
                 goto out;
             continue;
         }
@@ -452,6 +460,8 @@ static int load_json(struct mg_shard *s, const char *buf, size_t len, char *err,
         }
         memset(&s->w[s->nw], 0, sizeof s->w[0]);
         int wr = window_line(&c, &s->w[s->nw++], o);
+        if (wr == 0)
+            sb_report_windows_add(&sums, o);
         json_object_put(o);
         if (wr)
             goto out;
@@ -558,7 +568,13 @@ static int load_hlog(struct mg_shard *s, struct mg_run *m, char *err, size_t err
             bad(&c, "%s", msg);
             goto out;
         }
-        s->log_count += sb_histogram_count(h) - before;
+        uint64_t got_n = sb_histogram_count(h) - before;
+        if (s->report_interval > 0 && got_n != s->w[n].lat_count) {
+            bad(&c, "the interval holds %llu latencies, line %d of %s says %llu: not the same window's",
+                (unsigned long long)got_n, s->w[n].line, s->json_path, (unsigned long long)s->w[n].lat_count);
+            goto out;
+        }
+        s->log_count += got_n;
         n++;
     }
     c.line = 0;

@@ -25,6 +25,9 @@ struct mg_window {
     int threads;
     struct sb_snapshot d;     /* counts in the window (the JSON interval line) */
     int64_t lat_sum_ns;       /* the window's exact latency sum */
+    uint64_t lat_count;       /* a shard's window: its latency_ms.count, the log's
+                                 interval must hold as many */
+    int line;                 /* a shard's window: its line in the JSON report */
     sb_histogram *lat;        /* merged: the window's latencies, owned; NULL in a
                                  shard's window, whose log goes straight into its slot */
     int slot;                 /* a shard's window: its slot in the merged run */

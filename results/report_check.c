@@ -188,9 +188,82 @@ int sb_report_line_check(const json_object *o, char *err, size_t errlen)
         check_latency(o, "latency_ms", &lat_count, err, errlen) ||
         check_counted(o, "kinds", s, err, errlen) || check_counted(o, "named", s, err, errlen))
         return -1;
-    /* latency_ms.count is not checked against the transactions: after a
-     * warmup the two are taken apart by a few events (sbench merge checks
-     * its exact merge_data histogram against them instead) */
+    /* every event has its latency, but those a script counted itself
+     * (core/tally.c takes the counts from the histograms) */
+    uint64_t script = 0;
+    if (sb_json_member(o, "script_transactions") &&
+        sb_json_get_u64(o, "script_transactions", &script, err, errlen))
+        return -1;
+    if (lat_count > events || events - lat_count != script) {
+        snprintf(err, errlen, "\"transactions\" is %llu, but \"latency_ms.count\" is %llu and "
+                              "\"script_transactions\" %llu (every transaction has its latency, or was "
+                              "counted by the script)", (unsigned long long)events,
+                 (unsigned long long)lat_count, (unsigned long long)script);
+        return -1;
+    }
     (void)type;
+    return 0;
+}
+
+/* *sum += the count at path of o, held at UINT64_MAX once it overflows (no
+ * wrap back to a sum that looks right) */
+static void add_count(uint64_t *sum, const json_object *o, const char *path)
+{
+    char msg[8];
+    uint64_t v = 0;
+    (void)sb_json_get_u64(o, path, &v, msg, sizeof msg); /* checked by sb_report_line_check */
+    if (__builtin_add_overflow(*sum, v, sum))
+        *sum = UINT64_MAX;
+}
+
+void sb_report_windows_add(struct sb_report_windows *w, const json_object *o)
+{
+    w->n++;
+    add_count(&w->transactions, o, "transactions");
+    add_count(&w->latencies, o, "latency_ms.count");
+    add_count(&w->queries, o, "queries.total");
+    w->seconds += sb_json_num(o, "seconds");
+}
+
+/* One sum of the windows against the final line's: equal, or on the side
+ * `side` allows (> 0: the windows may hold more, < 0: less). */
+static int window_sum(const char *what, uint64_t sum, uint64_t fin, int side, char *err, size_t errlen)
+{
+    if (sum == fin || (side > 0 && sum > fin) || (side < 0 && sum < fin))
+        return 0;
+    snprintf(err, errlen, "the interval lines' \"%s\" add up to %llu, the final line's is %llu (the "
+                          "windows cover the final report's run)", what, (unsigned long long)sum,
+             (unsigned long long)fin);
+    return -1;
+}
+
+static uint64_t fin_count(const json_object *fin, const char *path)
+{
+    uint64_t v = 0;
+    add_count(&v, fin, path);
+    return v;
+}
+
+int sb_report_windows_check(const struct sb_report_windows *w, const json_object *fin, char *err,
+                            size_t errlen)
+{
+    if (w->n == 0) /* no --report-interval, or the run ended in its warmup */
+        return 0;
+    /* after --report-checkpoints the final line covers the time since the
+     * last one, the windows the whole run; workers cut off by
+     * --forced-shutdown may still count after the last window */
+    const char *cp = sb_json_str(sb_json_at(fin, "run.options"), "report-checkpoints");
+    int side = cp && *cp ? 1 : sb_json_int(fin, "unfinished_on_forced_shutdown") > 0 ? -1 : 0;
+    double s = sb_json_num(fin, "seconds");
+    if (window_sum("transactions", w->transactions, fin_count(fin, "transactions"), side, err, errlen) ||
+        window_sum("latency_ms.count", w->latencies, fin_count(fin, "latency_ms.count"), side, err, errlen) ||
+        window_sum("queries.total", w->queries, fin_count(fin, "queries.total"), side, err, errlen))
+        return -1;
+    /* the last window is left out when it is under 1 ms and empty */
+    if (side == 0 && fabs(w->seconds - s) > 0.001 + 1e-9 * s) {
+        snprintf(err, errlen, "the interval lines' \"seconds\" add up to %.9g, the final line's is %.9g "
+                              "(the windows cover the final report's run)", w->seconds, s);
+        return -1;
+    }
     return 0;
 }

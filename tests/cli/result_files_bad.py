@@ -10,12 +10,22 @@ on the null driver).  Each edit is a lie a reader must refuse:
                             (dotted) set to the JSON value V
   huge FILE BYTES           FILE becomes one JSON line of BYTES bytes
   set-doc FILE KEY V        a JSON document's member KEY set to V
+  scale FILE F              every report line's transactions (and tps)
+                            times F: F times its latencies
+  inflate FILE F            the first interval line's transactions and
+                            latencies (count, sum; tps) times F: a line
+                            that agrees with itself, but not with the final
+  shift FILE                one transaction with its latency moved from the
+                            second interval line to the first: each line
+                            and the sums agree, the log's windows do not
+  loop FILE                 FILE becomes a symbolic link to itself
 
 The HdrHistogram V2 layout (cookie, zlib, ZigZag LEB128-64b9B) follows the
 published format description, as core/hdr_log.c's header comment gives it.
 """
 import base64
 import json
+import os
 import struct
 import sys
 import zlib
@@ -84,6 +94,33 @@ def set_member(obj, key, value):
     obj[last] = value
 
 
+def move(d, n):
+    """Line d's transactions and latencies: n more (n < 0: fewer) of its
+    mean latency; its rates follow."""
+    lat = d["latency_ms"]
+    d["transactions"] += n
+    lat["count"] += n
+    lat["sum"] = lat["avg"] * lat["count"]
+    d["tps"] = d["transactions"] / d["seconds"]
+
+
+def edit_lines(path, cmd, f):
+    lines = [json.loads(x) for x in open(path).read().splitlines()]
+    iv = [d for d in lines if d["type"] == "interval"]
+    if cmd == "scale":
+        for d in lines:
+            d["transactions"] = int(d["transactions"] * f)
+            d["tps"] = d["transactions"] / d["seconds"]
+    elif cmd == "inflate":
+        move(iv[0], int(iv[0]["transactions"] * (f - 1)))
+    else:
+        move(iv[0], 1)
+        move(iv[1], -1)
+    open(path, "w").write("".join(json.dumps(d) + "\n" for d in lines))
+    if cmd == "scale":
+        print(lines[0]["transactions"])
+
+
 def main():
     cmd, path = sys.argv[1], sys.argv[2]
     if cmd == "hist-overflow":
@@ -101,6 +138,11 @@ def main():
         d = json.load(open(path))
         set_member(d, sys.argv[3], json.loads(sys.argv[4]))
         json.dump(d, open(path, "w"))
+    elif cmd in ("scale", "inflate", "shift"):
+        edit_lines(path, cmd, float(sys.argv[3]) if cmd != "shift" else 1)
+    elif cmd == "loop":
+        os.remove(path)
+        os.symlink(os.path.basename(path), path)
     elif cmd == "huge":
         n = int(sys.argv[3])
         with open(path, "w") as f:
