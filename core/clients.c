@@ -153,6 +153,7 @@ static void settle(struct sb_clients *cs)
         struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)left};
         (void)ppoll(cs->pf, (nfds_t)np, &ts, NULL);
     }
+    sb_clients_settle_rest(cs, deadline);
     sb_clients_abandon(cs);
 }
 

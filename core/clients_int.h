@@ -87,7 +87,11 @@ int sb_client_settle(struct client *c);
 /* Nanoseconds left before `deadline`; 0 once it passed or on SIGINT/SIGTERM
  * (a stop asked during a teardown is honoured at once). */
 int64_t sb_clients_settle_left(int64_t deadline);
-/* Closes the connection of every client still waiting (its statement is
+/* After the loop's own settle, the clients' other connections with answers
+ * due (pipelined statements) are answered, counted, until `deadline`. */
+void sb_clients_settle_rest(struct sb_clients *cs, int64_t deadline);
+/* Closes the connection of every client still waiting, and every other
+ * connection of theirs with answers due (a statement is
  * never sent again), says on stderr how many had sent theirs (which the
  * server may have run uncounted), and returns how many it closed. */
 int sb_clients_abandon(struct sb_clients *cs);

@@ -207,12 +207,12 @@ static int run_passes(struct sb_clients *cs, struct sb_ring *ring, struct sb_rin
  * counted, without running the clients' code, until SETTLE_NS passed or
  * a signal; what remains is cancelled by sb_ring_destroy.  The fatal
  * error stays the one reported. */
-static void settle(struct sb_clients *cs, struct sb_ring *ring, struct sb_ring_done *done, int max)
+static void settle(struct sb_clients *cs, struct sb_ring *ring, struct sb_ring_done *done, int max,
+                   int64_t deadline)
 {
     struct sb_worker *w = cs->w;
     char fatal[sizeof w->error];
     memcpy(fatal, w->error, sizeof fatal);
-    int64_t deadline = sb_now_ns() + SETTLE_NS;
     for (;;) {
         if (arm_waiting(cs, ring, NULL) < 0)
             break;
@@ -245,11 +245,14 @@ int sb_clients_ring_loop(struct sb_clients *cs)
         return -1;
     }
     int rc = run_passes(cs, ring, done, max);
+    int64_t deadline = sb_now_ns() + SETTLE_NS;
     if (rc < 0)
-        settle(cs, ring, done, max);
+        settle(cs, ring, done, max, deadline);
     sb_ring_destroy(ring); /* cancels what is left, and waits for the kernel */
-    if (rc < 0)
-        sb_clients_abandon(cs); /* after: no buffer of theirs is in the kernel */
+    if (rc < 0) { /* after: no buffer of theirs is in the kernel */
+        sb_clients_settle_rest(cs, deadline);
+        sb_clients_abandon(cs);
+    }
     free(done);
     return rc;
 }

@@ -13,6 +13,7 @@
  */
 #include "clients_int.h"
 
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,17 +155,53 @@ int64_t sb_clients_settle_left(int64_t deadline)
     return sb_interrupted || left < 0 ? 0 : left;
 }
 
+/* A connection other than the one its client waits on with answers due
+ * (pipelined statements, on the driver's own I/O): answered until the
+ * deadline, one poll at a time.  A statement the host would move itself
+ * is left (its connection is closed by sb_clients_abandon). */
+static void settle_conn(struct sb_conn *conn, int64_t deadline)
+{
+    int ww;
+    struct sbd_io io;
+    while (sb_conn_busy(conn) && sb_conn_complete(conn, 0, &ww) == SBD_AGAIN &&
+           !sb_conn_io_want(conn, &io)) {
+        int64_t left = sb_clients_settle_left(deadline);
+        if (left == 0)
+            return;
+        struct pollfd pfd = {.fd = sb_conn_socket(conn), .events = (short)(POLLIN | (ww ? POLLOUT : 0))};
+        (void)poll(&pfd, 1, (int)((left < TICK_NS ? left : TICK_NS) / 1000000) + 1);
+    }
+}
+
+void sb_clients_settle_rest(struct sb_clients *cs, int64_t deadline)
+{
+    for (int i = 0; i < cs->n; i++) {
+        struct client *c = &cs->cl[i];
+        for (int k = 0; k < c->conns.n; k++)
+            if (!(c->state == C_WAIT && c->conns.c[k] == c->conn) && sb_conn_busy(c->conns.c[k]))
+                settle_conn(c->conns.c[k], deadline);
+    }
+}
+
 int sb_clients_abandon(struct sb_clients *cs)
 {
     int n = 0, sent = 0;
     for (int i = 0; i < cs->n; i++) {
         struct client *c = &cs->cl[i];
-        if (c->state != C_WAIT)
-            continue;
-        sb_conn_disconnect(c->conn); /* what it had in flight is never sent again */
-        c->state = C_DONE;
-        n++;
-        sent += !c->unsent;
+        for (int k = 0; k < c->conns.n; k++) {
+            struct sb_conn *conn = c->conns.c[k];
+            if (c->state == C_WAIT && conn == c->conn) {
+                sent += !c->unsent;
+            } else if (sb_conn_busy(conn)) {
+                sent++;
+            } else {
+                continue;
+            }
+            sb_conn_disconnect(conn); /* what it had in flight is never sent again */
+            n++;
+        }
+        if (c->state == C_WAIT)
+            c->state = C_DONE;
     }
     if (sent > 0)
         fprintf(stderr, "sbench: thread %d: %d connection%s closed with a statement still unanswered "
