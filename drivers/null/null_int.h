@@ -83,11 +83,15 @@ struct sbd_conn {
     int64_t rows_left;
     int64_t next_value;
     int streaming;           /* query_stream's result is being read */
+    struct sbd_stmt *stmts;  /* prepared statements not closed yet */
     struct null_hio hio;
 };
 
 struct sbd_stmt {
     struct null_sql sql;
+    struct sbd_stmt *prev, *next;   /* the connection's statements, freed
+                                       with it (driver.h: owned by conn
+                                       until close_stmt or disconnect) */
 };
 
 /* --- null_server.c --- */
