@@ -189,10 +189,7 @@ static int null_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     if (s == NULL)
         return null_misuse(c, "out of memory for a prepared statement");
     s->sql = null_parse(sql, len);
-    s->prev = NULL;
     s->next = c->stmts;
-    if (c->stmts != NULL)
-        c->stmts->prev = s;
     c->stmts = s;
     *out = s;
     return SBD_OK;
@@ -203,12 +200,11 @@ static void null_close_stmt(sbd_conn *c, sbd_stmt *s)
     const char *why = busy(c);
     if (why)
         null_cfg.host->log(SBD_LOG_ERROR, "close_stmt: %s (the host broke a rule of driver.h)", why);
-    if (s->prev != NULL)
-        s->prev->next = s->next;
-    else
-        c->stmts = s->next;
-    if (s->next != NULL)
-        s->next->prev = s->prev;
+    sbd_stmt **p = &c->stmts; /* a few per connection; not on the statement path */
+    while (*p != NULL && *p != s)
+        p = &(*p)->next;
+    if (*p == s)
+        *p = s->next;
     free(s);
 }
 

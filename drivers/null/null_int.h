@@ -89,7 +89,7 @@ struct sbd_conn {
 
 struct sbd_stmt {
     struct null_sql sql;
-    struct sbd_stmt *prev, *next;   /* the connection's statements, freed
+    struct sbd_stmt *next;          /* the connection's statements, freed
                                        with it (driver.h: owned by conn
                                        until close_stmt or disconnect) */
 };
