@@ -4,8 +4,9 @@
  * idle client (at once, or when a --rate arrival is due), polls the
  * sockets of all clients waiting for the server in one ppoll() and
  * resumes those whose answer is complete; with --io=uring the loop of
- * clients_ring.c does the waiting instead (this file's helpers, shared
- * through clients_int.h, do the rest).
+ * clients_ring.c does the waiting instead.  The steps both loops take
+ * (running, resuming and starting clients, the end after a fatal error)
+ * are in clients_step.c, below both.
  *
  * --rate: the thread gets rate * its clients / all clients of the
  * arrivals.  Arrivals are a sequence of scheduled times; `due` is the
@@ -102,97 +103,6 @@ int sb_clients_done(struct sb_clients *cs)
     return 0;
 }
 
-/* Records the event like the one-connection loop does, and in the
- * client's own count. */
-int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy)
-{
-    struct sb_thread_stats *st = &w->stats;
-    for (;;) {
-        struct sb_conn *conn = NULL;
-        w->conn_list = &c->conns;
-        int r = w->run->script_ops->client_step(w, c->script, start, &conn);
-        w->conn_list = &w->conns;
-        switch (r) {
-        case SB_EVENT_WAIT:
-            c->state = C_WAIT;
-            c->conn = conn;
-            c->polled = 0;
-            return 0;
-        case SB_EVENT_RESTART:
-            start = 1;
-            continue;
-        case SB_EVENT_DONE:
-            sb_event_record(w, sb_now_ns() - c->t0, c->idx);
-            /* fall through */
-        case SB_EVENT_STOP:   /* not counted */
-        case SB_EVENT_FAILED: /* counted as failed */
-        case SB_EVENT_QUIT:   /* not counted, and the client is done */
-            c->state = r == SB_EVENT_QUIT ? C_QUIT : C_IDLE;
-            (*busy)--;
-            atomic_store_explicit(&st->in_event, *busy, memory_order_relaxed);
-            return 0;
-        default:
-            return -1;
-        }
-    }
-}
-
-int sb_client_resume(struct sb_worker *w, struct client *c, int *busy)
-{
-    if (sb_conn_resume(c->conn, &c->want_write) == SBD_AGAIN)
-        return 0;
-    return sb_client_run(w, c, 0, busy);
-}
-
-/* Round robin from the one after the last started, so that under --rate
- * every client gets its turn. */
-int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
-{
-    struct sb_worker *w = cs->w;
-    struct sb_run *run = w->run;
-    struct sb_thread_stats *st = &w->stats;
-    int n = cs->n, first = p->next; /* `next` moves on while this pass starts events */
-    int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
-    int64_t now = sb_now_ns();
-    for (int k = 0; k < n; k++) {
-        int i = first + k < n ? first + k : first + k - n;
-        struct client *c = &cs->cl[i];
-        if (c->state == C_QUIT || (c->state == C_IDLE && stopping)) {
-            c->state = C_DONE;
-            p->active--;
-            continue;
-        }
-        if (c->state != C_IDLE)
-            continue;
-        if (p->mean_gap_ns > 0 && p->due > now)
-            break; /* no arrival waiting */
-        if (!sb_event_may_start(run)) {
-            c->state = C_DONE;
-            p->active--;
-            continue;
-        }
-        int64_t due = now;
-        if (p->mean_gap_ns > 0) { /* this arrival is taken */
-            due = p->due;
-            p->due += sb_event_gap(w, p->mean_gap_ns);
-        }
-        p->next = i + 1 < n ? i + 1 : 0;
-        p->busy++;
-        atomic_store_explicit(&st->in_event, p->busy, memory_order_relaxed);
-        c->t0 = run->paced ? sb_event_begin_paced(w, &c->conns, now, due) : now;
-        if (c->t0 < 0) { /* no connection: as the one-client loop */
-            p->busy--;
-            atomic_store_explicit(&st->in_event, p->busy, memory_order_relaxed);
-            sb_sleep_ns(SB_EVENT_NO_CONN_PAUSE_NS);
-            break;
-        }
-        if (sb_client_run(w, c, 1, &p->busy) < 0)
-            return -1;
-        now = sb_now_ns();
-    }
-    return 0;
-}
-
 /* Gathers the sockets of the clients waiting for an answer into cs->pf
  * (each tried once first: what was sent may be answered already).
  * Returns how many, or -1 on a fatal error. */
@@ -220,34 +130,36 @@ static int gather_waiting(struct sb_clients *cs, struct pass *p)
     return np;
 }
 
-void sb_clients_pass_init(struct sb_clients *cs, struct pass *p)
+/* After a fatal error: the statements still in flight are answered and
+ * counted, without running the clients' code, until SETTLE_NS passed;
+ * the connections of those still waiting are closed then. */
+static void settle(struct sb_clients *cs)
 {
-    struct sb_worker *w = cs->w;
-    struct sb_run *run = w->run;
-    /* --rate: this thread's share is proportional to its clients, so each
-     * client is offered the same load when clients do not divide evenly */
-    memset(p, 0, sizeof *p);
-    p->active = cs->n;
-    p->mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * cs->n) : 0;
-    p->due = p->mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, p->mean_gap_ns) : 0;
-}
-
-int64_t sb_clients_wait_ns(const struct pass *p)
-{
-    /* wait for an answer, or until the next arrival when a client is idle
-     * to take it (with none idle, arrivals queue up) */
-    int64_t wait = 100000000LL;
-    if (p->mean_gap_ns > 0 && p->active - p->busy > 0) {
-        int64_t d = p->due - sb_now_ns();
-        wait = d < 0 ? 0 : d < wait ? d : wait;
+    int64_t deadline = sb_now_ns() + SETTLE_NS;
+    for (;;) {
+        int np = 0;
+        for (int i = 0; i < cs->n; i++) {
+            struct client *c = &cs->cl[i];
+            if (c->state != C_WAIT || sb_client_settle(c))
+                continue;
+            cs->pf[np].fd = sb_conn_socket(c->conn);
+            cs->pf[np].events = (short)(POLLIN | (c->want_write ? POLLOUT : 0));
+            cs->pf[np++].revents = 0;
+        }
+        int64_t left = sb_clients_settle_left(deadline);
+        if (np == 0 || left == 0)
+            break;
+        left = left < TICK_NS ? left : TICK_NS;
+        struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)left};
+        (void)ppoll(cs->pf, (nfds_t)np, &ts, NULL);
     }
-    return wait;
+    sb_clients_settle_rest(cs, deadline);
+    sb_clients_abandon(cs);
 }
 
-int sb_clients_loop(struct sb_clients *cs)
+/* The poll() loop proper. */
+static int run_passes(struct sb_clients *cs)
 {
-    if (cs->w->run->io == SB_IO_URING)
-        return sb_clients_ring_loop(cs);
     struct sb_worker *w = cs->w;
     struct client *cl = cs->cl;
     int n = cs->n;
@@ -284,4 +196,14 @@ int sb_clients_loop(struct sb_clients *cs)
                 return -1;
     }
     return 0;
+}
+
+int sb_clients_loop(struct sb_clients *cs)
+{
+    if (cs->w->run->io == SB_IO_URING)
+        return sb_clients_ring_loop(cs);
+    if (run_passes(cs) == 0)
+        return 0;
+    settle(cs);
+    return -1;
 }

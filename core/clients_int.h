@@ -1,7 +1,8 @@
 /*
  * The insides of a worker thread's set of clients (core/clients.c), shared
  * by its two event loops: the poll() one (clients.c) and the io_uring one
- * (clients_ring.c, --io=uring).  Private to those two files.
+ * (clients_ring.c, --io=uring), and the steps both take (clients_step.c).
+ * Private to those three files.
  */
 #ifndef SB_CLIENTS_INT_H
 #define SB_CLIENTS_INT_H
@@ -30,6 +31,8 @@ struct client {
     struct sbd_io io;
     int send_busy, recv_busy, poll_busy;
     int send_silent;        /* its send completes unseen, before its receive */
+    int io_sent;            /* bytes of the statement in flight went to the kernel */
+    int unsent;             /* after a fatal error: its request is not sent at all */
 };
 
 struct sb_clients {
@@ -54,6 +57,13 @@ struct pass {
     int64_t due;            /* --rate: the oldest arrival not started */
 };
 
+/* After a fatal error, how long the statements still in flight may take
+ * to be answered (counted as they come) before their connections are
+ * closed: the bound of every loop's teardown. */
+#define SETTLE_NS 1000000000LL
+
+/* clients_step.c: the steps both loops take. */
+
 /* The state of cs's first pass. */
 void sb_clients_pass_init(struct sb_clients *cs, struct pass *p);
 /* How long a pass may wait for the server: until the next --rate arrival
@@ -68,6 +78,23 @@ int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy);
 /* Resumes client c if the answer it waits for is complete.  -1 on a fatal
  * error. */
 int sb_client_resume(struct sb_worker *w, struct client *c, int *busy);
+
+/* After a fatal error: drives client c's connection (C_WAIT) towards the
+ * answers of everything it has in flight, counting them, without running
+ * the client's code.  1 when none is left (c is then C_DONE), 0 while
+ * answers are due (c->want_write: the socket must become writable). */
+int sb_client_settle(struct client *c);
+/* Nanoseconds left before `deadline`; 0 once it passed or on SIGINT/SIGTERM
+ * (a stop asked during a teardown is honoured at once). */
+int64_t sb_clients_settle_left(int64_t deadline);
+/* After the loop's own settle, the clients' other connections with answers
+ * due (pipelined statements) are answered, counted, until `deadline`. */
+void sb_clients_settle_rest(struct sb_clients *cs, int64_t deadline);
+/* Closes the connection of every client still waiting, and every other
+ * connection of theirs with answers due (a statement is
+ * never sent again), says on stderr how many had sent theirs (which the
+ * server may have run uncounted), and returns how many it closed. */
+int sb_clients_abandon(struct sb_clients *cs);
 
 /* clients_ring.c: sb_clients_loop on the thread's io_uring. */
 int sb_clients_ring_loop(struct sb_clients *cs);

@@ -8,8 +8,12 @@
  * the connection's socket after which the driver reads as in the poll()
  * loop.  A client is resumed only when none of its operations is in the
  * kernel any more, so its connection's buffers are never moved or freed
- * under a pending receive; at the end every operation still pending is
- * cancelled and waited for (sb_ring_destroy).
+ * under a pending receive.  A statement's bytes go to the kernel once:
+ * after a fatal error (settle) only what is already there is finished,
+ * under the deadline SETTLE_NS, then every operation still pending is
+ * cancelled and waited for (sb_ring_destroy) and the connections of the
+ * clients still waiting are closed, so that nothing the kernel may have
+ * sent is sent again by the teardown.
  *
  * Nothing here allocates, formats or locks once the loop runs.
  */
@@ -35,10 +39,22 @@ static int ring_full(struct sb_worker *w)
     return -1;
 }
 
+/* Client c's statement can go on without the kernel: resumed (its code
+ * runs on), or after a fatal error (p NULL) settled (its answers counted,
+ * its code never run again).  -1 on a fatal error. */
+static int proceed(struct sb_clients *cs, struct client *c, struct pass *p)
+{
+    if (p == NULL)
+        return sb_client_settle(c), 0;
+    return sb_client_resume(cs->w, c, &p->busy);
+}
+
 /* Queues the I/O of every client waiting for the server that has nothing
  * in the kernel: its statement's send and receive (host I/O) or a wait on
  * its socket (the driver's own I/O, tried once first as the poll() loop
- * does: what was sent may be answered already).  -1 on a fatal error. */
+ * does: what was sent may be answered already).  After a fatal error (p
+ * NULL) no request is sent that had not started: only what was already
+ * in the kernel is finished.  -1 on a fatal error. */
 static int arm_waiting(struct sb_clients *cs, struct sb_ring *ring, struct pass *p)
 {
     struct sb_worker *w = cs->w;
@@ -51,15 +67,21 @@ static int arm_waiting(struct sb_clients *cs, struct sb_ring *ring, struct pass 
         if (sb_conn_io_want(c->conn, io)) {
             if (io->out_len == 0 && io->in_room == 0) {
                 /* nothing left to move: its failure is known */
-                if (sb_client_resume(w, c, &p->busy) < 0)
+                if (proceed(cs, c, p) < 0)
                     return -1;
                 if (c->state == C_WAIT && sb_conn_io_want(c->conn, io) &&
                     io->out_len == 0 && io->in_room == 0) {
+                    if (p == NULL)
+                        continue; /* left to sb_clients_abandon */
                     snprintf(w->error, sizeof w->error,
                              "driver %s asks for no I/O and ends no statement", w->run->drv->name);
                     return -1;
                 }
                 i--; /* its next statement, if it sent one, waits too */
+                continue;
+            }
+            if (p == NULL && !c->io_sent) {
+                c->unsent = 1; /* never sent: left so (sb_clients_abandon) */
                 continue;
             }
             if (sb_ring_send_recv(ring, io->fd, io->out, io->out_len, TAG(i, OP_SEND),
@@ -70,13 +92,14 @@ static int arm_waiting(struct sb_clients *cs, struct sb_ring *ring, struct pass 
             c->send_silent = io->out_len > 0 && skips && io->in_room > 0;
             c->send_busy = io->out_len > 0 && !c->send_silent;
             c->recv_busy = io->in_room > 0;
+            c->io_sent = 1;
             continue;
         }
         if (!c->polled) {
             c->polled = 1;
-            if (sb_conn_resume(c->conn, &c->want_write) != SBD_AGAIN) {
-                if (sb_client_run(w, c, 0, &p->busy) < 0)
-                    return -1;
+            if (proceed(cs, c, p) < 0)
+                return -1;
+            if (c->state != C_WAIT || !c->polled) { /* done, or its next statement */
                 i--;
                 continue;
             }
@@ -89,7 +112,8 @@ static int arm_waiting(struct sb_clients *cs, struct sb_ring *ring, struct pass 
     return 0;
 }
 
-/* One completion for client c.  -1 on a fatal error. */
+/* One completion for client c (p NULL: after a fatal error).  -1 on a
+ * fatal error. */
 static int completed(struct sb_clients *cs, struct sb_ring *ring, struct pass *p,
                      const struct sb_ring_done *d)
 {
@@ -134,7 +158,7 @@ static int completed(struct sb_clients *cs, struct sb_ring *ring, struct pass *p
         return 0;
     }
     if (c->state == C_WAIT && !c->send_busy && !c->recv_busy && !c->poll_busy)
-        return sb_client_resume(w, c, &p->busy);
+        return proceed(cs, c, p);
     return 0;
 }
 
@@ -179,6 +203,32 @@ static int run_passes(struct sb_clients *cs, struct sb_ring *ring, struct sb_rin
     return 0;
 }
 
+/* After a fatal error: what is in the kernel is finished and its answers
+ * counted, without running the clients' code, until SETTLE_NS passed or
+ * a signal; what remains is cancelled by sb_ring_destroy.  The fatal
+ * error stays the one reported. */
+static void settle(struct sb_clients *cs, struct sb_ring *ring, struct sb_ring_done *done, int max,
+                   int64_t deadline)
+{
+    struct sb_worker *w = cs->w;
+    char fatal[sizeof w->error];
+    memcpy(fatal, w->error, sizeof fatal);
+    for (;;) {
+        if (arm_waiting(cs, ring, NULL) < 0)
+            break;
+        int64_t left = sb_clients_settle_left(deadline);
+        if (sb_ring_pending(ring) == 0 || left == 0)
+            break;
+        int nd = sb_ring_wait(ring, left < TICK_NS ? left : TICK_NS, done, max);
+        for (int k = 0; k < nd; k++)
+            if (completed(cs, ring, NULL, &done[k]) < 0)
+                break;
+        if (nd < 0)
+            break;
+    }
+    memcpy(w->error, fatal, sizeof fatal);
+}
+
 int sb_clients_ring_loop(struct sb_clients *cs)
 {
     struct sb_worker *w = cs->w;
@@ -195,7 +245,14 @@ int sb_clients_ring_loop(struct sb_clients *cs)
         return -1;
     }
     int rc = run_passes(cs, ring, done, max);
-    sb_ring_destroy(ring);
+    int64_t deadline = sb_now_ns() + SETTLE_NS;
+    if (rc < 0)
+        settle(cs, ring, done, max, deadline);
+    sb_ring_destroy(ring); /* cancels what is left, and waits for the kernel */
+    if (rc < 0) { /* after: no buffer of theirs is in the kernel */
+        sb_clients_settle_rest(cs, deadline);
+        sb_clients_abandon(cs);
+    }
     free(done);
     return rc;
 }

@@ -3,9 +3,11 @@
  * loop, statement path, --clients, --pipeline, Lua binding, statistics,
  * reports, retries and reconnects) can be tested and profiled without a
  * server.  It is the reference implementation of the driver ABI's
- * capabilities but one: blocking and prepared statements here, nonblocking
- * and pipelined ones in null_async.c, and server counters from the model
- * server in null_server.c, which says what each statement answers.  It has
+ * capabilities but one: blocking, prepared and streamed statements here,
+ * nonblocking and pipelined ones in null_async.c, host I/O (the host moves
+ * the bytes: sbench's io_uring loop) in null_hostio.c, and server counters
+ * from the model server in null_server.c, which says what each statement
+ * answers.  It has
  * no bulk load (SBD_CAP_BULK_LOAD): a workload's prepare falls back to
  * multi-row INSERTs on it, as on any driver without one.
  *
@@ -60,6 +62,7 @@ static int null_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     sbd_conn *c = calloc(1, sizeof *c);
     if (c == NULL)
         return sbc_error(err, SBD_ERROR, 0, NULL, NULL, "out of memory");
+    null_hio_init(c);
     if (null_async_open(c, err) != SBD_OK) {
         free(c);
         return SBD_ERROR;
@@ -73,6 +76,12 @@ static void null_disconnect(sbd_conn *c)
     if (c == NULL)
         return;
     null_end_session(c);
+    while (c->stmts != NULL) { /* its statements go with it */
+        sbd_stmt *s = c->stmts;
+        c->stmts = s->next;
+        free(s);
+    }
+    null_hio_close(c);
     null_async_close(c);
     free(c);
 }
@@ -91,8 +100,10 @@ static const char *null_server_version(sbd_conn *c) { (void)c; return "null"; }
 /* Why a blocking call may not run now, or NULL when it may. */
 static const char *busy(const sbd_conn *c)
 {
-    if (c->qn > 0)
+    if (c->qn > 0 || null_hio_busy(c))
         return "a blocking call while statements are in flight";
+    if (c->streaming)
+        return "a call while a streamed result is being read (fetch_row to SBD_DONE or free_result first)";
     if (c->pipeline)
         return "a blocking call in pipeline mode";
     return NULL;
@@ -116,6 +127,19 @@ static int null_query(sbd_conn *c, const char *sql, size_t len, struct sbd_resul
     return run_blocking(c, &s, info);
 }
 
+/* A streamed result (ABI 1.3): the rows come as fetch_row asks (the model
+ * server makes them then), the count is not known ahead (nrows -1), and
+ * until the last row or free_result the connection takes nothing else. */
+static int null_query_stream(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+    int rc = null_query(c, sql, len, info);
+    if (rc == SBD_OK && info->nfields > 0) {
+        info->nrows = -1;
+        c->streaming = 1;
+    }
+    return rc;
+}
+
 static int null_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p, int n,
                         struct sbd_result_info *info)
 {
@@ -125,10 +149,12 @@ static int null_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p, int
 
 static int null_fetch_row(sbd_conn *c, struct sbd_value *row)
 {
-    if (c->qn > 0 && !c->pipeline)
+    if ((c->qn > 0 && !c->pipeline) || null_hio_busy(c))
         return null_misuse(c, "fetch_row while a statement is in flight");
-    if (c->rows_left <= 0)
+    if (c->rows_left <= 0) {
+        c->streaming = 0;
         return SBD_DONE;
+    }
     c->rows_left--;
     sbc_value_reset(&row[0], SBD_TYPE_INT, 0);
     row[0].i = c->next_value++;
@@ -137,10 +163,11 @@ static int null_fetch_row(sbd_conn *c, struct sbd_value *row)
 
 static void null_free_result(sbd_conn *c)
 {
-    if (c->qn > 0 && !c->pipeline)
+    if ((c->qn > 0 && !c->pipeline) || null_hio_busy(c))
         null_cfg.host->log(SBD_LOG_ERROR, "free_result while a statement is in flight "
                            "(the host broke a rule of driver.h)");
     c->rows_left = 0;
+    c->streaming = 0;
 }
 
 /* Prepares on the server: no statement, nothing counted. */
@@ -162,6 +189,8 @@ static int null_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
     if (s == NULL)
         return null_misuse(c, "out of memory for a prepared statement");
     s->sql = null_parse(sql, len);
+    s->next = c->stmts;
+    c->stmts = s;
     *out = s;
     return SBD_OK;
 }
@@ -171,6 +200,11 @@ static void null_close_stmt(sbd_conn *c, sbd_stmt *s)
     const char *why = busy(c);
     if (why)
         null_cfg.host->log(SBD_LOG_ERROR, "close_stmt: %s (the host broke a rule of driver.h)", why);
+    sbd_stmt **p = &c->stmts; /* a few per connection; not on the statement path */
+    while (*p != NULL && *p != s)
+        p = &(*p)->next;
+    if (*p == s)
+        *p = s->next;
     free(s);
 }
 
@@ -180,7 +214,8 @@ static const struct sbd_driver null_driver = {
     .abi_minor = SBD_ABI_MINOR,
     .name = "null",
     .description = "does nothing, answers like a server; for testing sbench itself",
-    .caps = SBD_CAP_PREPARED | SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_SERVER_COUNTERS,
+    .caps = SBD_CAP_PREPARED | SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_SERVER_COUNTERS |
+            SBD_CAP_STREAM | SBD_CAP_HOST_IO,
     .options = null_options,
     .init = null_init,
     .client_version = null_client_version,
@@ -201,6 +236,10 @@ static const struct sbd_driver null_driver = {
     .send_execute = null_send_execute,
     .poll_result = null_poll_result,
     .pipeline = null_pipeline,
+    .query_stream = null_query_stream,
+    .host_io = null_host_io,
+    .io_want = null_io_want,
+    .io_done = null_io_done,
 };
 
 SBD_EXPORT const struct sbd_driver *SBD_ENTRY(void)

@@ -151,8 +151,10 @@ static struct null_answer *slot(sbd_conn *c)
 
 static int send_sql(sbd_conn *c, const struct null_sql *s)
 {
-    if (c->qn > 0 && !c->pipeline)
+    if ((c->qn > 0 && !c->pipeline) || null_hio_busy(c))
         return null_misuse(c, "a send while a statement is in flight, outside pipeline mode");
+    if (c->streaming)
+        return null_misuse(c, "a send while a streamed result is being read");
     if (c->lost && c->qn == 0) {
         /* the loss was read: a send fails at once.  (Before that, sends
          * are queued and answered "lost", like writes into a socket whose
@@ -163,6 +165,8 @@ static int send_sql(sbd_conn *c, const struct null_sql *s)
         struct sbd_result_info info;
         return null_deliver(c, &a, &info);
     }
+    if (null_hio_takes(c))
+        return null_hio_send(c, s); /* the host sends it (null_hostio.c) */
     struct null_answer *a = slot(c);
     if (a == NULL)
         return null_misuse(c, "out of memory for the answer queue");
@@ -188,6 +192,8 @@ int null_send_execute(sbd_conn *c, sbd_stmt *st, const struct sbd_value *p, int 
 int null_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 {
     *want_write = 0;
+    if (null_hio_busy(c))
+        return null_hio_poll(c, info);
     if (c->qn == 0)
         return null_misuse(c, "poll_result with nothing in flight");
     struct null_answer a = c->q[c->qhead];
@@ -201,6 +207,8 @@ int null_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 
 int null_pipeline(sbd_conn *c, int on)
 {
+    if (null_hio_busy(c))
+        return null_misuse(c, "pipeline while a statement is in flight on the host's I/O");
     if (on && c->qn > 0 && !c->pipeline)
         return null_misuse(c, "pipeline(1) while a statement is in flight");
     if (!on && c->qn > 0)

@@ -1,10 +1,11 @@
 /*
- * null driver internals shared by its three files: null.c (the plugin:
- * options, connections, blocking calls), null_server.c (the "server" every
- * call talks to: what a statement is, its answer, transactions, injected
- * failures, the process-wide counters) and null_async.c (nonblocking and
- * pipelined calls: answers queued in order, ready after --null-delay-us,
- * signalled on a timerfd).
+ * null driver internals shared by its four files: null.c (the plugin:
+ * options, connections, blocking and streamed calls), null_server.c (the
+ * "server" every call talks to: what a statement is, its answer,
+ * transactions, injected failures, the process-wide counters),
+ * null_async.c (nonblocking and pipelined calls: answers queued in order,
+ * ready after --null-delay-us, signalled on a timerfd) and null_hostio.c
+ * (host I/O: the host moves requests and answers through a socketpair).
  */
 #ifndef SBENCH_NULL_INT_H
 #define SBENCH_NULL_INT_H
@@ -49,6 +50,19 @@ struct null_answer {
 
 enum null_txn { NT_NONE = 0, NT_OPEN, NT_ABORTED };
 
+/* Host I/O (null_hostio.c): the statement whose bytes the host moves. */
+struct null_hio {
+    int on;                  /* host_io(conn, 1) accepted */
+    int fd[2];               /* socketpair: the host's end, the server's */
+    int state;               /* idle, sending, receiving, failed */
+    int err;                 /* errno of the host's failed step */
+    struct null_sql req;     /* the request: the statement, as sent */
+    size_t sent;             /* bytes of req the host sent */
+    struct null_answer kept; /* the server's answer, as it wrote it */
+    struct null_answer ans;  /* the answer as the host received it */
+    size_t got;              /* bytes of ans received */
+};
+
 struct sbd_conn {
     struct sbd_error err;
     int fd;                  /* readable when the oldest answer in flight
@@ -68,10 +82,16 @@ struct sbd_conn {
     /* the current result, read by fetch_row */
     int64_t rows_left;
     int64_t next_value;
+    int streaming;           /* query_stream's result is being read */
+    struct sbd_stmt *stmts;  /* prepared statements not closed yet */
+    struct null_hio hio;
 };
 
 struct sbd_stmt {
     struct null_sql sql;
+    struct sbd_stmt *next;          /* the connection's statements, freed
+                                       with it (driver.h: owned by conn
+                                       until close_stmt or disconnect) */
 };
 
 /* --- null_server.c --- */
@@ -130,5 +150,21 @@ int null_send_query(sbd_conn *c, const char *sql, size_t len);
 int null_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *p, int n);
 int null_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int null_pipeline(sbd_conn *c, int on);
+
+/* --- null_hostio.c --- */
+
+void null_hio_init(sbd_conn *c);     /* at connect: no socketpair yet */
+void null_hio_close(sbd_conn *c);    /* at disconnect */
+/* 1 while a statement is on the host's I/O. */
+int null_hio_busy(const sbd_conn *c);
+/* 1 when the next send goes on the host's I/O. */
+int null_hio_takes(const sbd_conn *c);
+/* The send of s on the host's I/O: the request is built, not sent. */
+int null_hio_send(sbd_conn *c, const struct null_sql *s);
+/* poll_result for a statement on the host's I/O. */
+int null_hio_poll(sbd_conn *c, struct sbd_result_info *info);
+int null_host_io(sbd_conn *c, int on);
+int null_io_want(sbd_conn *c, struct sbd_io *io);
+void null_io_done(sbd_conn *c, enum sbd_io_kind kind, long result);
 
 #endif

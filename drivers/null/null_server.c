@@ -289,7 +289,7 @@ int null_misuse(sbd_conn *c, const char *what)
 
 int null_server_counters(sbd_conn *c, struct sbd_server_counters *out)
 {
-    if (c->qn > 0 || c->pipeline)
+    if (c->qn > 0 || c->pipeline || null_hio_busy(c) || c->streaming)
         return null_misuse(c, "server_counters with statements in flight or in pipeline mode");
     out->commits = atomic_load(&counts.commits);
     out->rollbacks = atomic_load(&counts.rollbacks);

@@ -3,9 +3,14 @@
 -- thread_init, then per event an execute whose rows are all fetched
 -- (--hostile_query=on: and a plain query), and the command `load`, a bulk
 -- load (COPY FROM STDIN on PostgreSQL, LOAD DATA LOCAL on MySQL).
+-- --hostile_fatal=on (with --clients): client 0 sends nothing and raises
+-- an error in its second event, a fatal stop while the other clients'
+-- executes are in flight.
 sbench.cmdline.options = {
    hostile_query = {"also run a plain SELECT in every event", false},
+   hostile_fatal = {"client 0 stops the run with an error in its second event", false},
 }
+local fatal_events = 0
 
 function thread_init()
    con = sbench.sql.driver():connect()
@@ -15,6 +20,11 @@ function thread_init()
 end
 
 function event()
+   if sbench.opt.hostile_fatal and sbench.cid == 0 then
+      fatal_events = fatal_events + 1
+      if fatal_events == 2 then error("hostile_fatal: the injected fatal error") end
+      return
+   end
    id:set(1)
    local rs = stmt:execute()
    while rs:fetch_row() do end

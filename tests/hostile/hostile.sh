@@ -188,6 +188,26 @@ for proto in pg mysql; do
     else
         fail "$proto: recovery: status $rc, reconnects '${rec}'"; tail -n 3 "$err"
     fi
+    # a fatal error while the other clients' executes wait for a server
+    # that never answers and holds the socket (no query timeout): on both
+    # loops the run ends with the error, within the same bound, long
+    # before --time (the server logs each execute it received: 3)
+    for io in poll uring; do
+        server "$proto" execute silent 0 || continue
+        sb "$proto" --time=120 --db-query-timeout=0 --threads=1 --clients=4 --io=$io \
+            --hostile_fatal=on "$here/hostile.lua" run
+        stop_server
+        execs=$(grep -c '^execute' "$tmp/log")
+        if sanitizer "$err"; then
+            fail "$proto --io=$io: fatal stop: sanitizer report"; grep -m5 -A5 'runtime error\|ERROR:\|Invalid\|lost' "$err"
+        elif [ "$rc" -eq 1 ] && grep -q 'hostile_fatal: the injected fatal error' "$err" &&
+            [ "$secs" -le "$LIMIT" ] && [ "$execs" -eq 3 ]; then
+            echo "ok: $proto --io=$io: a fatal stop with 3 executes unanswered: status 1 in ${secs}s, $execs executes received"
+        else
+            fail "$proto --io=$io: fatal stop against a silent server: status $rc after ${secs}s, $execs executes received (want 1, at most ${LIMIT}s, 3)"
+            tail -n 3 "$err"
+        fi
+    done
     # rows forever and no query timeout: cut at --db-max-result-bytes
     server "$proto" fetch endless 0 || continue
     sb "$proto" --time=1 --db-query-timeout=0 --db-max-result-bytes=1000000 "$here/hostile.lua" run

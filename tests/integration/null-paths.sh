@@ -195,6 +195,37 @@ must_stop "error not ignorable, clients+pipeline" "23505" --events=100 --null-fa
 must_stop "lost with --db-reconnect=off" "--db-reconnect=off" --events=100 --null-fail-every=25 \
     --null-fail-status=lost --db-reconnect=off oltp_read_write run
 
+# A fatal error while the other clients' statements are in flight (with
+# SBT_IO=uring: bytes the host moves, on the io_uring): exit 1, and every
+# statement the null server ran counted by sbench, none more (a statement
+# sent again at the stop, or counted but never sent, shows as a
+# difference).  Client 0 raises in its 200th event.
+echo "== a fatal stop with statements in flight"
+cat > "$tmp/fatal.lua" <<'LUA'
+function thread_init() con = sbench.sql.driver():connect(); n = 0 end
+function event()
+   n = n + 1
+   if sbench.cid == 0 and n == 200 then error("null-paths: the injected fatal error") end
+   con:query("INSERT INTO t VALUES (1)")
+end
+LUA
+for run in 1 2 3; do
+    ncases=$((ncases + 1))
+    timeout 60 "$SB" --db-driver=null --threads=2 --clients=16 ${SBT_IO:+--io=$SBT_IO} --time=30 --report-format=json \
+        --output="$tmp/fatal.json" "$tmp/fatal.lua" run >"$tmp/fatal.out" 2>"$tmp/fatal.err"
+    rc=$?
+    got=$(python3 -c 'import json,sys; f=[json.loads(l) for l in open(sys.argv[1])][-1]; print(f["queries"]["write"], f["server"]["inserts"])' "$tmp/fatal.json" 2>/dev/null)
+    set -- $got
+    if [ "$rc" = 1 ] && grep -q "the injected fatal error" "$tmp/fatal.err" && [ -n "${2:-}" ] && [ "$1" = "$2" ] &&
+        [ "$1" -ge 199 ]; then
+        echo "ok: fatal stop ($run): exit 1, $1 inserts counted = $2 run by the server"
+    else
+        echo "FAIL: fatal stop ($run): exit $rc, inserts counted/run '$got'"
+        sed 's/^/    /' "$tmp/fatal.err" | head -5
+        failed=$((failed + 1))
+    fi
+done
+
 # An ignorable error the script catches with pcall still counts as an
 # ignored error (as sysbench counts it where it is raised) and restarts
 # nothing: every 3rd of 60 single-statement events fails, 20 caught.
