@@ -24,7 +24,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-enum { HIO_IDLE = 0, HIO_SEND, HIO_RECV, HIO_FAILED };
 
 static void close_pair(sbd_conn *c)
 {
@@ -43,11 +42,6 @@ void null_hio_init(sbd_conn *c)
 void null_hio_close(sbd_conn *c)
 {
     close_pair(c);
-}
-
-int null_hio_busy(const sbd_conn *c)
-{
-    return c->hio.state != HIO_IDLE;
 }
 
 int null_host_io(sbd_conn *c, int on)

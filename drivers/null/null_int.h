@@ -51,6 +51,9 @@ struct null_answer {
 enum null_txn { NT_NONE = 0, NT_OPEN, NT_ABORTED };
 
 /* Host I/O (null_hostio.c): the statement whose bytes the host moves. */
+/* The host I/O's states (null_hostio.c). */
+enum { HIO_IDLE = 0, HIO_SEND, HIO_RECV, HIO_FAILED };
+
 struct null_hio {
     int on;                  /* host_io(conn, 1) accepted */
     int fd[2];               /* socketpair: the host's end, the server's */
@@ -155,8 +158,13 @@ int null_pipeline(sbd_conn *c, int on);
 
 void null_hio_init(sbd_conn *c);     /* at connect: no socketpair yet */
 void null_hio_close(sbd_conn *c);    /* at disconnect */
-/* 1 while a statement is on the host's I/O. */
-int null_hio_busy(const sbd_conn *c);
+/* 1 while a statement is on the host's I/O (here, not in null_hostio.c:
+ * the model server's counters ask it too, and null_hostio.c calls the
+ * server, so a call the other way would make a circle). */
+static inline int null_hio_busy(const sbd_conn *c)
+{
+    return c->hio.state != HIO_IDLE;
+}
 /* 1 when the next send goes on the host's I/O. */
 int null_hio_takes(const sbd_conn *c);
 /* The send of s on the host's I/O: the request is built, not sent. */
