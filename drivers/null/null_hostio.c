@@ -24,7 +24,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-
 static void close_pair(sbd_conn *c)
 {
     for (int i = 0; i < 2; i++)
