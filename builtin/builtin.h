@@ -22,7 +22,7 @@ enum sb_mem_oper { SB_MEM_READ = 0, SB_MEM_WRITE, SB_MEM_NONE };
 /* memory: one event on a block of `words` machine words: each word read
  * (summed), written, or left alone, in order (rnd == 0) or at `words`
  * random positions (rnd != 0; *seed is the caller's random state).
- * Returns the sum read (0 for the other operations). */
+ * Returns the last word read (0 for the other operations). */
 size_t sb_mem_event(size_t *block, size_t words, int oper, int rnd, uint64_t *seed);
 
 /* The block every thread shares under --memory-scope=global: made (zeroed)

@@ -7,7 +7,8 @@
  *   sbench.builtin.locks(n)                       -> true (n shared mutexes made)
  *   sbench.builtin.threads(lock, yields)          -> nothing
  *   sbench.builtin.mutex(num, locks, loops, seed) -> x; x:event()
- *   sbench.builtin.limit_events(n)                -> the run's event limit, at most n
+ *   sbench.builtin.limit_events(n [, replace])    -> the run's event limit, at most n
+ *                                                    (replace: exactly n, 0 = none)
  * Bad arguments raise a Lua error naming them; nothing allocates per event.
  */
 #include <lauxlib.h>
@@ -128,13 +129,18 @@ static int mutex_event(lua_State *L)
 
 /* The memory test stops after --memory-total-size bytes, the mutex test
  * after one event per thread: the run's event limit becomes n, or stays
- * below it when --events is smaller.  Called from init(). */
+ * below it when --events is smaller; with `replace` true it becomes n
+ * whatever --events says (0: no limit), as sysbench's memory test ignores
+ * --events.  Called from init(). */
 static int b_limit_events(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
+    int replace = lua_toboolean(L, 2);
     luaL_argcheck(L, n >= 0, 1, "the event limit must not be negative");
     struct sb_run *run = l_thread(L)->w->run;
-    if (n > 0 && (run->event_limit == 0 || (uint64_t)n < run->event_limit))
+    if (replace)
+        run->event_limit = (uint64_t)n;
+    else if (n > 0 && (run->event_limit == 0 || (uint64_t)n < run->event_limit))
         run->event_limit = (uint64_t)n;
     lua_pushinteger(L, (lua_Integer)run->event_limit);
     return 1;

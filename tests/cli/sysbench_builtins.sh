@@ -81,6 +81,20 @@ done
 run "$SYSB" --memory-total-size=1G memory run; sy=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) MiB\/sec)/\1/p')
 run "$S" --memory-total-size=1G memory run; sb=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) MiB\/sec)/\1/p')
 within "$sy" "$sb" && ok "memory MiB/sec: sysbench $sy, sbench $sb" || bad "memory MiB/sec: sysbench $sy, sbench $sb"
+# the events a command line fixes: --memory-total-size shared out per thread
+# ((total // threads) // block each), --events ignored, as sysbench 1.0.20
+for args in "--memory-total-size=10K --threads=4" "--memory-total-size=512 --memory-block-size=1K" \
+            "--memory-total-size=64M --events=1" "--memory-total-size=1G --threads=3 --events=5 --time=0"; do
+    run "$SYSB" $args memory run; a="$rc $(val 'total number of events:' "$out")"
+    run "$S" $args memory run; b="$rc $(val 'total number of events:' "$out")"
+    same "memory $args: status, events" "$a" "$b"
+done
+# a block size that is no power of two, or under one word: sysbench's FATAL line, exit 1
+for bs in 1000 24 4 3K; do
+    run "$SYSB" --memory-block-size=$bs memory run; a="$rc $(printf '%s\n%s\n' "$err" "$out" | grep FATAL)"
+    run "$S" --memory-block-size=$bs memory run; b="$rc $(printf '%s\n%s\n' "$err" "$out" | grep FATAL)"
+    same "memory --memory-block-size=$bs" "$a" "$b"
+done
 run "$S" --memory-oper=bogus memory run
 [ "$rc" = 1 ] && [[ "$err" == "FATAL: Invalid value for memory-oper: bogus"* ]] && ok "memory --memory-oper=bogus: one FATAL line, exit 1" ||
     bad "memory --memory-oper=bogus: status $rc" "$err"
