@@ -1,5 +1,6 @@
 /*
- * sysbench's built-in tests as C loops (cpu, memory, threads, mutex): the
+ * sysbench's built-in tests as C loops (cpu, memory, threads, mutex, and
+ * fileio's shared request count): the
  * work of one event each, called from the Lua workloads of the same names
  * through sbench.builtin (lua/l_builtin.c).  The state the threads share
  * (the global memory block, the lock arrays) is made once per process,
@@ -43,5 +44,12 @@ void sb_threads_event(int lock, int yields);
  * empty loop of `loops` iterations, then lock a random one of the first
  * `num` mutexes, increment a shared counter, unlock.  *seed as above. */
 void sb_mutex_event(int num, long locks, long loops, uint64_t *seed);
+
+/* fileio's periodic fsync (requests.c): sb_requests_count counts one read
+ * or write of any thread, and each freq-th (freq > 0) queues one fsync of
+ * each of the nfiles files; sb_requests_take_fsync takes the next queued
+ * one: the file's index (0 .. nfiles-1, in order), or -1 when none is. */
+void sb_requests_count(uint64_t freq, int nfiles);
+int sb_requests_take_fsync(int nfiles);
 
 #endif

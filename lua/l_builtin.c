@@ -7,6 +7,8 @@
  *   sbench.builtin.locks(n)                       -> true (n shared mutexes made)
  *   sbench.builtin.threads(lock, yields)          -> nothing
  *   sbench.builtin.mutex(num, locks, loops, seed) -> x; x:event()
+ *   sbench.builtin.fsync_count(freq, nfiles)      fileio: a request counted (all threads')
+ *   sbench.builtin.fsync_take(nfiles)             -> index of the file to fsync now, or nil
  *   sbench.builtin.limit_events(n [, replace])    -> the run's event limit, at most n
  *                                                    (replace: exactly n, 0 = none)
  * Bad arguments raise a Lua error naming them; nothing allocates per event.
@@ -85,6 +87,30 @@ static int mem_event(lua_State *L)
     return 1;
 }
 
+/* fileio's periodic fsync, one queue for all threads (builtin/requests.c):
+ * fsync_count(freq, nfiles) counts a read or write; fsync_take(nfiles) ->
+ * the 0-based index of the file to fsync now, or nil */
+static int b_fsync_count(lua_State *L)
+{
+    lua_Integer freq = luaL_checkinteger(L, 1), n = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, freq >= 0, 1, "--file-fsync-freq must not be negative");
+    luaL_argcheck(L, n > 0 && n <= 1000000000, 2, "the number of files must be 1 to 10^9");
+    sb_requests_count((uint64_t)freq, (int)n);
+    return 0;
+}
+
+static int b_fsync_take(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n > 0 && n <= 1000000000, 1, "the number of files must be 1 to 10^9");
+    int i = sb_requests_take_fsync((int)n);
+    if (i < 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, i);
+    return 1;
+}
+
 static int b_locks(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
@@ -160,7 +186,8 @@ void l_open_builtin(lua_State *L)
     lua_pop(L, 1);
     static const luaL_Reg f[] = {{"cpu", b_cpu}, {"memory", b_memory}, {"locks", b_locks},
                                  {"threads", b_threads}, {"mutex", b_mutex},
-                                 {"limit_events", b_limit_events}, {NULL, NULL}};
+                                 {"limit_events", b_limit_events}, {"fsync_count", b_fsync_count},
+                                 {"fsync_take", b_fsync_take}, {NULL, NULL}};
     luaL_newlib(L, f); /* on the sbench table (below it on the stack) */
     lua_setfield(L, -2, "builtin");
 }
