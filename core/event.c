@@ -29,19 +29,19 @@ int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
 }
 
 /* --rate that cannot be delivered: sysbench 1.0.20 queues the arrivals
- * its workers have not started, 100000 at most, and when the queue is full
- * stops the run with this line and exit status 1 (measured: a 10 ms event
- * at --rate=50100 fails after 2 s).  Each thread here has its own share of
- * the arrivals, rate / threads: its backlog is lag * rate / threads, and
- * its share of the queue 100000 / threads, so the test is lag * rate. */
-#define RATE_BACKLOG_MAX 100000.0
+ * its workers have not started, 100000 at most (--rate-backlog-max), and
+ * when the queue is full stops the run with this line and exit status 1
+ * (measured: a 10 ms event at --rate=50100 fails after 2 s).  Each thread
+ * here has its own share of the arrivals, rate / threads: its backlog is
+ * lag * rate / threads, and its share of the queue max / threads, so the
+ * test is lag * rate > max.  0: no limit (sbench pgbench -R, as pgbench). */
 #define RATE_BACKLOG_MSG "The event queue is full. This means the worker threads are unable to keep " \
                          "up with the specified event generation rate"
 
 static int backlog_full(struct sb_worker *w, int64_t t)
 {
     struct sb_run *run = w->run;
-    if ((double)(t - w->scheduled) / 1e9 * run->rate <= RATE_BACKLOG_MAX)
+    if (run->rate_backlog_max <= 0 || (double)(t - w->scheduled) / 1e9 * run->rate <= run->rate_backlog_max)
         return 0;
     snprintf(w->error, sizeof w->error, "%s", RATE_BACKLOG_MSG);
     w->failed = 1;

@@ -103,6 +103,15 @@ run "$SYSB" --time=2 --rate=50 --threads=2 noop.lua run; sy_rc=$rc
 run "$S" --db-driver=null --time=2 --rate=50 --threads=2 noop.lua run
 same "--rate=50 delivered: exit status, FATAL lines" "$sy_rc 0" "$rc $(echo "$err" | grep -c FATAL)"
 
+# the limit is --rate-backlog-max (0: none); sbench pgbench -R passes 0, as
+# pgbench keeps going however far behind (its "schedule lag" shows it)
+run "$S" --db-driver=null --time=2 --rate=1000000 --rate-backlog-max=0 slow.lua run
+same "--rate-backlog-max=0: no limit, exit 0" "0 0" "$rc $(echo "$err" | grep -c FATAL)"
+printf '\\sleep 1 ms\nSELECT 1;\n' > sleep.sql
+run "$S" pgbench --db-driver=null -R 1000000 -T 2 -f sleep.sql
+same "sbench pgbench -R 1000000: exit 0, no FATAL, the lag reported (pgbench's)" "0 0 1" \
+    "$rc $(echo "$err" | grep -c FATAL) $(echo "$out" | grep -c '^rate limit schedule lag')"
+
 # ---- sysbench.report_default: sysbench 1.0.20 prints "err/s N" (no colon),
 # its default interval line "err/s: N"; the line's shape, numbers masked ----
 cat > hook.lua <<'LUA'

@@ -3,7 +3,8 @@
 # scripts (Debian's sysbench package, /usr/share/sysbench) run unmodified
 # under sbench: oltp_read_write and oltp_point_select prepare / run /
 # cleanup, with the report checked against the server's own counters; and
-# sbench's oltp prewarm command against sysbench's on the same tables.
+# sbench's oltp prewarm command against sysbench's on the same tables; a
+# statement with a placeholder on a missing table fails at prepare (MySQL).
 . "$(dirname "$0")/wl-lib.sh"
 wl_setup "$1"
 dir=/usr/share/sysbench
@@ -79,5 +80,24 @@ else
         "$rc $(grep -c 'prewarm is MySQL only' "$OUT")" "1 1"
 fi
 sb prewarm-cleanup $P oltp_read_only cleanup
+
+# ---- con:prepare of a statement with a placeholder on a missing table: on
+# MySQL the server refuses it at prepare, and sysbench fails at thread_init ----
+if [ "$KIND" = maria ]; then
+    cat > "$SBT_TMP/prep_missing.lua" <<'LUA'
+function thread_init()
+   con = sysbench.sql.driver():connect()
+   stmt = con:prepare("SELECT c FROM no_such_table WHERE id = ?")
+end
+function event() end
+LUA
+    sb prep-missing --events=5 "$SBT_TMP/prep_missing.lua" run
+    # shellcheck disable=SC2086
+    sysbench $SB_DRV --events=5 "$SBT_TMP/prep_missing.lua" run >"$SBT_TMP/sy-prep.out" 2>&1; sy_rc=$?
+    expect_eq "prepare on a missing table: exit status (sysbench's)" "$rc" "$sy_rc"
+    expect_eq "prepare on a missing table: error 1146 before the threads start (both)" \
+        "$(grep -c 1146 "$OUT") $(grep -c 'Threads started' "$OUT")" \
+        "$(grep -c 1146 "$SBT_TMP/sy-prep.out") $(grep -c 'Threads started' "$SBT_TMP/sy-prep.out")"
+fi
 echo "$checks checks, $failures failed"
 [ "$failures" = 0 ]
