@@ -36,14 +36,16 @@ size_t sb_mem_event(size_t *block, size_t words, int oper, int rnd, uint64_t *se
     if (oper == SB_MEM_NONE || words == 0)
         return 0;
     if (!rnd) {
+        /* a pointer walked to the end: the loop keeps one counter */
+        volatile size_t *end = b + words;
         if (oper == SB_MEM_WRITE) {
 #pragma GCC unroll 8
-            for (size_t i = 0; i < words; i++)
-                b[i] = i;
+            for (volatile size_t *p = b; p < end; p++)
+                *p = words; /* any value: the store is the work */
         } else {
 #pragma GCC unroll 8
-            for (size_t i = 0; i < words; i++)
-                last = b[i];
+            for (volatile size_t *p = b; p < end; p++)
+                last = *p;
         }
     } else {
         uint64_t s = *seed;
