@@ -51,5 +51,8 @@ void sb_mutex_event(int num, long locks, long loops, uint64_t *seed);
  * one: the file's index (0 .. nfiles-1, in order), or -1 when none is. */
 void sb_requests_count(uint64_t freq, int nfiles);
 int sb_requests_take_fsync(int nfiles);
+/* fileio rndrw: whether the next request of any thread is a read (reads
+ * < ratio x writes so far, all threads together, as sysbench), counted. */
+int sb_requests_rw_is_read(double ratio);
 
 #endif

@@ -23,6 +23,28 @@ void sb_requests_count(uint64_t freq, int nfiles)
         atomic_fetch_add_explicit(&owed, nfiles, memory_order_relaxed);
 }
 
+/* rndrw's reads and writes of all threads, reads in the high half: one
+ * compare-and-swap decides and counts, so the sequence is one that
+ * sysbench's single generator could have made */
+static _Atomic uint64_t rw;
+
+int sb_requests_rw_is_read(double ratio)
+{
+    uint64_t o = atomic_load_explicit(&rw, memory_order_relaxed), n;
+    int read;
+    do {
+        uint64_t r = o >> 32, w = o & 0xffffffffu;
+        read = (double)r < ratio * (double)w;
+        if ((read ? r : w) >= 0x7fffffffu) { /* halve both: the ratio stays */
+            r >>= 1;
+            w >>= 1;
+        }
+        n = read ? ((r + 1) << 32 | w) : (r << 32 | (w + 1));
+    } while (!atomic_compare_exchange_weak_explicit(&rw, &o, n, memory_order_relaxed,
+                                                    memory_order_relaxed));
+    return read;
+}
+
 int sb_requests_take_fsync(int nfiles)
 {
     int64_t o = atomic_load_explicit(&owed, memory_order_relaxed);

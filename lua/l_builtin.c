@@ -9,6 +9,7 @@
  *   sbench.builtin.mutex(num, locks, loops, seed) -> x; x:event()
  *   sbench.builtin.fsync_count(freq, nfiles)      fileio: a request counted (all threads')
  *   sbench.builtin.fsync_take(nfiles)             -> index of the file to fsync now, or nil
+ *   sbench.builtin.rw_is_read(ratio)              -> rndrw: whether the next request reads
  *   sbench.builtin.limit_events(n [, replace])    -> the run's event limit, at most n
  *                                                    (replace: exactly n, 0 = none)
  * Bad arguments raise a Lua error naming them; nothing allocates per event.
@@ -99,6 +100,14 @@ static int b_fsync_count(lua_State *L)
     return 0;
 }
 
+static int b_rw_is_read(lua_State *L)
+{
+    lua_Number ratio = luaL_checknumber(L, 1);
+    luaL_argcheck(L, ratio >= 0, 1, "--file-rw-ratio must not be negative");
+    lua_pushboolean(L, sb_requests_rw_is_read((double)ratio));
+    return 1;
+}
+
 static int b_fsync_take(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
@@ -187,7 +196,8 @@ void l_open_builtin(lua_State *L)
     static const luaL_Reg f[] = {{"cpu", b_cpu}, {"memory", b_memory}, {"locks", b_locks},
                                  {"threads", b_threads}, {"mutex", b_mutex},
                                  {"limit_events", b_limit_events}, {"fsync_count", b_fsync_count},
-                                 {"fsync_take", b_fsync_take}, {NULL, NULL}};
+                                 {"fsync_take", b_fsync_take}, {"rw_is_read", b_rw_is_read},
+                                 {NULL, NULL}};
     luaL_newlib(L, f); /* on the sbench table (below it on the stack) */
     lua_setfield(L, -2, "builtin");
 }

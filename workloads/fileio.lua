@@ -15,7 +15,8 @@
 -- --events=100 on 4 files is 72 writes and 28 fsyncs, then the 4 fsyncs of
 -- --file-fsync-end, counted in fsyncs/s but not as events); sequential modes go round the files again when
 -- they reach the end (the threads take turns, block by block); rndrw reads
--- while reads < --file-rw-ratio x writes.  The events are typed read,
+-- while reads < --file-rw-ratio x writes (all threads together, as sysbench
+-- counts them: sbench.builtin.rw_is_read).  The events are typed read,
 -- write and fsync (sbench.event_type): "File operations:" and
 -- "Throughput:" come from their counts, and the JSON report, merge and
 -- compare see them as any workload's.  --validate (sysbench's) checks every
@@ -190,10 +191,11 @@ function init()
 end
 
 -- one thread's state
-local c, files, m, seq, writes_any, periodic, pos, step, nblocks, reads, writes
+local c, files, m, seq, writes_any, periodic, pos, step, nblocks
 local fsync_mode, fsync_freq, fsync_all, ratio, validate
 local event_type = sbench.event_type
 local fsync_count, fsync_take = sbench.builtin.fsync_count, sbench.builtin.fsync_take
+local rw_is_read = sbench.builtin.rw_is_read
 local random = sysbench.rand.uniform
 
 function thread_init()
@@ -210,7 +212,6 @@ function thread_init()
    nblocks = c.num * c.blocks
    step = sysbench.opt.threads
    pos = sysbench.tid % math.max(nblocks, 1)
-   reads, writes = 0, 0
    fsync_mode, fsync_freq, fsync_all, ratio = o.file_fsync_mode, o.file_fsync_freq, o.file_fsync_all, o.file_rw_ratio
    validate = o.validate
    periodic = writes_any and fsync_freq > 0
@@ -238,17 +239,15 @@ function event()
       end
    end
    local f, off, fi = next_block()
-   local read = m == "seqrd" or m == "rndrd" or (m == "rndrw" and reads < ratio * writes)
+   local read = m == "seqrd" or m == "rndrd" or (m == "rndrw" and rw_is_read(ratio))
    if read then
       f:read(off)
       if validate and not f:verify() then -- sysbench's --validate
          error(string.format("Validation failed on file %s, block offset %d", c.path(fi), off), 0)
       end
-      reads = reads + 1
       event_type("read")
    else
       f:write(off)
-      writes = writes + 1
       event_type("write")
       if fsync_all then f:fsync(fsync_mode) end
    end
