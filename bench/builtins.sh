@@ -67,6 +67,34 @@ for c in "${cases[@]}"; do
     log "$name: sysbench $(echo $sy_m | median), sbench $(echo $sb_m | median)"
     rows+="| $name | $(unit "$name") | $(echo $sy_m | median) | $(echo $sb_m | median) | $(echo $sy_avg | median) / $(echo $sy_p | median) | $(echo $sb_avg | median) / $(echo $sb_p | median) |"$'\n'
 done
+# The CPU seconds (user + system, /usr/bin/time) each tool spends on the same
+# fixed work (--time=0, a fixed --memory-total-size or --events): what the
+# machine's other load changes least, where the MiB/s above move with it.
+cpu_cases=(
+    "memory read 1M local, 40G|--threads=2 --time=0 --memory-block-size=1M --memory-oper=read --memory-scope=local --memory-total-size=40G memory run"
+    "memory read 1M global, 40G|--threads=2 --time=0 --memory-block-size=1M --memory-oper=read --memory-total-size=40G memory run"
+    "memory write 1K global, 4G|--threads=2 --time=0 --memory-total-size=4G memory run"
+    "memory write rnd 4K, 2G|--threads=2 --time=0 --memory-block-size=4K --memory-access-mode=rnd --memory-total-size=2G memory run"
+    "memory read rnd 1M local, 2G|--threads=2 --time=0 --memory-block-size=1M --memory-access-mode=rnd --memory-oper=read --memory-scope=local --memory-total-size=2G memory run"
+    "cpu, 2000 events|--threads=2 --time=0 --events=2000 cpu run"
+)
+cpu_rows=""
+cpu_s() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{printf "%.2f", $1 + $2}'; }
+for c in "${cpu_cases[@]}"; do
+    name=${c%%|*} args=${c#*|} sy_c="" sb_c=""
+    for r in $(seq 1 "$ROUNDS"); do
+        order="sy sb"; [ $((r % 2)) = 0 ] && order="sb sy"
+        for who in $order; do
+            tool=$SYSBENCH; [ $who = sb ] && tool=$SBENCH
+            # shellcheck disable=SC2086
+            v=$(cd "$work/$who" && cpu_s "$tool" $args) || die "$who: $name failed"
+            eval "${who}_c=\"\$${who}_c $v\""
+        done
+    done
+    a=$(echo $sy_c | median) b=$(echo $sb_c | median)
+    log "$name: CPU s sysbench $a, sbench $b"
+    cpu_rows+="| $name | $a | $b | $(awk -v a="$a" -v b="$b" 'BEGIN {r = 0; if (b > 0) r = a / b; printf "%.2f", r}') |"$'\n'
+done
 (cd "$work/sy" && "$SYSBENCH" --file-num=8 fileio cleanup >/dev/null)
 (cd "$work/sb" && "$SBENCH" --file-num=8 fileio cleanup >/dev/null)
 
@@ -81,7 +109,13 @@ the rounds, which alternate which tool goes first. fileio: 8 files, 256 MiB, pag
 
 | test | figure | sysbench | sbench | sysbench latency avg / 95th (ms) | sbench latency avg / 95th (ms) |
 | --- | --- | --: | --: | --: | --: |
-$rows<!-- builtins:end -->"
+$rows
+CPU seconds (user + system) for the same fixed work, median of the rounds: the figure the
+machine's other load moves least (speed = sysbench's CPU / sbench's, above 1: sbench faster).
+
+| work | sysbench CPU s | sbench CPU s | speed |
+| --- | --: | --: | --: |
+$cpu_rows<!-- builtins:end -->"
 if [ -f "$OUT" ] && grep -q '<!-- builtins:start -->' "$OUT"; then
     python3 - "$OUT" "$section" <<'PY'
 import re, sys

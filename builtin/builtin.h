@@ -1,7 +1,8 @@
 /*
  * sysbench's built-in tests as C (cpu, memory, threads, mutex: loops, the
- * work of one event each; fileio: its file objects), called from the Lua
- * workloads of the same names through sbench.builtin (lua/l_builtin.c).  The state the threads share
+ * work of one event each; fileio: its file objects and its shared request
+ * count), called from the Lua workloads of the same names through
+ * sbench.builtin (lua/l_builtin.c).  The state the threads share
  * (the global memory block, the lock arrays) is made once per process,
  * before the run, and lives as long as the process.  Nothing here
  * allocates or formats on the measured path.
@@ -22,7 +23,7 @@ enum sb_mem_oper { SB_MEM_READ = 0, SB_MEM_WRITE, SB_MEM_NONE };
 /* memory: one event on a block of `words` machine words: each word read
  * (summed), written, or left alone, in order (rnd == 0) or at `words`
  * random positions (rnd != 0; *seed is the caller's random state).
- * Returns the sum read (0 for the other operations). */
+ * Returns the last word read (0 for the other operations). */
 size_t sb_mem_event(size_t *block, size_t words, int oper, int rnd, uint64_t *seed);
 
 /* The block every thread shares under --memory-scope=global: made (zeroed)
@@ -74,5 +75,14 @@ int sb_file_drop_cache(struct sb_file *f);
 int sb_file_unlink(const char *path);
 /* Bytes available to this user in dir's file system. */
 int sb_free_bytes(const char *dir, uint64_t *bytes);
+/* fileio's periodic fsync (requests.c): sb_requests_count counts one read
+ * or write of any thread, and each freq-th (freq > 0) queues one fsync of
+ * each of the nfiles files; sb_requests_take_fsync takes the next queued
+ * one: the file's index (0 .. nfiles-1, in order), or -1 when none is. */
+void sb_requests_count(uint64_t freq, int nfiles);
+int sb_requests_take_fsync(int nfiles);
+/* fileio rndrw: whether the next request of any thread is a read (reads
+ * < ratio x writes so far, all threads together, as sysbench), counted. */
+int sb_requests_rw_is_read(double ratio);
 
 #endif

@@ -7,43 +7,57 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* xorshift64*: the random word positions (cheap, and per caller) */
+/* The random word positions: a 64-bit LCG (Knuth's MMIX constants), one
+ * multiply-add per position on the chain from one to the next (xorshift's
+ * six dependent shifts and xors were the loop's cost); pick() uses only
+ * its high bits, the well-mixed ones. */
 static inline uint64_t next_random(uint64_t *s)
 {
-    uint64_t x = *s ? *s : 0x9E3779B97F4A7C15ull;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    *s = x;
-    return x * 0x2545F4914F6CDD1Dull;
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s;
 }
 
+/* A position in [0, words): the high half of r * words (no division) */
+static inline size_t pick(uint64_t r, size_t words)
+{
+    return (size_t)(((unsigned __int128)r * words) >> 64);
+}
+
+/* Each word is loaded through a volatile pointer and stored as one word:
+ * the work of sysbench's memory test (one load or store per machine word,
+ * none merged, none left out), with no dependency between the words (a
+ * running sum would chain every load to the one before). */
 size_t sb_mem_event(size_t *block, size_t words, int oper, int rnd, uint64_t *seed)
 {
-    size_t sum = 0;
+    volatile size_t *b = block;
+    size_t last = 0;
     if (oper == SB_MEM_NONE || words == 0)
         return 0;
     if (!rnd) {
+        /* a pointer walked to the end: the loop keeps one counter */
+        volatile size_t *end = b + words;
+        if (oper == SB_MEM_WRITE) {
+#pragma GCC unroll 8
+            for (volatile size_t *p = b; p < end; p++)
+                *p = words; /* any value: the store is the work */
+        } else {
+#pragma GCC unroll 8
+            for (volatile size_t *p = b; p < end; p++)
+                last = *p;
+        }
+    } else {
+        uint64_t s = *seed;
         if (oper == SB_MEM_WRITE)
             for (size_t i = 0; i < words; i++)
-                block[i] = i;
+                b[pick(next_random(&s), words)] = i;
         else
             for (size_t i = 0; i < words; i++)
-                sum += block[i];
-    } else {
-        for (size_t i = 0; i < words; i++) {
-            size_t at = (size_t)(next_random(seed) % words);
-            if (oper == SB_MEM_WRITE)
-                block[at] = i;
-            else
-                sum += block[at];
-        }
+                last = b[pick(next_random(&s), words)];
+        *seed = s;
     }
-    /* the stores are made: the block is memory the compiler must not
-     * assume unused (the sum read is returned) */
-    __asm__ __volatile__("" : : "r"(block) : "memory");
-    return sum;
+    return last;
 }
 
 static pthread_mutex_t global_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -54,7 +68,11 @@ size_t *sb_mem_global_block(size_t bytes)
 {
     pthread_mutex_lock(&global_lock);
     if (global_block == NULL && bytes > 0) {
-        global_block = calloc(1, bytes);
+        /* written once, as sysbench does: reads of pages never written
+         * would all map the kernel's one zero page */
+        global_block = malloc(bytes);
+        if (global_block)
+            memset(global_block, 0, bytes);
         global_bytes = global_block ? bytes : 0;
     }
     size_t *b = bytes <= global_bytes ? global_block : NULL;

@@ -465,6 +465,8 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
     if (st.builtin.len && push(&o, "--builtin=", st.builtin.buf) != 0) goto oom;
     if (st.file.len && push(&o, "--file=", st.file.buf) != 0) goto oom;
     if (st.define.len && push(&o, "--define=", st.define.buf) != 0) goto oom;
+    /* pgbench -R keeps going however far behind it falls (its lag shows it) */
+    if (push(&o, "--rate-backlog-max=0", NULL) != 0) goto oom;
     if (push(&o, "pgbench", NULL) != 0 || push(&o, st.init ? "prepare" : "run", NULL) != 0)
         goto oom;
     *out_argc = o.n;

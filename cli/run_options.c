@@ -132,6 +132,7 @@ void sb_cli_read_run_options(struct sb_run *run)
     run->db_reconnect = sb_opt_bool(o, "db-reconnect");
     run->reconnect_per_event = strcmp(sb_opt_str(o, "reconnect"), "transaction") == 0;
     run->rate = sb_opt_num(o, "rate");
+    run->rate_backlog_max = (double)sb_opt_int(o, "rate-backlog-max");
     run->rate_fixed = strcmp(sb_opt_str(o, "rate-distribution"), "fixed") == 0;
     run->paced = run->rate > 0 || run->reconnect_per_event;
     run->latency_limit_ns = (int64_t)(sb_opt_num(o, "latency-limit") * 1e6);

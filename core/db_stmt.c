@@ -14,19 +14,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Whether the driver's prepare takes no parameter types (SBD_CAP_UNTYPED_PREPARE). */
+static int untyped(const struct sb_stmt *s)
+{
+    return (s->c->drv->caps & SBD_CAP_UNTYPED_PREPARE) != 0;
+}
+
 /* A statement without placeholders is prepared on the driver now, so that
  * one the server cannot prepare (a missing table, a syntax error) fails at
- * con:prepare, as on sysbench's MySQL driver.  One with placeholders waits
- * for its first execute, when the parameter types are known (bind_create
- * comes after prepare): preparing it with guessed types would prepare most
- * statements twice (the server's counters show each Parse/Close), so its
- * errors surface at the first execute, with its text, as on sysbench's
- * PostgreSQL driver.  Those whose types thread_init bound are prepared at
- * its end, before the clock starts (sb_conn_list_prepare_ready).  SBD_OK,
- * or the error (c->err). */
+ * con:prepare, as on sysbench's MySQL driver; so is one with placeholders
+ * when the driver's prepare takes no types (MySQL: sysbench fails there,
+ * at thread_init).  Otherwise one with placeholders waits for its first
+ * execute, when the parameter types are known (bind_create comes after
+ * prepare): preparing it with guessed types would prepare most statements
+ * twice (the server's counters show each Parse/Close), so its errors
+ * surface at the first execute, with its text, as on sysbench's PostgreSQL
+ * driver.  Those whose types thread_init bound are prepared at its end,
+ * before the clock starts (sb_conn_list_prepare_ready).  SBD_OK, or the
+ * error (c->err). */
 static int prepare_now(struct sb_stmt *s)
 {
-    if (s->nparams > 0 || !sb_stmt_needs_prepare(s))
+    if ((s->nparams > 0 && !untyped(s)) || !sb_stmt_needs_prepare(s))
         return SBD_OK;
     return sb_stmt_driver_prepare(s);
 }
@@ -100,6 +108,8 @@ int sb_stmt_set_name(struct sb_stmt *s, const char *name)
 static void forget_driver_stmt(struct sb_stmt *s)
 {
     struct sb_conn *c = s->c;
+    if (untyped(s)) /* the types go with each execute */
+        return;
     if (s->ds && c->dc) {
         sb_conn_drain(c);
         c->drv->close_stmt(c->dc, s->ds);

@@ -20,8 +20,10 @@ static double ms(int64_t ns) { return (double)ns / 1e6; }
 
 /* sysbench's "[ Ns ] thds: ..." line; lat only with_lat (sysbench's own
  * report_default always prints it, the interval line only for a
- * --percentile above 0). */
-static void text_line(FILE *f, const struct sb_report_stat *st, int with_lat)
+ * --percentile above 0).  err_label: "err/s:" on sysbench's interval line,
+ * "err/s" (no colon) in sysbench 1.0.20's Lua sysbench.report_default, so
+ * that regexes written for either keep matching. */
+static void text_line(FILE *f, const struct sb_report_stat *st, int with_lat, const char *err_label)
 {
     double s = st->time_interval;
     fprintf(f, "[ %.0fs ] thds: %.0f tps: %.2f qps: %.2f (r/w/o: %.2f/%.2f/%.2f) ",
@@ -30,7 +32,7 @@ static void text_line(FILE *f, const struct sb_report_stat *st, int with_lat)
             rate(st->other, s));
     if (with_lat)
         fprintf(f, "lat (ms,%g%%): %.2f ", st->percentile, st->latency_pct * 1000);
-    fprintf(f, "err/s: %.2f reconn/s: %.2f\n", rate(st->errors, s), rate(st->reconnects, s));
+    fprintf(f, "%s %.2f reconn/s: %.2f\n", err_label, rate(st->errors, s), rate(st->reconnects, s));
     fflush(f);
 }
 
@@ -45,13 +47,13 @@ static void text_interval(FILE *f, const struct sb_report *r, int nth)
         fflush(f);
         return;
     }
-    text_line(f, &st, r->percentile > 0);
+    text_line(f, &st, r->percentile > 0, "err/s:");
 }
 
 static void text_hook_line(FILE *f, const struct sb_report_stat *st, int nth)
 {
     (void)nth;
-    text_line(f, st, 1);
+    text_line(f, st, 1, "err/s");
 }
 
 /* Thread i's events (busy == 0) or execution time in seconds (busy == 1). */

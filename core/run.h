@@ -113,6 +113,7 @@ struct sb_run {
     char ignore_sqlstates[SB_MAX_IGNORE_SQLSTATES][6];
     int nignore_sqlstates;
     double rate;                    /* --rate: events per second in total, 0 = as fast as possible */
+    double rate_backlog_max;        /* --rate-backlog-max: arrivals behind that stop the run, 0 = none */
     int rate_fixed;                 /* --rate-distribution=fixed */
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
     int reconnect_per_event;        /* --reconnect=transaction */

@@ -29,6 +29,8 @@ void sb_print_run_header(const struct sb_run *run)
         printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
     else
         printf("Number of threads: %d\n", run->threads);
+    if (run->rate > 0) /* sysbench's line (the total; a shard's share below) */
+        printf("Target transaction rate: %.15g/sec\n", run->rate);
     if (run->report_interval > 0)
         printf("Report intermediate results every %g second(s)\n", run->report_interval);
     if (run->ncheckpoints > 0) {

@@ -7,7 +7,11 @@
  *   sbench.builtin.locks(n)                       -> true (n shared mutexes made)
  *   sbench.builtin.threads(lock, yields)          -> nothing
  *   sbench.builtin.mutex(num, locks, loops, seed) -> x; x:event()
- *   sbench.builtin.limit_events(n)                -> the run's event limit, at most n
+ *   sbench.builtin.fsync_count(freq, nfiles)      fileio: a request counted (all threads')
+ *   sbench.builtin.fsync_take(nfiles)             -> index of the file to fsync now, or nil
+ *   sbench.builtin.rw_is_read(ratio)              -> rndrw: whether the next request reads
+ *   sbench.builtin.limit_events(n [, replace])    -> the run's event limit, at most n
+ *                                                    (replace: exactly n, 0 = none)
  * and fileio's files (builtin/fileio.c; also on sbench.diag, their first home):
  *   sbench.builtin.free_bytes(dir)          -> bytes available to this user in dir's file system
  *   sbench.builtin.open(path, block, flags) -> file, or nil, message
@@ -100,6 +104,38 @@ static int mem_event(lua_State *L)
     return 1;
 }
 
+/* fileio's periodic fsync, one queue for all threads (builtin/requests.c):
+ * fsync_count(freq, nfiles) counts a read or write; fsync_take(nfiles) ->
+ * the 0-based index of the file to fsync now, or nil */
+static int b_fsync_count(lua_State *L)
+{
+    lua_Integer freq = luaL_checkinteger(L, 1), n = luaL_checkinteger(L, 2);
+    luaL_argcheck(L, freq >= 0, 1, "--file-fsync-freq must not be negative");
+    luaL_argcheck(L, n > 0 && n <= 1000000000, 2, "the number of files must be 1 to 10^9");
+    sb_requests_count((uint64_t)freq, (int)n);
+    return 0;
+}
+
+static int b_rw_is_read(lua_State *L)
+{
+    lua_Number ratio = luaL_checknumber(L, 1);
+    luaL_argcheck(L, ratio >= 0, 1, "--file-rw-ratio must not be negative");
+    lua_pushboolean(L, sb_requests_rw_is_read((double)ratio));
+    return 1;
+}
+
+static int b_fsync_take(lua_State *L)
+{
+    lua_Integer n = luaL_checkinteger(L, 1);
+    luaL_argcheck(L, n > 0 && n <= 1000000000, 1, "the number of files must be 1 to 10^9");
+    int i = sb_requests_take_fsync((int)n);
+    if (i < 0)
+        lua_pushnil(L);
+    else
+        lua_pushinteger(L, i);
+    return 1;
+}
+
 static int b_locks(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
@@ -144,13 +180,18 @@ static int mutex_event(lua_State *L)
 
 /* The memory test stops after --memory-total-size bytes, the mutex test
  * after one event per thread: the run's event limit becomes n, or stays
- * below it when --events is smaller.  Called from init(). */
+ * below it when --events is smaller; with `replace` true it becomes n
+ * whatever --events says (0: no limit), as sysbench's memory test ignores
+ * --events.  Called from init(). */
 static int b_limit_events(lua_State *L)
 {
     lua_Integer n = luaL_checkinteger(L, 1);
+    int replace = lua_toboolean(L, 2);
     luaL_argcheck(L, n >= 0, 1, "the event limit must not be negative");
     struct sb_run *run = l_thread(L)->w->run;
-    if (n > 0 && (run->event_limit == 0 || (uint64_t)n < run->event_limit))
+    if (replace)
+        run->event_limit = (uint64_t)n;
+    else if (n > 0 && (run->event_limit == 0 || (uint64_t)n < run->event_limit))
         run->event_limit = (uint64_t)n;
     lua_pushinteger(L, (lua_Integer)run->event_limit);
     return 1;
@@ -179,8 +220,9 @@ static int b_open(lua_State *L)
     const char *path = luaL_checkstring(L, 1);
     lua_Integer block = luaL_checkinteger(L, 2);
     const char *flags = luaL_optstring(L, 3, "");
-    luaL_argcheck(L, block >= 512 && block <= (1 << 30) && block % 512 == 0, 2,
-                  "block size must be a multiple of 512 between 512 and 1 GiB");
+    /* any size, as sysbench's fileio: O_DIRECT's alignment is the kernel's
+     * to refuse (EINVAL at the first write) */
+    luaL_argcheck(L, block >= 1 && block <= (1 << 30), 2, "block size must be 1 byte to 1 GiB");
     struct sb_file *f = lua_newuserdatauv(L, sizeof *f, 0);
     f->fd = -1;
     f->buf = NULL;
@@ -313,7 +355,9 @@ void l_open_builtin(lua_State *L)
     lua_pop(L, 1);
     static const luaL_Reg f[] = {{"cpu", b_cpu}, {"memory", b_memory}, {"locks", b_locks},
                                  {"threads", b_threads}, {"mutex", b_mutex},
-                                 {"limit_events", b_limit_events}, {NULL, NULL}};
+                                 {"limit_events", b_limit_events}, {"fsync_count", b_fsync_count},
+                                 {"fsync_take", b_fsync_take}, {"rw_is_read", b_rw_is_read},
+                                 {NULL, NULL}};
     luaL_newlib(L, f); /* on the sbench table (below it on the stack) */
     l_builtin_file_fields(L);
     lua_setfield(L, -2, "builtin");

@@ -283,7 +283,8 @@ int l_register_options(struct sb_worker *w, struct sb_options *o, char *err, siz
         }
         n++;
     }
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    if (n > 1) /* names is NULL when the script declares no options */
+        qsort(names, (size_t)n, sizeof *names, cmp_names);
     for (int i = 0; i < n && rc == 0; i++) {
         lua_getfield(L, -1, names[i]);
         rc = register_one(L, w->run->script_name, names[i], o, err, errlen);
@@ -380,7 +381,8 @@ void l_command_names(struct sb_worker *w, char *buf, size_t len)
                 names[n++] = lua_tostring(L, -1);
         }
     }
-    qsort(names, (size_t)n, sizeof *names, cmp_names);
+    if (n > 1)
+        qsort(names, (size_t)n, sizeof *names, cmp_names);
     size_t used = 0;
     for (int i = 0; i < n && used < len; i++)
         used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);

@@ -31,6 +31,18 @@ function M.fatal(message)
    os.exit(1)
 end
 
+-- M.given(name): the value of --name as the command line spelled it ("3K"
+-- where sysbench.opt has 3072), the last one given; nil when not given
+-- there (a --config-file value, the default).  sysbench's messages quote it.
+function M.given(name)
+   local argv, v = sbench.cmdline.argv or {}, nil
+   local prefix = "--" .. name .. "="
+   for i = 1, #argv do
+      if argv[i]:sub(1, #prefix) == prefix then v = argv[i]:sub(#prefix + 1) end
+   end
+   return v
+end
+
 -- M.commands(name): the command checks of test `name`; `prepare` and
 -- `cleanup` are refused unless `keep` names them.
 function M.commands(name, keep)

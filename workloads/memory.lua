@@ -2,8 +2,9 @@
 -- alone one block of --memory-block-size bytes, word by word, in order or
 -- at random words (C: builtin/memory.c through sbench.builtin), in one
 -- block all threads share (--memory-scope=global) or one per thread
--- (local).  The run stops after --memory-total-size bytes (or --time,
--- --events); the report adds sysbench's "Total operations:" and
+-- (local).  The run stops after --memory-total-size bytes, shared out
+-- between the threads as sysbench 1.0.20 does (or --time; --events is
+-- ignored, as sysbench ignores it); the report adds sysbench's "Total operations:" and
 -- "MiB transferred (N MiB/sec)" before the general statistics.
 --
 --   sbench memory run                   # sysbench memory run
@@ -38,10 +39,19 @@ local function settings()
       choice("memory_oper", { "read", "write", "none" }), choice("memory_access_mode", { "seq", "rnd" })
 end
 
+-- sysbench 1.0.20's share of --memory-total-size: each thread does
+-- (total // threads) // block events, so the run does threads times that
+-- (10K in 1K blocks on 4 threads: 8); --events is ignored; a total of 0
+-- sets no limit (--time ends the run).
+local function events_per_thread(block, total)
+   return (total // sysbench.opt.threads) // block
+end
+
 function init()
    local block, total, scope, oper = settings()
-   if block < 8 then
-      builtin.fatal("Invalid value for memory-block-size: " .. block .. " (at least 8 bytes)")
+   -- sysbench's rule and its message: a power of two of at least one word
+   if block < 8 or block & (block - 1) ~= 0 then
+      builtin.fatal("Invalid value for memory-block-size: " .. (builtin.given("memory-block-size") or block))
    end
    if sysbench.opt.memory_hugetlb then
       io.stderr:write("sbench: note: --memory-hugetlb is accepted and ignored: the block is in ordinary pages\n")
@@ -52,17 +62,24 @@ function init()
    builtin.notice("  operation: " .. oper)
    builtin.notice("  scope: " .. scope)
    builtin.notice("")
-   sbench.builtin.limit_events(math.max(total // block, 1))
+   if total > 0 then
+      sbench.builtin.limit_events(sysbench.opt.threads * events_per_thread(block, total), true)
+   else
+      sbench.builtin.limit_events(0, true)
+   end
 end
 
-local mem
+local mem, none
 
 function thread_init()
-   local block, _, scope, oper, mode = settings()
+   local block, total, scope, oper, mode = settings()
    mem = sbench.builtin.memory(block, scope, oper, mode, sysbench.rand.uniform(1, 2147483647))
+   -- a total below one block per thread: no event at all, as sysbench
+   none = total > 0 and events_per_thread(block, total) == 0
 end
 
 function event()
+   if none then return true end -- ends this thread's loop, not counted
    mem:event()
 end
 

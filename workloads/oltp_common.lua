@@ -6,7 +6,7 @@
 --   function event() oltp.begin() oltp.point_selects() oltp.commit() end
 --
 -- Loading this module declares the options (sysbench's names and defaults),
--- the parallel prepare command, cleanup(), thread_init(), thread_done() and
+-- the parallel prepare and prewarm commands, cleanup(), thread_init(), thread_done() and
 -- the before_restart_event hook.  Options are read when a command or a
 -- thread starts, never at load time.
 
@@ -161,14 +161,47 @@ function M.cmd_prepare(extra)
    con:disconnect()
 end
 
+-- prewarm, sysbench 1.0.20's command (MySQL only, as there): each thread
+-- takes its share of the tables (as prepare does) and, for each, says
+-- "Prewarming table sbtestN", runs ANALYZE TABLE, then reads every row
+-- through the primary key and every row through the secondary index on k
+-- into the buffer pool, with temporary tables kept in memory (2 GiB) for
+-- the session so the reads make no disk table of their own.
+local function prewarm_sql(name, size)
+   return {
+      "ANALYZE TABLE " .. name,
+      string.format("SELECT AVG(id) FROM (SELECT * FROM %s FORCE KEY (PRIMARY) LIMIT %d) t", name, size),
+      string.format("SELECT COUNT(*) FROM (SELECT * FROM %s WHERE k LIKE '%%0%%' LIMIT %d) t", name, size),
+   }
+end
+
+function M.cmd_prewarm()
+   local con, q, s = connect()
+   if q.dialect ~= "mysql" then
+      error("prewarm is MySQL only, as sysbench's (this connection speaks " .. q.dialect .. ")", 0)
+   end
+   oltp_sql.exec(con, "SET tmp_table_size=2*1024*1024*1024")
+   oltp_sql.exec(con, "SET max_heap_table_size=2*1024*1024*1024")
+   local tid = sbench.tid or 0
+   for n = tid % s.threads + 1, s.tables, s.threads do
+      print("Prewarming table " .. q.table_name(n))
+      for _, sql in ipairs(prewarm_sql(q.table_name(n), s.table_size)) do
+         oltp_sql.exec(con, sql)
+      end
+   end
+   con:disconnect()
+end
+
 sbench.cmdline.commands = {
    prepare = { function() M.cmd_prepare() end,
+               sbench.cmdline.PARALLEL_COMMAND },
+   prewarm = { function() M.cmd_prewarm() end,
                sbench.cmdline.PARALLEL_COMMAND },
 }
 
 -- as sysbench's oltp_common.lua: a command is required (FATAL, exit 1)
 if sbench.cmdline.command == nil then
-   error("Command is required. Supported commands: prepare, run, cleanup, help")
+   error("Command is required. Supported commands: prepare, prewarm, run, cleanup, help")
 end
 
 -- Drops the tables prepare creates: sbtest1 .. sbtest<tables>.

@@ -213,7 +213,9 @@ static const struct sbd_driver mysql_driver = {
     .name = "mysql",
     .description = "MySQL and MariaDB (libmysqlclient API)",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_BACKSLASH_ESC |
-            SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING | SBD_CAP_STREAM | MYD_CAP_HOST_IO,
+            SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING | SBD_CAP_STREAM | MYD_CAP_HOST_IO |
+            SBD_CAP_UNTYPED_PREPARE, /* mysql_stmt_prepare takes no types: a missing
+                                        table fails at con:prepare, as in sysbench */
     .options = options,
     .init = myd_init,
     .done = myd_done,

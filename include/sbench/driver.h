@@ -164,6 +164,13 @@ struct sbd_host {
 #define SBD_CAP_STREAM          (1u << 6) /* query_stream implemented (ABI 1.3) */
 #define SBD_CAP_HOST_IO         (1u << 7) /* host_io, io_want, io_done
                                              implemented (ABI 1.4) */
+#define SBD_CAP_UNTYPED_PREPARE (1u << 8) /* prepare does not depend on the
+                                             parameter types (each execute
+                                             sends them): the host prepares
+                                             a statement with placeholders
+                                             at once, so the server's error
+                                             comes at prepare, and keeps it
+                                             when the types change */
 
 /* One step of a statement's I/O that the host does for the driver
  * (io_want): send out[0..out_len) and/or receive up to in_room bytes into

@@ -132,7 +132,7 @@ got=$(complete_line "sbench --histogram=")
 same "--histogram=<TAB>: on, off" "$(printf 'off\non')" "$got"
 
 got=$(complete_line "sbench oltp_read_only ")
-same "sbench oltp_read_only <TAB>: its commands" "$(printf 'cleanup\nhelp\nprepare\nrun')" "$got"
+same "sbench oltp_read_only <TAB>: its commands (prewarm: sysbench 1.0.20's)" "$(printf 'cleanup\nhelp\nprepare\nprewarm\nrun')" "$got"
 
 got=$(complete_line "sbench pgbench --cl")
 same "sbench pgbench --cl<TAB>: pgbench's --client= and sbench's --clients=" "$(printf -- '--client=\n--clients=')" "$got"

@@ -5,7 +5,12 @@
 # fixes (--events, --memory-total-size / --memory-block-size, one mutex
 # event per thread), the exit status of each command (run, none, prepare,
 # cleanup, a bad value), the options and defaults `help` lists, and the
-# speed within a plausible factor of sysbench's (a busy machine: 3x).  No
+# speed within a plausible factor of sysbench's (a busy machine: 3x);
+# memory's events (--memory-total-size per thread, --events ignored) and
+# block sizes; fileio's prepare over existing files (reused: inode and
+# mtime unchanged; a short one extended), block sizes that are no multiple
+# of 512, sizes under 1 MiB in the header, the periodic and final fsyncs
+# (the mix against sysbench's, the count against strace).  No
 # database: no SQLite note, no SQL sections; the JSON report's counts are
 # the text report's.
 # Usage: sysbench_builtins.sh [BUILD_DIR]   (default: $SBT_BUILD, else ./build)
@@ -81,6 +86,20 @@ done
 run "$SYSB" --memory-total-size=1G memory run; sy=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) MiB\/sec)/\1/p')
 run "$S" --memory-total-size=1G memory run; sb=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) MiB\/sec)/\1/p')
 within "$sy" "$sb" && ok "memory MiB/sec: sysbench $sy, sbench $sb" || bad "memory MiB/sec: sysbench $sy, sbench $sb"
+# the events a command line fixes: --memory-total-size shared out per thread
+# ((total // threads) // block each), --events ignored, as sysbench 1.0.20
+for args in "--memory-total-size=10K --threads=4" "--memory-total-size=512 --memory-block-size=1K" \
+            "--memory-total-size=64M --events=1" "--memory-total-size=1G --threads=3 --events=5 --time=0"; do
+    run "$SYSB" $args memory run; a="$rc $(val 'total number of events:' "$out")"
+    run "$S" $args memory run; b="$rc $(val 'total number of events:' "$out")"
+    same "memory $args: status, events" "$a" "$b"
+done
+# a block size that is no power of two, or under one word: sysbench's FATAL line, exit 1
+for bs in 1000 24 4 3K; do
+    run "$SYSB" --memory-block-size=$bs memory run; a="$rc $(printf '%s\n%s\n' "$err" "$out" | grep FATAL)"
+    run "$S" --memory-block-size=$bs memory run; b="$rc $(printf '%s\n%s\n' "$err" "$out" | grep FATAL)"
+    same "memory --memory-block-size=$bs" "$a" "$b"
+done
 run "$S" --memory-oper=bogus memory run
 [ "$rc" = 1 ] && [[ "$err" == "FATAL: Invalid value for memory-oper: bogus"* ]] && ok "memory --memory-oper=bogus: one FATAL line, exit 1" ||
     bad "memory --memory-oper=bogus: status $rc" "$err"
@@ -119,6 +138,59 @@ for mode in seqwr seqrewr seqrd rndrd rndwr rndrw; do
                  END {printf "r/w %s w/f %s", (w > 0 ? sprintf("%.2f", r / w) : "-"), (f > 0 ? sprintf("%.1f", w / f) : "-")}' "$1"; }
     same "fileio $mode: the request mix" "$(mix o.sy)" "$(mix o.sb)"
 done
+# prepare again: every file reused (same inode, same mtime, no byte written)
+stamp() { stat -c '%n %i %Y.%y %s' test_file.*; }
+lines() { echo "$rc"; echo "$out" | grep -E 'Reusing|Creating|Extending|bytes written|No bytes|files,'; }
+(cd fsy && stamp > ../st.sy && sleep 1.1 && run "$SYSB" $F fileio prepare && lines > ../p.sy &&
+ stamp | diff - ../st.sy > ../d.sy && echo same >> ../d.sy)
+(cd fsb && stamp > ../st.sb && sleep 1.1 && run "$S" $F fileio prepare && lines > ../p.sb &&
+ stamp | diff - ../st.sb > ../d.sb && echo same >> ../d.sb)
+same "fileio prepare over the files: the output" "$(cat p.sy)" "$(cat p.sb)"
+same "fileio prepare over the files: inodes, mtimes, sizes unchanged" "$(cat d.sy)" "$(cat d.sb)"
+# a file cut short is extended (the missing blocks appended after its end)
+(cd fsy && truncate -s 100K test_file.1 && run "$SYSB" $F fileio prepare && echo "$rc $out" | grep -E 'Extending|Reusing|^[0-9]+ bytes' |
+ sed 's/ in .*//' > ../p.sy && stat -c '%n %s' test_file.* >> ../p.sy)
+(cd fsb && truncate -s 100K test_file.1 && run "$S" $F fileio prepare && echo "$rc $out" | grep -E 'Extending|Reusing|^[0-9]+ bytes' |
+ sed 's/ in .*//' > ../p.sb && stat -c '%n %s' test_file.* >> ../p.sb)
+same "fileio prepare over a short file: lines, bytes, sizes" "$(cat p.sy)" "$(cat p.sb)"
+# the end's fsyncs (--file-fsync-end, one per file and thread) count in fsyncs/s, not in
+# events; the periodic ones come every --file-fsync-freq reads and writes of all threads
+# together (10 writes, 4 fsyncs, ...), whichever thread takes them
+mix3() { awk '/^    reads\/s:/ {r=$2} /^    writes\/s:/ {w=$2} /^    fsyncs\/s:/ {f=$2}
+              END {printf "r/w %s w/f %s", (w > 0 ? sprintf("%.3f", r / w) : "-"), (f > 0 ? sprintf("%.3f", w / f) : "-")}' "$1"; }
+for args in "--file-test-mode=rndwr --threads=2 --file-fsync-freq=0 --events=100" \
+            "--file-test-mode=rndrd --file-fsync-freq=0 --events=100" \
+            "--file-test-mode=rndwr --file-fsync-freq=10 --events=103" \
+            "--file-test-mode=rndwr --file-fsync-freq=10 --threads=3 --events=101" \
+            "--file-test-mode=rndrw --file-fsync-freq=10 --threads=2 --events=100" \
+            "--file-test-mode=seqwr --file-fsync-freq=0 --events=100"; do
+    # prepare first: seqwr leaves the files short (sysbench's "creation" test truncates them)
+    (cd fsy && run "$SYSB" $F fileio prepare && run "$SYSB" $F --time=0 $args fileio run; echo "$rc $out" > ../o.sy)
+    (cd fsb && run "$S" $F fileio prepare && run "$S" $F --time=0 $args fileio run; echo "$rc $out" > ../o.sb)
+    same "fileio $args: status, the request mix (periodic and end fsyncs)" "$(head -c 1 o.sy) $(mix3 o.sy)" "$(head -c 1 o.sb) $(mix3 o.sb)"
+done
+same "fileio seqwr: the files it leaves (sysbench's creation test starts from empty files)" \
+    "$(cd fsy && stat -c '%n %s' test_file.*)" "$(cd fsb && stat -c '%n %s' test_file.*)"
+# and they are the fsync calls made (strace): fsyncs/s x total time
+if command -v strace >/dev/null; then
+    (cd fsb && run "$S" $F fileio prepare && strace -f -qq -e trace=fsync,fdatasync -o ../strace.txt "$S" $F --file-test-mode=rndwr --threads=2 \
+        --file-fsync-freq=30 --events=100 --time=0 fileio run > ../o.sb 2>/dev/null)
+    calls=$(grep -cE 'fsync\(|fdatasync\(' strace.txt)
+    said=$(awk '/^    fsyncs\/s:/ {f=$2} /total time:/ {t=$3+0} END {printf "%.0f", f * t}' o.sb)
+    [ "$calls" -gt 8 ] && same "fileio rndwr: fsyncs reported = fsync calls (strace)" "$calls" "$said" ||
+        bad "fileio rndwr under strace: $calls fsync calls, the report says $said" "$(cat o.sb)"
+else bad "strace not installed: the fsync count is not checked"; fi
+# sizes under 1 MiB and blocks that are no multiple of 512: sysbench's header and files
+F2="--file-num=4 --file-total-size=1500000 --file-block-size=1000"
+H=('files, ' 'total file size' 'Block size')
+mkdir -p fsy2 fsb2
+(cd fsy2 && run "$SYSB" $F2 fileio prepare; echo "$rc $(stat -c '%n %s' test_file.*)" > ../p.sy
+ run "$SYSB" $F2 --file-test-mode=rndrw --events=50 --time=0 fileio run; echo "$rc $(echo "$out" | grep -E 'files, |total file size|Block size')" >> ../p.sy
+ run "$SYSB" $F2 fileio cleanup)
+(cd fsb2 && run "$S" $F2 fileio prepare; echo "$rc $(stat -c '%n %s' test_file.*)" > ../p.sb
+ run "$S" $F2 --file-test-mode=rndrw --events=50 --time=0 fileio run; echo "$rc $(echo "$out" | grep -E 'files, |total file size|Block size')" >> ../p.sb
+ run "$S" $F2 fileio cleanup)
+same "fileio $F2: file sizes, the run's header" "$(cat p.sy)" "$(cat p.sb)"
 for c in "" help cleanup; do
     (cd fsy && run "$SYSB" $F fileio $c; echo $rc > ../c.sy)
     (cd fsb && run "$S" $F fileio $c; echo $rc > ../c.sb)

@@ -5,8 +5,10 @@
 # null driver): --num-threads, --max-requests, --max-time, --tx-rate (the
 # same WARNING lines, the same threads and events), --config-file (the same
 # values, the command line winning; a bad line or file refused with one
-# line), --thread-stack-size/--validate (accepted, a note), and an
-# option a script without options of its own is given (a note naming it).
+# line), --thread-stack-size/--validate (accepted, a note), an option a
+# script without options of its own is given (a note naming it), a --rate
+# the machine cannot deliver (sysbench's FATAL line, exit 1) and one it can,
+# and sysbench.report_default's line (sysbench's "err/s N", no colon).
 # Usage: sysbench_options.sh [BUILD_DIR]   (default: $SBT_BUILD, else ./build)
 set -u
 build=${1:-${SBT_BUILD:-build}}
@@ -83,6 +85,43 @@ else bad "unknown option to a script without options (status $rc)" "$err"; fi
 run "$S" --db-driver=null --no-such-opt=5 --events=10 opts.lua run
 if [ "$rc" = 2 ] && [[ "$err" == *"unknown option --no-such-opt"* ]]; then ok "unknown option to a script with options: refused"
 else bad "unknown option to a script with options (status $rc)" "$err"; fi
+
+# ---- --rate that cannot be delivered: sysbench's queue of 100000 arrivals fills ----
+# each event spins 1 ms of CPU (slower still on a busy machine): at 10^6/s the
+# backlog passes 100000 within 0.1 s of running, however fast the machine
+cat > slow.lua <<'LUA'
+function event() local t = os.clock() while os.clock() - t < 0.001 do end end
+LUA
+queue_full="The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate"
+run "$SYSB" --time=30 --rate=1000000 slow.lua run; sy_rc=$rc sy_out=$out sy_msg=$(echo "$out$err" | grep -c "FATAL: $queue_full")
+run "$S" --db-driver=null --time=30 --rate=1000000 slow.lua run
+same "--rate=1000000 undeliverable: exit status, one FATAL line" "$sy_rc 1" "$rc $(echo "$err" | grep -c "FATAL: .*$queue_full")"
+same "--rate: sysbench's header line" "$(echo "$sy_out" | grep -c '^Target transaction rate: 1000000/sec$')" \
+    "$(echo "$out" | grep -c '^Target transaction rate: 1000000/sec$')"
+# a rate the machine delivers with room to spare: no FATAL, exit 0 (both)
+run "$SYSB" --time=2 --rate=50 --threads=2 noop.lua run; sy_rc=$rc
+run "$S" --db-driver=null --time=2 --rate=50 --threads=2 noop.lua run
+same "--rate=50 delivered: exit status, FATAL lines" "$sy_rc 0" "$rc $(echo "$err" | grep -c FATAL)"
+
+# the limit is --rate-backlog-max (0: none); sbench pgbench -R passes 0, as
+# pgbench keeps going however far behind (its "schedule lag" shows it)
+run "$S" --db-driver=null --time=2 --rate=1000000 --rate-backlog-max=0 slow.lua run
+same "--rate-backlog-max=0: no limit, exit 0" "0 0" "$rc $(echo "$err" | grep -c FATAL)"
+printf '\\sleep 1 ms\nSELECT 1;\n' > sleep.sql
+run "$S" pgbench --db-driver=null -R 1000000 -T 2 -f sleep.sql
+same "sbench pgbench -R 1000000: exit 0, no FATAL, the lag reported (pgbench's)" "0 0 1" \
+    "$rc $(echo "$err" | grep -c FATAL) $(echo "$out" | grep -c '^rate limit schedule lag')"
+
+# ---- sysbench.report_default: sysbench 1.0.20 prints "err/s N" (no colon),
+# its default interval line "err/s: N"; the line's shape, numbers masked ----
+cat > hook.lua <<'LUA'
+function event() end
+sysbench.hooks.report_intermediate = function(stat) sysbench.report_default(stat) end
+LUA
+shape() { echo "$1" | grep '^\[ 1s \]' | sed -E 's/[0-9]+(\.[0-9]+)?/N/g'; }
+run "$SYSB" --time=2 --report-interval=1 hook.lua run; sy_shape=$(shape "$out")
+run "$S" --db-driver=null --time=2 --report-interval=1 hook.lua run
+same "report_default's interval line" "$sy_shape" "$(shape "$out")"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -2,7 +2,9 @@
 # sysbench-scripts.sh TARGET (pgsql | mysql): the stock sysbench 1.0 Lua
 # scripts (Debian's sysbench package, /usr/share/sysbench) run unmodified
 # under sbench: oltp_read_write and oltp_point_select prepare / run /
-# cleanup, with the report checked against the server's own counters.
+# cleanup, with the report checked against the server's own counters; and
+# sbench's oltp prewarm command against sysbench's on the same tables; a
+# statement with a placeholder on a missing table fails at prepare (MySQL).
 . "$(dirname "$0")/wl-lib.sh"
 wl_setup "$1"
 dir=/usr/share/sysbench
@@ -49,5 +51,53 @@ for w in oltp_read_write oltp_point_select; do
     [ "$rc" = 0 ] || { fail "$w cleanup exited $rc"; show_out; }
     expect_eq "$w: sbtest tables after cleanup" "$(sbtest_tables)" 0
 done
+# ---- prewarm: sysbench 1.0.20's oltp command (MySQL only), sbench's workload
+# against sysbench's own script run by sysbench on the same tables ----
+P="--tables=3 --table-size=1000 --threads=2"
+sb prewarm-prepare $P oltp_read_only prepare
+[ "$rc" = 0 ] || { fail "prepare for prewarm exited $rc"; show_out; }
+if [ "$KIND" = maria ]; then
+    # Com_analyze and the rows the reads scan, as the server counts them
+    counts() { adminq "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_analyze','Handler_read_rnd_next')" | awk '{printf "%s ", $2}'; }
+    c0=$(counts)
+    sb prewarm $P oltp_read_only prewarm
+    c1=$(counts)
+    [ "$rc" = 0 ] || { fail "sbench prewarm exited $rc"; show_out; }
+    sb_lines=$(grep '^Prewarming' "$OUT" | sort | tr '\n' ' ')
+    # shellcheck disable=SC2086
+    sysbench $SB_DRV $P "$dir/oltp_read_only.lua" prewarm >"$SBT_TMP/sy-prewarm.out" 2>&1; sy_rc=$?
+    c2=$(counts)
+    expect_eq "prewarm: exit status (sysbench's)" "$rc" "$sy_rc"
+    expect_eq "prewarm: the tables named (sysbench's lines)" "$sb_lines" "$(grep '^Prewarming' "$SBT_TMP/sy-prewarm.out" | sort | tr '\n' ' ')"
+    d_sb=$(echo "$c0 $c1" | awk '{print $3 - $1, $4 - $2}')
+    d_sy=$(echo "$c1 $c2" | awk '{print $3 - $1, $4 - $2}')
+    expect_eq "prewarm: ANALYZE TABLE count and rows read (server counters) = sysbench's" "$d_sb" "$d_sy"
+    expect_range "prewarm: ANALYZE TABLE per table" "${d_sb% *}" 3 3
+    expect_range "prewarm: rows read >= both reads of every row" "${d_sb#* }" 6000 1000000
+else
+    sb prewarm $P oltp_read_only prewarm
+    expect_eq "prewarm on $TARGET: exit 1, one line saying MySQL only" \
+        "$rc $(grep -c 'prewarm is MySQL only' "$OUT")" "1 1"
+fi
+sb prewarm-cleanup $P oltp_read_only cleanup
+
+# ---- con:prepare of a statement with a placeholder on a missing table: on
+# MySQL the server refuses it at prepare, and sysbench fails at thread_init ----
+if [ "$KIND" = maria ]; then
+    cat > "$SBT_TMP/prep_missing.lua" <<'LUA'
+function thread_init()
+   con = sysbench.sql.driver():connect()
+   stmt = con:prepare("SELECT c FROM no_such_table WHERE id = ?")
+end
+function event() end
+LUA
+    sb prep-missing --events=5 "$SBT_TMP/prep_missing.lua" run
+    # shellcheck disable=SC2086
+    sysbench $SB_DRV --events=5 "$SBT_TMP/prep_missing.lua" run >"$SBT_TMP/sy-prep.out" 2>&1; sy_rc=$?
+    expect_eq "prepare on a missing table: exit status (sysbench's)" "$rc" "$sy_rc"
+    expect_eq "prepare on a missing table: error 1146 before the threads start (both)" \
+        "$(grep -c 1146 "$OUT") $(grep -c 'Threads started' "$OUT")" \
+        "$(grep -c 1146 "$SBT_TMP/sy-prep.out") $(grep -c 'Threads started' "$SBT_TMP/sy-prep.out")"
+fi
 echo "$checks checks, $failures failed"
 [ "$failures" = 0 ]

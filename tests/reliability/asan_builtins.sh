@@ -3,7 +3,7 @@
 # and access modes, threads, mutex, fileio prepare/run/cleanup) on an
 # AddressSanitizer + UBSan build ($SBT_BUILD/asan-tree, shared with
 # asan_prepare.sh), multi-threaded: no sanitizer report (leaks included),
-# every run exits 0.  No server.
+# every run exits 0; and a script without options of its own.  No server.
 source "$(dirname "$0")/lib.sh"
 A=$SBT_BUILD/asan-tree
 if [ ! -f "$A/build.ninja" ]; then
@@ -37,6 +37,10 @@ san memory_local_rnd_read $R --memory-scope=local --memory-access-mode=rnd --mem
 san memory_none $R --memory-oper=none --memory-block-size=8 --memory-total-size=1M memory run
 san threads $R --thread-locks=2 --thread-yields=100 threads run
 san mutex --threads=3 --mutex-num=16 --mutex-locks=500 --mutex-loops=10 mutex run
+# a script that declares no options (l_state.c sorted a NULL array: UBSan's
+# nonnull-attribute report), under --rate (the arrival schedule's path)
+printf 'function event() end\n' > "$T/noopts.lua"
+san script_without_options $R --rate=200 "$T/noopts.lua" run
 F="--file-num=3 --file-total-size=3M"
 san fileio_prepare $F fileio prepare
 san fileio_rndrw $R $F --file-test-mode=rndrw --file-fsync-freq=10 fileio run
