@@ -7,7 +7,8 @@
 #    synchronous are the driver's options, not the file's); a changed
 #    setting moves (ALTER SYSTEM / SET GLOBAL / --sqlite-journal-mode);
 #    a run's JSON final report has the same settings (run.server_settings)
-#    and sees the change too.
+#    and sees the change too; on SQLite a missing file is refused, not
+#    created.
 #  - connect: N connects = sessions the server counted (pg_stat_database
 #    sessions, MariaDB Connections).
 #  - select: queries = pg_stat_statements calls / Com_stmt_execute.
@@ -124,6 +125,20 @@ print("%s|%s" % (",".join(sorted(d["not_read"])), ",".join(want)))' "$SBT_TMP/wl
     *) fail "params: shared_preload_libraries not named for a plain user (${v%%|*})" ;; esac
     checks=$((checks + 1))
     adminq "DROP ROLE sbt_plain" >/dev/null
+fi
+
+# params only reads: on SQLite a missing database file is one clear line
+# and exit 1, and the file is still missing after (prepare creates it)
+if [ "$KIND" = sqlite ]; then
+    rm -f "$J/absent.db"
+    sb absent --sqlite-db="$J/absent.db" params
+    expect_eq "params on a missing SQLite file: exit status" "$rc" 1
+    expect_eq "params on a missing SQLite file: file created" "$([ -e "$J/absent.db" ] && echo yes || echo no)" no
+    expect_eq "params on a missing SQLite file: message" \
+        "$(grep -c "SQLite database '$J/absent.db' does not exist" "$OUT")" 1
+    sb absentprep --sqlite-db="$J/absent.db" --scan-rows=10 --sweep-rows=10 diag prepare
+    expect_eq "diag prepare on a missing SQLite file creates it" "$rc/$([ -s "$J/absent.db" ] && echo yes)" 0/yes
+    rm -f "$J/absent.db"*
 fi
 
 # every run's JSON final report carries the same settings (run.server_settings)
