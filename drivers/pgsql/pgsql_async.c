@@ -38,6 +38,8 @@ static int async_sent(sbd_conn *c, int ok)
         ok = PQpipelineSync(c->pg);
     if (!ok)
         return pgd_error(c, NULL);
+    if (c->in_flight == 0) /* the oldest answer's --db-query-timeout */
+        pgd_pq_deadline(c);
     c->in_flight++;
     c->flushing = 1;
     return SBD_OK;
@@ -112,6 +114,8 @@ static int async_done(sbd_conn *c, struct sbd_result_info *info)
     c->async_res = NULL;
     if (c->pipeline) {
         c->sync_due = 1; /* its Sync's result comes next */
+        if (c->in_flight > 1) /* the next answer's limit starts now */
+            pgd_pq_deadline(c);
     } else {
         c->in_flight = 0;
     }
@@ -188,6 +192,8 @@ static int pq_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
             /* wait for write space; reading too (libpq's advice) */
             if (!PQconsumeInput(c->pg))
                 return async_fail(c, pgd_error(c, NULL));
+            if (pgd_pq_expired(c))
+                return async_fail(c, pgd_error(c, NULL));
             *want_write = 1;
             return SBD_AGAIN;
         }
@@ -195,7 +201,12 @@ static int pq_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     }
     if (!PQconsumeInput(c->pg))
         return async_fail(c, pgd_error(c, NULL));
-    return pq_results(c, info);
+    int rc = pq_results(c, info);
+    /* no complete answer by --db-query-timeout (plus grace), as the
+     * blocking path: the connection is broken, pgd_error says why */
+    if (rc == SBD_AGAIN && pgd_pq_expired(c))
+        return async_fail(c, pgd_error(c, NULL));
+    return rc;
 }
 
 /* Waits until the connection's socket is readable.  0, or -1 on error. */

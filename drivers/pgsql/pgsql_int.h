@@ -276,6 +276,10 @@ void pgd_pq_deadline(sbd_conn *c);
 PGresult *pgd_pq_get(sbd_conn *c);
 PGresult *pgd_pq_last(sbd_conn *c, int sent);
 PGresult *pgd_pq_exec(sbd_conn *c, const char *sql);
+/* For a nonblocking statement (pgsql_async.c): 1 when its deadline has
+ * passed, the connection then broken as above; 0 before it or without
+ * --db-query-timeout. */
+int pgd_pq_expired(sbd_conn *c);
 
 int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                    const int *types, int ncolumns);
