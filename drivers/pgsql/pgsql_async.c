@@ -84,7 +84,7 @@ int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params
         return rc;
     c->poll = pq_poll;
     return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
-                                             s->lengths, s->formats, 0));
+                                             s->lengths, s->formats, s->result_binary));
 }
 
 /* Ends the statement in flight with status st (an error already set).  In

@@ -78,6 +78,10 @@ struct sbd_stmt {
      * parameter is SBD_TYPE_BYTES (sent in binary format, 1) */
     int *lengths;
     int *formats;
+    /* every result column is bytea: results asked for in binary format
+     * (PQexecPrepared's resultFormat 1, the fast path's Bind), raw bytes
+     * on the wire instead of twice as many hex digits */
+    int result_binary;
 };
 
 struct sbd_conn {

@@ -76,8 +76,9 @@ int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
             c->kinds = k;
             c->kinds_cap = nf;
         }
-        for (int i = 0; i < nf; i++)
-            c->kinds[i] = (unsigned char)pgd_type_kind(PQftype(res, i));
+        for (int i = 0; i < nf; i++) /* binary: only a bytea's raw bytes (result_binary) */
+            c->kinds[i] = (unsigned char)(PQfformat(res, i) == 1 ? SBD_TYPE_BYTES | PGD_KIND_RAW
+                                                                   : pgd_type_kind(PQftype(res, i)));
         c->res = res;
         c->nrows = PQntuples(res);
         c->nfields = nf;
@@ -161,8 +162,8 @@ int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
     for (int i = 0; i < c->nfields; i++) {
         struct sbd_value *v = &row[i];
         const char *t = PQgetisnull(c->res, r, i) ? NULL : PQgetvalue(c->res, r, i);
-        sbc_value_text(v, c->kinds[i], t, (size_t)PQgetlength(c->res, r, i));
-        if (!v->is_null)
+        sbc_value_text(v, c->kinds[i] & ~PGD_KIND_RAW, t, (size_t)PQgetlength(c->res, r, i));
+        if (!v->is_null && !(c->kinds[i] & PGD_KIND_RAW))
             pgd_convert_value(v);
     }
     return SBD_OK;
@@ -278,6 +279,22 @@ static int binary_formats(struct sbd_stmt *s)
     return 0;
 }
 
+/* 1 when every result column of the statement just prepared is bytea
+ * (PQdescribePrepared: one more round trip at prepare, none per execute),
+ * so that its results can come in binary format: raw bytes, not hex text
+ * of twice their size.  0 otherwise, or when the description fails (the
+ * statement then works in text, as before). */
+static int all_bytea(sbd_conn *c, sbd_stmt *s)
+{
+    pgd_pq_deadline(c);
+    PGresult *d = pgd_pq_last(c, PQsendDescribePrepared(c->pg, s->name));
+    int nf = PQresultStatus(d) == PGRES_COMMAND_OK ? PQnfields(d) : 0, all = nf > 0;
+    for (int i = 0; i < nf && all; i++)
+        all = pgd_type_kind(PQftype(d, i)) == SBD_TYPE_BYTES;
+    PQclear(d);
+    return all;
+}
+
 int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                          const int *types, sbd_stmt **out)
 {
@@ -339,6 +356,7 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
         return st;
     }
     PQclear(res);
+    s->result_binary = all_bytea(c, s);
     s->next = c->stmts;
     c->stmts = s;
     *out = s;
@@ -405,11 +423,12 @@ static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
 {
 #ifdef LIBPQ_HAS_PIPELINING
     if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
-        return PQexecPrepared(c->pg, s->name, nparams, s->values, s->lengths, s->formats, 0);
+        return PQexecPrepared(c->pg, s->name, nparams, s->values, s->lengths, s->formats,
+                              s->result_binary);
 #endif
     pgd_pq_deadline(c);
     return pgd_pq_last(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values, s->lengths,
-                                              s->formats, 0));
+                                              s->formats, s->result_binary));
 }
 
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
