@@ -12,7 +12,8 @@
 #  - connect: N connects = sessions the server counted (pg_stat_database
 #    sessions, MariaDB Connections).
 #  - select: queries = pg_stat_statements calls / Com_stmt_execute.
-#  - blob: bytes written = bytes the server stores = bytes read back,
+#  - blob: bytes written = bytes the server stores = bytes read back
+#    (on PostgreSQL: as many bytes on the wire by strace, not hex text),
 #    all 256 byte values stored (the server's hex), the server's MD5 of
 #    each = the MD5 of the same bytes sent as hex text,
 #    identical content (md5 of every value on the server = md5 of the
@@ -255,6 +256,22 @@ expect_eq "blob: stored bytes = the bytes sent as hex text (the server's MD5/hex
     "$(jget blob 'd["server_identical"]')" 3
 expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as_hex"]')" False
 echo "info blob: $(jget blob '"upload %.1f MB/s, download %.1f MB/s" % (d["upload_mb_s"], d["download_mb_s"])')"
+# PostgreSQL: the downloads travel as raw bytes (bytea results in binary
+# format), not hex text of twice the size: the bytes the client received
+# (strace's recvfrom results, fast path and libpq) for 4 x 1 MiB values
+# are 4 MiB and a little (the uploads' answers, the server's md5 checks)
+if [ "$TARGET" = pgsql ] && command -v strace >/dev/null; then
+    for wire in on off; do
+        # shellcheck disable=SC2086
+        strace -f -e trace=recvfrom -o "$J/blob-$wire.strace" "$SBENCH" $SB_DRV --db-server-counters=off \
+            --db-server-settings=off --pgsql-wire=$wire --blob-size=1048576 --blobs=4 --diag-repeats=1 \
+            diag blob >"$J/blob-$wire.out" 2>&1
+        expect_eq "blob under strace, --pgsql-wire=$wire: exit status, identical" \
+            "$?,$(grep -c 'identical: yes' "$J/blob-$wire.out")" 0,1
+        kib=$(awk '/recvfrom\(/ { n = $NF; if (n ~ /^[0-9]+$/) s += n } END { printf "%d", s / 1024 }' "$J/blob-$wire.strace")
+        expect_range "blob, --pgsql-wire=$wire: KiB received for 4 MiB downloaded (hex text: 8192+)" "$kib" 4096 4300
+    done
+fi
 # the same through literal SQL (--db-ps-mode=disable): the bytes as a hex
 # literal ('\x..'::bytea, X'..')
 if [ "$TARGET" = pgsql ] || [ "$TARGET" = mysql ]; then
