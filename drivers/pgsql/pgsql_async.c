@@ -47,6 +47,7 @@ static int async_sent(sbd_conn *c, int ok)
 
 int pgd_send_query(sbd_conn *c, const char *sql, size_t len)
 {
+    c->async_stmt = NULL;
     int rc = async_start(c);
     return rc != SBD_OK ? rc : c->tp->send_query(c, sql, len);
 }
@@ -58,6 +59,7 @@ int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, i
         return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
+    c->async_stmt = !s->described && !c->pipeline ? s : NULL; /* learnt at its answer */
     return c->tp->send_execute(c, s, params, nparams);
 }
 
@@ -136,7 +138,13 @@ int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     *want_write = 0;
     if (!c->in_flight)
         return pgd_fail(c, "poll_result: no statement in flight");
-    return c->poll(c, info, want_write);
+    int rc = c->poll(c, info, want_write);
+    if (c->async_stmt != NULL && rc != SBD_AGAIN) {
+        if (rc == SBD_OK)
+            pgd_learn_columns(c, c->async_stmt);
+        c->async_stmt = NULL;
+    }
+    return rc;
 }
 
 /* Reads the results libpq has complete.  SBD_AGAIN while the oldest

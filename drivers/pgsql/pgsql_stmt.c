@@ -279,22 +279,6 @@ static int binary_formats(struct sbd_stmt *s)
     return 0;
 }
 
-/* 1 when every result column of the statement just prepared is bytea
- * (PQdescribePrepared: one more round trip at prepare, none per execute),
- * so that its results can come in binary format: raw bytes, not hex text
- * of twice their size.  0 otherwise, or when the description fails (the
- * statement then works in text, as before). */
-static int all_bytea(sbd_conn *c, sbd_stmt *s)
-{
-    pgd_pq_deadline(c);
-    PGresult *d = pgd_pq_last(c, PQsendDescribePrepared(c->pg, s->name));
-    int nf = PQresultStatus(d) == PGRES_COMMAND_OK ? PQnfields(d) : 0, all = nf > 0;
-    for (int i = 0; i < nf && all; i++)
-        all = pgd_type_kind(PQftype(d, i)) == SBD_TYPE_BYTES;
-    PQclear(d);
-    return all;
-}
-
 int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                          const int *types, sbd_stmt **out)
 {
@@ -356,7 +340,6 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
         return st;
     }
     PQclear(res);
-    s->result_binary = all_bytea(c, s);
     s->next = c->stmts;
     c->stmts = s;
     *out = s;
@@ -431,6 +414,19 @@ static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
                                               s->formats, s->result_binary));
 }
 
+void pgd_learn_columns(sbd_conn *c, sbd_stmt *s)
+{
+    if (s == NULL || s->described)
+        return;
+    s->described = 1;
+    const unsigned char *k = c->wire_res ? c->wire.kinds : c->kinds;
+    int all = (c->wire_res || (c->res != NULL && PQresultStatus(c->res) == PGRES_TUPLES_OK)) &&
+              c->nfields > 0;
+    for (int i = 0; all && i < c->nfields; i++)
+        all = (k[i] & ~PGD_KIND_RAW) == SBD_TYPE_BYTES;
+    s->result_binary = all;
+}
+
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
                 struct sbd_result_info *info)
 {
@@ -439,7 +435,10 @@ int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int np
         return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
-    return c->tp->execute(c, s, params, nparams, info);
+    rc = c->tp->execute(c, s, params, nparams, info);
+    if (rc == SBD_OK && !s->described)
+        pgd_learn_columns(c, s);
+    return rc;
 }
 
 int pgd_pq_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
