@@ -327,8 +327,9 @@ static int row_description(struct pgd_wire *w, const unsigned char *b, size_t n)
          * format 2 */
         w->kinds[f] = (unsigned char)pgd_type_kind(get32(b + i + 6));
         unsigned format = get16(b + i + 16);
-        /* binary only where asked for, and only bytea (raw bytes) */
-        if (format == 1 && w->result_binary && w->kinds[f] == SBD_TYPE_BYTES)
+        /* binary only for bytea (raw bytes: asked for by a Bind with
+         * result_binary, maybe an earlier one of a pipeline) */
+        if (format == 1 && w->kinds[f] == SBD_TYPE_BYTES)
             w->kinds[f] |= PGD_KIND_RAW;
         else if (format != 0)
             return bad(w, "a binary column in a text result", 'T');
