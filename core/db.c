@@ -15,6 +15,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <stdio.h>
@@ -26,6 +27,10 @@ static int emulate_all;
 static int pipe_depth;   /* --pipeline, 0 when off or the driver cannot */
 static int host_io;      /* --io=uring and the driver has host I/O */
 static int64_t bulk_max = 512 * 1024;
+/* Set once by the io_uring loop's first statement of each kind: its bytes
+ * moved by the host (the ring), or by the driver itself (the ring only
+ * waited for readiness).  Read by the JSON report's run.io. */
+static atomic_int io_seen_host, io_seen_own;
 
 
 void sb_db_setup(const struct sbd_driver *d, int emulate_ps, int64_t max_bulk_bytes)
@@ -55,9 +60,23 @@ static void offer_host_io(struct sb_conn *c)
         (void)drv->host_io(c->dc, 1);
 }
 
-int sb_conn_io_want(struct sb_conn *c, struct sbd_io *io)
+static int conn_io_want(struct sb_conn *c, struct sbd_io *io)
 {
     return host_io && c->dc != NULL && c->n == 1 && drv->io_want(c->dc, io);
+}
+
+int sb_conn_io_want(struct sb_conn *c, struct sbd_io *io)
+{
+    int r = conn_io_want(c, io);
+    atomic_int *seen = r ? &io_seen_host : &io_seen_own;
+    if (!atomic_load_explicit(seen, memory_order_relaxed)) /* a store once per run */
+        atomic_store_explicit(seen, 1, memory_order_relaxed);
+    return r;
+}
+
+int sb_db_io_seen(void)
+{
+    return (atomic_load(&io_seen_host) ? 1 : 0) | (atomic_load(&io_seen_own) ? 2 : 0);
 }
 
 void sb_conn_io_done(struct sb_conn *c, enum sbd_io_kind kind, long result)
@@ -379,7 +398,7 @@ int sb_conn_wait(struct sb_conn *c, int target)
     int rc = sb_conn_complete(c, target, &ww);
     while (rc == SBD_AGAIN) {
         struct sbd_io io;
-        if (sb_conn_io_want(c, &io)) {
+        if (conn_io_want(c, &io)) {
             io_step_here(c, &io);
             rc = sb_conn_complete(c, target, &ww);
             continue;

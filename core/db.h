@@ -148,6 +148,10 @@ int sb_db_set_host_io(int on);
  * sb_conn_io_done (bytes, 0 at the end of the stream, -errno), then
  * sb_conn_resume parses it. */
 int sb_conn_io_want(struct sb_conn *c, struct sbd_io *io);
+/* What sb_conn_io_want answered so far in this process: bit 1 set when a
+ * statement's bytes went through the host, bit 2 when one took the
+ * driver's own I/O (sb_conn_wait's blocking steps are not counted). */
+int sb_db_io_seen(void);
 void sb_conn_io_done(struct sb_conn *c, enum sbd_io_kind kind, long result);
 
 /* Blocking conveniences over sb_conn_submit. */

@@ -11,6 +11,7 @@
 
 #include "../lib/jsonw.h"
 #include "../lib/options.h"
+#include "db.h"
 #include "shard.h"
 #include "sysinfo.h"
 
@@ -24,8 +25,11 @@ void sb_iso_now(char *buf, size_t len)
 
 const char *sb_run_io_name(const struct sb_run *run)
 {
+    /* the ring moved every statement's bytes, or for some it only waited
+     * for readiness and the driver moved them (no host I/O in the driver,
+     * libpq's path, TLS, a pipeline, a --db-query-timeout deadline) */
     if (run->io == SB_IO_URING)
-        return "io_uring";
+        return (sb_db_io_seen() & 2) ? "io_uring_poll" : "io_uring";
     return run->clients > run->threads ? "poll" : "blocking";
 }
 

@@ -300,8 +300,9 @@ static int run_meta(struct ctx *c, struct mg_shard *s, json_object *fin)
     json_object *io = sb_json_member(run, "io");
     if (io != NULL) { /* what the merged report says, so checked like the rest */
         const char *v = json_object_is_type(io, json_type_string) ? json_object_get_string(io) : "";
-        if (strcmp(v, "blocking") != 0 && strcmp(v, "poll") != 0 && strcmp(v, "io_uring") != 0)
-            return bad(c, "run.io is not blocking, poll or io_uring");
+        if (strcmp(v, "blocking") != 0 && strcmp(v, "poll") != 0 && strcmp(v, "io_uring") != 0 &&
+            strcmp(v, "io_uring_poll") != 0)
+            return bad(c, "run.io is not blocking, poll, io_uring or io_uring_poll");
     }
     s->run = json_object_get(run);
     return 0;

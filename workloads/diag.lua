@@ -171,7 +171,21 @@ local function read_params(con)
    return r
 end
 
+-- params only reads: on SQLite, whose driver creates a missing database
+-- file when it connects (as prepare and run want), a missing file is an
+-- error here rather than a new empty database.
+local function check_params_db()
+   if sbench.sql.driver():name() ~= "sqlite" then return end
+   local path = sbench.opt.sqlite_db
+   if path == nil or path == ":memory:" then return end
+   local f = io.open(path, "rb")
+   if f then f:close() return end
+   error(string.format("SQLite database '%s' does not exist (params reads an existing database; " ..
+                       "prepare or run creates it)", path), 0)
+end
+
 local function params_cmd()
+   check_params_db()
    local con, q = connect()
    local r = read_params(con)
    setmetatable(r.not_read, json.array_mt)

@@ -38,6 +38,8 @@ static int async_sent(sbd_conn *c, int ok)
         ok = PQpipelineSync(c->pg);
     if (!ok)
         return pgd_error(c, NULL);
+    if (c->in_flight == 0) /* the oldest answer's --db-query-timeout */
+        pgd_pq_deadline(c);
     c->in_flight++;
     c->flushing = 1;
     return SBD_OK;
@@ -45,6 +47,7 @@ static int async_sent(sbd_conn *c, int ok)
 
 int pgd_send_query(sbd_conn *c, const char *sql, size_t len)
 {
+    c->async_stmt = NULL;
     int rc = async_start(c);
     return rc != SBD_OK ? rc : c->tp->send_query(c, sql, len);
 }
@@ -56,6 +59,7 @@ int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, i
         return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
+    c->async_stmt = !s->described && !c->pipeline ? s : NULL; /* learnt at its answer */
     return c->tp->send_execute(c, s, params, nparams);
 }
 
@@ -82,7 +86,7 @@ int pgd_pq_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params
         return rc;
     c->poll = pq_poll;
     return async_sent(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values,
-                                             s->lengths, s->formats, 0));
+                                             s->lengths, s->formats, s->result_binary));
 }
 
 /* Ends the statement in flight with status st (an error already set).  In
@@ -112,6 +116,8 @@ static int async_done(sbd_conn *c, struct sbd_result_info *info)
     c->async_res = NULL;
     if (c->pipeline) {
         c->sync_due = 1; /* its Sync's result comes next */
+        if (c->in_flight > 1) /* the next answer's limit starts now */
+            pgd_pq_deadline(c);
     } else {
         c->in_flight = 0;
     }
@@ -132,7 +138,13 @@ int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     *want_write = 0;
     if (!c->in_flight)
         return pgd_fail(c, "poll_result: no statement in flight");
-    return c->poll(c, info, want_write);
+    int rc = c->poll(c, info, want_write);
+    if (c->async_stmt != NULL && rc != SBD_AGAIN) {
+        if (rc == SBD_OK)
+            pgd_learn_columns(c, c->async_stmt);
+        c->async_stmt = NULL;
+    }
+    return rc;
 }
 
 /* Reads the results libpq has complete.  SBD_AGAIN while the oldest
@@ -188,6 +200,8 @@ static int pq_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
             /* wait for write space; reading too (libpq's advice) */
             if (!PQconsumeInput(c->pg))
                 return async_fail(c, pgd_error(c, NULL));
+            if (pgd_pq_expired(c))
+                return async_fail(c, pgd_error(c, NULL));
             *want_write = 1;
             return SBD_AGAIN;
         }
@@ -195,7 +209,12 @@ static int pq_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
     }
     if (!PQconsumeInput(c->pg))
         return async_fail(c, pgd_error(c, NULL));
-    return pq_results(c, info);
+    int rc = pq_results(c, info);
+    /* no complete answer by --db-query-timeout (plus grace), as the
+     * blocking path: the connection is broken, pgd_error says why */
+    if (rc == SBD_AGAIN && pgd_pq_expired(c))
+        return async_fail(c, pgd_error(c, NULL));
+    return rc;
 }
 
 /* Waits until the connection's socket is readable.  0, or -1 on error. */

@@ -78,6 +78,14 @@ struct sbd_stmt {
      * parameter is SBD_TYPE_BYTES (sent in binary format, 1) */
     int *lengths;
     int *formats;
+    /* every result column is bytea, as its first answer showed
+     * (pgd_learn_columns): from its second execute on, results are asked
+     * for in binary format (PQexecPrepared's resultFormat 1, the fast
+     * path's Bind), raw bytes on the wire instead of twice as many hex
+     * digits.  No extra message: a Describe would be one more implicit
+     * transaction the server counts. */
+    int described;
+    int result_binary;
 };
 
 struct sbd_conn {
@@ -107,6 +115,8 @@ struct sbd_conn {
     int in_flight;                /* statements sent, not yet answered */
     int flushing;                 /* PQflush has more to send */
     PGresult *async_res;          /* last result received so far */
+    sbd_stmt *async_stmt;         /* the statement in flight without a
+                                     pipeline, not yet described; else NULL */
     int pipeline;                 /* in libpq pipeline mode (--pipeline) */
     int sync_due;                 /* pipeline: the oldest statement is
                                      answered, its Sync result is not */
@@ -189,6 +199,9 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                 int nparams, struct sbd_result_info *info);
 void pgd_close_stmt(sbd_conn *c, sbd_stmt *s);
+/* After s's first successful answer (c's current result): notes whether
+ * every result column is bytea (s->result_binary).  Once per statement. */
+void pgd_learn_columns(sbd_conn *c, sbd_stmt *s);
 int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
 /* pgsql_stmt.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
@@ -276,6 +289,10 @@ void pgd_pq_deadline(sbd_conn *c);
 PGresult *pgd_pq_get(sbd_conn *c);
 PGresult *pgd_pq_last(sbd_conn *c, int sent);
 PGresult *pgd_pq_exec(sbd_conn *c, const char *sql);
+/* For a nonblocking statement (pgsql_async.c): 1 when its deadline has
+ * passed, the connection then broken as above; 0 before it or without
+ * --db-query-timeout. */
+int pgd_pq_expired(sbd_conn *c);
 
 int pgd_bulk_begin(sbd_conn *c, const char *table, const char *const *columns,
                    const int *types, int ncolumns);

@@ -10,7 +10,9 @@
  * closed the connection unexpectedly".  Not on the statement path of the
  * wire fast path (pgsql_wire.c has its own deadline): used by prepare,
  * SET/RESET, COPY, the session's setup SQL and every statement of a
- * session libpq serves (TLS).
+ * session libpq serves (TLS).  The nonblocking statements libpq sends
+ * (pgsql_async.c: --clients with --pgsql-wire=off or TLS) keep the same
+ * deadline: pgd_pq_expired, asked each time the host polls one.
  */
 #include "pgsql_int.h"
 #include "../common/sock_io.h"
@@ -23,6 +25,15 @@ void pgd_pq_deadline(sbd_conn *c)
 {
     c->pq_deadline = pgd_cfg.wire_timeout_ms > 0 ? sbc_now_ms() + pgd_cfg.wire_timeout_ms : 0;
     c->pq_timed_out = 0;
+}
+
+/* Past the deadline: the socket is shut down, so that libpq finds the
+ * connection closed and pgd_error names the timeout. */
+static void time_out(sbd_conn *c, int fd)
+{
+    c->pq_timed_out = 1;
+    shutdown(fd, SHUT_RDWR);
+    PQconsumeInput(c->pg); /* libpq sees the end of the stream */
 }
 
 /* Waits until libpq has flushed the request and holds a whole result (or
@@ -38,14 +49,19 @@ static void wait_result(sbd_conn *c)
         if (f == 0 && !PQisBusy(c->pg))
             return;
         if (fd < 0 || sbc_wait(fd, f == 1 ? POLLIN | POLLOUT : POLLIN, c->pq_deadline) != 0) {
-            if (errno == ETIMEDOUT) {
-                c->pq_timed_out = 1;
-                shutdown(fd, SHUT_RDWR);
-                PQconsumeInput(c->pg); /* libpq sees the end of the stream */
-            }
+            if (errno == ETIMEDOUT)
+                time_out(c, fd);
             return;
         }
     }
+}
+
+int pgd_pq_expired(sbd_conn *c)
+{
+    if (c->pq_deadline == 0 || sbc_now_ms() < c->pq_deadline)
+        return 0;
+    time_out(c, PQsocket(c->pg));
+    return 1;
 }
 
 PGresult *pgd_pq_get(sbd_conn *c)

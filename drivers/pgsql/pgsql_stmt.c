@@ -76,8 +76,9 @@ int pgd_take_result(sbd_conn *c, PGresult *res, struct sbd_result_info *info)
             c->kinds = k;
             c->kinds_cap = nf;
         }
-        for (int i = 0; i < nf; i++)
-            c->kinds[i] = (unsigned char)pgd_type_kind(PQftype(res, i));
+        for (int i = 0; i < nf; i++) /* binary: only a bytea's raw bytes (result_binary) */
+            c->kinds[i] = (unsigned char)(PQfformat(res, i) == 1 ? SBD_TYPE_BYTES | PGD_KIND_RAW
+                                                                   : pgd_type_kind(PQftype(res, i)));
         c->res = res;
         c->nrows = PQntuples(res);
         c->nfields = nf;
@@ -161,8 +162,8 @@ int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
     for (int i = 0; i < c->nfields; i++) {
         struct sbd_value *v = &row[i];
         const char *t = PQgetisnull(c->res, r, i) ? NULL : PQgetvalue(c->res, r, i);
-        sbc_value_text(v, c->kinds[i], t, (size_t)PQgetlength(c->res, r, i));
-        if (!v->is_null)
+        sbc_value_text(v, c->kinds[i] & ~PGD_KIND_RAW, t, (size_t)PQgetlength(c->res, r, i));
+        if (!v->is_null && !(c->kinds[i] & PGD_KIND_RAW))
             pgd_convert_value(v);
     }
     return SBD_OK;
@@ -405,11 +406,25 @@ static PGresult *exec_prepared(sbd_conn *c, sbd_stmt *s, int nparams)
 {
 #ifdef LIBPQ_HAS_PIPELINING
     if (PQpipelineStatus(c->pg) != PQ_PIPELINE_OFF)
-        return PQexecPrepared(c->pg, s->name, nparams, s->values, s->lengths, s->formats, 0);
+        return PQexecPrepared(c->pg, s->name, nparams, s->values, s->lengths, s->formats,
+                              s->result_binary);
 #endif
     pgd_pq_deadline(c);
     return pgd_pq_last(c, PQsendQueryPrepared(c->pg, s->name, nparams, s->values, s->lengths,
-                                              s->formats, 0));
+                                              s->formats, s->result_binary));
+}
+
+void pgd_learn_columns(sbd_conn *c, sbd_stmt *s)
+{
+    if (s == NULL || s->described)
+        return;
+    s->described = 1;
+    const unsigned char *k = c->wire_res ? c->wire.kinds : c->kinds;
+    int all = (c->wire_res || (c->res != NULL && PQresultStatus(c->res) == PGRES_TUPLES_OK)) &&
+              c->nfields > 0;
+    for (int i = 0; all && i < c->nfields; i++)
+        all = (k[i] & ~PGD_KIND_RAW) == SBD_TYPE_BYTES;
+    s->result_binary = all;
 }
 
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,
@@ -420,7 +435,10 @@ int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int np
         return rc;
     if (nparams != s->nparams)
         return pgd_fail(c, "execute: parameter count differs from prepare");
-    return c->tp->execute(c, s, params, nparams, info);
+    rc = c->tp->execute(c, s, params, nparams, info);
+    if (rc == SBD_OK && !s->described)
+        pgd_learn_columns(c, s);
+    return rc;
 }
 
 int pgd_pq_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams,

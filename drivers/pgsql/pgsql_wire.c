@@ -311,6 +311,7 @@ static int pump_from(sbd_conn *c, int block, int host, struct sbd_result_info *i
 static int build(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
                  const struct sbd_value *params, int nparams)
 {
+    c->wire.result_binary = s != NULL && s->result_binary;
     int bad = s != NULL ? pgd_wire_build(&c->wire, s->name, params, nparams)
                         : pgd_wire_build_query(&c->wire, sql, len);
     if (bad)
@@ -523,7 +524,7 @@ int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row)
         return SBD_DONE;
     pgd_wire_row(&c->wire, c->row++, row);
     for (int i = 0; i < c->nfields; i++)
-        if (!row[i].is_null)
+        if (!row[i].is_null && !(c->wire.kinds[i] & PGD_KIND_RAW))
             pgd_convert_value(&row[i]);
     return SBD_OK;
 }

@@ -62,6 +62,11 @@ struct pgd_wire {
      * after its ReadyForQuery, the rest stays for pgd_wire_next */
     int simple;
     int pipelined;
+    /* pgd_wire_build asks for results in binary format (one format code,
+     * 1, for every column): only for a statement whose every result
+     * column is bytea (pgsql_stmt.c's result_binary), whose raw bytes
+     * then travel instead of their hex text, half the bytes */
+    int result_binary;
 
     /* NoticeResponse: called with the severity and message (NUL-terminated,
      * valid during the call); NULL to ignore notices. */
@@ -70,13 +75,18 @@ struct pgd_wire {
 };
 
 /* Writes Bind (unnamed portal, statement stmt, all parameters in text,
- * NULL as length -1, text results), Describe portal, Execute (no row
+ * NULL as length -1, text results or with w->result_binary binary ones),
+ * Describe portal, Execute (no row
  * limit) and Sync into w->out, exactly as libpq's PQsendQueryPrepared with
  * text parameters does (a text parameter ends at its first NUL byte, as
  * libpq's strlen has it).  0, or -1 when out of memory or the message
  * would exceed the protocol's 1 GB. */
 int pgd_wire_build(struct pgd_wire *w, const char *stmt,
                    const struct sbd_value *params, int nparams);
+
+/* In kinds[]: the column came in binary format (a bytea's raw bytes), to
+ * be taken as they are, not decoded from hex text. */
+#define PGD_KIND_RAW 0x80
 
 /* Whether the plain query sql may take the fast path: not SET or RESET
  * (ParameterStatus messages, which libpq would record and the fast path

@@ -120,7 +120,7 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
     size_t namelen = strlen(stmt);
     /* 'B' len, portal "", statement, 0 format codes (all text) or one per
      * parameter when one is BYTES (binary), nparams, 1 result format
-     * (text), then the fixed tail */
+     * (text, or binary: w->result_binary), then the fixed tail */
     int binary = 0;
     for (int i = 0; i < nparams; i++)
         binary |= params[i].type == SBD_TYPE_BYTES;
@@ -173,7 +173,7 @@ int pgd_wire_build(struct pgd_wire *w, const char *stmt,
         p += n;
     }
     p = put16(p, 1);
-    p = put16(p, 0);
+    p = put16(p, w->result_binary ? 1 : 0);
     put32(w->out + 1, (uint32_t)(p - w->out - 1));
     memcpy(p, request_tail, sizeof request_tail);
     p += sizeof request_tail;
@@ -326,7 +326,12 @@ static int row_description(struct pgd_wire *w, const unsigned char *b, size_t n)
         /* table OID 4, column number 2, type OID 4, size 2, modifier 4,
          * format 2 */
         w->kinds[f] = (unsigned char)pgd_type_kind(get32(b + i + 6));
-        if (get16(b + i + 16) != 0)
+        unsigned format = get16(b + i + 16);
+        /* binary only for bytea (raw bytes: asked for by a Bind with
+         * result_binary, maybe an earlier one of a pipeline) */
+        if (format == 1 && w->kinds[f] == SBD_TYPE_BYTES)
+            w->kinds[f] |= PGD_KIND_RAW;
+        else if (format != 0)
             return bad(w, "a binary column in a text result", 'T');
         i += 18;
     }
@@ -518,7 +523,7 @@ void pgd_wire_row(struct pgd_wire *w, int r, struct sbd_value *row)
         struct sbd_value *v = &row[f];
         uint32_t l = get32(p);
         p += 4;
-        sbc_value_text(v, w->kinds[f], l == 0xffffffffu ? NULL : (const char *)p, l);
+        sbc_value_text(v, w->kinds[f] & ~PGD_KIND_RAW, l == 0xffffffffu ? NULL : (const char *)p, l);
         if (!v->is_null)
             p += l;
     }

@@ -7,11 +7,13 @@
 #    synchronous are the driver's options, not the file's); a changed
 #    setting moves (ALTER SYSTEM / SET GLOBAL / --sqlite-journal-mode);
 #    a run's JSON final report has the same settings (run.server_settings)
-#    and sees the change too.
+#    and sees the change too; on SQLite a missing file is refused, not
+#    created.
 #  - connect: N connects = sessions the server counted (pg_stat_database
 #    sessions, MariaDB Connections).
 #  - select: queries = pg_stat_statements calls / Com_stmt_execute.
-#  - blob: bytes written = bytes the server stores = bytes read back,
+#  - blob: bytes written = bytes the server stores = bytes read back
+#    (on PostgreSQL: as many bytes on the wire by strace, not hex text),
 #    all 256 byte values stored (the server's hex), the server's MD5 of
 #    each = the MD5 of the same bytes sent as hex text,
 #    identical content (md5 of every value on the server = md5 of the
@@ -124,6 +126,20 @@ print("%s|%s" % (",".join(sorted(d["not_read"])), ",".join(want)))' "$SBT_TMP/wl
     *) fail "params: shared_preload_libraries not named for a plain user (${v%%|*})" ;; esac
     checks=$((checks + 1))
     adminq "DROP ROLE sbt_plain" >/dev/null
+fi
+
+# params only reads: on SQLite a missing database file is one clear line
+# and exit 1, and the file is still missing after (prepare creates it)
+if [ "$KIND" = sqlite ]; then
+    rm -f "$J/absent.db"
+    sb absent --sqlite-db="$J/absent.db" params
+    expect_eq "params on a missing SQLite file: exit status" "$rc" 1
+    expect_eq "params on a missing SQLite file: file created" "$([ -e "$J/absent.db" ] && echo yes || echo no)" no
+    expect_eq "params on a missing SQLite file: message" \
+        "$(grep -c "SQLite database '$J/absent.db' does not exist" "$OUT")" 1
+    sb absentprep --sqlite-db="$J/absent.db" --scan-rows=10 --sweep-rows=10 diag prepare
+    expect_eq "diag prepare on a missing SQLite file creates it" "$rc/$([ -s "$J/absent.db" ] && echo yes)" 0/yes
+    rm -f "$J/absent.db"*
 fi
 
 # every run's JSON final report carries the same settings (run.server_settings)
@@ -240,6 +256,23 @@ expect_eq "blob: stored bytes = the bytes sent as hex text (the server's MD5/hex
     "$(jget blob 'd["server_identical"]')" 3
 expect_eq "blob: read back as binary (not as hex text)" "$(jget blob 'd["read_as_hex"]')" False
 echo "info blob: $(jget blob '"upload %.1f MB/s, download %.1f MB/s" % (d["upload_mb_s"], d["download_mb_s"])')"
+# PostgreSQL: the downloads travel as raw bytes (bytea results in binary
+# format), not hex text of twice the size: the bytes the client received
+# (strace's recvfrom results, fast path and libpq) for 4 x 1 MiB values
+# are 5 MiB and a little: the statement's first answer in hex text (2 MiB:
+# it shows the columns are all bytea), the 3 others raw (all hex: 8 MiB)
+if [ "$TARGET" = pgsql ] && command -v strace >/dev/null; then
+    for wire in on off; do
+        # shellcheck disable=SC2086
+        strace -f -e trace=recvfrom -o "$J/blob-$wire.strace" "$SBENCH" $SB_DRV --db-server-counters=off \
+            --db-server-settings=off --pgsql-wire=$wire --blob-size=1048576 --blobs=4 --diag-repeats=1 \
+            diag blob >"$J/blob-$wire.out" 2>&1
+        expect_eq "blob under strace, --pgsql-wire=$wire: exit status, identical" \
+            "$?,$(grep -c 'identical: yes' "$J/blob-$wire.out")" 0,1
+        kib=$(awk '/recvfrom\(/ { n = $NF; if (n ~ /^[0-9]+$/) s += n } END { printf "%d", s / 1024 }' "$J/blob-$wire.strace")
+        expect_range "blob, --pgsql-wire=$wire: KiB received for 4 MiB downloaded (hex text: 8192+)" "$kib" 5120 5400
+    done
+fi
 # the same through literal SQL (--db-ps-mode=disable): the bytes as a hex
 # literal ('\x..'::bytea, X'..')
 if [ "$TARGET" = pgsql ] || [ "$TARGET" = mysql ]; then

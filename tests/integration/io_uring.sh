@@ -17,7 +17,10 @@
 #     connection with the same one-line error as on the poll() path;
 #   - the JSON report's run.io names the path strace saw: "io_uring" when
 #     the run made io_uring_enter calls, "poll" when it made none, and
-#     "blocking" for one client per thread.
+#     "blocking" for one client per thread; on PostgreSQL with
+#     --pgsql-wire=off (libpq receives each answer itself: recvfrom calls
+#     counted by strace, one or more a query) "io_uring_poll", with the
+#     wire path (no recvfrom but at connect) "io_uring".
 # Environment: see wl-lib.sh.  Needs strace.  About 40 s.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
@@ -32,7 +35,7 @@ syscalls() {
     st=$SBT_TMP/io-$TARGET-$2-$1-${3:-16}.strace
     OUT=$SBT_TMP/io-$TARGET-$2-$1-${3:-16}.out
     # shellcheck disable=SC2086
-    strace -f -c -o "$st" "$SBENCH" $SB_DRV --db-server-counters=off --db-server-settings=off \
+    strace -f -c -o "$st" "$SBENCH" $SB_DRV ${SYS_EXTRA:-} --db-server-counters=off --db-server-settings=off \
         --tables=1 --table-size=2000 --threads=1 --clients="${3:-16}" --events="$1" --time=0 --io="$2" \
         --report-format=json --output="$OUT.json" \
         oltp_point_select run >"$OUT" 2>&1 || { echo "x x x x"; return; }
@@ -41,6 +44,14 @@ syscalls() {
     enters=$(awk '$NF == "io_uring_enter" { n = 0; for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+$/) v[++n] = $i; print (n >= 3 ? v[n-1] : v[n]) }' "$st")
     R_QUERIES=$(tail -n 1 "$OUT.json" | json_field queries.total)
     echo "${calls:-x} ${R_QUERIES:-x} ${enters:-0} $(tail -n 1 "$OUT.json" | json_field run.io)"
+}
+
+# recvfroms EVENTS IO [CLIENTS]: the recvfrom calls in the strace of that
+# syscalls run (the driver's own receives; the ring's go through
+# io_uring_enter), or 0.
+recvfroms() {
+    st=$SBT_TMP/io-$TARGET-$2-$1-${3:-16}.strace
+    awk '$NF == "recvfrom" { n = 0; for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+$/) v[++n] = $i; print (n >= 3 ? v[n-1] : v[n]); f = 1 } END { if (!f) print 0 }' "$st"
 }
 
 # json_field PATH: the dotted member of the JSON object on stdin, or x.
@@ -80,6 +91,25 @@ for target in pgsql mysql; do
     expect_eq "$target one client: queries of --events=2000" "$2" 2000
     expect_eq "$target one client: io_uring_enter calls" "$3" 0
     expect_eq "$target one client: run.io" "$4" blocking
+    # run.io against who received the answers (strace): io_uring when the
+    # ring did (few recvfrom, at connect), io_uring_poll when the driver
+    # did (libpq: a recvfrom or more per query) and the ring only waited
+    if [ "$target" = pgsql ]; then
+        for wire in on off; do
+            SYS_EXTRA=--pgsql-wire=$wire
+            set -- $(syscalls 2000 uring)
+            SYS_EXTRA=
+            r=$(recvfroms 2000 uring)
+            expect_eq "pgsql --pgsql-wire=$wire --io=uring: queries of --events=2000" "$2" 2000
+            if [ "$wire" = on ]; then
+                expect_range "pgsql --pgsql-wire=on --io=uring: recvfrom calls (connects only)" "$r" 0 999
+                expect_eq "pgsql --pgsql-wire=on --io=uring: run.io" "$4" io_uring
+            else
+                expect_range "pgsql --pgsql-wire=off --io=uring: recvfrom calls (the driver's, >= 1 a query)" "$r" 2000 1000000
+                expect_eq "pgsql --pgsql-wire=off --io=uring: run.io" "$4" io_uring_poll
+            fi
+        done
+    fi
     # the server counts what the io_uring path sent: as many point selects
     snap_before
     sb count --tables=1 --table-size=2000 --threads=2 --clients=32 --events=5000 --time=0 --io=uring \

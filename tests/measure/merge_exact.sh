@@ -231,7 +231,7 @@ expect_refusal "more than 16 types between the shards" 1 "more than 16 event typ
 # run.io: the shards' common value, "mixed" when they differ, a value that
 # is none of the paths refused
 fresh; edit "$tmp/x/shard-0.json" 'd["run"]["io"] = "warp"'
-expect_refusal "run.io not a path" 1 "shard-0\.json.*run\.io is not blocking, poll or io_uring" "$tmp/x"
+expect_refusal "run.io not a path" 1 "shard-0\.json.*run\.io is not blocking, poll, io_uring or io_uring_poll" "$tmp/x"
 merged_io() { # NAME WANT IO0 IO1 IO2: merged with these run.io, the report's run.io is WANT
     local name=$1 want=$2 s got; shift 2
     fresh
@@ -251,6 +251,8 @@ PY
 }
 merged_io "the same run.io in every shard" io_uring io_uring io_uring io_uring
 merged_io "run.io differing between shards" mixed poll io_uring poll
+merged_io "io_uring_poll in every shard (the ring waited, the driver moved the bytes)" io_uring_poll io_uring_poll io_uring_poll io_uring_poll
+merged_io "io_uring and io_uring_poll between shards" mixed io_uring io_uring_poll io_uring
 
 # --allow-missing: merged, and every output says which shard is missing
 fresh; rm "$tmp/x/shard-1.json"

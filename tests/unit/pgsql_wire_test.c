@@ -156,6 +156,56 @@ static int feed(struct pgd_wire *w, const struct buf *b, long step)
 
 /* ---- the checks -------------------------------------------------------- */
 
+/* One column of type oid in the given format (0 text, 1 binary). */
+static void row_description_format(struct buf *b, uint32_t oid, unsigned format)
+{
+    start(b, 'T');
+    i16(b, 1);
+    cstr(b, "b");
+    i32(b, 16384); i16(b, 1); i32(b, oid);
+    i16(b, 0xffff); i32(b, 0xffffffffu); i16(b, format);
+    end(b);
+}
+
+/* bytea in binary format: the Bind asks for it (result format 1), the
+ * answer's raw bytes are kept as they are (PGD_KIND_RAW: never taken for
+ * hex text, even when they look like it), and a binary column of any
+ * other type is refused */
+static void check_binary_bytea(void)
+{
+    struct pgd_wire w = {0};
+    w.result_binary = 1;
+    EXPECT(pgd_wire_build(&w, "s", NULL, 0) == 0, "build, binary results");
+    struct buf want = {.n = 0};
+    start(&want, 'B'); cstr(&want, ""); cstr(&want, "s"); i16(&want, 0); i16(&want, 0);
+    i16(&want, 1); i16(&want, 1); end(&want);
+    EXPECT(w.out_len == want.n + 22 && memcmp(w.out, want.b, want.n) == 0, "Bind asks for binary results");
+
+    struct buf b = {.n = 0};
+    bind_complete(&b);
+    row_description_format(&b, 17, 1);
+    data_row(&b, 1, (const char *const[]){"\\x41"}); /* 4 raw bytes: \ x 4 1 */
+    command_complete(&b, "SELECT 1");
+    ready(&b);
+    FOR_EACH_SPLIT(&b, &w, r, {
+        EXPECT(r == PGD_WIRE_DONE && w.nrows == 1 && (w.kinds[0] & PGD_KIND_RAW), "binary bytea");
+        if (r == PGD_WIRE_DONE) {
+            struct sbd_value v;
+            pgd_wire_row(&w, 0, &v);
+            EXPECT(v.type == SBD_TYPE_BYTES && v.len == 4 && memcmp(v.s, "\\x41", 4) == 0,
+                   "binary bytea: the raw bytes");
+        }
+    });
+    b.n = 0;
+    bind_complete(&b);
+    row_description_format(&b, 23, 1);
+    data_row(&b, 1, (const char *const[]){"\1\2\3\4"});
+    command_complete(&b, "SELECT 1");
+    ready(&b);
+    EXPECT(feed(&w, &b, 0) == PGD_WIRE_BAD, "a binary int4 column is refused");
+    pgd_wire_free(&w);
+}
+
 static void check_request(void)
 {
     struct pgd_wire w = {0};
@@ -602,6 +652,7 @@ int main(void)
     check_tags();
     check_simple_multi();
     check_pipelined();
+    check_binary_bytea();
     if (failures) {
         fprintf(stderr, "pgsql_wire_test: %d of %d checks failed\n", failures, checks);
         return 1;
