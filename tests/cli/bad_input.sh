@@ -99,7 +99,7 @@ N=--db-driver=null
 # command line shape (no workload reads the script from stdin, no command
 # only runs the script: tests/cli/sysbench_cmdline.sh compares those with
 # sysbench)
-check 2 "unknown command 'frob' (commands: prepare, run, cleanup, help)" -- $W frob
+check 2 "unknown command 'frob' (commands: prepare, run, cleanup, help, prewarm)" -- $W frob
 check 2 "unrecognized command line argument 'extra'" -- $W run extra
 check 1 "stdin:2:" --stdin=syntax.lua --
 check 1 "stdin:2:" --stdin=syntax.lua -- - run
