@@ -119,7 +119,8 @@ grep -q "^    memory: *$mem_mib MiB total" info.txt && ! grep -q ' MB\b' info.tx
     ok "memory labelled MiB ($mem_mib MiB = MemTotal / 1024 kB), no 'MB' left" ||
     bad "memory line: $(grep '^    memory:' info.txt), want $mem_mib MiB; MB lines: $(grep -c ' MB' info.txt)"
 # `params --report-format=json`: stdout is the JSON and nothing else (the
-# banner was printed before it)
+# banner was printed before it); params reads an existing database
+python3 -c 'import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute("CREATE TABLE t (x)")' "$tmp/params.db"
 "$S" --db-driver=sqlite --sqlite-db="$tmp/params.db" --report-format=json params > params.json 2> params.err ||
     bad "params --report-format=json exited $?: $(head -2 params.err)"
 python3 -c 'import json,sys; d=[json.loads(l) for l in open("params.json")]; assert len(d) == 1 and d[0]["test"] == "params", d' 2>/dev/null &&
