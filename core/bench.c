@@ -537,6 +537,7 @@ static int final_report(struct bench *b)
     sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
+    run->io_seen = sb_db_io_seen();
     sb_run_meta_json(run, b->server.version, b->settings, b->start_iso, end_iso, b->meta, sizeof b->meta);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);

@@ -122,6 +122,9 @@ struct sb_run {
     int io;                         /* SB_IO_POLL or SB_IO_URING: the clients'
                                        event loop (core/clients*.c) */
     int want_io;                    /* --io as given: SB_IO_* */
+    int io_seen;                    /* at the end, sb_db_io_seen(): 1 the ring
+                                       moved a statement's bytes, 2 a driver
+                                       moved them itself (run.io) */
     int pipeline;                   /* --pipeline depth in use, 0 = off */
     int want_pipeline;              /* --pipeline as given */
     int clients_given;              /* --clients was given */

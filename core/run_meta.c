@@ -11,7 +11,6 @@
 
 #include "../lib/jsonw.h"
 #include "../lib/options.h"
-#include "db.h"
 #include "shard.h"
 #include "sysinfo.h"
 
@@ -29,7 +28,7 @@ const char *sb_run_io_name(const struct sb_run *run)
      * for readiness and the driver moved them (no host I/O in the driver,
      * libpq's path, TLS, a pipeline, a --db-query-timeout deadline) */
     if (run->io == SB_IO_URING)
-        return (sb_db_io_seen() & 2) ? "io_uring_poll" : "io_uring";
+        return (run->io_seen & 2) ? "io_uring_poll" : "io_uring";
     return run->clients > run->threads ? "poll" : "blocking";
 }
 
