@@ -17,12 +17,7 @@
 # Environment: see wl-lib.sh.  A missing server or pgbench is a failure.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
-wl_setup pgsql
-command -v pgbench >/dev/null || die "pgbench is not installed"
-CONN="-h $SBT_PGHOST -p $SBT_PGPORT -U sbtest"
-PGB() { pgbench $CONN "$@" sbtest; }
-# shellcheck disable=SC2086
-SBP() { "$SBENCH" pgbench $CONN "$@" sbtest; }
+pgbench_setup
 W=$(mktemp -d "$SBT_TMP/pgbrep.XXXXXX")
 
 PGB -i -s 1 -q >/dev/null 2>&1 || die "pgbench -i failed"

@@ -294,6 +294,18 @@ sessions() {
     esac
 }
 
+# pgbench_setup: the PostgreSQL target, and pgbench (PGB) and sbench pgbench
+# (SBP) on the same server and database, for the tests that compare them
+pgbench_setup() {
+    wl_setup pgsql
+    command -v pgbench >/dev/null || die "pgbench is not installed"
+    CONN="-h $SBT_PGHOST -p $SBT_PGPORT -U sbtest"
+}
+# shellcheck disable=SC2086
+PGB() { pgbench $CONN "$@" sbtest; }
+# shellcheck disable=SC2086
+SBP() { "$SBENCH" pgbench $CONN "$@" sbtest; }
+
 # sb_until_sessions NAME WANT MIN_S ARGS...: like sb, but the run (whose
 # ARGS hold a --time long enough, e.g. 300) is ended with SIGINT once the
 # server has shown WANT sbench sessions and MIN_S seconds have passed, so
