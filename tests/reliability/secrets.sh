@@ -80,6 +80,29 @@ sb my_json ok $MY $O --threads=2 --time=1 --report-format=json --output="$T/m.js
 sb my_csv ok $MY $O --threads=2 --time=2 --report-interval=1 --report-format=csv --output="$T/m.csv" --db-debug=on oltp_point_select run
 sb my_help ok $MY --help
 sb my_cleanup ok $MY $O oltp_point_select cleanup
+# --mysql-defaults-file: Connector/C's option file ([client] and the
+# --mysql-defaults-group group) decides what no option gives: its
+# init-command runs in every session, an option given overrides it, its
+# password appears nowhere
+CNF=$(mktemp -d)  # outside $T: the file holds the password by design
+trap 'rm -rf "$CNF"; rel_cleanup' EXIT
+printf '[client]\nhost=127.0.0.1\nport=%s\nuser=sbtest\npassword=%s\ndatabase=sbtest\n[sbench]\ninit-command=SET @from_file=1\n' \
+    "$SBT_MYSQL_PORT" "$MPW" >"$CNF/my.cnf"
+cat > "$T/myfile.lua" <<'LUA'
+function event()
+  local c = sysbench.sql.driver():connect()
+  print("session: " .. c:query_row("SELECT CONCAT(IFNULL(@from_file, 'none'), ' ', DATABASE())"))
+  c:disconnect()
+end
+LUA
+sb my_defaults_file ok --db-driver=mysql --mysql-defaults-file="$CNF/my.cnf" --mysql-defaults-group=sbench \
+    --events=1 --time=0 --db-debug=on "$T/myfile.lua" run
+sb my_defaults_file_db ok --db-driver=mysql --mysql-defaults-file="$CNF/my.cnf" --mysql-db=mysql \
+    --events=1 --time=0 "$T/myfile.lua" run
+grep -q "^session: 1 sbtest$" "$T/out.my_defaults_file" && grep -q "^session: none mysql$" "$T/out.my_defaults_file_db" &&
+    ok "the option file's group and an option given over it" ||
+    fail "option file: $(grep session "$T/out.my_defaults_file" "$T/out.my_defaults_file_db")"
+sb my_defaults_missing fail --db-driver=mysql --mysql-defaults-file="$T/no-such.cnf" oltp_point_select run
 sb my_baduser fail --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$SBT_MYSQL_PORT" \
     --mysql-user=nosuchuser --mysql-password="$MPW" --db-debug=on oltp_point_select run
 sb my_deadport fail --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 \
