@@ -3,12 +3,17 @@
  * with MariaDB Connector/C and Oracle's libmysqlclient 8), with a
  * wire-protocol fast path.  This file holds the driver table, the options
  * and process and thread setup: init reads the user's options once into
- * myd_cfg.  The other files: mysql_conn.c connections and errors,
- * mysql_stmt.c queries, prepared statements and results, mysql_async.c
- * nonblocking statements (MariaDB Connector/C only), mysql_bulk.c bulk
- * load, mysql_types.c column types and number text, mysql_errors.c error
- * classification, mysql_wire.c, mysql_wire_proto.c and mysql_wire_row.c
- * the fast path, mysql_int.h what they share.  Transactions are left to
+ * myd_cfg.  The other files, each calling only those after it (no
+ * circle: tests/layout/layout.py): mysql_conn.c connections;
+ * mysql_async.c the nonblocking calls (MariaDB Connector/C only), which
+ * pick the path; mysql_wire.c the fast path, which hands what it does not
+ * serve to the library's calls below; mysql_async_lib.c the library's
+ * nonblocking phases; mysql_bulk.c bulk load; mysql_stmt.c queries,
+ * prepared statements and results through the library; mysql_wire_stmt.c the fast path's
+ * pieces the library's path calls too; mysql_fail.c a connection's
+ * errors; mysql_wire_row.c, mysql_wire_proto.c the fast path's messages,
+ * mysql_types.c column types and number text, mysql_errors.c error
+ * classification; mysql_int.h what they share.  Transactions are left to
  * the host, which sends BEGIN, COMMIT and ROLLBACK as queries: so a client
  * multiplexed on a thread sends them nonblocking like any other
  * statement.

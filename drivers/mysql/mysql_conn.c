@@ -1,9 +1,9 @@
 /*
- * mysql driver: connections and their errors.  connect applies the
+ * mysql driver: connections.  connect applies the
  * settings mysql.c read at init (host and port round-robin by thread,
  * timeouts, TLS, LOAD DATA LOCAL) and picks the connection's transport
- * (myd_wire_setup); disconnect frees everything.  Every error message is
- * made one line and has the password masked (drivers/common/error.c).
+ * (myd_wire_setup); disconnect frees everything.  The top of the driver's
+ * files: it calls the paths below and none calls it.
  */
 #include "mysql_int.h"
 #include "../common/error.h"
@@ -11,39 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- errors ------------------------------------------------------------ */
-
-/* Fills c->err (the message masked and made one line); returns status. */
-static int set_error(sbd_conn *c, int status, unsigned code, const char *sqlstate,
-                     const char *msg)
-{
-    return sbc_error(&c->err, status, (long)code, sqlstate, myd_cfg.secret, "%s", msg);
-}
-
-int myd_conn_fail(sbd_conn *c)
-{
-    unsigned code = mysql_errno(c->mysql);
-    return set_error(c, myd_classify(code, &myd_cfg.ignored), code, mysql_sqlstate(c->mysql),
-                     mysql_error(c->mysql));
-}
-
-int myd_stmt_fail(sbd_conn *c, MYSQL_STMT *st)
-{
-    unsigned code = mysql_stmt_errno(st);
-    return set_error(c, myd_classify(code, &myd_cfg.ignored), code, mysql_stmt_sqlstate(st),
-                     mysql_stmt_error(st));
-}
-
-int myd_server_error(sbd_conn *c, unsigned code, const char *sqlstate, const char *msg)
-{
-    return set_error(c, myd_classify(code, &myd_cfg.ignored), code, sqlstate, msg);
-}
-
-int myd_fail(sbd_conn *c, const char *msg)
-{
-    return set_error(c, SBD_ERROR, 0, NULL, msg);
-}
 
 /* ---- connections ------------------------------------------------------- */
 

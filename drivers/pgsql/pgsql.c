@@ -3,12 +3,16 @@
  * This file holds the driver table, the options and process setup
  * (init/done): init reads the user's options once into pgd_cfg, leaving
  * unset ones to libpq's environment variables ($PGHOST, $PGPASSWORD, ...).
- * The other files: pgsql_conn.c connections and errors, pgsql_stmt.c
- * queries, prepared statements and results, pgsql_async.c nonblocking
- * statements and pipelines, pgsql_bulk.c bulk load (COPY), pgsql_types.c
- * column types and number text, pgsql_errors.c SQLSTATE classification,
- * pgsql_wire.c and pgsql_wire_proto.c the fast path, pgsql_int.h what they
- * share.
+ * The other files, each calling only those after it (no circle:
+ * tests/layout/layout.py): pgsql_conn.c connections; pgsql_wire.c the
+ * fast path (it hands SET, RESET and the like to libpq's calls below);
+ * pgsql_async.c libpq's nonblocking statements and pipelines, pgsql_bulk.c
+ * bulk load (COPY); pgsql_stmt.c libpq's queries, prepared statements and
+ * every result's rows; pgsql_fail.c a connection's errors; pgsql_sock.c
+ * the socket's mode and the fast path given up; pgsql_pqwait.c libpq's
+ * bounded waits, pgsql_wire_proto.c the fast path's messages,
+ * pgsql_types.c column types and number text, pgsql_errors.c SQLSTATE
+ * classification; pgsql_int.h what they share.
  */
 #include "pgsql_int.h"
 #include "../common/list.h"

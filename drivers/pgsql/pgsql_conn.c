@@ -1,9 +1,9 @@
 /*
- * pgsql driver: connections and their errors.  connect builds the libpq
- * keyword list from the settings pgsql.c read at init, runs the session's
- * setup SQL and picks the connection's transport (pgd_wire_setup);
- * disconnect frees everything.  Every error message is made one line and
- * has the password masked (drivers/common/error.c).
+ * pgsql driver: connections.  connect builds the libpq keyword list from
+ * the settings pgsql.c read at init, runs the session's setup SQL and
+ * picks the connection's transport (pgd_wire_setup); disconnect frees
+ * everything.  The top of the driver's files: it calls the paths below
+ * (pgsql_wire.c, pgsql_stmt.c, pgsql_bulk.c) and none calls it.
  */
 #include "pgsql_int.h"
 #include "../common/error.h"
@@ -12,65 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- errors ------------------------------------------------------------ */
-
-/* Fills err: status, SQLSTATE (may be NULL), "prefix msg" (prefix may be
- * NULL) with both passwords libpq may use masked.  Returns status. */
-static int set_error(struct sbd_error *err, int status, const char *sqlstate,
-                     const char *prefix, const char *msg)
-{
-    sbc_error(err, status, 0, sqlstate, pgd_cfg.secret, "%s %s", prefix ? prefix : "", msg);
-    const char *names[] = {pgd_cfg.user ? pgd_cfg.user : "", pgd_cfg.dbname ? pgd_cfg.dbname : "",
-                           NULL};
-    sbc_error_mask(err, sbc_secret(getenv("PGPASSWORD"), names));
-    return status;
-}
-
-int pgd_server_error(sbd_conn *c, const char *state, const char *msg, int conn_bad)
-{
-    if (msg == NULL || *msg == 0)
-        msg = "unknown error (no message from the server)";
-    return set_error(&c->err, pgd_classify(state, conn_bad), state, NULL, msg);
-}
-
-int pgd_error(sbd_conn *c, const PGresult *res)
-{
-    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-    const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    if (msg == NULL || *msg == 0)
-        msg = res ? PQresultErrorMessage(res) : NULL;
-    if (msg == NULL || *msg == 0)
-        msg = PQerrorMessage(c->pg);
-    if (msg == NULL || *msg == 0)
-        msg = "unknown error (no message from libpq)";
-    int bad = PQstatus(c->pg) == CONNECTION_BAD;
-    if (bad)
-        pgd_wire_off(c); /* libpq reports the broken connection from now on */
-    if (bad && c->pq_timed_out) { /* pgsql_pqwait.c shut it down */
-        state = NULL;
-        msg = "connection to the server dropped: no complete answer within "
-              "--db-query-timeout (and its grace)";
-    }
-    return pgd_server_error(c, state, msg, bad);
-}
-
-int pgd_fail(sbd_conn *c, const char *msg)
-{
-    return set_error(&c->err, SBD_ERROR, NULL, NULL, msg);
-}
-
-int pgd_lost(sbd_conn *c, const char *msg)
-{
-    return set_error(&c->err, SBD_CONN_LOST, NULL, NULL, msg);
-}
-
-void pgd_notice(const char *severity, const char *msg)
-{
-    struct sbd_error tmp;
-    set_error(&tmp, SBD_OK, NULL, NULL, msg);
-    pgd_cfg.host->log(SBD_LOG_DEBUG, "server %s: %s", severity ? severity : "NOTICE", tmp.message);
-}
 
 /* ---- connections ------------------------------------------------------- */
 
@@ -94,19 +35,7 @@ static void connect_error(PGconn *pg, const char *h, struct sbd_error *err)
                  ph && *ph ? ph : (h ? h : "(libpq default)"),
                  pp && *pp ? pp : (pgd_cfg.port ? pgd_cfg.port : "(libpq default)"));
     }
-    set_error(err, SBD_ERROR, "08001", prefix, msg);
-}
-
-void pgd_free_stmt(struct sbd_stmt *s)
-{
-    if (s == NULL)
-        return;
-    free(s->types);
-    free(s->values);
-    free(s->buf);
-    free(s->lengths);
-    free(s->formats);
-    free(s);
+    pgd_set_error(err, SBD_ERROR, "08001", prefix, msg);
 }
 
 int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
@@ -132,7 +61,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     *out = NULL;
     sbd_conn *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
+        pgd_set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
         return SBD_ERROR;
     }
     c->pg = PQconnectdbParams(kw, val, 0);
@@ -148,7 +77,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         if (PQresultStatus(res) != PGRES_COMMAND_OK) {
             pgd_error(c, res);
             PQclear(res);
-            set_error(err, SBD_ERROR, c->err.sqlstate, "session setup failed:",
+            pgd_set_error(err, SBD_ERROR, c->err.sqlstate, "session setup failed:",
                       c->err.message);
             pgd_disconnect(c);
             return SBD_ERROR;
