@@ -21,6 +21,7 @@
 #include "mysql_int.h"
 #include "../common/error.h"
 #include "../common/password.h"
+#include "../common/password_cmd.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,12 @@ static const struct sbd_option options[] = {
      "MySQL password (default: $MYSQL_PWD)"},
     {"mysql-password-file", SBD_OPT_STRING, NULL,
      "file whose first line is the MySQL password"},
+    {"mysql-password-command", SBD_OPT_STRING, NULL,
+     "command (run by /bin/sh) whose output's first line is the password, run "
+     "at each new connection: a token that expires (see --password-ttl)"},
+    {"password-ttl", SBD_OPT_INT, "0",
+     "seconds new connections reuse a password command's output (0: the "
+     "command runs at every connection)"},
     {"mysql-db", SBD_OPT_STRING, "sbtest", "MySQL database name"},
     {"mysql-load-data", SBD_OPT_BOOL, "on",
      "prepare loads rows with LOAD DATA LOCAL INFILE from memory when the server allows it"},
@@ -135,7 +142,9 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
                  "REQUIRED, VERIFY_CA, VERIFY_IDENTITY", ssl);
         return -1;
     }
-    if (sbc_password_get(h, "mysql", &cfg->password_given, errbuf, errlen) != 0)
+    if (sbc_password_get(h, "mysql", &cfg->password_given, errbuf, errlen) != 0 ||
+        sbc_pwcmd_init(&cfg->pwcmd, h, "mysql", cfg->password_given != NULL, errbuf,
+                       errlen) != 0)
         return -1;
     cfg->password = cfg->password_given != NULL ? cfg->password_given : getenv("MYSQL_PWD");
     const char *names[] = {cfg->user ? cfg->user : "", cfg->db ? cfg->db : "", NULL};
@@ -149,6 +158,7 @@ static void free_settings(void)
     sbc_list_free(&myd_cfg.hosts);
     sbc_list_free(&myd_cfg.ports);
     sbc_password_free(myd_cfg.password_given);
+    sbc_pwcmd_free(&myd_cfg.pwcmd);
     myd_cfg.password_given = NULL;
     myd_cfg.password = NULL;
     myd_cfg.secret = "";

@@ -7,6 +7,7 @@
  */
 #include "mysql_int.h"
 #include "../common/error.h"
+#include "../common/password.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,15 +129,28 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
                   "mysql: cannot set connection options for %s", where);
         return connect_failed(c, err);
     }
-    if (mysql_real_connect(c->mysql, hostname, cfg->user, cfg->password, cfg->db, port,
-                           cfg->sock_path, 0) == NULL) {
+    char *token = NULL; /* --mysql-password-command's output */
+    if (cfg->pwcmd.command != NULL) {
+        char msg[300];
+        if ((token = sbc_pwcmd_get(&myd_cfg.pwcmd, msg, sizeof msg)) == NULL) {
+            sbc_error(err, SBD_ERROR, 0, "08001", NULL, "%s", msg);
+            return connect_failed(c, err);
+        }
+    }
+    MYSQL *up = mysql_real_connect(c->mysql, hostname, cfg->user,
+                                   token != NULL ? token : cfg->password, cfg->db, port,
+                                   cfg->sock_path, 0);
+    if (up == NULL) {
         unsigned code = mysql_errno(c->mysql);
         sbc_error(err, myd_classify(code, NULL), (long)code, mysql_sqlstate(c->mysql),
                   cfg->secret, "mysql: cannot connect to %s as user '%s'%s%s: %s", where,
                   cfg->user != NULL ? cfg->user : "", cfg->db != NULL ? ", database " : "",
                   cfg->db != NULL ? cfg->db : "", mysql_error(c->mysql));
-        return connect_failed(c, err);
+        sbc_error_mask(err, token);
     }
+    sbc_password_free(token); /* Connector/C keeps its own copy */
+    if (up == NULL)
+        return connect_failed(c, err);
     myd_bulk_attach(c);
     if (cfg->ssl_mode >= MYD_SSL_REQUIRED && mysql_get_ssl_cipher(c->mysql) == NULL) {
         sbc_error(err, SBD_ERROR, 0, NULL, NULL,

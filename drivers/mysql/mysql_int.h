@@ -15,6 +15,7 @@
 #include "mysql_wire.h"
 #include "../common/host_io.h"
 #include "../common/list.h"
+#include "../common/password_cmd.h"
 #include "../common/transport.h"
 
 /* The boolean type of MYSQL_BIND.is_null/.error and of mysql_options flags:
@@ -127,6 +128,7 @@ struct myd_settings {
     char *password_given;           /* --mysql-password(-file), owned */
     const char *password;           /* in use: that or $MYSQL_PWD; NULL: none */
     const char *secret;             /* password, "" if none: masked in messages */
+    struct sbc_pwcmd pwcmd;         /* --mysql-password-command: run at connect */
     enum myd_ssl_mode ssl_mode;
     const char *ssl_ca;
     const char *ssl_cipher;         /* --mysql-ssl-cipher, NULL: the library's */

@@ -18,6 +18,7 @@
 #include "../common/list.h"
 #include "../common/error.h"
 #include "../common/password.h"
+#include "../common/password_cmd.h"
 #include "../../lib/text.h"
 
 #include <ctype.h>
@@ -36,6 +37,12 @@ static const struct sbd_option options[] = {
      "password (unset: $PGPASSWORD or ~/.pgpass)"},
     {"pgsql-password-file", SBD_OPT_STRING, NULL,
      "file whose first line is the password"},
+    {"pgsql-password-command", SBD_OPT_STRING, NULL,
+     "command (run by /bin/sh) whose output's first line is the password, run "
+     "at each new connection: a token that expires (see --password-ttl)"},
+    {"password-ttl", SBD_OPT_INT, "0",
+     "seconds new connections reuse a password command's output (0: the "
+     "command runs at every connection)"},
     {"pgsql-db", SBD_OPT_STRING, "sbtest", "database (unset: $PGDATABASE, else sbtest)"},
     {"pgsql-sslmode", SBD_OPT_STRING, "prefer",
      "disable, allow, prefer, require, verify-ca or verify-full "
@@ -123,7 +130,8 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
             return SBD_ERROR;
         }
     }
-    if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0)
+    if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0 ||
+        sbc_pwcmd_init(&cfg->pwcmd, h, "pgsql", cfg->password != NULL, errbuf, errlen) != 0)
         return SBD_ERROR;
     const char *names[] = {cfg->user ? cfg->user : "", cfg->dbname ? cfg->dbname : "", NULL};
     cfg->secret = sbc_secret(cfg->password, names);
@@ -186,6 +194,7 @@ void pgd_done(void)
 {
     sbc_list_free(&pgd_cfg.hosts);
     sbc_password_free(pgd_cfg.password);
+    sbc_pwcmd_free(&pgd_cfg.pwcmd);
     pgd_cfg.password = NULL;
     pgd_cfg.secret = "";
     if (pgd_cfg.c_locale != (locale_t)0)

@@ -8,6 +8,7 @@
 #include "pgsql_int.h"
 #include "../common/error.h"
 #include "../common/list.h"
+#include "../common/password.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,11 +45,18 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     int n = 0;
     const struct pgd_settings *cfg = &pgd_cfg;
     const char *h = sbc_list_pick(&cfg->hosts, thread_id);
+    *out = NULL;
+    char *token = NULL; /* --pgsql-password-command's output */
+    if (cfg->pwcmd.command != NULL) {
+        char msg[300];
+        if ((token = sbc_pwcmd_get(&pgd_cfg.pwcmd, msg, sizeof msg)) == NULL)
+            return pgd_set_error(err, SBD_ERROR, "08001", NULL, msg);
+    }
 #define KV(k, v) do { if ((v) != NULL) { kw[n] = (k); val[n] = (v); n++; } } while (0)
     KV("host", h);
     KV("port", cfg->port);
     KV("user", cfg->user);
-    KV("password", cfg->password);
+    KV("password", token != NULL ? token : cfg->password);
     KV("dbname", cfg->dbname);
     KV("sslmode", cfg->sslmode);
     KV("sslrootcert", cfg->sslrootcert);
@@ -58,15 +66,20 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     kw[n] = NULL;
     val[n] = NULL;
 
-    *out = NULL;
     sbd_conn *c = calloc(1, sizeof *c);
     if (c == NULL) {
+        sbc_password_free(token);
         pgd_set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
         return SBD_ERROR;
     }
     c->pg = PQconnectdbParams(kw, val, 0);
-    if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
+    int up = c->pg != NULL && PQstatus(c->pg) == CONNECTION_OK;
+    if (!up) {
         connect_error(c->pg, h, err);
+        sbc_error_mask(err, token);
+    }
+    sbc_password_free(token); /* libpq keeps its own copy */
+    if (!up) {
         pgd_disconnect(c);
         return SBD_ERROR;
     }

@@ -18,6 +18,7 @@
 #include "pgsql_wire.h"
 #include "../common/host_io.h"
 #include "../common/list.h"
+#include "../common/password_cmd.h"
 #include "../common/transport.h"
 
 /* A COPY statement run as a query or execute: the reason sent with
@@ -42,6 +43,7 @@ struct pgd_settings {
     const char *port, *user, *dbname, *sslmode, *sslrootcert; /* NULL: libpq's */
     char port_buf[8], ctimeout_buf[16];
     char *password;               /* NULL: leave it to libpq */
+    struct sbc_pwcmd pwcmd;       /* --pgsql-password-command: run at connect */
     const char *secret;           /* what messages mask: the password, unless it is
                                      also the user or database name (sbc_secret) */
     char session_sql[200];        /* run after connecting, "" if nothing */
