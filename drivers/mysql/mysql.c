@@ -3,12 +3,17 @@
  * with MariaDB Connector/C and Oracle's libmysqlclient 8), with a
  * wire-protocol fast path.  This file holds the driver table, the options
  * and process and thread setup: init reads the user's options once into
- * myd_cfg.  The other files: mysql_conn.c connections and errors,
- * mysql_stmt.c queries, prepared statements and results, mysql_async.c
- * nonblocking statements (MariaDB Connector/C only), mysql_bulk.c bulk
- * load, mysql_types.c column types and number text, mysql_errors.c error
- * classification, mysql_wire.c, mysql_wire_proto.c and mysql_wire_row.c
- * the fast path, mysql_int.h what they share.  Transactions are left to
+ * myd_cfg.  The other files, each calling only those after it (no
+ * circle: tests/layout/layout.py): mysql_conn.c connections;
+ * mysql_async.c the nonblocking calls (MariaDB Connector/C only), which
+ * pick the path; mysql_wire.c the fast path, which hands what it does not
+ * serve to the library's calls below; mysql_async_lib.c the library's
+ * nonblocking phases; mysql_bulk.c bulk load; mysql_stmt.c queries,
+ * prepared statements and results through the library; mysql_wire_stmt.c the fast path's
+ * pieces the library's path calls too; mysql_fail.c a connection's
+ * errors; mysql_wire_row.c, mysql_wire_proto.c the fast path's messages,
+ * mysql_types.c column types and number text, mysql_errors.c error
+ * classification; mysql_int.h what they share.  Transactions are left to
  * the host, which sends BEGIN, COMMIT and ROLLBACK as queries: so a client
  * multiplexed on a thread sends them nonblocking like any other
  * statement.
@@ -16,6 +21,7 @@
 #include "mysql_int.h"
 #include "../common/error.h"
 #include "../common/password.h"
+#include "../common/password_cmd.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,6 +48,12 @@ static const struct sbd_option options[] = {
      "MySQL password (default: $MYSQL_PWD)"},
     {"mysql-password-file", SBD_OPT_STRING, NULL,
      "file whose first line is the MySQL password"},
+    {"mysql-password-command", SBD_OPT_STRING, NULL,
+     "command (run by /bin/sh) whose output's first line is the password, run "
+     "at each new connection: a token that expires (see --password-ttl)"},
+    {"password-ttl", SBD_OPT_INT, "0",
+     "seconds new connections reuse a password command's output (0: the "
+     "command runs at every connection)"},
     {"mysql-db", SBD_OPT_STRING, "sbtest", "MySQL database name"},
     {"mysql-load-data", SBD_OPT_BOOL, "on",
      "prepare loads rows with LOAD DATA LOCAL INFILE from memory when the server allows it"},
@@ -173,7 +185,9 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
                  "REQUIRED, VERIFY_CA, VERIFY_IDENTITY", ssl);
         return -1;
     }
-    if (sbc_password_get(h, "mysql", &cfg->password_given, errbuf, errlen) != 0)
+    if (sbc_password_get(h, "mysql", &cfg->password_given, errbuf, errlen) != 0 ||
+        sbc_pwcmd_init(&cfg->pwcmd, h, "mysql", cfg->password_given != NULL, errbuf,
+                       errlen) != 0)
         return -1;
     cfg->password = cfg->password_given != NULL ? cfg->password_given : getenv("MYSQL_PWD");
     const char *names[] = {cfg->user ? cfg->user : "", cfg->db ? cfg->db : "", NULL};
@@ -187,6 +201,7 @@ static void free_settings(void)
     sbc_list_free(&myd_cfg.hosts);
     sbc_list_free(&myd_cfg.ports);
     sbc_password_free(myd_cfg.password_given);
+    sbc_pwcmd_free(&myd_cfg.pwcmd);
     myd_cfg.password_given = NULL;
     myd_cfg.password = NULL;
     myd_cfg.secret = "";

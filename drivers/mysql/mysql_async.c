@@ -24,7 +24,10 @@
  *
  * While --mysql-wire allows it, executes and the transaction statements
  * go over the wire fast path instead (phase ASYNC_WIRE, mysql_wire.c):
- * the request is sent at once, poll_result reads the answer.
+ * the request is sent at once, poll_result reads the answer.  This file
+ * holds the driver table's calls, which pick the path; the library's
+ * phases are mysql_async_lib.c's, below both paths (the fast path hands
+ * it what it does not serve).
  */
 #include "mysql_int.h"
 
@@ -58,75 +61,6 @@ static int async_begin(sbd_conn *c)
     return SBD_OK;
 }
 
-void myd_async_finish(sbd_conn *c, int rc)
-{
-    c->async_phase = ASYNC_DONE;
-    c->async_rc = rc;
-    c->async_wait = 0;
-}
-
-/* Runs the statement on from its current phase until the library waits
- * for the socket (c->async_wait set) or the statement is over.  `start`:
- * the phase has not begun yet; else `events` are the MYSQL_WAIT_* that
- * occurred. */
-static void advance(sbd_conn *c, int start, int events)
-{
-    for (;;) {
-        int w = 0, ir = 0;
-        MYSQL_RES *res = NULL;
-        MYSQL_STMT *st = c->async_stmt != NULL ? c->async_stmt->st : NULL;
-        switch (c->async_phase) {
-        case ASYNC_QUERY:
-            w = start ? mysql_real_query_start(&ir, c->mysql, c->async_sql,
-                                               (unsigned long)c->async_sql_len)
-                      : mysql_real_query_cont(&ir, c->mysql, events);
-            if (w != 0)
-                break;
-            if (ir != 0) {
-                myd_async_finish(c, myd_conn_fail(c));
-                return;
-            }
-            c->async_phase = ASYNC_STORE;
-            start = 1;
-            continue;
-        case ASYNC_STORE:
-            w = start ? mysql_store_result_start(&res, c->mysql)
-                      : mysql_store_result_cont(&res, c->mysql, events);
-            if (w != 0)
-                break;
-            myd_async_finish(c, myd_query_stored(c, res, &c->async_info));
-            return;
-        case ASYNC_EXECUTE:
-            w = start ? mysql_stmt_execute_start(&ir, st)
-                      : mysql_stmt_execute_cont(&ir, st, events);
-            if (w != 0)
-                break;
-            if (ir != 0) {
-                myd_async_finish(c, myd_stmt_fail(c, st));
-                return;
-            }
-            if (!myd_stmt_has_rows(c->async_stmt, &c->async_info)) {
-                myd_async_finish(c, SBD_OK);
-                return;
-            }
-            c->async_phase = ASYNC_STMT_STORE;
-            start = 1;
-            continue;
-        case ASYNC_STMT_STORE:
-            w = start ? mysql_stmt_store_result_start(&ir, st)
-                      : mysql_stmt_store_result_cont(&ir, st, events);
-            if (w != 0)
-                break;
-            myd_async_finish(c, myd_stmt_stored(c, c->async_stmt, ir != 0, &c->async_info));
-            return;
-        default:
-            return;
-        }
-        c->async_wait = w;
-        return;
-    }
-}
-
 int myd_send_query(sbd_conn *c, const char *sql, size_t len)
 {
     int rc = async_begin(c);
@@ -137,37 +71,6 @@ int myd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, i
 {
     int rc = async_begin(c);
     return rc != SBD_OK ? rc : c->tp->send_execute(c, s, params, nparams);
-}
-
-int myd_lib_send_query(sbd_conn *c, const char *sql, size_t len)
-{
-    /* the library may still write from the text after _start returns */
-    if (len > c->async_sql_cap) {
-        char *p = realloc(c->async_sql, len);
-        if (p == NULL)
-            return myd_fail(c, "mysql: out of memory for query text");
-        c->async_sql = p;
-        c->async_sql_cap = len;
-    }
-    if (len > 0)
-        memcpy(c->async_sql, sql, len);
-    c->async_sql_len = len;
-    c->async_phase = ASYNC_QUERY;
-    advance(c, 1, 0);
-    return SBD_OK;
-}
-
-int myd_lib_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
-                         int nparams)
-{
-    int rc = myd_stmt_bind(c, s, params, nparams, &c->async_info);
-    if (rc != SBD_OK)
-        return rc;
-    /* the execute packet is built from params in _start: they may go */
-    c->async_stmt = s;
-    c->async_phase = ASYNC_EXECUTE;
-    advance(c, 1, 0);
-    return SBD_OK;
 }
 
 int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
@@ -187,7 +90,7 @@ int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write)
         int events = c->async_wait & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE);
         if (c->async_deadline != 0 && now_ns() >= c->async_deadline)
             events = MYSQL_WAIT_TIMEOUT;
-        advance(c, 0, events);
+        myd_lib_resume(c, events);
     }
     if (c->async_phase != ASYNC_DONE) {
         *want_write = (c->async_wait & MYSQL_WAIT_WRITE) != 0;

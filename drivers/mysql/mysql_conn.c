@@ -1,49 +1,17 @@
 /*
- * mysql driver: connections and their errors.  connect applies the
+ * mysql driver: connections.  connect applies the
  * settings mysql.c read at init (host and port round-robin by thread,
  * timeouts, TLS, LOAD DATA LOCAL) and picks the connection's transport
- * (myd_wire_setup); disconnect frees everything.  Every error message is
- * made one line and has the password masked (drivers/common/error.c).
+ * (myd_wire_setup); disconnect frees everything.  The top of the driver's
+ * files: it calls the paths below and none calls it.
  */
 #include "mysql_int.h"
 #include "../common/error.h"
+#include "../common/password.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- errors ------------------------------------------------------------ */
-
-/* Fills c->err (the message masked and made one line); returns status. */
-static int set_error(sbd_conn *c, int status, unsigned code, const char *sqlstate,
-                     const char *msg)
-{
-    return sbc_error(&c->err, status, (long)code, sqlstate, myd_cfg.secret, "%s", msg);
-}
-
-int myd_conn_fail(sbd_conn *c)
-{
-    unsigned code = mysql_errno(c->mysql);
-    return set_error(c, myd_classify(code, &myd_cfg.ignored), code, mysql_sqlstate(c->mysql),
-                     mysql_error(c->mysql));
-}
-
-int myd_stmt_fail(sbd_conn *c, MYSQL_STMT *st)
-{
-    unsigned code = mysql_stmt_errno(st);
-    return set_error(c, myd_classify(code, &myd_cfg.ignored), code, mysql_stmt_sqlstate(st),
-                     mysql_stmt_error(st));
-}
-
-int myd_server_error(sbd_conn *c, unsigned code, const char *sqlstate, const char *msg)
-{
-    return set_error(c, myd_classify(code, &myd_cfg.ignored), code, sqlstate, msg);
-}
-
-int myd_fail(sbd_conn *c, const char *msg)
-{
-    return set_error(c, SBD_ERROR, 0, NULL, msg);
-}
 
 /* ---- connections ------------------------------------------------------- */
 
@@ -170,15 +138,28 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
                   "mysql: cannot set connection options for %s", where);
         return connect_failed(c, err);
     }
-    if (mysql_real_connect(c->mysql, hostname, cfg->user, cfg->password, cfg->db, port,
-                           cfg->sock_path, 0) == NULL) {
+    char *token = NULL; /* --mysql-password-command's output */
+    if (cfg->pwcmd.command != NULL) {
+        char msg[300];
+        if ((token = sbc_pwcmd_get(&myd_cfg.pwcmd, msg, sizeof msg)) == NULL) {
+            sbc_error(err, SBD_ERROR, 0, "08001", NULL, "%s", msg);
+            return connect_failed(c, err);
+        }
+    }
+    MYSQL *up = mysql_real_connect(c->mysql, hostname, cfg->user,
+                                   token != NULL ? token : cfg->password, cfg->db, port,
+                                   cfg->sock_path, 0);
+    if (up == NULL) {
         unsigned code = mysql_errno(c->mysql);
         sbc_error(err, myd_classify(code, NULL), (long)code, mysql_sqlstate(c->mysql),
                   cfg->secret, "mysql: cannot connect to %s as user '%s'%s%s: %s", where,
                   cfg->user != NULL ? cfg->user : "", cfg->db != NULL ? ", database " : "",
                   cfg->db != NULL ? cfg->db : "", mysql_error(c->mysql));
-        return connect_failed(c, err);
+        sbc_error_mask(err, token);
     }
+    sbc_password_free(token); /* Connector/C keeps its own copy */
+    if (up == NULL)
+        return connect_failed(c, err);
     myd_bulk_attach(c);
     if (cfg->ssl_mode >= MYD_SSL_REQUIRED && mysql_get_ssl_cipher(c->mysql) == NULL) {
         sbc_error(err, SBD_ERROR, 0, NULL, NULL,

@@ -15,6 +15,7 @@
 #include "mysql_wire.h"
 #include "../common/host_io.h"
 #include "../common/list.h"
+#include "../common/password_cmd.h"
 #include "../common/transport.h"
 
 /* The boolean type of MYSQL_BIND.is_null/.error and of mysql_options flags:
@@ -130,6 +131,7 @@ struct myd_settings {
     char *password_given;           /* --mysql-password(-file), owned */
     const char *password;           /* in use: that or $MYSQL_PWD; NULL: none */
     const char *secret;             /* password, "" if none: masked in messages */
+    struct sbc_pwcmd pwcmd;         /* --mysql-password-command: run at connect */
     enum myd_ssl_mode ssl_mode;
     const char *ssl_ca;
     const char *ssl_cipher;         /* --mysql-ssl-cipher, NULL: the library's */
@@ -155,7 +157,7 @@ const char *myd_dialect(sbd_conn *c);
 /* Owned by c, set at connect; never NULL. */
 const char *myd_server_version(sbd_conn *c);
 
-/* mysql_conn.c: fill c->err from the connection's / statement's last error; return the
+/* mysql_fail.c: fill c->err from the connection's / statement's last error; return the
  * status (SBD_RETRY, SBD_CONN_LOST or SBD_ERROR). */
 int myd_conn_fail(sbd_conn *c);
 int myd_stmt_fail(sbd_conn *c, MYSQL_STMT *st);
@@ -236,24 +238,29 @@ int myd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 /* Before mysql_close: breaks off a statement still in flight without
  * reading the rest of its answer, and frees the query text copy. */
 void myd_async_free(sbd_conn *c);
-/* The library's sends (myd_tp_lib's; async_begin done). */
+/* mysql_async_lib.c: the library's sends (myd_tp_lib's; async_begin
+ * done). */
 int myd_lib_send_query(sbd_conn *c, const char *sql, size_t len);
 int myd_lib_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                          int nparams);
 /* The statement in flight is over with status rc (an error already set);
  * poll_result reports it. */
 void myd_async_finish(sbd_conn *c, int rc);
+/* Resumes the library's statement in flight with the MYSQL_WAIT_* events
+ * that occurred (MYSQL_WAIT_TIMEOUT: past its deadline). */
+void myd_lib_resume(sbd_conn *c, int events);
 
 /* mysql_wire.c: the fast path.  myd_wire_setup picks the connection's
  * transport at connect (myd_tp_wire with --mysql-wire, no TLS, no
- * compression; else myd_tp_lib); myd_wire_stmt_setup at prepare whether
+ * compression; else myd_tp_lib).  mysql_wire_stmt.c: myd_wire_stmt_setup
+ * at prepare whether
  * statement s may use it (1, 0, -1 when out of memory); myd_wire_fetch
- * serves the rows of its answer (RES_WIRE).  For a nonblocking statement
- * it sent (phase ASYNC_WIRE), myd_wire_poll reads what has come, SBD_AGAIN
+ * serves the rows of its answer (RES_WIRE).  mysql_wire.c: for a
+ * nonblocking statement it sent (phase ASYNC_WIRE), myd_wire_poll reads what has come, SBD_AGAIN
  * until the answer is complete, then its status as the blocking calls
  * give it (a result whose types changed since prepare is an error here:
- * the parameters are gone); myd_wire_abandon before closing with a
- * statement in flight. */
+ * the parameters are gone).  mysql_wire_stmt.c: myd_wire_abandon before
+ * closing with a statement in flight. */
 void myd_wire_setup(sbd_conn *c, int enabled);
 int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
                         const MYSQL_FIELD *f);

@@ -90,38 +90,6 @@ static int is_txn_statement(const char *sql, size_t len)
     return 0;
 }
 
-/* Whether statement s (prepared from sql) may run on the fast path: its
- * result columns are all of types decoded exactly; not a CALL (whose
- * further results Connector/C handles in its own way).  Also keeps the
- * columns for answers that leave the metadata out.  0 or 1; -1 when out
- * of memory. */
-int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
-                         const MYSQL_FIELD *f)
-{
-    size_t i = 0;
-    while (i < len && (sql[i] == ' ' || sql[i] == '\t' || sql[i] == '\n' ||
-                       sql[i] == '\r' || sql[i] == '('))
-        i++;
-    if (len - i >= 4 && strncasecmp(sql + i, "CALL", 4) == 0)
-        return 0;
-    s->wire_select = len - i >= 6 && strncasecmp(sql + i, "SELECT", 6) == 0;
-    if (s->ncols > 0) {
-        s->wcols = calloc(2 * (size_t)s->ncols, sizeof *s->wcols);
-        if (s->wcols == NULL)
-            return -1;
-        s->pcols = s->wcols + s->ncols;
-    }
-    for (unsigned k = 0; k < s->ncols; k++) {
-        if (!myd_wire_type_handled((int)f[k].type) ||
-            myd_wire_type_kind((int)f[k].type) != myd_column_type(f[k].type))
-            return 0;
-        s->wcols[k].type = (unsigned char)f[k].type;
-        s->wcols[k].flags = (unsigned short)f[k].flags;
-        s->pcols[k] = s->wcols[k];
-    }
-    return 1;
-}
-
 /* ---- socket ------------------------------------------------------------ */
 
 /* fill's status for an answer over --db-max-result-bytes. */
@@ -508,28 +476,6 @@ void myd_io_done(sbd_conn *c, enum sbd_io_kind kind, long result)
 }
 #endif
 
-void myd_wire_abandon(sbd_conn *c)
-{
-    /* the rest of the answer is never read: nothing may use the stream */
-    c->tp = &myd_tp_lib;
-    c->wire_async = NULL;
-    shutdown(mysql_get_socket(c->mysql), SHUT_RDWR);
-}
-
-int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
-{
-    if (c->wire_row >= c->wire.nrows)
-        return SBD_DONE;
-    int rc = myd_wire_row(&c->wire, c->wire_row++, c->cur->pcols, row);
-    if (rc == MYD_WIRE_ROW_BAD)
-        return myd_fail(c, "mysql: protocol violation: a result row does not hold "
-                            "exactly its values");
-    if (rc != 0)
-        return myd_fail(c, "mysql: a result value of a type the fast path does not "
-                            "decode");
-    return SBD_OK;
-}
-
 /* The fast path: executes of statements whose results it decodes, and
  * the transaction statements; everything else on Connector/C. */
 const struct sbc_transport myd_tp_wire = {
@@ -547,28 +493,6 @@ void myd_wire_setup(sbd_conn *c, int enabled)
 {
     (void)enabled;
     c->tp = &myd_tp_lib;
-}
-
-int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
-                        const MYSQL_FIELD *f)
-{
-    (void)s;
-    (void)sql;
-    (void)len;
-    (void)f;
-    return 0;
-}
-
-/* Never called: nothing is sent over the fast path. */
-int myd_wire_fetch(sbd_conn *c, struct sbd_value *row)
-{
-    (void)row;
-    return myd_fail(c, "mysql: no wire fast path with this client library");
-}
-
-void myd_wire_abandon(sbd_conn *c)
-{
-    (void)c;
 }
 
 #endif

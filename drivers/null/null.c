@@ -5,7 +5,8 @@
  * server.  It is the reference implementation of the driver ABI's
  * capabilities but one: blocking, prepared and streamed statements here,
  * nonblocking and pipelined ones in null_async.c, host I/O (the host moves
- * the bytes: sbench's io_uring loop) in null_hostio.c, and server counters
+ * the bytes: sbench's io_uring loop) in null_hostio.c with its server
+ * thread in null_hostsrv.c, and server counters
  * from the model server in null_server.c, which says what each statement
  * answers.  It has
  * no bulk load (SBD_CAP_BULK_LOAD): a workload's prepare falls back to
@@ -208,6 +209,12 @@ static void null_close_stmt(sbd_conn *c, sbd_stmt *s)
     free(s);
 }
 
+/* The process is done with the driver: the host I/O's server thread ends. */
+static void null_done(void)
+{
+    null_hsrv_stop();
+}
+
 static const struct sbd_driver null_driver = {
     .struct_size = sizeof(struct sbd_driver),
     .abi_major = SBD_ABI_MAJOR,
@@ -218,6 +225,7 @@ static const struct sbd_driver null_driver = {
             SBD_CAP_STREAM | SBD_CAP_HOST_IO,
     .options = null_options,
     .init = null_init,
+    .done = null_done,
     .client_version = null_client_version,
     .connect = null_connect,
     .disconnect = null_disconnect,

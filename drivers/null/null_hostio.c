@@ -3,43 +3,51 @@
  * or its blocking wait) moves a statement's bytes, as it does for the
  * pgsql and mysql wire paths, so that path is tested without a server.
  * host_io(conn, 1) gives the connection a socketpair: the host's end
- * (fd[0]) and the model server's end (fd[1]).  send_query/send_execute
- * only build the request (the statement as the server will parse it);
- * io_want asks the host to send it, alone; once io_done reports it all
- * sent, the server end reads it, runs it (null_serve: counted there, so
- * the server counts exactly the statements whose bytes arrived) and
- * writes its answer, which io_want then asks the host to receive.  A lost
+ * (fd[0]) and the model server's end (fd[1]), which null_hostsrv.c's
+ * thread serves as a server would.  send_query/send_execute only build
+ * the request (the statement as the server will parse it); io_want asks
+ * the host to send it and, in the same step, to receive its answer, as
+ * the wire paths do: the io_uring loop then links the send to the
+ * receive, and the answer comes while it waits in the kernel.  A lost
  * connection (--null-fail-status=lost) closes the server's end instead:
  * the host's receive sees the end of the stream.  A failed send or
  * receive, or an answer that comes back changed, loses the connection.
  * Refused (SBD_UNSUPPORTED: the driver's own I/O) with --null-delay-us,
  * whose answers only the driver's timer makes ready, and in pipeline
  * mode io_want leaves statements to the driver's own I/O.
- */
-#include "null_int.h"
+ *
+ * How the host moved the bytes shows in one count, logged at debug level
+ * at disconnect: the statements whose send the host reported done before
+ * their answer was written.  A send linked to its receive is reported
+ * with the receive, after the answer: none; a send and a receive the host
+ * does one after the other report nearly every send first.
+ */#include "null_int.h"
 #include "common/error.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 static void close_pair(sbd_conn *c)
 {
-    for (int i = 0; i < 2; i++)
-        if (c->hio.fd[i] >= 0)
-            close(c->hio.fd[i]);
-    c->hio.fd[0] = c->hio.fd[1] = -1;
+    null_hsrv_remove(c);
     c->hio.on = 0;
 }
 
 void null_hio_init(sbd_conn *c)
 {
     c->hio.fd[0] = c->hio.fd[1] = -1;
+    c->hio.slot = -1;
 }
 
 void null_hio_close(sbd_conn *c)
 {
+    if (c->hio.stmts > 0)
+        null_cfg.host->log(SBD_LOG_DEBUG, "null driver: %lld statements on host I/O, %lld "
+                           "reported sent before their answer was written",
+                           (long long)c->hio.stmts, (long long)c->hio.sent_early);
     close_pair(c);
 }
 
@@ -57,6 +65,10 @@ int null_host_io(sbd_conn *c, int on)
         c->hio.fd[0] = c->hio.fd[1] = -1;
         return SBD_UNSUPPORTED; /* no descriptors left: the driver's own I/O */
     }
+    if (null_hsrv_add(c) != 0) {
+        close_pair(c);
+        return SBD_UNSUPPORTED; /* no server thread: the driver's own I/O */
+    }
     c->hio.on = 1;
     return SBD_OK;
 }
@@ -71,10 +83,15 @@ int null_hio_send(sbd_conn *c, const struct null_sql *s)
     if (c->hio.state != HIO_IDLE)
         return null_misuse(c, "a send while a statement is in flight");
     c->hio.req = *s;
+    memset(&c->hio.kept, 0, sizeof c->hio.kept);
     c->hio.sent = 0;
     c->hio.got = 0;
     c->hio.err = 0;
-    c->hio.state = HIO_SEND;
+    c->hio.srv_err = 0;
+    atomic_store_explicit(&c->hio.answered, 0, memory_order_relaxed);
+    c->hio.stmts++;
+    c->hio.state = HIO_SEND; /* the server thread reads none of this before
+                                the request's bytes come (after the host's send) */
     return SBD_OK;
 }
 
@@ -84,9 +101,11 @@ int null_io_want(sbd_conn *c, struct sbd_io *io)
         return 0;
     memset(io, 0, sizeof *io);
     io->fd = c->hio.fd[0];
-    if (c->hio.state == HIO_SEND) {
+    if (c->hio.state == HIO_SEND) { /* the rest of the request, and its answer */
         io->out = (const char *)&c->hio.req + c->hio.sent;
         io->out_len = sizeof c->hio.req - c->hio.sent;
+        io->in = (char *)&c->hio.ans + c->hio.got;
+        io->in_room = sizeof c->hio.ans - c->hio.got;
     } else if (c->hio.state == HIO_RECV) {
         io->in = (char *)&c->hio.ans + c->hio.got;
         io->in_room = sizeof c->hio.ans - c->hio.got;
@@ -98,27 +117,6 @@ static void fail_io(sbd_conn *c, int err)
 {
     c->hio.err = err;
     c->hio.state = HIO_FAILED;
-}
-
-/* The model server takes the whole request from its end, runs it and
- * answers (or, for a lost connection, closes its end). */
-static void serve_request(sbd_conn *c)
-{
-    struct null_sql req;
-    ssize_t n = recv(c->hio.fd[1], &req, sizeof req, MSG_DONTWAIT);
-    if (n != (ssize_t)sizeof req || memcmp(&req, &c->hio.req, sizeof req) != 0) {
-        fail_io(c, EPROTO); /* the bytes that arrived are not the request */
-        return;
-    }
-    null_serve(c, &req, &c->hio.kept);
-    c->hio.state = HIO_RECV;
-    if (c->hio.kept.status == SBD_CONN_LOST) {
-        shutdown(c->hio.fd[1], SHUT_RDWR);
-        return;
-    }
-    if (send(c->hio.fd[1], &c->hio.kept, sizeof c->hio.kept, MSG_DONTWAIT | MSG_NOSIGNAL) !=
-        (ssize_t)sizeof c->hio.kept)
-        fail_io(c, errno ? errno : EIO);
 }
 
 void null_io_done(sbd_conn *c, enum sbd_io_kind kind, long result)
@@ -135,9 +133,12 @@ void null_io_done(sbd_conn *c, enum sbd_io_kind kind, long result)
             return;
         }
         c->hio.sent += (size_t)result;
-        if (c->hio.sent == sizeof c->hio.req)
-            serve_request(c);
-    } else if (kind == SBD_IO_RECEIVED && c->hio.state == HIO_RECV) {
+        if (c->hio.sent < sizeof c->hio.req)
+            return;
+        if (!atomic_load_explicit(&c->hio.answered, memory_order_acquire))
+            c->hio.sent_early++;
+        c->hio.state = HIO_RECV;
+    } else if (kind == SBD_IO_RECEIVED) { /* may come before its send's report */
         if (result == 0 || (size_t)result > sizeof c->hio.ans - c->hio.got) {
             fail_io(c, result == 0 ? 0 : EPROTO); /* 0: the end of the stream */
             return;
@@ -159,6 +160,8 @@ int null_hio_poll(sbd_conn *c, struct sbd_result_info *info)
         c->hio.err = EPROTO;
     }
     memset(info, 0, sizeof *info);
+    if (c->hio.err == 0 && c->hio.srv_err != 0)
+        c->hio.err = c->hio.srv_err; /* the server refused what came */
     if (c->hio.err == 0 && c->hio.kept.status == SBD_CONN_LOST)
         return null_deliver(c, &c->hio.kept, info); /* the server closed its end */
     c->lost = 1;

@@ -1,16 +1,20 @@
 /*
- * null driver internals shared by its four files: null.c (the plugin:
+ * null driver internals shared by its five files: null.c (the plugin:
  * options, connections, blocking and streamed calls), null_server.c (the
  * "server" every call talks to: what a statement is, its answer,
  * transactions, injected failures, the process-wide counters),
  * null_async.c (nonblocking and pipelined calls: answers queued in order,
- * ready after --null-delay-us, signalled on a timerfd) and null_hostio.c
- * (host I/O: the host moves requests and answers through a socketpair).
+ * ready after --null-delay-us, signalled on a timerfd), null_hostio.c
+ * (host I/O: the host moves requests and answers through a socketpair)
+ * and null_hostsrv.c (the server's thread on the socketpairs' far ends).
  */
 #ifndef SBENCH_NULL_INT_H
 #define SBENCH_NULL_INT_H
 
 #include <sbench/driver.h>
+
+#include <stdatomic.h>
+#include <stdint.h>
 
 /* What a statement is, from its first word (decided once per prepared
  * statement, per call for text). */
@@ -64,6 +68,17 @@ struct null_hio {
     struct null_answer kept; /* the server's answer, as it wrote it */
     struct null_answer ans;  /* the answer as the host received it */
     size_t got;              /* bytes of ans received */
+    int64_t stmts;           /* statements sent on host I/O */
+    int64_t sent_early;      /* ... whose send the host reported done
+                                before their answer was written */
+    /* the server thread's side (null_hostsrv.c) */
+    int slot;                /* its slot in the server's table, -1: none */
+    struct null_sql srv_req; /* the request as it reads it */
+    size_t srv_got;          /* bytes of srv_req read */
+    int srv_err;             /* why it shut its end on a request, 0: it
+                                did not, or for a lost connection */
+    _Atomic int answered;    /* the request in flight is answered (or
+                                its end shut) */
 };
 
 struct sbd_conn {
@@ -172,6 +187,16 @@ int null_hio_send(sbd_conn *c, const struct null_sql *s);
 /* poll_result for a statement on the host's I/O. */
 int null_hio_poll(sbd_conn *c, struct sbd_result_info *info);
 int null_host_io(sbd_conn *c, int on);
+/* --- null_hostsrv.c --- */
+
+/* The server thread serves c's end (fd[1]), the thread started the first
+ * time: 0, or -1 when it cannot (no thread or descriptor left). */
+int null_hsrv_add(sbd_conn *c);
+/* The server no longer serves c; both ends of its pair are closed. */
+void null_hsrv_remove(sbd_conn *c);
+/* The driver's done: the thread ends. */
+void null_hsrv_stop(void);
+
 int null_io_want(sbd_conn *c, struct sbd_io *io);
 void null_io_done(sbd_conn *c, enum sbd_io_kind kind, long result);
 

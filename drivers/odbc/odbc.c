@@ -45,6 +45,12 @@ static const struct sbd_option odbc_options[] = {
     {"odbc-password", SBD_OPT_SECRET, NULL, "password, appended as PWD="},
     {"odbc-password-file", SBD_OPT_STRING, NULL,
      "file whose first line is the password"},
+    {"odbc-password-command", SBD_OPT_STRING, NULL,
+     "command (run by /bin/sh) whose output's first line is the password, "
+     "appended as PWD= at each new connection (see --password-ttl)"},
+    {"password-ttl", SBD_OPT_INT, "0",
+     "seconds new connections reuse a password command's output (0: the "
+     "command runs at every connection)"},
     {NULL, 0, NULL, NULL}
 };
 
@@ -65,6 +71,7 @@ static void odbc_done(void)
     free(odbc_cfg.conn_str_masked);
     odbc_cfg.conn_str = odbc_cfg.conn_str_masked = NULL;
     odbc_forget_secrets();
+    sbc_pwcmd_free(&odbc_cfg.pwcmd);
 }
 
 static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
@@ -90,6 +97,10 @@ static int odbc_init(const struct sbd_host *h, char *errbuf, size_t errlen)
         return SBD_ERROR;
 
     odbc_done(); /* a second init starts from scratch */
+    if (sbc_pwcmd_init(&odbc_cfg.pwcmd, h, "odbc", pw != NULL, errbuf, errlen) != 0) {
+        sbc_password_free(pw);
+        return SBD_ERROR;
+    }
     int st = odbc_connstr_build(dsn, cs, user, pw, errbuf, errlen);
     sbc_password_free(pw);
     if (st != SBD_OK)

@@ -199,6 +199,36 @@ void odbc_disconnect(sbd_conn *c)
     free(c);
 }
 
+/* The connection string of a new connection: odbc_cfg.conn_str, with
+ * PWD= the output of --odbc-password-command when it is given (*own: a
+ * string to wipe and free, NULL when conn_str itself is used; *token: the
+ * password, to mask in errors and free).  NULL with err filled when the
+ * command fails. */
+static const char *connect_string(char **own, char **token, struct sbd_error *err)
+{
+    *own = *token = NULL;
+    if (odbc_cfg.pwcmd.command == NULL)
+        return odbc_cfg.conn_str;
+    char msg[300];
+    if ((*token = sbc_pwcmd_get(&odbc_cfg.pwcmd, msg, sizeof msg)) == NULL) {
+        odbc_set_error(err, SBD_ERROR, msg);
+        return NULL;
+    }
+    struct sbuf b = {0};
+    sb_add(&b, odbc_cfg.conn_str);
+    if (b.len > 0 && b.p[b.len - 1] != ';')
+        sb_add(&b, ";");
+    sb_add_kv(&b, "PWD", *token);
+    if (b.oom || b.p == NULL) {
+        sbc_password_free(b.p);
+        sbc_password_free(*token);
+        *token = NULL;
+        odbc_set_error(err, SBD_ERROR, "out of memory");
+        return NULL;
+    }
+    return *own = b.p;
+}
+
 int odbc_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
 {
     (void)thread_id;
@@ -217,12 +247,20 @@ int odbc_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     if (odbc_cfg.host->connect_timeout > 0)
         SQLSetConnectAttr(c->dbc, SQL_ATTR_LOGIN_TIMEOUT,
                           (SQLPOINTER)(uintptr_t)odbc_cfg.host->connect_timeout, 0);
-    rc = SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)odbc_cfg.conn_str, SQL_NTS, NULL, 0,
-                          NULL, SQL_DRIVER_NOPROMPT);
-    if (!SQL_SUCCEEDED(rc)) {
+    char *own, *token;
+    const char *cs = connect_string(&own, &token, err);
+    rc = cs != NULL ? SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)cs, SQL_NTS, NULL, 0, NULL,
+                                       SQL_DRIVER_NOPROMPT)
+                    : SQL_ERROR;
+    sbc_password_free(own);
+    if (cs != NULL && !SQL_SUCCEEDED(rc)) {
         char what[300];
         snprintf(what, sizeof what, "cannot connect to %.250s", odbc_cfg.conn_str_masked);
         odbc_diag(err, SQL_HANDLE_DBC, c->dbc, rc, NULL, what);
+        sbc_error_mask(err, token);
+    }
+    sbc_password_free(token);
+    if (!SQL_SUCCEEDED(rc)) {
         err->status = SBD_ERROR;
         SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
         c->dbc = SQL_NULL_HDBC;

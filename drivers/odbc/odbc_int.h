@@ -9,6 +9,7 @@
 
 #include <sbench/driver.h>
 
+#include "../common/password_cmd.h"
 #include "../common/link.h"
 
 #include <sql.h>
@@ -28,6 +29,7 @@ struct odbc_settings {
     SQLHENV env;
     char *conn_str;              /* full connection string, with the password */
     char *conn_str_masked;       /* the same with PWD=*** (for messages) */
+    struct sbc_pwcmd pwcmd;      /* --odbc-password-command: PWD= at each connect */
     atomic_flag warned_unknown;  /* "unknown database" logged */
     atomic_flag warned_timeout;  /* "query timeout not set" logged */
 };

@@ -3,17 +3,22 @@
  * This file holds the driver table, the options and process setup
  * (init/done): init reads the user's options once into pgd_cfg, leaving
  * unset ones to libpq's environment variables ($PGHOST, $PGPASSWORD, ...).
- * The other files: pgsql_conn.c connections and errors, pgsql_stmt.c
- * queries, prepared statements and results, pgsql_async.c nonblocking
- * statements and pipelines, pgsql_bulk.c bulk load (COPY), pgsql_types.c
- * column types and number text, pgsql_errors.c SQLSTATE classification,
- * pgsql_wire.c and pgsql_wire_proto.c the fast path, pgsql_int.h what they
- * share.
+ * The other files, each calling only those after it (no circle:
+ * tests/layout/layout.py): pgsql_conn.c connections; pgsql_wire.c the
+ * fast path (it hands SET, RESET and the like to libpq's calls below);
+ * pgsql_async.c libpq's nonblocking statements and pipelines, pgsql_bulk.c
+ * bulk load (COPY); pgsql_stmt.c libpq's queries, prepared statements and
+ * every result's rows; pgsql_fail.c a connection's errors; pgsql_sock.c
+ * the socket's mode and the fast path given up; pgsql_pqwait.c libpq's
+ * bounded waits, pgsql_wire_proto.c the fast path's messages,
+ * pgsql_types.c column types and number text, pgsql_errors.c SQLSTATE
+ * classification; pgsql_int.h what they share.
  */
 #include "pgsql_int.h"
 #include "../common/list.h"
 #include "../common/error.h"
 #include "../common/password.h"
+#include "../common/password_cmd.h"
 #include "../../lib/text.h"
 
 #include <ctype.h>
@@ -37,6 +42,12 @@ static const struct sbd_option options[] = {
      "password (unset: $PGPASSWORD or ~/.pgpass)"},
     {"pgsql-password-file", SBD_OPT_STRING, NULL,
      "file whose first line is the password"},
+    {"pgsql-password-command", SBD_OPT_STRING, NULL,
+     "command (run by /bin/sh) whose output's first line is the password, run "
+     "at each new connection: a token that expires (see --password-ttl)"},
+    {"password-ttl", SBD_OPT_INT, "0",
+     "seconds new connections reuse a password command's output (0: the "
+     "command runs at every connection)"},
     {"pgsql-db", SBD_OPT_STRING, "sbtest", "database (unset: $PGDATABASE, else sbtest)"},
     {"pgsql-sslmode", SBD_OPT_STRING, "prefer",
      "disable, allow, prefer, require, verify-ca or verify-full "
@@ -154,7 +165,8 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
             return SBD_ERROR;
         }
     }
-    if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0)
+    if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0 ||
+        sbc_pwcmd_init(&cfg->pwcmd, h, "pgsql", cfg->password != NULL, errbuf, errlen) != 0)
         return SBD_ERROR;
     const char *names[] = {cfg->user ? cfg->user : "", cfg->dbname ? cfg->dbname : "", NULL};
     cfg->secret = sbc_secret(cfg->password ? cfg->password : cfg->conninfo_password, names);
@@ -217,6 +229,7 @@ void pgd_done(void)
 {
     sbc_list_free(&pgd_cfg.hosts);
     sbc_password_free(pgd_cfg.password);
+    sbc_pwcmd_free(&pgd_cfg.pwcmd);
     pgd_cfg.password = NULL;
     sbc_password_free(pgd_cfg.conninfo_password);
     pgd_cfg.conninfo_password = NULL;

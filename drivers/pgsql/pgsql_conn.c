@@ -1,76 +1,18 @@
 /*
- * pgsql driver: connections and their errors.  connect builds the libpq
- * keyword list from the settings pgsql.c read at init, runs the session's
- * setup SQL and picks the connection's transport (pgd_wire_setup);
- * disconnect frees everything.  Every error message is made one line and
- * has the password masked (drivers/common/error.c).
+ * pgsql driver: connections.  connect builds the libpq keyword list from
+ * the settings pgsql.c read at init, runs the session's setup SQL and
+ * picks the connection's transport (pgd_wire_setup); disconnect frees
+ * everything.  The top of the driver's files: it calls the paths below
+ * (pgsql_wire.c, pgsql_stmt.c, pgsql_bulk.c) and none calls it.
  */
 #include "pgsql_int.h"
 #include "../common/error.h"
 #include "../common/list.h"
+#include "../common/password.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- errors ------------------------------------------------------------ */
-
-/* Fills err: status, SQLSTATE (may be NULL), "prefix msg" (prefix may be
- * NULL) with both passwords libpq may use masked.  Returns status. */
-static int set_error(struct sbd_error *err, int status, const char *sqlstate,
-                     const char *prefix, const char *msg)
-{
-    sbc_error(err, status, 0, sqlstate, pgd_cfg.secret, "%s %s", prefix ? prefix : "", msg);
-    const char *names[] = {pgd_cfg.user ? pgd_cfg.user : "", pgd_cfg.dbname ? pgd_cfg.dbname : "",
-                           NULL};
-    sbc_error_mask(err, sbc_secret(getenv("PGPASSWORD"), names));
-    return status;
-}
-
-int pgd_server_error(sbd_conn *c, const char *state, const char *msg, int conn_bad)
-{
-    if (msg == NULL || *msg == 0)
-        msg = "unknown error (no message from the server)";
-    return set_error(&c->err, pgd_classify(state, conn_bad), state, NULL, msg);
-}
-
-int pgd_error(sbd_conn *c, const PGresult *res)
-{
-    const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
-    const char *msg = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-    if (msg == NULL || *msg == 0)
-        msg = res ? PQresultErrorMessage(res) : NULL;
-    if (msg == NULL || *msg == 0)
-        msg = PQerrorMessage(c->pg);
-    if (msg == NULL || *msg == 0)
-        msg = "unknown error (no message from libpq)";
-    int bad = PQstatus(c->pg) == CONNECTION_BAD;
-    if (bad)
-        pgd_wire_off(c); /* libpq reports the broken connection from now on */
-    if (bad && c->pq_timed_out) { /* pgsql_pqwait.c shut it down */
-        state = NULL;
-        msg = "connection to the server dropped: no complete answer within "
-              "--db-query-timeout (and its grace)";
-    }
-    return pgd_server_error(c, state, msg, bad);
-}
-
-int pgd_fail(sbd_conn *c, const char *msg)
-{
-    return set_error(&c->err, SBD_ERROR, NULL, NULL, msg);
-}
-
-int pgd_lost(sbd_conn *c, const char *msg)
-{
-    return set_error(&c->err, SBD_CONN_LOST, NULL, NULL, msg);
-}
-
-void pgd_notice(const char *severity, const char *msg)
-{
-    struct sbd_error tmp;
-    set_error(&tmp, SBD_OK, NULL, NULL, msg);
-    pgd_cfg.host->log(SBD_LOG_DEBUG, "server %s: %s", severity ? severity : "NOTICE", tmp.message);
-}
 
 /* ---- connections ------------------------------------------------------- */
 
@@ -94,19 +36,7 @@ static void connect_error(PGconn *pg, const char *h, struct sbd_error *err)
                  ph && *ph ? ph : (h ? h : "(libpq default)"),
                  pp && *pp ? pp : (pgd_cfg.port ? pgd_cfg.port : "(libpq default)"));
     }
-    set_error(err, SBD_ERROR, "08001", prefix, msg);
-}
-
-void pgd_free_stmt(struct sbd_stmt *s)
-{
-    if (s == NULL)
-        return;
-    free(s->types);
-    free(s->values);
-    free(s->buf);
-    free(s->lengths);
-    free(s->formats);
-    free(s);
+    pgd_set_error(err, SBD_ERROR, "08001", prefix, msg);
 }
 
 int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
@@ -115,6 +45,13 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     int n = 0;
     const struct pgd_settings *cfg = &pgd_cfg;
     const char *h = sbc_list_pick(&cfg->hosts, thread_id);
+    *out = NULL;
+    char *token = NULL; /* --pgsql-password-command's output */
+    if (cfg->pwcmd.command != NULL) {
+        char msg[300];
+        if ((token = sbc_pwcmd_get(&pgd_cfg.pwcmd, msg, sizeof msg)) == NULL)
+            return pgd_set_error(err, SBD_ERROR, "08001", NULL, msg);
+    }
 #define KV(k, v) do { if ((v) != NULL) { kw[n] = (k); val[n] = (v); n++; } } while (0)
     /* libpq expands the first dbname that is a connection string or URI;
      * the keywords after it override its parts */
@@ -122,7 +59,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     KV("host", h);
     KV("port", cfg->port);
     KV("user", cfg->user);
-    KV("password", cfg->password);
+    KV("password", token != NULL ? token : cfg->password);
     KV("dbname", cfg->dbname);
     KV("sslmode", cfg->sslmode);
     KV("sslrootcert", cfg->sslrootcert);
@@ -132,15 +69,20 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     kw[n] = NULL;
     val[n] = NULL;
 
-    *out = NULL;
     sbd_conn *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
+        sbc_password_free(token);
+        pgd_set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
         return SBD_ERROR;
     }
     c->pg = PQconnectdbParams(kw, val, cfg->conninfo != NULL);
-    if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
+    int up = c->pg != NULL && PQstatus(c->pg) == CONNECTION_OK;
+    if (!up) {
         connect_error(c->pg, h, err);
+        sbc_error_mask(err, token);
+    }
+    sbc_password_free(token); /* libpq keeps its own copy */
+    if (!up) {
         pgd_disconnect(c);
         return SBD_ERROR;
     }
@@ -151,7 +93,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         if (PQresultStatus(res) != PGRES_COMMAND_OK) {
             pgd_error(c, res);
             PQclear(res);
-            set_error(err, SBD_ERROR, c->err.sqlstate, "session setup failed:",
+            pgd_set_error(err, SBD_ERROR, c->err.sqlstate, "session setup failed:",
                       c->err.message);
             pgd_disconnect(c);
             return SBD_ERROR;

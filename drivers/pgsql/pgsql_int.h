@@ -18,6 +18,7 @@
 #include "pgsql_wire.h"
 #include "../common/host_io.h"
 #include "../common/list.h"
+#include "../common/password_cmd.h"
 #include "../common/transport.h"
 
 /* A COPY statement run as a query or execute: the reason sent with
@@ -44,6 +45,7 @@ struct pgd_settings {
     char *password;               /* NULL: leave it to libpq */
     const char *conninfo;         /* --pgsql-conninfo, NULL if not given */
     char *conninfo_password;      /* its password, for masking only */
+    struct sbc_pwcmd pwcmd;       /* --pgsql-password-command: run at connect */
     const char *secret;           /* what messages mask: the password, unless it is
                                      also the user or database name (sbc_secret) */
     char session_sql[200];        /* run after connecting, "" if nothing */
@@ -175,20 +177,24 @@ const struct sbd_error *pgd_last_error(sbd_conn *c);
 const char *pgd_dialect(sbd_conn *c);
 /* Owned by c, valid until disconnect. */
 const char *pgd_server_version(sbd_conn *c);
-void pgd_free_stmt(struct sbd_stmt *s);
 
-/* pgsql_conn.c: fills conn->err from res (may be NULL: then from the
+/* pgsql_fail.c: fills err: status, SQLSTATE (may be NULL), "prefix msg"
+ * (prefix may be NULL) with both passwords libpq may use masked.  Returns
+ * status. */
+int pgd_set_error(struct sbd_error *err, int status, const char *sqlstate, const char *prefix,
+                  const char *msg);
+/* pgsql_fail.c: fills conn->err from res (may be NULL: then from the
  * connection's message) and returns the status it classified. */
 int pgd_error(sbd_conn *c, const PGresult *res);
-/* pgsql_conn.c: fills conn->err from a server error's SQLSTATE and primary
+/* pgsql_fail.c: fills conn->err from a server error's SQLSTATE and primary
  * message (either may be NULL) and returns its status, classified as
  * pgd_error does; conn_bad: the connection is known to be gone. */
 int pgd_server_error(sbd_conn *c, const char *sqlstate, const char *msg, int conn_bad);
-/* pgsql_conn.c: sets conn->err to SBD_ERROR with a fixed message. */
+/* pgsql_fail.c: sets conn->err to SBD_ERROR with a fixed message. */
 int pgd_fail(sbd_conn *c, const char *msg);
-/* pgsql_conn.c: sets conn->err to SBD_CONN_LOST with msg. */
+/* pgsql_fail.c: sets conn->err to SBD_CONN_LOST with msg. */
 int pgd_lost(sbd_conn *c, const char *msg);
-/* pgsql_conn.c: logs a server notice at debug level, as libpq's notice
+/* pgsql_fail.c: logs a server notice at debug level, as libpq's notice
  * receiver does for this driver. */
 void pgd_notice(const char *severity, const char *msg);
 /* pgsql_stmt.c: the driver table's statement calls. */
@@ -201,6 +207,8 @@ int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
 int pgd_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params,
                 int nparams, struct sbd_result_info *info);
 void pgd_close_stmt(sbd_conn *c, sbd_stmt *s);
+/* Frees a statement's memory (NULL: nothing), not the server's. */
+void pgd_free_stmt(struct sbd_stmt *s);
 /* After s's first successful answer (c's current result): notes whether
  * every result column is bytea (s->result_binary).  Once per statement. */
 void pgd_learn_columns(sbd_conn *c, sbd_stmt *s);
@@ -266,14 +274,13 @@ void pgd_convert_value(struct sbd_value *v);
 
 /* pgsql_wire.c: the fast path.  pgd_wire_setup picks the connection's
  * transport at connect (pgd_tp_wire when --pgsql-wire allows it and the
- * session is unencrypted, else pgd_tp_libpq); pgd_wire_off gives the fast
- * path up for good (libpq's transport from the next statement on, or
- * when a wire pipeline is left); pgd_wire_fetch_row is fetch_row for a
- * fast-path result. */
+ * session is unencrypted, else pgd_tp_libpq). */
 void pgd_wire_setup(sbd_conn *c, int enabled);
+/* pgsql_sock.c: pgd_wire_off gives the fast path up for good (libpq's
+ * transport from the next statement on, or when a wire pipeline is
+ * left). */
 void pgd_wire_off(sbd_conn *c);
-int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row);
-/* pgsql_wire.c: makes libpq's socket blocking (1: the blocking fast
+/* pgsql_sock.c: makes libpq's socket blocking (1: the blocking fast
  * path) or nonblocking again (0: before libpq does I/O on it). */
 void pgd_sock_blocking(sbd_conn *c, int on);
 

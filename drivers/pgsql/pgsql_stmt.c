@@ -152,10 +152,22 @@ int pgd_pq_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_inf
     return pgd_take_result(c, pgd_pq_exec(c, c->sql), info);
 }
 
+/* fetch_row for a fast-path result (pgsql_wire.c keeps its rows). */
+static int wire_fetch_row(sbd_conn *c, struct sbd_value *row)
+{
+    if (c->row >= c->nrows)
+        return SBD_DONE;
+    pgd_wire_row(&c->wire, c->row++, row);
+    for (int i = 0; i < c->nfields; i++)
+        if (!row[i].is_null && !(c->wire.kinds[i] & PGD_KIND_RAW))
+            pgd_convert_value(&row[i]);
+    return SBD_OK;
+}
+
 int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
 {
     if (c->wire_res)
-        return pgd_wire_fetch_row(c, row);
+        return wire_fetch_row(c, row);
     if (c->res == NULL || c->row >= c->nrows)
         return SBD_DONE;
     int r = c->row++;
@@ -172,6 +184,18 @@ int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
 void pgd_free_result(sbd_conn *c) { pgd_clear_result(c); }
 
 /* ---- prepared statements ----------------------------------------------- */
+
+void pgd_free_stmt(struct sbd_stmt *s)
+{
+    if (s == NULL)
+        return;
+    free(s->types);
+    free(s->values);
+    free(s->buf);
+    free(s->lengths);
+    free(s->formats);
+    free(s);
+}
 
 /* Copies sql to dst (when not NULL) with every '?' outside string
  * literals, quoted identifiers, dollar quotes and comments replaced by $1,

@@ -80,33 +80,6 @@ void pgd_wire_setup(sbd_conn *c, int enabled)
     }
 }
 
-void pgd_wire_off(sbd_conn *c)
-{
-    c->wire_on = 0;
-    if (!c->wire_pipe) /* else when the pipeline is left */
-        c->tp = &pgd_tp_libpq;
-}
-
-/* ---- socket ------------------------------------------------------------ */
-
-/* libpq keeps its socket nonblocking and waits with poll() before each
- * read: three system calls per statement.  The blocking fast path turns
- * the socket blocking instead, so that recv waits by itself (two: send,
- * recv; each costs a few microseconds on a virtual machine), and turns it
- * back before libpq does I/O on it again (its other files call this with 0 before
- * every libpq call that reads or writes).  The nonblocking paths pass
- * MSG_DONTWAIT and work in either mode.  Only a change costs an fcntl. */
-void pgd_sock_blocking(sbd_conn *c, int on)
-{
-    if (c->sock_blocking == on)
-        return;
-    int fd = PQsocket(c->pg);
-    int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-    if (fl < 0 || fcntl(fd, F_SETFL, on ? fl & ~O_NONBLOCK : fl | O_NONBLOCK) < 0)
-        return; /* left as it was: the paths work either way, slower */
-    c->sock_blocking = on;
-}
-
 /* Sets the deadline of the answer to the request being sent: now plus
  * --db-query-timeout and PGD_TIMEOUT_GRACE_MS (a clock read per statement
  * only when the timeout is set). */
@@ -516,17 +489,6 @@ static int host_poll(sbd_conn *c, struct sbd_result_info *info)
         h->active = 0;
     }
     return rc;
-}
-
-int pgd_wire_fetch_row(sbd_conn *c, struct sbd_value *row)
-{
-    if (c->row >= c->nrows)
-        return SBD_DONE;
-    pgd_wire_row(&c->wire, c->row++, row);
-    for (int i = 0; i < c->nfields; i++)
-        if (!row[i].is_null && !(c->wire.kinds[i] & PGD_KIND_RAW))
-            pgd_convert_value(&row[i]);
-    return SBD_OK;
 }
 
 /* ---- pipelined (--pipeline) -------------------------------------------- */

@@ -255,5 +255,38 @@ else
     failed=$((failed + 1))
 fi
 
+# SBT_IO=uring: the ring hands the kernel each statement's send linked to
+# the receive of its answer (as against a real server: the null driver's
+# server thread answers while the host waits in the kernel), failures
+# injected too.  The driver logs (--db-debug) how many of its statements
+# went on host I/O and how many sends the host reported done before the
+# server had written their answer: a linked send is reported with its
+# receive, after the answer, so none; a send the ring completes on its own
+# is reported first nearly every time (70-85% when the link is taken out).
+# The link needs IOSQE_CQE_SKIP_SUCCESS (Linux 5.17).
+if [ "${SBT_IO:-}" = uring ]; then
+    ncases=$((ncases + 1))
+    kv=$(uname -r | awk -F. '{print $1 * 1000 + $2}')
+    if [ "$kv" -lt 5017 ]; then
+        echo "skip: linked send+receive: kernel $(uname -r) before 5.17 does not link them"
+    else
+        timeout 60 "$SB" --db-driver=null --tables=1 --table-size=100 --threads=2 --clients=8 --io=uring \
+            --events=2000 --time=0 --null-fail-every=50 --null-fail-status=lost --db-debug=on \
+            --report-format=json --output="$tmp/link.json" oltp_point_select run >"$tmp/link.out" 2>"$tmp/link.err"
+        rc=$?
+        got=$(sed -n 's/.*null driver: \([0-9]*\) statements on host I\/O, \([0-9]*\) reported sent before.*/\1 \2/p' \
+            "$tmp/link.err" | awk '{s += $1; e += $2} END {print s + 0, e + 0}')
+        lost=$(python3 -c 'import json,sys; f=[json.loads(l) for l in open(sys.argv[1])][-1]; print(f["reconnects"])' "$tmp/link.json" 2>/dev/null)
+        set -- $got
+        if [ $rc = 0 ] && [ "${1:-0}" -ge 2000 ] && [ "${2:-x}" = 0 ] && [ "${lost:-0}" -gt 0 ]; then
+            echo "ok: linked send+receive: $1 statements on host I/O, none reported sent before its answer, $lost reconnects"
+        else
+            echo "FAIL: linked send+receive: exit $rc, statements on host I/O and sends reported before their answer '$got' (want >= 2000 and 0), reconnects '$lost' (want > 0)"
+            grep -v "debug" "$tmp/link.err" | sed 's/^/    /' | head -5
+            failed=$((failed + 1))
+        fi
+    fi
+fi
+
 echo "$((ncases - failed)) of $ncases cases passed"
 [ $failed -eq 0 ]

@@ -98,6 +98,19 @@ fail_with "postgresql wrong password in connstr" "PWD=***" "$wrong" \
     --odbc-connstr="$pgcs;UID=$pguser;PWD={$wrong;x}"
 fail_with "unreadable password file" "odbc-password-file" "" \
     --odbc-dsn=sbtest_pg --odbc-password-file="$SBT_ODBC_DIR/no-such-file"
+# --odbc-password-command: the command's output (read from the environment
+# at each connection) is appended as PWD=; a wrong one and a failing command
+# fail with one line, the wrong one never echoed.
+pass "postgresql dsn (password command)" --odbc-dsn=sbtest_pg --odbc-user="$pguser" \
+    '--odbc-password-command=printf "%s\n" "$SBT_PGPASSWORD"'
+pass "mariadb connstr (password command, --password-ttl=60)" --odbc-connstr="$mycs" --odbc-user="$myuser" \
+    '--odbc-password-command=printf "%s\n" "$SBT_MYSQL_PASSWORD"' --password-ttl=60
+fail_with "postgresql wrong password from a command" "cannot connect" "$wrong" \
+    --odbc-dsn=sbtest_pg --odbc-user="$pguser" "--odbc-password-command=echo '$wrong'"
+fail_with "a failing password command" "--odbc-password-command: the command exited with status 3" "" \
+    --odbc-dsn=sbtest_pg --odbc-user="$pguser" "--odbc-password-command=exit 3"
+fail_with "password and password command" "give only one of" "" \
+    --odbc-dsn=sbtest_pg --odbc-password=x "--odbc-password-command=exit 3"
 
 rm -f "$pwfile" "$out"
 if [ "$failures" -ne 0 ]; then

@@ -11,8 +11,7 @@ folder of the file it names.  The test fails when
   - a circle of modules (a module: NAME.c with NAME.h) spans two folders;
   - a circle of calls between the files of one folder (drivers/ and
     drivers/NAME/ each count as a folder): file A calls a function file B
-    defines and B, through any others, calls A's (the driver plugins of
-    KNOWN_CALL_CIRCLES are reported, not failed, until they are broken).  Includes cannot show
+    defines and B, through any others, calls A's.  Includes cannot show
     these (a folder's files share headers), so the calls are read: a
     definition is a function's name before "(" on a line at column 0 that
     is not static, and a call is that name before "(" anywhere else;
@@ -46,13 +45,6 @@ ALLOWED = {
     "cli": {"compare", "merge", "results", "lua", "builtin", "core", "lib", "include"},
 }
 PRODUCTION = list(ALLOWED) + ["include"]
-# Folders whose circles of calls are known and not yet broken: each driver
-# plugin's fast path and its client-library path call each other (the wire
-# code falls back to the library's send, the library's result code reads the
-# wire's rows).  Reported on every run, not failed; a listed folder that no
-# longer has a circle fails, so that the list only shrinks.  Nothing else
-# may join it.
-KNOWN_CALL_CIRCLES = {"drivers/mysql", "drivers/pgsql"}
 # folders whose files include core/ only for these headers
 NARROW = {"results": {"core/histogram.h"}}
 # headers no other folder may name: the connection's and the statement's
@@ -142,7 +134,6 @@ class Tree:
     def __init__(self, root):
         self.root = os.path.abspath(root)
         self.failures = []
-        self.known = []  # circles of KNOWN_CALL_CIRCLES' folders
 
     def fail(self, msg):
         self.failures.append(msg)
@@ -229,17 +220,9 @@ class Tree:
                     if dst and dst != src:
                         edges.setdefault(src, set()).add(dst)
             circles = [c for c in strong_components(edges) if len(c) > 1]
-            known = self.rel(folder) in KNOWN_CALL_CIRCLES
-            if known and not circles:
-                self.fail(f"{self.rel(folder)}/ has no circle of calls any more: take it out of "
-                          "KNOWN_CALL_CIRCLES")
             for comp in circles:
-                msg = f"a circle of calls in {self.rel(folder)}/: " + " -> ".join(
-                    sorted(self.rel(c) for c in comp))
-                if known:
-                    self.known.append(msg)
-                else:
-                    self.fail(msg)
+                self.fail(f"a circle of calls in {self.rel(folder)}/: " + " -> ".join(
+                    sorted(self.rel(c) for c in comp)))
 
     def check_meson(self):
         for folder in list(ALLOWED) + ["workloads", "tests", "sdk"]:
@@ -284,8 +267,6 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
     tree = Tree(root)
     failures = tree.check()
-    for k in tree.known:
-        print("known, not yet broken (KNOWN_CALL_CIRCLES):", k)
     for f in failures:
         print("FAIL:", f)
     print(f"layout: {len(failures)} problem(s)" if failures else "layout: ok")

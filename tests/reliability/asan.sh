@@ -52,6 +52,10 @@ san sqlite_cleanup $SQ $O oltp_read_write cleanup
 
 san null_run --db-driver=null $O $R oltp_read_write run
 san null_events --db-driver=null $O --threads=8 --events=20000 --time=0 --report-format=csv oltp_read_write run
+# the io_uring loop's linked send+receive on the null driver's host I/O (its
+# server thread), connections lost and closed while it serves them
+san null_uring_lost --db-driver=null $O --threads=2 --clients=16 --io=uring --events=3000 --time=0 \
+    --null-fail-every=40 --null-fail-status=lost oltp_read_write run
 
 if [ -n "${SBT_PGPORT:-}" ]; then
     PG=$(pg_args)

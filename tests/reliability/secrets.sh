@@ -1,6 +1,7 @@
 #!/bin/bash
-# secrets.sh: the password given with --pgsql-password (and --mysql-password)
-# appears in no output: stdout, stderr, --output files (JSON and CSV),
+# secrets.sh: the password given with --pgsql-password (and --mysql-password),
+# or printed by --pgsql-password-command (--mysql-password-command; a wrong
+# one too), appears in no output: stdout, stderr, --output files (JSON and CSV),
 # --db-debug=on, --help with the password given, `WORKLOAD help`, and the
 # messages of failed connections (dead port, wrong user).  Needs the servers
 # of scripts/test.sh (SBT_PG*, SBT_MYSQL_*, SBT_BUILD).
@@ -35,6 +36,45 @@ sb pg_csv ok $PG $O --threads=2 --time=2 --report-interval=1 --report-format=csv
 sb pg_json_stdout ok $PG $O --threads=1 --events=20 --time=0 --report-format=json oltp_read_write run
 sb pg_debug ok $PG $O --threads=1 --events=5 --time=0 --db-debug=on --verbosity=5 oltp_read_write run
 sb pg_help ok $PG --help
+# --pgsql-password-command: a command that prints the password (read from
+# the environment, so that no file here holds it) and counts its runs.
+# --password-ttl=3600: one run serves every connection of the process;
+# 0: one run per physical connection, as many as the run's own count of
+# connections (connection_time_ms.count: 2 threads, then one per
+# transaction with --reconnect=transaction; no counters reader).
+cat >"$T/pwcmd.sh" <<'SH'
+echo run >>"$1"
+case $2 in
+pg) printf '%s\n' "$SBT_PGPASSWORD" ;;
+my) printf '%s\n' "$SBT_MYSQL_PASSWORD" ;;
+wrong) printf '%s-wrong\n' "$SBT_PGPASSWORD" ;;
+*) exit 3 ;;
+esac
+SH
+PGC="--db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest --pgsql-db=sbtest"
+NC="--db-server-counters=off --db-server-settings=off"
+sb pg_cmd_cached ok $PGC "--pgsql-password-command=sh $T/pwcmd.sh $T/runs.cached pg" --password-ttl=3600 \
+    $O $NC --threads=2 --clients=4 --events=40 --time=0 --reconnect=transaction --db-debug=on oltp_point_select run
+sb pg_cmd_each ok $PGC "--pgsql-password-command=sh $T/pwcmd.sh $T/runs.each pg" $O $NC --threads=2 \
+    --events=30 --time=0 --reconnect=transaction --report-format=json --output="$T/each.json" oltp_point_select run
+sb pg_cmd_wrong fail $PGC "--pgsql-password-command=sh $T/pwcmd.sh $T/runs.wrong wrong" $O --db-debug=on \
+    oltp_point_select run
+sb pg_cmd_fails fail $PGC "--pgsql-password-command=sh $T/pwcmd.sh $T/runs.fails none" $O oltp_point_select run
+sb pg_cmd_both fail $PG "--pgsql-password-command=sh $T/pwcmd.sh $T/runs.both pg" $O oltp_point_select run
+cached=$(wc -l <"$T/runs.cached" 2>/dev/null)
+each=$(wc -l <"$T/runs.each" 2>/dev/null)
+conns=$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1])][-1]["connection_time_ms"]["count"])' "$T/each.json" 2>/dev/null)
+[ "${cached:-0}" -eq 1 ] && ok "--password-ttl=3600: the command ran once for 2 threads, 4 clients and a connection per transaction" ||
+    fail "--password-ttl=3600: the command ran ${cached:-0} times (want 1)"
+[ -n "$conns" ] && [ "${each:-0}" -eq "$conns" ] && [ "$conns" -gt 30 ] &&
+    ok "--password-ttl=0: the command ran $each times = the run's $conns connections" ||
+    fail "--password-ttl=0: the command ran ${each:-0} times, the run made '${conns}' connections (want equal, over 30)"
+grep -q -- "--pgsql-password-command: the command exited with status 3" "$T/err.pg_cmd_fails" &&
+    ok "a failing command: one line naming the option and its status" ||
+    fail "a failing command: $(head -n 2 "$T/err.pg_cmd_fails")"
+grep -q -- "give only one of --pgsql-password, --pgsql-password-file and --pgsql-password-command" "$T/err.pg_cmd_both" &&
+    [ ! -e "$T/runs.both" ] && ok "--pgsql-password with --pgsql-password-command: refused, the command not run" ||
+    fail "--pgsql-password with the command: $(head -n 2 "$T/err.pg_cmd_both")"
 sb pg_wl_help ok $PG oltp_read_write help
 # --pgsql-conninfo: a libpq keyword string and a URI (the password inside
 # them masked in every output, the string's own keywords honoured: its
@@ -79,6 +119,13 @@ sb my_prepare ok $MY $O --db-debug=on oltp_point_select prepare
 sb my_json ok $MY $O --threads=2 --time=1 --report-format=json --output="$T/m.json" --db-debug=on oltp_point_select run
 sb my_csv ok $MY $O --threads=2 --time=2 --report-interval=1 --report-format=csv --output="$T/m.csv" --db-debug=on oltp_point_select run
 sb my_help ok $MY --help
+MYC="--db-driver=mysql --mysql-socket=$SBT_MYSQL_SOCKET --mysql-user=sbtest --mysql-db=sbtest"
+sb my_cmd ok $MYC "--mysql-password-command=sh $T/pwcmd.sh $T/runs.my my" $O $NC --threads=2 --events=20 \
+    --time=0 --reconnect=transaction --db-debug=on oltp_point_select run
+sb my_cmd_wrong fail $MYC "--mysql-password-command=sh $T/pwcmd.sh $T/runs.mywrong wrong" $O --db-debug=on \
+    oltp_point_select run
+[ "$(wc -l <"$T/runs.my" 2>/dev/null)" -gt 20 ] && ok "--mysql-password-command: run at every connection" ||
+    fail "--mysql-password-command ran $(wc -l <"$T/runs.my" 2>/dev/null) times (want over 20)"
 sb my_cleanup ok $MY $O oltp_point_select cleanup
 # --mysql-defaults-file: Connector/C's option file ([client] and the
 # --mysql-defaults-group group) decides what no option gives: its
