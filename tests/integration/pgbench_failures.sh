@@ -19,6 +19,8 @@
 #     account updated exists;
 #   - a script that leaves BEGIN open: 2/6 processed and both clients
 #     aborted as pgbench, nothing committed, exit 2.
+#   - --exit-on-abort (pgbench 17): the run ends at the first abort, exit
+#     2, pgbench 17's line, no report; --show-script as pgbench's.
 # Environment: see wl-lib.sh.  A missing server or pgbench is a failure.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
@@ -165,6 +167,32 @@ expect_eq "open BEGIN: processed as pgbench's" "$(grep '^number of transactions 
 expect_eq "open BEGIN: clients aborted (pgbench's line)" \
     "$(grep -c 'aborted: end of script reached without completing the last transaction' "$W/sb-open.err")" 2
 expect_eq "open BEGIN: nothing committed" "$(bbal)" "$b0"
+
+# --- --exit-on-abort (pgbench 17; pgbench 15 here lacks it): client 0
+# divides by zero at once; client 1 would sleep through -T 100.  pgbench
+# 17 ends the process there ("Run was aborted due to an error in thread
+# N", exit 2, no report); without the option client 1 runs to its end.
+printf '%s\n' '\if :client_id = 0' '\set y 1 / 0' '\endif' '\sleep 20 ms' >"$W/eoa.sql"
+t0=$(date +%s)
+run sb-eoa SBP -n -c 2 -j 2 -T 100 --exit-on-abort -f "$W/eoa.sql"
+t1=$(date +%s)
+expect_eq "--exit-on-abort: exit status, the division's abort, pgbench 17's line, no report" \
+    "$(cat "$W/sb-eoa.rc") $(grep -c 'client 0 aborted in command 1 (set) of script 0.*division by zero' "$W/sb-eoa.err") $(grep -c '^pgbench: error: Run was aborted due to an error in thread [01]$' "$W/sb-eoa.err") $(grep -c 'actually processed' "$W/sb-eoa.out")" \
+    "2 1 1 0"
+checks=$((checks + 1))
+if [ $((t1 - t0)) -lt 60 ]; then
+    echo "ok   --exit-on-abort: the run ended at the abort ($((t1 - t0)) s of -T 100)"
+else
+    fail "--exit-on-abort: the run lasted $((t1 - t0)) s of -T 100"
+fi
+
+# --- --show-script=NAME (a prefix too): pgbench's text on stderr, exit 0
+for bi in tpcb-like simple-update select-only sel; do
+    run pg-show PGB --show-script=$bi
+    run sb-show SBP --show-script=$bi
+    expect_eq "--show-script=$bi: exit status and stderr as pgbench's" \
+        "$(cat "$W/sb-show.rc") $(cat "$W/sb-show.err")" "$(cat "$W/pg-show.rc") $(cat "$W/pg-show.err")"
+done
 
 rm -rf "$W"
 echo "$checks checks, $failures failed"
