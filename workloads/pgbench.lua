@@ -419,6 +419,10 @@ local function transaction_failed(e, err)
       error(runner.locate(e.script, err), 0)
    end
    local act, kind = fail:on_error(e, err)
+   if act == "drop" then -- -T is over: neither retried nor failed (the core stops it)
+      err.errcode = sbench.error.RESTART_EVENT
+      error(err, 0)
+   end
    count_command_error(e.script, act == "retry" and "retried" or "failed")
    if act == "abort" and kind == "lost" then
       return abort_client(string.format("aborted in command %d (SQL) of script %d; perhaps the " ..
@@ -531,7 +535,7 @@ local function pgbench_report(stat)
    local s = settings()
    run_aborted = Report.report(stat, s, load_scripts(s), report_scale)
 end
-local pgbench_progress = Report.progress
+local function pgbench_progress(stat) Report.progress(stat, scripts and #scripts or 1) end
 
 -- After the report: pgbench's exit status 2 when a client aborted (the
 -- report and --output are complete by then).

@@ -40,6 +40,11 @@ run() {
     echo $? >"$W/$name.rc"
 }
 bbal() { q "SELECT bbalance FROM pgbench_branches WHERE bid = 1"; }
+counts() { # FILE: processed failed deadlocks retried retries
+    echo "$(fig "$1" "number of transactions actually processed") $(fig "$1" "number of failed transactions")" \
+        "$(fig "$1" "number of deadlock failures") $(fig "$1" "number of transactions retried")" \
+        "$(fig "$1" "total number of retries")"
+}
 
 # --- a hot row at REPEATABLE READ (the snapshot is taken before the sleep)
 cat >"$W/hot.sql" <<'EOF'
@@ -86,6 +91,51 @@ else
     fail "--max-tries=1000: retried '$r_sb', retries '$n_sb'"; sed 's/^/     | /' "$W/sb-hot2.out"
 fi
 
+# --- -P's failed, retried and retries: each window's counts add up to the
+# report's totals (exact, not the core's error count), and the row moved by
+# exactly the transactions processed (one cut at the end of -T is rolled back)
+b0=$(bbal)
+run sb-hotp SBP -n -c 4 -j 2 -T 4 -P 1 --max-tries=2 --failures-detailed -f "$W/hot.sql"
+b1=$(bbal)
+psum() { sed -n "s/^progress: .*, \([0-9]*\) failed, \([0-9]*\) retried, \([0-9]*\) retries$/\1 \2 \3/p" "$1" |
+         awk '{ f += $1; r += $2; n += $3 } END { print f + 0, r + 0, n + 0, NR }'; }
+set -- $(psum "$W/sb-hotp.err")
+expect_eq "-P --max-tries=2: the windows' failed, retried, retries add up to the report's" "$1 $2 $3" \
+    "$(fig "$W/sb-hotp.out" "number of failed transactions") $(fig "$W/sb-hotp.out" "number of transactions retried") $(fig "$W/sb-hotp.out" "total number of retries")"
+checks=$((checks + 1))
+if [ "$4" -ge 3 ] && [ "$2" -gt 0 ] && [ "$3" = "$2" ]; then
+    echo "ok   -P --max-tries=2: $4 progress lines, $2 transactions retried once each"
+else
+    fail "-P --max-tries=2: $4 progress lines, retried $2, retries $3"; sed 's/^/     | /' "$W/sb-hotp.err" | head -20
+fi
+expect_eq "-P -T 4: the row moved by the transactions processed" "$((b1 - b0))" \
+    "$(fig "$W/sb-hotp.out" "number of transactions actually processed")"
+
+# --- a deadlock found after -T's end (1.5 s sleep, deadlock_timeout 1 s,
+# -T 2): pgbench ends the victim's client without counting its transaction
+# (neither failed nor retried); the other client's commits
+cat >"$W/dlate.sql" <<'EOF'
+\if :client_id = 0
+BEGIN;
+SELECT pg_advisory_xact_lock(5);
+\sleep 1500 ms
+SELECT pg_advisory_xact_lock(6);
+END;
+\else
+BEGIN;
+SELECT pg_advisory_xact_lock(6);
+\sleep 1500 ms
+SELECT pg_advisory_xact_lock(5);
+END;
+\endif
+EOF
+for mt in 1 2; do
+    run pg-dlate PGB -n -c 2 -j 2 -T 2 --max-tries=$mt --failures-detailed -f "$W/dlate.sql"
+    run sb-dlate SBP -n -c 2 -j 2 -T 2 --max-tries=$mt --failures-detailed -f "$W/dlate.sql"
+    expect_eq "deadlock after -T's end, --max-tries=$mt: exit, processed failed deadlocks [retried retries] as pgbench's" \
+        "$(cat "$W/sb-dlate.rc") $(counts "$W/sb-dlate.out")" "$(cat "$W/pg-dlate.rc") $(counts "$W/pg-dlate.out")"
+done
+
 # --- a deadlock between two clients
 cat >"$W/dl.sql" <<'EOF'
 \if :client_id = 0
@@ -102,11 +152,6 @@ SELECT pg_advisory_xact_lock(3);
 END;
 \endif
 EOF
-counts() { # FILE: processed failed deadlocks retried retries
-    echo "$(fig "$1" "number of transactions actually processed") $(fig "$1" "number of failed transactions")" \
-        "$(fig "$1" "number of deadlock failures") $(fig "$1" "number of transactions retried")" \
-        "$(fig "$1" "total number of retries")"
-}
 for mt in 1 2; do
     rm -f "$W"/dlog.*
     run pg-dl PGB -n -c 2 -j 2 -t 1 --max-tries=$mt --failures-detailed --verbose-errors -f "$W/dl.sql"
