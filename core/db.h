@@ -203,7 +203,7 @@ int sb_conn_fetch(struct sb_conn *c);
 void sb_conn_free_result(struct sb_conn *c);
 /* The name the server gave column i (0-based) of the current result, or
  * NULL (no result, i out of range, a driver that cannot name columns);
- * owned by the driver connection, valid as the row. */
+ * owned by the driver connection, valid until its next call. */
 const char *sb_conn_field_name(const struct sb_conn *c, int i);
 
 /* Waits for every answer and leaves pipeline mode (before a call that

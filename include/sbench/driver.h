@@ -364,9 +364,9 @@ struct sbd_driver {
     /* --- column names (ABI 1.5; else NULL) --- */
     /* The name the server gave column i (0-based) of the current result,
      * NUL-terminated, or NULL when i is out of range or the name is not
-     * known.  Owned by the connection, valid as the result's values; asked
-     * before fetch_row returned SBD_DONE (a driver may drop the names with
-     * the last row).  Only called when a workload asks (rs:field_name),
+     * known.  Owned by the connection, valid until its next call (this one
+     * too: copy a name before asking the next); asked before fetch_row
+     * returned SBD_DONE (a driver may drop the names with the last row).  Only called when a workload asks (rs:field_name),
      * never per statement. */
     const char *(*field_name)(sbd_conn *conn, int i);
 };

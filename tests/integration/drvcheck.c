@@ -584,9 +584,11 @@ static void check_field_names(sbd_conn *c)
     struct sbd_value row[3];
     run(c, "SELECT id AS first_col, k, 3 AS MiXed3 FROM drvcheck_t WHERE id = 500", &info);
     CHECK(info.nfields == 3, c, "field names: 3 columns");
-    const char *a = drv->field_name(c, 0), *b = drv->field_name(c, 1);
-    CHECK(a && strcmp(a, "first_col") == 0 && b && strcmp(b, "k") == 0, c,
-          "field_name: the alias and the column's name");
+    /* a name is valid until the next call: each compared when read */
+    const char *a = drv->field_name(c, 0);
+    CHECK(a && strcmp(a, "first_col") == 0, c, "field_name: an alias");
+    const char *b = drv->field_name(c, 1);
+    CHECK(b && strcmp(b, "k") == 0, c, "field_name: a column's own name");
     const char *m = drv->field_name(c, 2);
     CHECK(m && (strcmp(m, "MiXed3") == 0 || strcmp(m, "mixed3") == 0), c,
           "field_name: an unquoted alias (folded to lower case by PostgreSQL)");
@@ -607,9 +609,10 @@ static void check_field_names(sbd_conn *c)
     for (int i = 0; i < 2; i++) { /* the second execute: its own names still */
         CHECK(drv->execute(c, st, &p, 1, &info) == SBD_OK && info.nfields == 2, c,
               "field names: execute");
-        a = drv->field_name(c, 0), b = drv->field_name(c, 1);
-        CHECK(a && strcmp(a, "second_col") == 0 && b && strcmp(b, "id") == 0, c,
-              "field_name of a prepared statement's result");
+        a = drv->field_name(c, 0);
+        CHECK(a && strcmp(a, "second_col") == 0, c, "field_name of a prepared statement's result");
+        b = drv->field_name(c, 1);
+        CHECK(b && strcmp(b, "id") == 0, c, "field_name of a prepared statement's result: 2nd");
         while (drv->fetch_row(c, row) == SBD_OK)
             ;
         drv->free_result(c);
