@@ -41,14 +41,26 @@ local function var_text(script, cmd, vars, name)
    return to_text(v)
 end
 
+-- Whether the answer's columns have the names kept from an earlier one
+-- (a statement with :variables may name other columns each time in simple
+-- mode: SELECT * FROM :t); compared without allocating.
+local function same_names(rs, part, names, n)
+   if #names ~= n then return false end
+   if #part.pieces == 1 then return true end
+   for i = 1, n do
+      if rs:field_name(i) ~= names[i] then return false end
+   end
+   return true
+end
+
 -- The names of the answer's columns: the server's (rs:field_name, read on
--- the statement's first answer and kept), else, from a driver that cannot
--- name columns, the query's text read by PostgreSQL's rules (part.names,
--- pgbench_names; nil for SELECT * there).
+-- the statement's first answer and kept while they stay the same), else,
+-- from a driver that cannot name columns, the query's text read by
+-- PostgreSQL's rules (part.names, pgbench_names; nil for SELECT * there).
 local function answer_names(rs, part, prefix)
    local names = part.server_names
    local n = rs.nfields
-   if names and #names == n then return names, part.server_valid end
+   if names and same_names(rs, part, names, n) then return names, part.server_valid end
    if n > 0 and rs:field_name(1) then
       local valid = {}
       names = {}
