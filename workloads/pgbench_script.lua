@@ -3,9 +3,9 @@
 -- parse(text, source) reads a pgbench script (SQL commands ending at ';',
 -- over several lines, with '...', "...", E'...' and $tag$...$tag$ quoting;
 -- `\;` compounds; `\gset`/`\aset` after any query, its columns named by
--- pgbench_names; the meta-commands \set \sleep \setshell \shell \if
--- \elif \else \endif \startpipeline \syncpipeline \endpipeline, each
--- continued over lines ending in a backslash) into a list of commands,
+-- the server's answer (pgbench_run; pgbench_names as the fallback); the
+-- meta-commands \set \sleep \setshell \shell \if \elif \else \endif
+-- \startpipeline \syncpipeline \endpipeline, each continued over lines ending in a backslash) into a list of commands,
 -- checking everything that can be checked before the run: unknown
 -- meta-commands, malformed expressions, unbalanced \if, missing
 -- arguments, pipeline misuse.  A refusal is
