@@ -5,7 +5,8 @@
 -- `\;` compounds; `\gset`/`\aset` after any query, its columns named by
 -- the server's answer (pgbench_run; pgbench_names as the fallback); the
 -- meta-commands \set \sleep \setshell \shell \if \elif \else \endif
--- \startpipeline \syncpipeline \endpipeline, each continued over lines ending in a backslash) into a list of commands,
+-- \startpipeline \syncpipeline \endpipeline, each continued over lines
+-- ending in a backslash) into a list of commands,
 -- checking everything that can be checked before the run: unknown
 -- meta-commands, malformed expressions, unbalanced \if, missing
 -- arguments, pipeline misuse.  A refusal is
