@@ -88,7 +88,7 @@ static const struct pgopt pgopts[] = {
     {'d', "debug", 0, NULL, NULL},
     {0, "dbname", 1, NULL, NULL},
     {'V', "version", 0, NULL, NULL},
-    {0, "show-script", 1, NULL, "--show-script is not implemented"},
+    {0, "show-script", 1, NULL, NULL}, /* the workload prints it: show_script_only() */
     {0, "tablespace", 1, NULL, "--tablespace is not implemented"},
     {0, "index-tablespace", 1, NULL, "--index-tablespace is not implemented"},
     {0, NULL, 0, NULL, NULL},
@@ -186,6 +186,7 @@ struct state {
     struct list builtin, file, define;
     const char *dbname;
     const char *driver; /* --db-driver's value, "pgsql" by default */
+    const char *show_script; /* --show-script's NAME */
 };
 
 /* -h, -p, -U and the database name as the chosen driver's options. */
@@ -226,6 +227,10 @@ static int apply(struct state *st, struct out *o, const struct pgopt *p, const c
         return -1;
     if (p->letter == 'd' || p->letter == 'V' || p->letter == 'I')
         return 0; /* -d: --debug (see read_args); -V, -I: sb_pgbench_translate */
+    if (strcmp(what, "show-script") == 0) {
+        st->show_script = v;
+        return 0;
+    }
     if (strcmp(what, "dbname") == 0) {
         if (st->dbname) {
             snprintf(err, errlen, "too many command-line arguments (first is \"%s\")", v);
@@ -400,6 +405,20 @@ static int quiet_banner(int argc, char **argv, struct out *o)
     return push(o, "--verbosity=2", NULL);
 }
 
+/* --show-script=NAME: pgbench prints the built-in and exits 0 whatever
+ * else the command line says; the workload has the scripts' text, so the
+ * command is only "pgbench run --show-script=NAME" on the chosen driver
+ * (it connects to nothing). */
+static int show_script_only(const struct state *st, struct out *o)
+{
+    for (int i = 1; i < o->n; i++)
+        free(o->v[i]);
+    o->n = 1;
+    return push(o, "--db-driver=", st->driver) != 0 || push(o, "--verbosity=2", NULL) != 0 ||
+                   push(o, "--show-script=", st->show_script) != 0 || push(o, "pgbench", NULL) != 0 ||
+                   push(o, "run", NULL) != 0 ? -1 : 0;
+}
+
 int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv, char *err,
                          size_t errlen)
 {
@@ -420,6 +439,12 @@ int sb_pgbench_translate(int argc, char **argv, int *out_argc, char ***out_argv,
     if (!driver_given && push(&o, "--db-driver=pgsql", NULL) != 0) goto oom;
     if (read_args(argc, argv, &st, &o, err, errlen) != 0)
         goto fail;
+    if (st.show_script) {
+        if (show_script_only(&st, &o) != 0) goto oom;
+        *out_argc = o.n;
+        *out_argv = o.v;
+        return 0;
+    }
     if (sb_pgrules_info(&st.rules)) {
         for (int i = 0; i < o.n; i++)
             free(o.v[i]);

@@ -62,6 +62,10 @@ struct bench {
     struct sb_thread_stats **ts;    /* [n] */
     struct sb_tally *cur, *prev, *win, *base;
     sb_histogram *named_h[SB_MAX_NAMED];
+    /* the named counts at the last window (window_named) */
+    const char *wn_name[SB_MAX_NAMED];
+    uint64_t wn_prev[SB_MAX_NAMED], wn_count[SB_MAX_NAMED];
+    int wn;
     struct sb_server_watch server; /* the server's own counters */
     char start_iso[64];
     /* the clock (ns, sb_now_ns) and the loop's state */
@@ -359,6 +363,34 @@ static void end_warmup(struct bench *b, int64_t now)
  * window, which ends with the run (written, and marked, even when it is
  * shorter than --report-interval, so that the windows of every output add
  * up to the final report). */
+/* The counts of the statements the workload named in the window that
+ * ends (merged by name over the threads; counts only, once per window). */
+static void window_named(struct bench *b, struct sb_report *r)
+{
+    uint64_t now[SB_MAX_NAMED] = {0};
+    for (int i = 0; i < b->n; i++) {
+        struct sb_thread_stats *ts = b->ts[i];
+        int nn = atomic_load_explicit(&ts->nnamed, memory_order_acquire);
+        for (int k = 0; k < nn; k++) {
+            int m = 0;
+            while (m < b->wn && strcmp(b->wn_name[m], ts->named[k].name) != 0)
+                m++;
+            if (m == b->wn && m == SB_MAX_NAMED)
+                continue;
+            if (m == b->wn)
+                b->wn_name[b->wn++] = ts->named[k].name;
+            now[m] += SB_GET(ts->named[k].count);
+        }
+    }
+    for (int m = 0; m < b->wn; m++) {
+        b->wn_count[m] = now[m] - b->wn_prev[m];
+        b->wn_prev[m] = now[m];
+    }
+    r->window_nnamed = b->wn;
+    r->window_named_name = b->wn_name;
+    r->window_named_count = b->wn_count;
+}
+
 static void report_window(struct bench *b, int64_t now, int last)
 {
     struct sb_run *run = b->run;
@@ -376,6 +408,7 @@ static void report_window(struct bench *b, int64_t now, int last)
     };
     sb_report_fill(&r, SB_REPORT_WINDOW, run, &span);
     r.last_window = last;
+    window_named(b, &r);
     if (last && r.d.events == 0 && r.seconds < 0.001)
         return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);

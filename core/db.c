@@ -622,6 +622,13 @@ int sb_conn_fetch(struct sb_conn *c)
     return rc;
 }
 
+const char *sb_conn_field_name(const struct sb_conn *c, int i)
+{
+    if (!c->has_result || c->dc == NULL || drv->field_name == NULL || i < 0 || i >= c->info.nfields)
+        return NULL;
+    return drv->field_name(c->dc, i);
+}
+
 void sb_conn_free_result(struct sb_conn *c)
 {
     if (c->has_result && c->dc)

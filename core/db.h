@@ -201,6 +201,10 @@ const int *sb_conn_bulk_load_types(const struct sb_conn *c, int *ncols);
 /* Next row of the current result (sb_conn_row): SBD_OK, SBD_DONE or error. */
 int sb_conn_fetch(struct sb_conn *c);
 void sb_conn_free_result(struct sb_conn *c);
+/* The name the server gave column i (0-based) of the current result, or
+ * NULL (no result, i out of range, a driver that cannot name columns);
+ * owned by the driver connection, valid until its next call. */
+const char *sb_conn_field_name(const struct sb_conn *c, int i);
 
 /* Waits for every answer and leaves pipeline mode (before a call that
  * blocks or must not run while statements are in flight).  Returns the

@@ -44,6 +44,11 @@ struct sb_report {
     const char *named_name[SB_MAX_NAMED];
     uint64_t named_count[SB_MAX_NAMED];
     const sb_histogram *named_latency[SB_MAX_NAMED];
+    /* a window: the named statements' counts in it (for the script's
+     * report_intermediate hook only: pgbench's -P failures and retries) */
+    int window_nnamed;
+    const char *const *window_named_name;
+    const uint64_t *window_named_count;
     /* event types (sbench.event_type): count, retries and failures are in
      * d.type_*, the latencies here; a type without a histogram is NULL */
     int ntypes;

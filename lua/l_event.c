@@ -180,11 +180,21 @@ static int ev_type(lua_State *L)
     return 0;
 }
 
+/* sbench.stopping(): true once the run was told to stop (its --time is
+ * up, Ctrl-C, another thread's failure): the event running goes on to its
+ * end, but a restart is not run (pgbench's timer_exceeded). */
+static int ev_stopping(lua_State *L)
+{
+    struct sb_worker *w = l_worker(L);
+    lua_pushboolean(L, w && atomic_load_explicit(&w->run->stop, memory_order_relaxed));
+    return 1;
+}
+
 void l_open_event(lua_State *L)
 {
     static const luaL_Reg f[] = {{"more_events", ev_more}, {"event_start", ev_start},
                                  {"event_stop", ev_stop},   {"event_type", ev_type},
-                                 {NULL, NULL}};
+                                 {"stopping", ev_stopping}, {NULL, NULL}};
     luaL_setfuncs(L, f, 0);
 }
 

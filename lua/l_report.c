@@ -79,7 +79,8 @@ static void push_kinds(lua_State *L, const struct sb_report *r)
  * time); late (events over --latency-limit) and latency_limit; failed
  * and retried (events), failed_by_sqlstate[state] = events; with
  * --rate, lag_avg and lag_max (schedule lag); named[name] = {count, avg,
- * stddev} of the statements the workload named (con:prepare(sql, name)). */
+ * stddev} of the statements the workload named (con:prepare(sql, name));
+ * in a window's report, named[name] = {count} in the window. */
 static void push_pgbench_fields(lua_State *L, const struct sb_report *r)
 {
     int has = r->latency && sb_histogram_count(r->latency) > 0;
@@ -105,7 +106,12 @@ static void push_pgbench_fields(lua_State *L, const struct sb_report *r)
         set_num(L, "lag_avg", sb_histogram_mean(r->lag) / 1e9);
         set_num(L, "lag_max", (double)sb_histogram_max(r->lag) / 1e9);
     }
-    lua_createtable(L, 0, r->nnamed);
+    lua_createtable(L, 0, r->nnamed + r->window_nnamed);
+    for (int i = 0; i < r->window_nnamed; i++) { /* a window: its counts */
+        lua_createtable(L, 0, 1);
+        set_int(L, "count", r->window_named_count[i]);
+        lua_setfield(L, -2, r->window_named_name[i]);
+    }
     for (int i = 0; i < r->nnamed; i++) {
         const sb_histogram *h = r->named_latency[i];
         int hn = h && sb_histogram_count(h) > 0;

@@ -20,6 +20,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -310,6 +311,27 @@ static int rs_fetch_row_k(lua_State *L, int status, lua_KContext ctx)
 
 static int rs_fetch_row(lua_State *L) { return rs_fetch_row_k(L, LUA_OK, RUN_START); }
 
+/* rs:field_name(i): the name the server gave column i (from 1) of the
+ * result, or nil (out of range, the result no longer current or read to
+ * its end, a driver that cannot name columns).  Read from the driver only
+ * when asked. */
+static int rs_field_name_k(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    struct l_rs *rs = check_rs(L);
+    lua_Integer i = luaL_checkinteger(L, 2);
+    rs_settle(L, rs, rs_field_name_k, ctx);
+    const char *name = rs->gen == sb_conn_result_gen(rs->c) && i >= 1 && i <= INT_MAX
+                           ? sb_conn_field_name(rs->c, (int)(i - 1)) : NULL;
+    if (name == NULL)
+        lua_pushnil(L);
+    else
+        lua_pushstring(L, name);
+    return 1;
+}
+
+static int rs_field_name(lua_State *L) { return rs_field_name_k(L, LUA_OK, RUN_START); }
+
 static int rs_free_k(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
@@ -332,7 +354,9 @@ static int rs_free_k(lua_State *L, int status, lua_KContext ctx)
 
 static int rs_free(lua_State *L) { return rs_free_k(L, LUA_OK, RUN_START); }
 
-/* rs.nrows, rs.nfields, and the methods. */
+/* rs.nrows, rs.nfields, rs.affected_rows, rs.result_rows (sbench's: the
+ * rows of an answer, one without columns too, -1 when not yet known), and
+ * the methods. */
 static int rs_index_k(lua_State *L, int status, lua_KContext ctx)
 {
     (void)status;
@@ -340,11 +364,12 @@ static int rs_index_k(lua_State *L, int status, lua_KContext ctx)
     const char *k = luaL_checkstring(L, 2);
     int nrows = strcmp(k, "nrows") == 0, nfields = !nrows && strcmp(k, "nfields") == 0;
     int affected = !nrows && !nfields && strcmp(k, "affected_rows") == 0;
-    if (nrows || nfields || affected) {
+    int rows = !nrows && !nfields && !affected && strcmp(k, "result_rows") == 0;
+    if (nrows || nfields || affected || rows) {
         rs_settle(L, rs, rs_index_k, ctx);
         const struct sbd_result_info *in = sb_conn_result_info(rs->c);
         int current = rs->gen == sb_conn_result_gen(rs->c);
-        lua_pushinteger(L, !current ? 0 : nrows ? (in->nfields ? in->nrows : 0)
+        lua_pushinteger(L, !current ? 0 : rows ? in->nrows : nrows ? (in->nfields ? in->nrows : 0)
                                       : nfields ? in->nfields : in->affected_rows);
         return 1;
     }
@@ -462,7 +487,8 @@ void l_sql_open_run(lua_State *L)
         {"bulk_load_row", conn_bulk_load_row}, {"bulk_load_done", conn_bulk_load_done},
         {NULL, NULL}};
     static const luaL_Reg stmt_m[] = {{"execute", stmt_execute}, {NULL, NULL}};
-    static const luaL_Reg rs_m[] = {{"fetch_row", rs_fetch_row}, {"free", rs_free}, {NULL, NULL}};
+    static const luaL_Reg rs_m[] = {{"fetch_row", rs_fetch_row}, {"free", rs_free},
+                                    {"field_name", rs_field_name}, {NULL, NULL}};
     l_sql_add_methods(L, CONN_MT, conn_m);
     l_sql_add_methods(L, STMT_MT, stmt_m);
     l_sql_add_methods(L, RS_MT, rs_m);

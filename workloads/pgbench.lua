@@ -58,6 +58,8 @@ sbench.cmdline.options = {
                           0 },
    sampling_rate = { "run: share of transactions written to the log, in (0, 1] " ..
                         "(pgbench --sampling-rate)", 1.0 },
+   show_script = { "Print built-in script NAME (a unique prefix) on stderr and exit " ..
+                      "(pgbench --show-script)", "" },
    vacuum_all = { "run: vacuum pgbench_accounts too before the run (pgbench -v)", false },
    no_vacuum = { "run: do not vacuum branches and tellers nor empty history first (pgbench -n)", false },
 }
@@ -91,6 +93,13 @@ END;
 \set aid random(1, 100000 * :scale)
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 ]],
+}
+
+-- pgbench's descriptions of its built-ins (-b list, --show-script).
+local DESCRIPTION = {
+   ["tpcb-like"] = "<builtin: TPC-B (sort of)>",
+   ["simple-update"] = "<builtin: simple update>",
+   ["select-only"] = "<builtin: select only>",
 }
 
 local function settings()
@@ -361,7 +370,9 @@ end
 -- An aborted client: its line (pgbench's words), its transaction rolled
 -- back, its loop ended; the report counts the aborted clients (named slot
 -- "pgbench aborted") and `sbench pgbench` then exits 2.  With
--- --exit-on-abort the whole run stops.
+-- --exit-on-abort the process ends there, as pgbench 17's thread does:
+-- its line "Run was aborted due to an error in thread N", exit status 2,
+-- no report (this thread's -l log written out first).
 local aborted = false
 local function abort_client(msg)
    local id = sbench.cid or sbench.tid or 0
@@ -370,7 +381,12 @@ local function abort_client(msg)
    sbench.named_record(sbench.named_slot("pgbench aborted"), 1000)
    pcall(con.rollback, con)
    if sbench.opt.exit_on_abort then
-      error(string.format("client %d aborted (--exit-on-abort): the run stops", id), 0)
+      if txlog then txlog:close(); txlog = nil end
+      io.stderr:write(string.format("pgbench: error: Run was aborted due to an error in thread %d\n",
+                                    sbench.tid or 0))
+      io.stdout:flush()
+      io.stderr:flush()
+      os.exit(2)
    end
    return true
 end
@@ -403,6 +419,10 @@ local function transaction_failed(e, err)
       error(runner.locate(e.script, err), 0)
    end
    local act, kind = fail:on_error(e, err)
+   if act == "drop" then -- -T is over: neither retried nor failed (the core stops it)
+      err.errcode = sbench.error.RESTART_EVENT
+      error(err, 0)
+   end
    count_command_error(e.script, act == "retry" and "retried" or "failed")
    if act == "abort" and kind == "lost" then
       return abort_client(string.format("aborted in command %d (SQL) of script %d; perhaps the " ..
@@ -515,7 +535,7 @@ local function pgbench_report(stat)
    local s = settings()
    run_aborted = Report.report(stat, s, load_scripts(s), report_scale)
 end
-local pgbench_progress = Report.progress
+local function pgbench_progress(stat) Report.progress(stat, scripts and #scripts or 1) end
 
 -- After the report: pgbench's exit status 2 when a client aborted (the
 -- report and --output are complete by then).
@@ -526,7 +546,21 @@ function done()
    end
 end
 
+-- pgbench --show-script=NAME: "-- NAME: DESCRIPTION", the script's text
+-- and an empty line on stderr, exit status 0, nothing else done.
+local function show_script(name)
+   local ok, full = pcall(builtin_named, name)
+   if not ok then
+      io.stderr:write("pgbench: error: " .. tostring(full) .. "\n")
+      os.exit(1)
+   end
+   io.stderr:write(string.format("-- %s: %s\n%s\n", full, DESCRIPTION[full], BUILTIN[full]))
+   io.stderr:flush()
+   os.exit(0)
+end
+
 function init()
+   if (sbench.opt.show_script or "") ~= "" then show_script(sbench.opt.show_script) end
    if sbench.opt.pgbench_report then
       sbench.hooks.report_cumulative = pgbench_report
       sbench.hooks.report_intermediate = pgbench_progress

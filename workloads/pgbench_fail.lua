@@ -96,15 +96,18 @@ function F:may_retry()
 end
 
 -- on_error(e, err): what follows an SQL error of script e's transaction:
--- "retry" (counted), "fail" (the failure's kind counted) or "abort" (the
--- client stops), and the error's kind.
+-- "retry", "fail" (the failure's kind counted), "abort" (the client
+-- stops) or, once the run was told to stop (-T is over), "drop" for an
+-- error that would be retried or failed: pgbench's timer_exceeded ends
+-- the client without counting the transaction; and the error's kind.
 function F:on_error(e, err)
    local kind = kind_of(err, self.dialect)
-   if kind == "serialization" or kind == "deadlock" then
-      if self:may_retry() then
-         self:count(e, "retries")
-         return "retry", kind
-      end
+   local retryable = kind == "serialization" or kind == "deadlock"
+   if (retryable or (self.continue and kind ~= "lost")) and sbench.stopping() then
+      return "drop", kind -- pgbench: the time is over, the client is done, nothing counted
+   end
+   if retryable then
+      if self:may_retry() then return "retry", kind end
    elseif kind == "lost" or not self.continue then
       return "abort", kind
    end
@@ -114,9 +117,14 @@ function F:on_error(e, err)
 end
 
 -- finish(e): the transaction ended (committed or failed): counted as
--- retried when it took more than one try.
+-- retried, with its retries, when it took more than one try (counted at
+-- its end, as pgbench, so a transaction dropped at the end of -T counts
+-- no retry).
 function F:finish(e)
-   if self.tries > 1 then self:count(e, "retried") end
+   if self.tries > 1 then
+      self:count(e, "retried")
+      for _ = 2, self.tries do self:count(e, "retries") end
+   end
 end
 
 -- pgbench --verbose-errors' lines (stderr) for a transaction retried

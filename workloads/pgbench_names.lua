@@ -1,8 +1,10 @@
 -- pgbench_names: the names PostgreSQL gives the columns of a query's
--- answer, for pgbench's \gset and \aset on every database.
+-- answer, read from the query's text: pgbench's \gset and \aset take the
+-- server's own names (rs:field_name, workloads/pgbench_run.lua); these
+-- serve only a driver that cannot name its result's columns (the null
+-- driver, one built for driver ABI below 1.5).
 --
--- sbench's drivers return rows without column names, so the names are
--- worked out once, at parse time, from the SQL by PostgreSQL's own rules
+-- The names are worked out once, at parse time, from the SQL by PostgreSQL's own rules
 -- (FigureColname): an alias (AS x, or a bare alias; a quoted alias keeps
 -- its case), a column's last name, a function's name, a cast's type when
 -- its argument has no name, CASE -> "case", else "?column?".  Any query

@@ -172,18 +172,21 @@ function M.report(stat, s, list, report_scale)
    return false
 end
 
--- pgbench 15's progress line (-P), on stderr as pgbench writes it.
-function M.progress(stat)
+-- pgbench 15's progress line (-P), on stderr as pgbench writes it; its
+-- failed, retried and retries are the window's counts of the failure
+-- model (stat.named in a window: the counts in it), as the final report's.
+function M.progress(stat, nscripts)
    local dt = stat.time_interval or 0
+   local fc = fail_counts(stat, nscripts)
    local line = string.format("progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
                               stat.time_total or 0, dt > 0 and (stat.events or 0) / dt or 0,
                               (stat.latency_avg or 0) * 1000, (stat.latency_stddev or 0) * 1000,
-                              stat.failed or 0)
+                              fc.failed)
    if (sbench.opt.rate or 0) > 0 then
       line = line .. string.format(", lag %.3f ms", (stat.lag_avg or 0) * 1000)
    end
    if (sbench.opt.max_tries or 1) ~= 1 then
-      line = line .. string.format(", %d retried, %d retries", stat.retried or 0, stat.errors or 0)
+      line = line .. string.format(", %d retried, %d retries", fc.retried, fc.retries)
    end
    io.stderr:write(line, "\n")
 end

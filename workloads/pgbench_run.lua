@@ -16,6 +16,7 @@
 
 local E = require("pgbench_expr")
 local S = require("pgbench_script")
+local Names = require("pgbench_names")
 
 local M = {}
 local NULL, to_text = E.NULL, E.to_text
@@ -40,17 +41,55 @@ local function var_text(script, cmd, vars, name)
    return to_text(v)
 end
 
+-- Whether the answer's columns have the names kept from an earlier one
+-- (a statement with :variables may name other columns each time in simple
+-- mode: SELECT * FROM :t); compared without allocating.
+local function same_names(rs, part, names, n)
+   if #names ~= n then return false end
+   if #part.pieces == 1 then return true end
+   for i = 1, n do
+      if rs:field_name(i) ~= names[i] then return false end
+   end
+   return true
+end
+
+-- The names of the answer's columns: the server's (rs:field_name, read on
+-- the statement's first answer and kept while they stay the same), else,
+-- from a driver that cannot name columns, the query's text read by
+-- PostgreSQL's rules (part.names, pgbench_names; nil for SELECT * there).
+local function answer_names(rs, part, prefix)
+   local names = part.server_names
+   local n = rs.nfields
+   if names and same_names(rs, part, names, n) then return names, part.server_valid end
+   if n > 0 and rs:field_name(1) then
+      local valid = {}
+      names = {}
+      for i = 1, n do
+         names[i] = rs:field_name(i) or "?column?"
+         valid[i] = Names.valid(prefix .. names[i])
+      end
+      part.server_names, part.server_valid = names, valid
+      return names, valid
+   end
+   return part.names, part.valid
+end
+
 -- \gset (must: exactly one row) and \aset (the last row of any number)
--- into variables named by the answer's columns (pgbench_names).  A
+-- into variables named by the answer's columns (answer_names).  A
 -- result the binding gives as a count (no result set) holds rows only
 -- when the statement answers rows (part.rows: SELECT, VALUES, RETURNING).
 local function store(script, cmd, rs, part, vars, prefix, must)
    local row, nrows = nil, 0
+   local names, valid = part.names, part.valid
    if type(rs) == "number" then
       nrows = part.rows and rs or 0
       row = {}
    elseif rs then
-      local r = rs:fetch_row()
+      names, valid = answer_names(rs, part, prefix)
+      if rs.nfields == 0 then -- no columns (SELECT;): its rows, nothing to set
+         nrows, row = math.max(rs.result_rows, 0), {}
+      end
+      local r = nrows == 0 and rs:fetch_row()
       while r do
          row, nrows = r, nrows + 1
          if must and nrows > 1 then row = nil end
@@ -61,9 +100,10 @@ local function store(script, cmd, rs, part, vars, prefix, must)
       script_fail(script, cmd, "expected one row, got " .. nrows)
    end
    if not row or nrows == 0 then return end
-   for i, nm in ipairs(part.names) do
+   if not names then script_fail(script, cmd, "the database driver cannot name the columns") end
+   for i, nm in ipairs(names) do
       local v = row[i]
-      if not part.valid[i] then script_fail(script, cmd, "error storing into variable " .. prefix .. nm) end
+      if not valid[i] then script_fail(script, cmd, "error storing into variable " .. prefix .. nm) end
       if v == nil then v = NULL elseif type(v) == "string" then v = E.parse_value(v) or v end
       vars[prefix .. nm] = v
    end

@@ -3,9 +3,10 @@
 -- parse(text, source) reads a pgbench script (SQL commands ending at ';',
 -- over several lines, with '...', "...", E'...' and $tag$...$tag$ quoting;
 -- `\;` compounds; `\gset`/`\aset` after any query, its columns named by
--- pgbench_names; the meta-commands \set \sleep \setshell \shell \if
--- \elif \else \endif \startpipeline \syncpipeline \endpipeline, each
--- continued over lines ending in a backslash) into a list of commands,
+-- the server's answer (pgbench_run; pgbench_names as the fallback); the
+-- meta-commands \set \sleep \setshell \shell \if \elif \else \endif
+-- \startpipeline \syncpipeline \endpipeline, each continued over lines
+-- ending in a backslash) into a list of commands,
 -- checking everything that can be checked before the run: unknown
 -- meta-commands, malformed expressions, unbalanced \if, missing
 -- arguments, pipeline misuse.  A refusal is
@@ -201,10 +202,16 @@ local function add_sql(cmds, parts, line, src, how, prefix)
       local part = { sql = t, pieces = M.split_vars(t) }
       part.verb = verbs[clean:lower():gsub("%s+", " "):gsub(" $", "")]
       if how == "aset" or (how == "gset" and i == #real) then
-         local names, why = M.select_names(clean, how)
-         if not names then refuse(src, line, why) end
-         part.names, part.valid, part.rows = names, {}, names.rows
-         for k, nm in ipairs(names) do part.valid[k] = Names.valid(prefix .. nm) end
+         -- the server's answer names the columns (pgbench_run); the text's
+         -- names serve the check of variables before the run and a driver
+         -- that cannot name columns; SELECT *, TABLE: known at run time only
+         local names = M.select_names(clean, how)
+         if names then
+            part.names, part.valid, part.rows = names, {}, names.rows
+            for k, nm in ipairs(names) do part.valid[k] = Names.valid(prefix .. nm) end
+         else
+            part.unnamed, part.rows = true, true
+         end
       end
       cmd.parts[#cmd.parts + 1] = part
    end
@@ -402,20 +409,15 @@ end
 
 -- check_vars(script, defined): refuses the first variable read that no
 -- command of the script sets and `defined` (a set of names) does not
--- hold.  A script with \gset/\aset defines names chosen by its queries:
--- their columns' names are added.
+-- hold.  A script with \gset/\aset defines the names the server gives
+-- its answers' columns: its variables are checked as pgbench does, at run
+-- time.
 function M.check_vars(script, defined)
    local set = {}
    for k in pairs(defined) do set[k] = true end
    for _, c in ipairs(script.commands) do
       if c.kind == "set" or c.kind == "setshell" then set[c.var] = true end
-      if c.kind == "sql" then
-         for _, p in ipairs(c.parts) do
-            for k, nm in ipairs(p.names or {}) do
-               if p.valid[k] then set[c.prefix .. nm] = true end
-            end
-         end
-      end
+      if c.kind == "sql" and c.how then return end
    end
    for _, c in ipairs(script.commands) do
       if c.kind == "sql" then -- name the line of the variable itself

@@ -302,6 +302,7 @@ static const struct sbd_driver mysql_driver = {
     .poll_result = myd_poll_result,
 #endif
     .query_stream = myd_query_stream,
+    .field_name = myd_field_name,
 #if MYD_CAP_HOST_IO
     .host_io = myd_host_io,
     .io_want = myd_io_want,

@@ -68,6 +68,8 @@ struct sbd_stmt {
     int wire_select;                /* a SELECT: may be re-run on Connector/C */
     struct myd_col *wcols;           /* ncols each: the latest metadata */
     struct myd_col *pcols;           /* ncols each: as prepared (the bindings) */
+    MYSQL_RES *names;               /* the result's metadata, read when a
+                                       workload asks for a column's name */
 };
 
 struct sbd_conn {
@@ -176,6 +178,8 @@ int myd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *
  * stream at a packet boundary between statements). */
 int myd_query_stream(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int myd_fetch_row(sbd_conn *c, struct sbd_value *row);
+/* The name of column i of the current result, or NULL. */
+const char *myd_field_name(sbd_conn *c, int i);
 void myd_free_result(sbd_conn *c);
 int myd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
 /* Releases any current result (query or statement). */

@@ -135,6 +135,22 @@ int myd_fetch_row(sbd_conn *c, struct sbd_value *row)
     return SBD_DONE;
 }
 
+const char *myd_field_name(sbd_conn *c, int i)
+{
+    if (i < 0)
+        return NULL;
+    if (c->res_kind == RES_QUERY)
+        return (unsigned)i < c->nfields ? c->fields[i].name : NULL;
+    if ((c->res_kind != RES_STMT && c->res_kind != RES_WIRE) || c->cur == NULL ||
+        (unsigned)i >= c->cur->ncols)
+        return NULL;
+    if (c->cur->names == NULL) /* once per statement, when first asked */
+        c->cur->names = mysql_stmt_result_metadata(c->cur->st);
+    if (c->cur->names == NULL || (unsigned)i >= mysql_num_fields(c->cur->names))
+        return NULL;
+    return mysql_fetch_fields(c->cur->names)[i].name;
+}
+
 void myd_free_result(sbd_conn *c)
 {
     myd_release_result(c);
@@ -214,6 +230,8 @@ static void free_stmt(sbd_stmt *s)
     free(s->rbuf);
     free(s->rcap);
     free(s->wcols);
+    if (s->names != NULL)
+        mysql_free_result(s->names);
     free(s);
 }
 

@@ -160,6 +160,7 @@ static const struct sbd_driver odbc_driver = {
     .server_version = odbc_server_version,
     .query = odbc_query,
     .fetch_row = odbc_fetch_row,
+    .field_name = odbc_field_name,
     .free_result = odbc_free_result,
     .prepare = odbc_prepare,
     .execute = odbc_execute,

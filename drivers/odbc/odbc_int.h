@@ -72,6 +72,7 @@ struct sbd_conn {
     SQLHSTMT qh;            /* statement handle for plain queries */
     SQLHSTMT cur;           /* handle whose result is open, NULL if none */
     int ncols;              /* columns of the open result */
+    char field_name[256];   /* odbc_field_name's answer */
     const int *ctypes;      /* their enum sbd_type (qtypes or a stmt's) */
     int *qtypes;            /* column types of the last plain query */
     struct odbc_colbuf *cols; /* string buffers, one per column */
@@ -152,6 +153,8 @@ void odbc_stmt_free(sbd_stmt *s);
  * says). */
 int odbc_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int odbc_fetch_row(sbd_conn *c, struct sbd_value *row);
+/* The name of column i of the open result (SQLDescribeCol), or NULL. */
+const char *odbc_field_name(sbd_conn *c, int i);
 void odbc_free_result(sbd_conn *c);
 int odbc_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                  const int *param_types_in, sbd_stmt **out);

@@ -187,6 +187,18 @@ static int get_string(sbd_conn *c, int i, struct sbd_value *v)
     return SBD_OK;
 }
 
+const char *odbc_field_name(sbd_conn *c, int i)
+{
+    SQLSMALLINT len = 0, type = 0, digits = 0, nullable = 0;
+    SQLULEN size = 0;
+    if (c->cur == SQL_NULL_HSTMT || i < 0 || i >= c->ncols)
+        return NULL;
+    SQLRETURN rc = SQLDescribeCol(c->cur, (SQLUSMALLINT)(i + 1), (SQLCHAR *)c->field_name,
+                                  (SQLSMALLINT)sizeof c->field_name, &len, &type, &size, &digits,
+                                  &nullable);
+    return SQL_SUCCEEDED(rc) ? c->field_name : NULL;
+}
+
 int odbc_fetch_row(sbd_conn *c, struct sbd_value *row)
 {
     if (c->cur == SQL_NULL_HSTMT)

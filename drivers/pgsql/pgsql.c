@@ -293,6 +293,7 @@ static const struct sbd_driver pgsql_driver = {
     .host_io = pgd_host_io,
     .io_want = pgd_io_want,
     .io_done = pgd_io_done,
+    .field_name = pgd_field_name,
 };
 
 /* The driver table: static, never NULL, never fails. */

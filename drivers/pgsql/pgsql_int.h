@@ -201,6 +201,9 @@ void pgd_notice(const char *severity, const char *msg);
 int pgd_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info);
 int pgd_fetch_row(sbd_conn *c, struct sbd_value *row);
 void pgd_free_result(sbd_conn *c);
+/* The name the server gave column i of the current result (PQfname, or the
+ * fast path's RowDescription), or NULL. */
+const char *pgd_field_name(sbd_conn *c, int i);
 /* On success *out is owned by c until pgd_close_stmt or disconnect. */
 int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                 const int *param_types, sbd_stmt **out);

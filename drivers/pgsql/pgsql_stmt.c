@@ -183,6 +183,15 @@ int pgd_fetch_row(sbd_conn *c, struct sbd_value *row)
 
 void pgd_free_result(sbd_conn *c) { pgd_clear_result(c); }
 
+const char *pgd_field_name(sbd_conn *c, int i)
+{
+    if (i < 0 || i >= c->nfields)
+        return NULL;
+    if (c->wire_res)
+        return pgd_wire_field_name(&c->wire, i);
+    return c->res ? PQfname(c->res, i) : NULL;
+}
+
 /* ---- prepared statements ----------------------------------------------- */
 
 void pgd_free_stmt(struct sbd_stmt *s)

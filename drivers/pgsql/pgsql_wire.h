@@ -39,6 +39,7 @@ struct pgd_wire {
     /* decoded answer (offsets into `in`, stable when it grows) */
     int ready;              /* ReadyForQuery seen */
     int has_desc;           /* RowDescription seen: a result set */
+    size_t desc;            /* its body's offset in `in` (the column names) */
     int nfields;
     unsigned char *kinds;   /* per column: enum sbd_type (pgd_type_kind) */
     int kinds_cap;
@@ -125,6 +126,10 @@ int pgd_wire_parse(struct pgd_wire *w);
 /* PQcmdTuples' count from a CommandComplete tag ("INSERT 0 5" -> 5,
  * "UPDATE 3" -> 3, "CREATE TABLE" -> 0). */
 int64_t pgd_wire_tag_rows(const char *tag);
+
+/* The name of column i of the answer's RowDescription (NUL-terminated,
+ * in `in`), or NULL when there is none or i is out of range. */
+const char *pgd_wire_field_name(const struct pgd_wire *w, int i);
 
 /* Fills row[0..nfields) from DataRow `r` of the answer: type (the
  * column's kind), is_null, s and len; i and d are 0 (numbers are the

@@ -342,6 +342,16 @@ static int row_description(struct pgd_wire *w, const unsigned char *b, size_t n)
     return 0;
 }
 
+const char *pgd_wire_field_name(const struct pgd_wire *w, int i)
+{
+    if (!w->has_desc || i < 0 || i >= w->nfields)
+        return NULL;
+    const char *name = w->in + w->desc + 2; /* row_description checked the framing */
+    for (int f = 0; f < i; f++)
+        name += strlen(name) + 1 + 18;
+    return name;
+}
+
 /* DataRow: checks its framing and keeps the offset of its first field. */
 static int data_row(struct pgd_wire *w, const unsigned char *b, size_t n, size_t off)
 {
@@ -387,6 +397,7 @@ static int message(struct pgd_wire *w, int type, const unsigned char *b, size_t 
     case 'n': /* NoData */
         return n == 0 ? 0 : bad(w, "bad length", type);
     case 'T':
+        w->desc = off;
         return row_description(w, b, n);
     case 'D':
         return data_row(w, b, n, off);

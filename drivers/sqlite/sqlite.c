@@ -137,6 +137,7 @@ static const struct sbd_driver sqlite_driver = {
     .server_version = sqlite_server_version,
     .query = sqlite_query,
     .fetch_row = sqlite_fetch_row,
+    .field_name = sqlite_field_name,
     .free_result = sqlite_free_result,
     .prepare = sqlite_prepare,
     .execute = sqlite_execute,

@@ -121,6 +121,8 @@ int sqlite_cache_insert(sbd_conn *c, const char *sql, size_t len, uint64_t h,
 /* Fills row[0..ncols) from st's current row; strings point into SQLite's
  * row memory, valid until st is stepped or reset. */
 void sqlite_fill_row(sqlite3_stmt *st, int ncols, struct sbd_value *row);
+/* The name of column i of the current result (sqlite3_column_name), or NULL. */
+const char *sqlite_field_name(sbd_conn *c, int i);
 /* Whether values of sbench type `type` are bound from .s/.len (as text;
  * BYTES as a blob). */
 int sqlite_is_text_type(int type);

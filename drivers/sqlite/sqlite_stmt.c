@@ -221,6 +221,13 @@ int sqlite_query(sbd_conn *c, const char *sql, size_t len,
     return start_stmt(c, st, !cached, info);
 }
 
+const char *sqlite_field_name(sbd_conn *c, int i)
+{
+    if (c->cur == NULL || i < 0 || i >= c->cur_ncols)
+        return NULL;
+    return sqlite3_column_name(c->cur, i);
+}
+
 int sqlite_fetch_row(sbd_conn *c, struct sbd_value *row)
 {
     if (c->cur == NULL)

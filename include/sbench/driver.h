@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 4
+#define SBD_ABI_MINOR 5
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -360,6 +360,15 @@ struct sbd_driver {
     int (*host_io)(sbd_conn *conn, int on);
     int (*io_want)(sbd_conn *conn, struct sbd_io *io);
     void (*io_done)(sbd_conn *conn, enum sbd_io_kind kind, long result);
+
+    /* --- column names (ABI 1.5; else NULL) --- */
+    /* The name the server gave column i (0-based) of the current result,
+     * NUL-terminated, or NULL when i is out of range or the name is not
+     * known.  Owned by the connection, valid until its next call (this one
+     * too: copy a name before asking the next); asked before fetch_row
+     * returned SBD_DONE (a driver may drop the names with the last row).  Only called when a workload asks (rs:field_name),
+     * never per statement. */
+    const char *(*field_name)(sbd_conn *conn, int i);
 };
 
 /* The entry point every driver defines:

@@ -574,6 +574,52 @@ static const char usage[] =
     "  options connect to; --no-data: the driver stores nothing (like the null driver),\n"
     "  skip the checks that read stored rows back\n";
 
+/* ABI 1.5: the names the server gives a result's columns (an alias as
+ * written, a column's own name), of a query's result and of a prepared
+ * statement's (executed twice), before and after the first row is read;
+ * NULL past the last column. */
+static void check_field_names(sbd_conn *c)
+{
+    struct sbd_result_info info;
+    struct sbd_value row[3];
+    run(c, "SELECT id AS first_col, k, 3 AS MiXed3 FROM drvcheck_t WHERE id = 500", &info);
+    CHECK(info.nfields == 3, c, "field names: 3 columns");
+    /* a name is valid until the next call: each compared when read */
+    const char *a = drv->field_name(c, 0);
+    CHECK(a && strcmp(a, "first_col") == 0, c, "field_name: an alias");
+    const char *b = drv->field_name(c, 1);
+    CHECK(b && strcmp(b, "k") == 0, c, "field_name: a column's own name");
+    const char *m = drv->field_name(c, 2);
+    CHECK(m && (strcmp(m, "MiXed3") == 0 || strcmp(m, "mixed3") == 0), c,
+          "field_name: an unquoted alias (folded to lower case by PostgreSQL)");
+    CHECK(drv->field_name(c, 3) == NULL && drv->field_name(c, -1) == NULL, c,
+          "field_name: NULL out of range");
+    CHECK(drv->fetch_row(c, row) == SBD_OK, c, "field names: one row");
+    a = drv->field_name(c, 0);
+    CHECK(a && strcmp(a, "first_col") == 0, c, "field_name after a row was read");
+    CHECK(drv->fetch_row(c, row) == SBD_DONE, c, "field names: one row only");
+    drv->free_result(c);
+    if (!(drv->caps & SBD_CAP_PREPARED))
+        return;
+    const char *sel = "SELECT k AS second_col, id FROM drvcheck_t WHERE id = ?";
+    int t_int = SBD_TYPE_INT;
+    sbd_stmt *st;
+    CHECK(drv->prepare(c, sel, strlen(sel), 1, &t_int, &st) == SBD_OK, c, "field names: prepare");
+    struct sbd_value p = {.type = SBD_TYPE_INT, .i = 501};
+    for (int i = 0; i < 2; i++) { /* the second execute: its own names still */
+        CHECK(drv->execute(c, st, &p, 1, &info) == SBD_OK && info.nfields == 2, c,
+              "field names: execute");
+        a = drv->field_name(c, 0);
+        CHECK(a && strcmp(a, "second_col") == 0, c, "field_name of a prepared statement's result");
+        b = drv->field_name(c, 1);
+        CHECK(b && strcmp(b, "id") == 0, c, "field_name of a prepared statement's result: 2nd");
+        while (drv->fetch_row(c, row) == SBD_OK)
+            ;
+        drv->free_result(c);
+    }
+    drv->close_stmt(c, st);
+}
+
 int main(int argc, char **argv)
 {
     int no_data = 0, first = 1;
@@ -654,6 +700,8 @@ int main(int argc, char **argv)
     if (stores_data) {
         check_stored_data(c);
         check_abi_1_3(c);
+        if (drv->field_name)
+            check_field_names(c);
     }
     if (drv->caps & SBD_CAP_NONBLOCKING)
         check_nonblocking_basics(c);

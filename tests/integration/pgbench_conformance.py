@@ -62,6 +62,8 @@ def sbench_class(rc, out):
     """sbench's outcome: 1 refused before the run, 2 a client aborted, 0 ran."""
     if rc is None:
         return "timeout"
+    if rc == 2 and "Run was aborted due to an error in thread" in out:  # --exit-on-abort (17)
+        return 2
     if rc != 0 and "actually processed" not in out:
         return 1
     if rc == 2 or re.search(r"client \d+ aborted", out):

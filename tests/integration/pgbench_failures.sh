@@ -19,6 +19,8 @@
 #     account updated exists;
 #   - a script that leaves BEGIN open: 2/6 processed and both clients
 #     aborted as pgbench, nothing committed, exit 2.
+#   - --exit-on-abort (pgbench 17): the run ends at the first abort, exit
+#     2, pgbench 17's line, no report; --show-script as pgbench's.
 # Environment: see wl-lib.sh.  A missing server or pgbench is a failure.
 set -u
 . "$(cd "$(dirname "$0")" && pwd)/wl-lib.sh"
@@ -38,6 +40,11 @@ run() {
     echo $? >"$W/$name.rc"
 }
 bbal() { q "SELECT bbalance FROM pgbench_branches WHERE bid = 1"; }
+counts() { # FILE: processed failed deadlocks retried retries
+    echo "$(fig "$1" "number of transactions actually processed") $(fig "$1" "number of failed transactions")" \
+        "$(fig "$1" "number of deadlock failures") $(fig "$1" "number of transactions retried")" \
+        "$(fig "$1" "total number of retries")"
+}
 
 # --- a hot row at REPEATABLE READ (the snapshot is taken before the sleep)
 cat >"$W/hot.sql" <<'EOF'
@@ -84,6 +91,51 @@ else
     fail "--max-tries=1000: retried '$r_sb', retries '$n_sb'"; sed 's/^/     | /' "$W/sb-hot2.out"
 fi
 
+# --- -P's failed, retried and retries: each window's counts add up to the
+# report's totals (exact, not the core's error count), and the row moved by
+# exactly the transactions processed (one cut at the end of -T is rolled back)
+b0=$(bbal)
+run sb-hotp SBP -n -c 4 -j 2 -T 4 -P 1 --max-tries=2 --failures-detailed -f "$W/hot.sql"
+b1=$(bbal)
+psum() { sed -n "s/^progress: .*, \([0-9]*\) failed, \([0-9]*\) retried, \([0-9]*\) retries$/\1 \2 \3/p" "$1" |
+         awk '{ f += $1; r += $2; n += $3 } END { print f + 0, r + 0, n + 0, NR }'; }
+set -- $(psum "$W/sb-hotp.err")
+expect_eq "-P --max-tries=2: the windows' failed, retried, retries add up to the report's" "$1 $2 $3" \
+    "$(fig "$W/sb-hotp.out" "number of failed transactions") $(fig "$W/sb-hotp.out" "number of transactions retried") $(fig "$W/sb-hotp.out" "total number of retries")"
+checks=$((checks + 1))
+if [ "$4" -ge 3 ] && [ "$2" -gt 0 ] && [ "$3" = "$2" ]; then
+    echo "ok   -P --max-tries=2: $4 progress lines, $2 transactions retried once each"
+else
+    fail "-P --max-tries=2: $4 progress lines, retried $2, retries $3"; sed 's/^/     | /' "$W/sb-hotp.err" | head -20
+fi
+expect_eq "-P -T 4: the row moved by the transactions processed" "$((b1 - b0))" \
+    "$(fig "$W/sb-hotp.out" "number of transactions actually processed")"
+
+# --- a deadlock found after -T's end (1.5 s sleep, deadlock_timeout 1 s,
+# -T 2): pgbench ends the victim's client without counting its transaction
+# (neither failed nor retried); the other client's commits
+cat >"$W/dlate.sql" <<'EOF'
+\if :client_id = 0
+BEGIN;
+SELECT pg_advisory_xact_lock(5);
+\sleep 1500 ms
+SELECT pg_advisory_xact_lock(6);
+END;
+\else
+BEGIN;
+SELECT pg_advisory_xact_lock(6);
+\sleep 1500 ms
+SELECT pg_advisory_xact_lock(5);
+END;
+\endif
+EOF
+for mt in 1 2; do
+    run pg-dlate PGB -n -c 2 -j 2 -T 2 --max-tries=$mt --failures-detailed -f "$W/dlate.sql"
+    run sb-dlate SBP -n -c 2 -j 2 -T 2 --max-tries=$mt --failures-detailed -f "$W/dlate.sql"
+    expect_eq "deadlock after -T's end, --max-tries=$mt: exit, processed failed deadlocks [retried retries] as pgbench's" \
+        "$(cat "$W/sb-dlate.rc") $(counts "$W/sb-dlate.out")" "$(cat "$W/pg-dlate.rc") $(counts "$W/pg-dlate.out")"
+done
+
 # --- a deadlock between two clients
 cat >"$W/dl.sql" <<'EOF'
 \if :client_id = 0
@@ -100,11 +152,6 @@ SELECT pg_advisory_xact_lock(3);
 END;
 \endif
 EOF
-counts() { # FILE: processed failed deadlocks retried retries
-    echo "$(fig "$1" "number of transactions actually processed") $(fig "$1" "number of failed transactions")" \
-        "$(fig "$1" "number of deadlock failures") $(fig "$1" "number of transactions retried")" \
-        "$(fig "$1" "total number of retries")"
-}
 for mt in 1 2; do
     rm -f "$W"/dlog.*
     run pg-dl PGB -n -c 2 -j 2 -t 1 --max-tries=$mt --failures-detailed --verbose-errors -f "$W/dl.sql"
@@ -165,6 +212,32 @@ expect_eq "open BEGIN: processed as pgbench's" "$(grep '^number of transactions 
 expect_eq "open BEGIN: clients aborted (pgbench's line)" \
     "$(grep -c 'aborted: end of script reached without completing the last transaction' "$W/sb-open.err")" 2
 expect_eq "open BEGIN: nothing committed" "$(bbal)" "$b0"
+
+# --- --exit-on-abort (pgbench 17; pgbench 15 here lacks it): client 0
+# divides by zero at once; client 1 would sleep through -T 100.  pgbench
+# 17 ends the process there ("Run was aborted due to an error in thread
+# N", exit 2, no report); without the option client 1 runs to its end.
+printf '%s\n' '\if :client_id = 0' '\set y 1 / 0' '\endif' '\sleep 20 ms' >"$W/eoa.sql"
+t0=$(date +%s)
+run sb-eoa SBP -n -c 2 -j 2 -T 100 --exit-on-abort -f "$W/eoa.sql"
+t1=$(date +%s)
+expect_eq "--exit-on-abort: exit status, the division's abort, pgbench 17's line, no report" \
+    "$(cat "$W/sb-eoa.rc") $(grep -c 'client 0 aborted in command 1 (set) of script 0.*division by zero' "$W/sb-eoa.err") $(grep -c '^pgbench: error: Run was aborted due to an error in thread [01]$' "$W/sb-eoa.err") $(grep -c 'actually processed' "$W/sb-eoa.out")" \
+    "2 1 1 0"
+checks=$((checks + 1))
+if [ $((t1 - t0)) -lt 60 ]; then
+    echo "ok   --exit-on-abort: the run ended at the abort ($((t1 - t0)) s of -T 100)"
+else
+    fail "--exit-on-abort: the run lasted $((t1 - t0)) s of -T 100"
+fi
+
+# --- --show-script=NAME (a prefix too): pgbench's text on stderr, exit 0
+for bi in tpcb-like simple-update select-only sel; do
+    run pg-show PGB --show-script=$bi
+    run sb-show SBP --show-script=$bi
+    expect_eq "--show-script=$bi: exit status and stderr as pgbench's" \
+        "$(cat "$W/sb-show.rc") $(cat "$W/sb-show.err")" "$(cat "$W/pg-show.rc") $(cat "$W/pg-show.err")"
+done
 
 rm -rf "$W"
 echo "$checks checks, $failures failed"

@@ -62,11 +62,14 @@ refused("\\endif alone", "SELECT 1;\n\\endif\n", "t.sql:2: \\endif without match
 refused("bad time unit", "\\sleep 5 hours\n", "t.sql:1: unrecognized time unit, must be us, ms or s: hours")
 refused("\\set without expression", "\\set x\n", "t.sql:1: missing argument in command \"set\"")
 refused("\\gset after nothing", "\\gset\n", "t.sql:1: \\gset must follow an SQL command")
-refused("\\gset of SELECT *", "SELECT * FROM t \\gset\n", "t.sql:1: \\gset cannot name the columns of SELECT *")
+check("\\gset of SELECT *: named by the server's answer at run time",
+      S.parse("SELECT * FROM t \\gset\n", "t.sql").commands[1].parts[1].unnamed, true)
 local ok, err = pcall(S.check_vars, S.parse("\\set a :b + 1\n", "t.sql"), {})
 check("undefined variable", err, "t.sql:1: undefined variable \"b\"")
 ok = pcall(S.check_vars, S.parse("SELECT 1 AS z \\gset\n\\set a :z\n", "t.sql"), {})
 check("a \\gset column defines its variable", ok, true)
+ok = pcall(S.check_vars, S.parse("SELECT * FROM t \\gset\n\\set a :anything\n", "t.sql"), {})
+check("with \\gset, variables are checked at run time (as pgbench)", ok, true)
 
 -- issue #41: valid scripts that were refused or cut
 local dollar = S.parse("DO $$ BEGIN PERFORM 1; PERFORM 2; END $$;\nSELECT $t$a;b$t$ AS x \\gset\nSELECT 1;\n", "t.sql").commands

@@ -24,7 +24,7 @@
 \sleep 1 ms
 \sleep :n us
 SELECT :n * 2 AS doubled, :n + 100 AS plus \gset p_
-SELECT 7 AS seven \aset
+SELECT * FROM (SELECT 7 AS seven) s \aset
 \set h abs(hash(:n)) % 7
 \set pm permute(:n, 10)
 \startpipeline
