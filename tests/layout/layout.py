@@ -43,7 +43,8 @@ ALLOWED = {
     "lua": {"builtin", "core", "lib", "include"},
     "merge": {"results", "core", "lib", "include"},
     "compare": {"results", "core", "lib", "include"},
-    "cli": {"compare", "merge", "results", "lua", "builtin", "core", "lib", "include"},
+    "history": {"results", "core", "lib", "include"},
+    "cli": {"compare", "merge", "history", "results", "lua", "builtin", "core", "lib", "include"},
 }
 PRODUCTION = list(ALLOWED) + ["include"]
 # Folders whose circles of calls are known and not yet broken: each driver
