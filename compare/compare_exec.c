@@ -506,23 +506,6 @@ static int prepare_tables(struct exec *x, int w)
     return interrupted ? -1 : 0;
 }
 
-/* The run history's marks of the next run (history/history_run.c reads
- * them in the child): this comparison's session, set once, and the run's
- * target, point and repeat. */
-static void history_place(const struct cmp_spec *s, int w, int ti, int k, int rep)
-{
-    char v[64];
-    if (getenv("SBENCH_HISTORY_SESSION") == NULL) {
-        snprintf(v, sizeof v, "compare-%lx-%ld", (unsigned long)time(NULL), (long)getpid());
-        setenv("SBENCH_HISTORY_SESSION", v, 1);
-    }
-    setenv("SBENCH_HISTORY_TARGET", s->targets[k].name, 1);
-    snprintf(v, sizeof v, "%d", w * s->nthreads + ti);
-    setenv("SBENCH_HISTORY_POINT", v, 1);
-    snprintf(v, sizeof v, "%d", rep);
-    setenv("SBENCH_HISTORY_REPEAT", v, 1);
-}
-
 static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
 {
     const struct cmp_spec *s = x->s;
@@ -567,7 +550,6 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     struct child_result r;
     static struct cmp_probe threads; /* big: not on the stack */
     memset(&threads, 0, sizeof threads);
-    history_place(s, w, ti, k, rep);
     if (run_child(a.v, out, NULL, &r, &threads) != 0) {
         fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
         return -1;
@@ -798,6 +780,7 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
                     if (!prepared && prepare_tables(&x, w) != 0)
                         goto out;
                     prepared = 1;
+                    cmp_history_place(s, w, t, k, r); /* compare_history.c */
                     if (one_run(&x, w, t, k, r, order++) != 0)
                         goto out;
                 }
