@@ -31,6 +31,7 @@
 #include "../core/shard.h"
 #include "../lua/l_script.h"
 #include "../merge/merge.h"
+#include "../history/history_cli.h"
 #include "../history/history_run.h"
 
 #define DEFAULT_DRIVER "sqlite"
@@ -620,6 +621,8 @@ int main(int argc, char **argv)
         return sb_compare_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return sb_report_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "history") == 0) /* history/history_cli.c */
+        return sb_history_main(argc, argv);
 
     struct sb_options *o = sb_options_create();
     if (o == NULL) {

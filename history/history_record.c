@@ -182,7 +182,10 @@ static int check_lines(const char *buf, size_t len, json_object **fin, char *err
     if (rc == 0 && *fin == NULL)
         snprintf(why, sizeof why, "no final line (the run did not finish its report)"), rc = -1;
     if (rc < 0) {
-        snprintf(err, errlen, "line %d: %s", jl.line, why);
+        if (jl.line > 0)
+            snprintf(err, errlen, "line %d: %s", jl.line, why);
+        else
+            snprintf(err, errlen, "%s", why);
         json_object_put(*fin);
         *fin = NULL;
     }
