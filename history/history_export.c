@@ -22,7 +22,8 @@ static const char *const columns[] = {
     "id", "run_id", "session", "source", "time", "time_utc", "workload", "options_digest", "driver",
     "host", "port", "dbname", "target", "point", "repeat", "labels", "tps", "qps", "errors",
     "reconnects", "transactions", "seconds", "lat_avg_ms", "lat_p50_ms", "lat_p95_ms", "lat_p99_ms",
-    "lat_max_ms", "nopm", "server_version", "sbench_version", "driver_version", "cmdline", NULL,
+    "lat_max_ms", "nopm", "server_version", "sbench_version", "driver_version", "cmdline", "host_load",
+    NULL,
 };
 
 /* Column i of r as a JSON value (a new reference; NULL for a missing figure). */
@@ -44,6 +45,7 @@ static json_object *value(const struct sb_hist_run *r, int i)
     case 10: return json_object_new_int(r->port);
     case 13: return json_object_new_int(r->point);
     case 14: return json_object_new_int(r->repeat);
+    case 32: return isfinite(r->host_load) ? json_object_new_double(r->host_load) : NULL;
     default: break;
     }
     if (i >= 16 && i <= 27)

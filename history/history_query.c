@@ -102,7 +102,7 @@ static void select_sql(const struct sb_hist_filter *f, const struct where *w, ch
 {
     size_t n = (size_t)snprintf(sql, len, "SELECT id");
     for (int i = 0; i < HIST_NCOLS; i++)
-        n += (size_t)snprintf(sql + n, len - n, ", %s", i == HIST_NCOLS - 1 && !f->with_report
+        n += (size_t)snprintf(sql + n, len - n, ", %s", strcmp(hist_columns[i], "report") == 0 && !f->with_report
                               ? "NULL AS report" : hist_columns[i]);
     if (f->limit > 0)
         snprintf(sql + n, len - n, " FROM runs WHERE 1 = 1%s ORDER BY time DESC, id DESC LIMIT %d",

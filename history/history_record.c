@@ -224,6 +224,9 @@ int sb_hist_run_from_report(const char *buf, size_t len, const char *source, con
     r->point = r->repeat = -1;
     r->labels = hist_labels_joined(labels, nlabels);
     figures(fin, r);
+    json_object *host = sb_json_member(run, "host"), *load = sb_json_elem(sb_json_member(host, "loadavg"), 0);
+    double cpus = sb_json_num(host, "cpus");
+    r->host_load = load && cpus > 0 ? sb_json_num_of(load) / cpus : NAN;
     r->server_version = hist_strdup(sb_json_str(run, "server_version"));
     r->sbench_version = hist_strdup(sb_json_str(run, "sbench_version"));
     r->driver_version = hist_strdup(sb_json_str(run, "client_version"));

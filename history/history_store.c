@@ -50,6 +50,13 @@ static const char *const schema_v1[] = {
     NULL,
 };
 
+/* Version 2: the client host's load per CPU; labels found by key and value. */
+static const char *const schema_v2[] = {
+    "ALTER TABLE runs ADD COLUMN host_load DOUBLE PRECISION",
+    "CREATE INDEX run_labels_key ON run_labels (key, value)",
+    NULL,
+};
+
 /* The schema version in the store: 0 when it has none (a new store), -1
  * when it cannot be read. */
 static int schema_version(struct sb_history *h, char *err, size_t errlen)
@@ -63,16 +70,19 @@ static int schema_version(struct sb_history *h, char *err, size_t errlen)
     return v < 0 ? -1 : v;
 }
 
-/* Makes version 1 in a new store. */
-static int create_v1(struct sb_history *h, char *err, size_t errlen)
+/* The steps from version `from` to this sbench's: a new store (0) is
+ * made as version 1 and goes up the same steps as an older store. */
+static int upgrade(struct sb_history *h, int from, char *err, size_t errlen)
 {
+    static const char *const *const steps[] = {schema_v1, schema_v2};
     char sql[2048];
-    for (int i = 0; schema_v1[i]; i++) {
-        snprintf(sql, sizeof sql, schema_v1[i],
-                 h->pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT");
-        if (hist_sql(h, sql, NULL, 0, NULL, err, errlen) != 0)
-            return -1;
-    }
+    for (int v = from; v < SB_HIST_SCHEMA_VERSION; v++)
+        for (int i = 0; steps[v][i]; i++) {
+            snprintf(sql, sizeof sql, steps[v][i],
+                     h->pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT");
+            if (hist_sql(h, sql, NULL, 0, NULL, err, errlen) != 0)
+                return -1;
+        }
     return 0;
 }
 
@@ -91,7 +101,12 @@ static int migrate(struct sb_history *h, char *err, size_t errlen)
     int v = schema_version(h, err, errlen);
     if (v < 0)
         goto fail;
-    if (v == 0 && create_v1(h, err, errlen) != 0)
+    if (v > SB_HIST_SCHEMA_VERSION) { /* another sbench got there first */
+        snprintf(err, errlen, "its schema is version %d, newer than this sbench's (%d)", v,
+                 SB_HIST_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (upgrade(h, v, err, errlen) != 0)
         goto fail;
     char ver[16];
     snprintf(ver, sizeof ver, "%d", SB_HIST_SCHEMA_VERSION);
