@@ -33,7 +33,7 @@ void hist_rows_free(struct hist_rows *rows)
 
 /* Version 1.  The id column is the one that differs between the stores. */
 static const char *const schema_v1[] = {
-    "CREATE TABLE runs (id %s, run_id TEXT NOT NULL UNIQUE, session TEXT NOT NULL,"
+    "CREATE TABLE sbench_runs (id %s, run_id TEXT NOT NULL UNIQUE, session TEXT NOT NULL,"
     " source TEXT NOT NULL, time DOUBLE PRECISION NOT NULL, cmdline TEXT, workload TEXT,"
     " options_digest TEXT, driver TEXT, host TEXT, port INTEGER, dbname TEXT, target TEXT,"
     " point_index INTEGER, repeat_index INTEGER, labels TEXT,"
@@ -42,18 +42,18 @@ static const char *const schema_v1[] = {
     " lat_avg_ms DOUBLE PRECISION, lat_p50_ms DOUBLE PRECISION, lat_p95_ms DOUBLE PRECISION,"
     " lat_p99_ms DOUBLE PRECISION, lat_max_ms DOUBLE PRECISION, nopm DOUBLE PRECISION,"
     " server_version TEXT, sbench_version TEXT, driver_version TEXT, report TEXT)",
-    "CREATE TABLE run_labels (run BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "CREATE TABLE sbench_run_labels (run BIGINT NOT NULL REFERENCES sbench_runs(id) ON DELETE CASCADE,"
     " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run, key))",
-    "CREATE INDEX runs_time ON runs (time)",
-    "CREATE INDEX runs_workload ON runs (workload, options_digest)",
-    "CREATE INDEX runs_session ON runs (session)",
+    "CREATE INDEX sbench_runs_time ON sbench_runs (time)",
+    "CREATE INDEX sbench_runs_workload ON sbench_runs (workload, options_digest)",
+    "CREATE INDEX sbench_runs_session ON sbench_runs (session)",
     NULL,
 };
 
 /* Version 2: the client host's load per CPU; labels found by key and value. */
 static const char *const schema_v2[] = {
-    "ALTER TABLE runs ADD COLUMN host_load DOUBLE PRECISION",
-    "CREATE INDEX run_labels_key ON run_labels (key, value)",
+    "ALTER TABLE sbench_runs ADD COLUMN host_load DOUBLE PRECISION",
+    "CREATE INDEX sbench_run_labels_key ON sbench_run_labels (key, value)",
     NULL,
 };
 
