@@ -160,6 +160,14 @@ $SBENCH history list --history="$URI" --label=machine=b > "$tmp/list" 2>&1
 expect_eq "machine b's runs listed from the shared store" "$(grep -c '^[0-9][0-9]* *20[0-9][0-9]-' "$tmp/list")" 3
 expect_eq "list shows no password" "$(grep -c "$SBT_PGPASSWORD" "$tmp/list")" 0
 
+echo "== sbench pgbench is recorded as pgbench"
+P=$tmp/p.db
+echo 'SELECT 1;' > "$tmp/one.sql"
+PGPASSWORD=$SBT_PGPASSWORD SBENCH_HISTORY=$P $SBENCH pgbench -n -f "$tmp/one.sql" -t 40 -c 2 \
+    -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest >/dev/null 2>"$tmp/err"
+expect_eq "pgbench exit status" "$?" 0
+expect_eq "pgbench's record" "$(sql "$P" "SELECT source || ' ' || CAST(transactions AS INT) || ' ' || driver || ' ' || (cmdline LIKE '%pgbench -n -f%') FROM sbench_runs")" "pgbench 80 pgsql 1"
+
 rm -rf "$tmp"
 echo "history: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
