@@ -31,6 +31,7 @@ static void add_options(struct sb_options *o)
     ADD("format", SB_OPT_STRING, "csv", "export: csv or json");
     ADD("with-report", SB_OPT_BOOL, "off", "export --format=json: each run's whole report too");
     ADD("output", SB_OPT_STRING, NULL, "export: write to this file instead of stdout");
+    ADD("html", SB_OPT_STRING, NULL, "report: the trend as a self-contained HTML page (charts by gnuplot)");
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit");
 #undef ADD
 }
@@ -49,7 +50,9 @@ static void usage(const struct sb_options *o)
            "                       the newest selected run's) as a series\n"
            "  export               the selected runs as CSV or JSON (--format)\n"
            "  import FILE|DIR...   JSON reports (--report-format=json --output), merged shard\n"
-           "                       sets (sbench merge's JSON) and compare results directories\n\n"
+           "                       sets (sbench merge's JSON) and compare results directories\n"
+           "  report --html=FILE   the trend as an HTML page: tps with intervals and p95 charts,\n"
+           "                       each run with what changed from the one before\n\n"
            "RUN is the number list prints or a run id (a unique prefix will do).\n\nOptions:\n");
     sb_options_print_help(o, SB_SRC_CORE, stdout);
 }
@@ -99,6 +102,7 @@ static const struct {
 } commands[] = {
     {"list", hist_cmd_list},     {"show", hist_cmd_show},     {"diff", hist_cmd_diff},
     {"trend", hist_cmd_trend},   {"export", hist_cmd_export}, {"import", hist_cmd_import},
+    {"report", hist_cmd_report},
 };
 
 /* The subcommand on c with the store open. */
@@ -153,7 +157,7 @@ int sb_history_main(int argc, char **argv)
             rc = run_command(&c, commands[i].run);
             goto out;
         }
-    fprintf(stderr, "sbench history: unknown command '%s' (list, show, diff, trend, export, import; "
+    fprintf(stderr, "sbench history: unknown command '%s' (list, show, diff, trend, export, import, report; "
             "sbench history --help)\n", words[1]);
 out:
     sb_options_destroy(o);

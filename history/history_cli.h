@@ -33,6 +33,13 @@ int hist_cmd_export(struct hist_cmd *c);
 int hist_cmd_show(struct hist_cmd *c);
 int hist_cmd_diff(struct hist_cmd *c);
 int hist_cmd_import(struct hist_cmd *c);
+int hist_cmd_report(struct hist_cmd *c);
+
+/* The trend's series (history_list.c): the runs like the newest one c's
+ * filter selects (its workload, options digest and target), with their
+ * reports, oldest first; a line naming it on c->out.  0 (none: runs->n 0),
+ * or -1 after one line on stderr. */
+int hist_series(struct hist_cmd *c, struct sb_hist_runs *runs);
 
 /* ---- history_view.c ---- */
 

@@ -68,9 +68,7 @@ int hist_cmd_list(struct hist_cmd *c)
     return 0;
 }
 
-/* The trend's series: the runs like the newest selected one (its
- * workload, options digest and target), with their reports. */
-static int series(struct hist_cmd *c, struct sb_hist_runs *runs)
+int hist_series(struct hist_cmd *c, struct sb_hist_runs *runs)
 {
     struct sb_hist_filter newest = c->f;
     newest.limit = 1;
@@ -105,7 +103,7 @@ static int series(struct hist_cmd *c, struct sb_hist_runs *runs)
 int hist_cmd_trend(struct hist_cmd *c)
 {
     struct sb_hist_runs runs;
-    if (series(c, &runs) != 0)
+    if (hist_series(c, &runs) != 0)
         return 1;
     if (runs.n == 0) {
         fprintf(stderr, "sbench history trend: no run matches in %s\n", sb_history_where(c->h));

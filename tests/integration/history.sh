@@ -168,6 +168,42 @@ PGPASSWORD=$SBT_PGPASSWORD SBENCH_HISTORY=$P $SBENCH pgbench -n -f "$tmp/one.sql
 expect_eq "pgbench exit status" "$?" 0
 expect_eq "pgbench's record" "$(sql "$P" "SELECT source || ' ' || CAST(transactions AS INT) || ' ' || driver || ' ' || (cmdline LIKE '%pgbench -n -f%') FROM sbench_runs")" "pgbench 80 pgsql 1"
 
+echo "== history report --html in headless Chromium"
+R=$tmp/r.db
+for i in 1 2 3; do
+    $SBENCH --history="$R" --db-driver=null --null-delay-us=300 oltp_point_select --time=2 --report-interval=1 \
+        --label=build=v$i run >/dev/null 2>&1
+done
+$SBENCH history report --history="$R" --html="$tmp/h.html" >/dev/null 2>"$tmp/err"
+expect_eq "report exit status" "$?" 0
+timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --user-data-dir="$tmp/chrome" --dump-dom "file://$tmp/h.html" >"$tmp/dom.html" 2>/dev/null
+$SBENCH history export --history="$R" --format=json --output="$tmp/r.json"
+checks=$((checks + 1))
+if python3 - "$tmp/dom.html" "$tmp/r.json" <<'PY'; then echo "ok   the page's charts and rows are the store's runs"; else fail "the page in Chromium"; fi
+import html.parser, json, sys
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.svg = {}; self.fig = None; self.rows = []; self.cell = None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "figure": self.fig = a.get("id")
+        if tag == "svg" and self.fig: self.svg[self.fig] = self.svg.get(self.fig, 0) + 1
+        if tag == "tr": self.rows.append([])
+        if tag == "td": self.cell = ""
+    def handle_endtag(self, tag):
+        if tag == "td": self.rows[-1].append(self.cell); self.cell = None
+    def handle_data(self, d):
+        if self.cell is not None: self.cell += d
+p = Page(); p.feed(open(sys.argv[1]).read())
+runs = json.load(open(sys.argv[2]))
+rows = [r for r in p.rows if r]
+assert p.svg == {"chart-tps": 1, "chart-p95": 1}, p.svg
+assert [r[0] for r in rows] == [str(x["id"]) for x in runs], rows
+assert [r[2] for r in rows] == ["%.2f" % x["tps"] for x in runs], (rows, runs)
+assert rows[1][7] == "labels: build=v1 \u2192 build=v2", rows[1][7]
+PY
+
 rm -rf "$tmp"
 echo "history: $checks checks, $failures failures"
 [ "$failures" -eq 0 ]
