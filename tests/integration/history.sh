@@ -58,6 +58,26 @@ expect_eq "list --since=1d --workload (all four)" "$($SBENCH history list --hist
 expect_eq "list --until=2001-01-01" "$($SBENCH history list --history="$H" --until=2001-01-01 | grep -c '^[0-9][0-9]* *20[0-9][0-9]-')" 0
 $SBENCH history export --history="$H" --format=json --output="$tmp/e.json"
 expect_eq "export JSON: transactions by run" "$(python3 -c 'import json,sys; print(",".join(str(int(r["transactions"])) for r in json.load(open(sys.argv[1]))))' "$tmp/e.json")" "400,800,1200,10"
+checks=$((checks + 1))
+if python3 - "$tmp/e.json" "$here/../../docs/history.schema.json" "$here/../../docs/report.schema.json" <<'PY'; then echo "ok   export JSON valid against docs/history.schema.json"; else fail "export JSON against the schemas"; fi
+import json, sys, jsonschema
+runs, schema, line = (json.load(open(p)) for p in sys.argv[1:4])
+assert len(runs) == 4
+for r in runs:
+    jsonschema.validate(r, schema)
+    assert "report" not in r
+PY
+$SBENCH history export --history="$H" --format=json --with-report --last=1 --output="$tmp/e1.json"
+checks=$((checks + 1))
+if python3 - "$tmp/e1.json" "$here/../../docs/history.schema.json" "$here/../../docs/report.schema.json" <<'PY'; then echo "ok   export --with-report: the run's report lines valid against report.schema.json"; else fail "export --with-report"; fi
+import json, sys, jsonschema
+runs, schema, line = (json.load(open(p)) for p in sys.argv[1:4])
+assert len(runs) == 1 and runs[0]["transactions"] == 10
+jsonschema.validate(runs[0], schema)
+assert [l["type"] for l in runs[0]["report"]][-1] == "final"
+for l in runs[0]["report"]:
+    jsonschema.validate(l, line)
+PY
 expect_eq "export CSV: lines" "$($SBENCH history export --history="$H" --format=csv | python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin))))')" 5
 $SBENCH history show --history="$H" 2 > "$tmp/show"
 expect_eq "show 2: transactions" "$(grep -c 'transactions:   800 in' "$tmp/show")" 1
