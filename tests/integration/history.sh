@@ -3,8 +3,10 @@
 # the null driver's runs recorded in a SQLite store and read back against
 # their own reports and a SQL count made outside sbench, compare's runs,
 # the filters, import (good and bad files), two writers at once, stores
-# that cannot be written (the run's report and exit status stand), an
-# older store migrated, and two "machines" sharing the suite's PostgreSQL.
+# that cannot be written (corrupt, a directory, a newer schema, a server
+# that does not answer, a full disk: the run's report and exit status
+# stand), an older store migrated, two "machines" sharing the suite's
+# PostgreSQL, sbench pgbench, and history report --html in Chromium.
 # Needs the SBT_* PostgreSQL of scripts/test.sh.  (~40 s)
 set -u
 : "${SBT_BUILD:?}" "${SBT_TMP:?}" "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
@@ -145,6 +147,16 @@ for store in "$tmp/corrupt.db" "$tmp/adir.db" "$tmp/newer.db" "postgresql://sbte
     expect_eq "store $store: no password" "$(grep -c HistSecretX "$tmp/err")" 0
 done
 expect_eq "the corrupt file is left as it was" "$(md5sum < "$tmp/corrupt.db")" "$sum"
+# a full disk: the store may not grow (RLIMIT_FSIZE, SIGXFSZ ignored: each
+# write past it fails as a full disk's would)
+F=$tmp/full.db
+$SBENCH --history="$F" $RUN --events=50 run >/dev/null 2>&1
+fsum=$(md5sum < "$F")
+(trap '' XFSZ; ulimit -f $(($(stat -c %s "$F") / 1024)); exec $SBENCH --history="$F" $RUN --events=60 run) >"$tmp/out" 2>"$tmp/err"
+expect_eq "full disk: exit status" "$?" 0
+expect_eq "full disk: the report" "$(grep -c 'transactions: *60 ' "$tmp/out")" 1
+one_line "full disk: stderr" "$tmp/err" "not recorded in the history"
+expect_eq "full disk: the store is as it was, whole" "$(md5sum < "$F") $(sql "$F" "PRAGMA integrity_check")" "$fsum ok"
 $SBENCH history list --history="$tmp/corrupt.db" >/dev/null 2>"$tmp/err"
 expect_eq "history list of a corrupt store exits 1" "$?" 1
 one_line "history list of a corrupt store" "$tmp/err" "corrupt.db"
