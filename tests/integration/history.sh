@@ -120,6 +120,11 @@ expect_eq "its results directory imported: same runs, targets, repeats" \
     "$(sql "$C2" "SELECT group_concat(run_id || target || repeat_index, ',') FROM (SELECT * FROM sbench_runs ORDER BY run_id)")" \
     "$(sql "$C" "SELECT group_concat(run_id || target || repeat_index, ',') FROM (SELECT * FROM sbench_runs ORDER BY run_id)")"
 
+$SBENCH compare --target=a:--db-driver=null --repeats=1 --time=1 --warmup-time=0 --prepare=off --quiet \
+    --results="$tmp/cmp-pw" --history="postgresql://u:HistSecretX@127.0.0.1:1/none" oltp_read_only >/dev/null 2>"$tmp/err"
+expect_eq "compare with a history URI's password: exit status" "$?" 0
+expect_eq "the password is in none of its files" "$(grep -rl HistSecretX "$tmp/cmp-pw" "$tmp/err" | wc -l)" 0
+
 echo "== two writers at once, one holding the store locked for 2 s: nothing lost"
 W=$tmp/w.db
 $SBENCH --history="$W" $RUN --events=10 run >/dev/null 2>&1
