@@ -84,6 +84,17 @@ static void diff_figure(FILE *f, const char *name, double a, double b, double ha
     fprintf(f, "  %-16s %26s %26s  %s\n", name, ta, tb, ch);
 }
 
+/* A member's value as text: a setting {"value", "unit"} as "VALUE UNIT". */
+static const char *value_text(json_object *v, char *buf, size_t len)
+{
+    const char *value = sb_json_str(v, "value");
+    if (value == NULL)
+        return v ? json_object_get_string(v) : "";
+    const char *unit = sb_json_str(v, "unit");
+    snprintf(buf, len, "%s%s%s", value, unit && *unit ? " " : "", unit ? unit : "");
+    return buf;
+}
+
 /* The members of a and b (objects) whose values differ, under a title. */
 static int diff_members(FILE *f, const char *title, json_object *a, json_object *b,
                         const char *const *only)
@@ -101,7 +112,8 @@ static int diff_members(FILE *f, const char *title, json_object *a, json_object 
             json_object *vy = sb_json_member(y, key);
             if (!wanted || (side == 1 && vy)) /* both there: said on the first side */
                 continue;
-            const char *sx = vx ? json_object_get_string(vx) : "", *sy = vy ? json_object_get_string(vy) : "(none)";
+            char bx[512], by[512];
+            const char *sx = value_text(vx, bx, sizeof bx), *sy = vy ? value_text(vy, by, sizeof by) : "(none)";
             if (vy && strcmp(sx, sy) == 0)
                 continue;
             if (n++ == 0)

@@ -204,6 +204,17 @@ PGPASSWORD=$SBT_PGPASSWORD SBENCH_HISTORY=$P $SBENCH pgbench -n -f "$tmp/one.sql
     -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest >/dev/null 2>"$tmp/err"
 expect_eq "pgbench exit status" "$?" 0
 expect_eq "pgbench's record" "$(sql "$P" "SELECT source || ' ' || CAST(transactions AS INT) || ' ' || driver || ' ' || (cmdline LIKE '%pgbench -n -f%') FROM sbench_runs")" "pgbench 80 pgsql 1"
+# diff names a server setting changed between two runs (work_mem, set for
+# the role's new sessions, which sbench's settings session is)
+export PGPASSWORD=$SBT_PGPASSWORD
+$PSQL -c "ALTER ROLE sbtest SET work_mem = '7MB'"
+SBENCH_HISTORY=$P $SBENCH pgbench -n -f "$tmp/one.sql" -t 40 -c 2 -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest >/dev/null 2>&1
+$PSQL -c "ALTER ROLE sbtest RESET work_mem"
+unset PGPASSWORD
+$SBENCH history diff --history="$P" 1 2 > "$tmp/diff"
+checks=$((checks + 1))
+if sed -n '/^server settings:/,/^[a-z]/p' "$tmp/diff" | grep -q '^  work_mem  *4096 kB -> 7168 kB$'; then echo "ok   diff names work_mem 4096 kB -> 7168 kB"
+else fail "diff of the server settings:"; sed 's/^/     | /' "$tmp/diff"; fi
 
 echo "== history report --html in headless Chromium"
 R=$tmp/r.db
