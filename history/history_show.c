@@ -22,6 +22,19 @@ static const char *str_or_dash(const char *s)
     return s && *s ? s : "-";
 }
 
+/* The statement kinds a run sent: count and rate of each one it used. */
+static void show_kinds(FILE *f, json_object *kinds)
+{
+    if (kinds == NULL || !json_object_is_type(kinds, json_type_object))
+        return;
+    fprintf(f, "  statements:    ");
+    json_object_object_foreach(kinds, name, k) {
+        if (sb_json_num(k, "count") > 0)
+            fprintf(f, " %s %.0f (%.2f/s)", name, sb_json_num(k, "count"), sb_json_num(k, "rate"));
+    }
+    fputc('\n', f);
+}
+
 int hist_cmd_show(struct hist_cmd *c)
 {
     if (c->nargs != 1) {
@@ -57,6 +70,7 @@ int hist_cmd_show(struct hist_cmd *c)
     if (w.n >= 2)
         fprintf(f, "  windows:        %d, tps %.2f +- %.2f (95%% interval of their mean)\n", w.n, w.mean, w.half);
     json_object *fin = hist_final_line(&r), *host = sb_json_at(fin, "run.host");
+    show_kinds(f, sb_json_member(fin, "kinds"));
     for (int i = 0; host && host_facts[i]; i++) {
         json_object *v = sb_json_member(host, host_facts[i]);
         if (v)
