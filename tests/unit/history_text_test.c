@@ -37,7 +37,7 @@ int main(void)
            "sbench --history=postgresql://bench:***@db:5432/h run");
     masked("--history=postgres://bench@db/h", "--history=postgres://bench@db/h");
     masked("--history=host=db password=s3cret dbname=h", "--history=host=db password=*** dbname=h");
-    masked("--pgsql-password=abc oltp run", "--pgsql-password=*** oltp run");
+    masked("sbench --pgsql-password=abc oltp run", "sbench --pgsql-password=*** oltp run");
     masked("--mysql-password=a", "--mysql-password=***");
     masked("a://:p@h b://u:q@h", "a://:***@h b://u:***@h");
     masked("postgresql://u:pw@h/db?password=x&sslmode=disable",
