@@ -19,23 +19,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/html.h"
 #include "../lib/options.h"
 
 /* gnuplot gets this long to draw, then it is killed. */
 #define GNUPLOT_SECONDS 60
-
-static void esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*s, f);
-        }
-}
 
 /* The gnuplot script of the two charts into dir/plot.gp. */
 static int write_script(const char *dir, const struct sb_hist_runs *runs)
@@ -105,25 +93,12 @@ static int run_gnuplot(const char *dir, char *why, size_t len)
     return 0;
 }
 
-/* dir/NAME.svg into f from its <svg element on; -1 when it is not there. */
+/* dir/NAME.svg into f, its ids prefixed with NAME; -1 when it is not there. */
 static int embed_svg(FILE *f, const char *dir, const char *name)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s.svg", dir, name);
-    FILE *in = fopen(path, "r");
-    if (in == NULL)
-        return -1;
-    char *line = NULL;
-    size_t cap = 0;
-    int started = 0;
-    while (getline(&line, &cap, in) > 0) {
-        started |= strncmp(line, "<svg", 4) == 0;
-        if (started)
-            fputs(line, f);
-    }
-    free(line);
-    fclose(in);
-    return started ? 0 : -1;
+    return sb_svg_embed(f, path, name);
 }
 
 /* What changed at run b from run a: labels and versions. */
@@ -136,9 +111,9 @@ static void changes(FILE *f, const struct sb_hist_run *a, const struct sb_hist_r
     for (int i = 0; i < 4; i++)
         if (strcmp(va[i], vb[i]) != 0) {
             fprintf(f, "%s%s: ", n++ ? "; " : "", names[i]);
-            esc(f, va[i]);
+            sb_html_esc(f, va[i]);
             fputs(" &rarr; ", f);
-            esc(f, vb[i]);
+            sb_html_esc(f, vb[i]);
         }
 }
 
@@ -157,7 +132,7 @@ static void write_table(FILE *f, const struct sb_hist_runs *runs)
             fprintf(f, "%.2f &ndash; %.2f", w.mean - w.half, w.mean + w.half);
         fprintf(f, "</td><td>%+.1f%%</td><td>%.3f</td><td>", runs->v[0].tps > 0
                 ? 100.0 * (r->tps - runs->v[0].tps) / runs->v[0].tps : 0.0, r->lat_p95_ms);
-        esc(f, r->labels);
+        sb_html_esc(f, r->labels);
         fputs("</td><td>", f);
         if (i > 0)
             changes(f, &runs->v[i - 1], r);
@@ -172,22 +147,22 @@ static void write_page(FILE *f, const struct sb_hist_runs *runs, const char *dir
     char target[256];
     hist_target_text(last, target, sizeof target);
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>sbench history: ", f);
-    esc(f, last->workload);
+    sb_html_esc(f, last->workload);
     fputs("</title><style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
           "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}.warn{color:#b00}</style></head><body>\n", f);
     fputs("<h1>Trend of ", f);
-    esc(f, last->workload);
+    sb_html_esc(f, last->workload);
     fputs("</h1>\n<p>options digest ", f);
-    esc(f, last->options_digest);
+    sb_html_esc(f, last->options_digest);
     fputs(", target ", f);
-    esc(f, last->target && *last->target ? last->target : target);
+    sb_html_esc(f, last->target && *last->target ? last->target : target);
     fprintf(f, ", %zu run%s (sbench history report)</p>\n", runs->n, runs->n == 1 ? "" : "s");
     static const char *const charts[] = {"tps", "p95"};
     for (int i = 0; i < 2; i++) {
         fprintf(f, "<figure id=\"chart-%s\">\n", charts[i]);
         if (!drawn || embed_svg(f, dir, charts[i]) != 0) {
             fputs("<p class=\"warn\">chart not drawn: ", f);
-            esc(f, why[0] ? why : "gnuplot wrote no chart");
+            sb_html_esc(f, why[0] ? why : "gnuplot wrote no chart");
             fputs("</p>\n", f);
         }
         fputs("</figure>\n", f);
