@@ -31,6 +31,8 @@
 #include "../core/shard.h"
 #include "../lua/l_script.h"
 #include "../merge/merge.h"
+#include "../history/history_cli.h"
+#include "../history/history_run.h"
 
 #define DEFAULT_DRIVER "sqlite"
 
@@ -105,7 +107,7 @@ static void add_core_options(struct sb_options *o)
     ADD("rate-distribution", SB_OPT_STRING, "poisson", "arrivals under --rate", "poisson|fixed", 0, 0);
     ADD("latency-limit", SB_OPT_NUMBER, "0", "count events slower than this many milliseconds (0 = off)", NULL, 0, 100000000);
     ADD("db-server-counters", SB_OPT_BOOL, "on", "read the server's own counters before and after the run (one extra connection) and print them beside sbench's", NULL, 0, 0);
-    ADD("db-server-settings", SB_OPT_BOOL, "on", "read the server's version and settings after the run into the JSON report's run.server_settings (one extra session of a few SELECTs, which the server's own counters see)", NULL, 0, 0);
+    ADD("db-server-settings", SB_OPT_BOOL, "on", "read the server's version and settings after the run into the JSON report's run.server_settings and the run history's record (one extra session of a few SELECTs, which the server's own counters see)", NULL, 0, 0);
     ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
     ADD("workload-path", SB_OPT_STRING, NULL, "directories to search for workloads (':'-separated)", NULL, 0, 0);
@@ -121,6 +123,7 @@ static void add_core_options(struct sb_options *o)
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
     sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
+    sb_history_add_options(o); /* --history, --label (history/history_run.c) */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -137,7 +140,8 @@ static void usage(struct sb_options *o)
     printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
-    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n\n");
+    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n");
+    printf("       sbench history list|show|diff|trend|export|import|report   the runs recorded (sbench history --help)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
@@ -587,11 +591,40 @@ static int start_command(struct sb_run *run, struct cmdline *cl)
     return GO_ON;
 }
 
+/* sbench merge (merge/merge.c), the merged set recorded in the run
+ * history (history/history_run.c) when it is written. */
+static int merge_and_record(int argc, char **argv)
+{
+    char err[1024];
+    const char **words;
+    int nwords;
+    struct sb_history_capture hist = {0};
+    struct sb_options *o = sb_options_create();
+    if (o == NULL) {
+        fprintf(stderr, "sbench merge: out of memory\n");
+        return 1;
+    }
+    sb_history_add_options(o);
+    if (sb_options_parse_argv(o, argc, argv, &words, &nwords, err, sizeof err) == 0 &&
+        sb_options_resolve(o, 0, err, sizeof err) == 0 &&
+        sb_history_capture_start(o, &hist, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench merge: %s\n", err);
+        sb_options_destroy(o);
+        return 2;
+    }
+    int rc = sb_merge_command(argc, argv, hist.f);
+    sb_history_capture_end(o, &hist, rc, "merge", argc, argv);
+    sb_options_destroy(o);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
-    if (sb_pgbench_is_command(argc, argv)) { /* pgbench's command line: cli/pgbench_cli.c */
+    int given_argc = argc, is_pgbench = sb_pgbench_is_command(argc, argv);
+    char **given_argv = argv; /* the command line as the user gave it, for the history */
+    if (is_pgbench) { /* pgbench's command line: cli/pgbench_cli.c */
         int prc = sb_pgbench_translate(argc, argv, &argc, &argv, err, sizeof err);
         if (prc == 1) {
             sb_pgbench_usage(stdout);
@@ -610,12 +643,14 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     if (sb_merge_is_command(argc, argv)) /* merge/merge.c */
-        return sb_merge_command(argc, argv);
+        return merge_and_record(argc, argv);
     /* the comparison commands (compare/compare_cli.c): a child sbench per run */
     if (argc >= 2 && strcmp(argv[1], "compare") == 0)
         return sb_compare_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return sb_report_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "history") == 0) /* history/history_cli.c */
+        return sb_history_main(argc, argv);
 
     struct sb_options *o = sb_options_create();
     if (o == NULL) {
@@ -640,7 +675,18 @@ int main(int argc, char **argv)
         (rc = start_command(&run, &cl)) != GO_ON)
         return rc;
 
+    /* the run history's record (history/): a shard's is its merged set's */
+    struct sb_history_capture hist = {0};
+    if (strcmp(cl.command, "run") == 0 && !run.shard.given) {
+        if (sb_history_capture_start(o, &hist, err, sizeof err) != 0) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 2;
+        }
+        run.history_json = hist.f;
+    }
     rc = sb_run_command(&run);
+    if (!run.abandoned)
+        sb_history_capture_end(o, &hist, rc, is_pgbench ? "pgbench" : "run", given_argc, given_argv);
     if (run.abandoned) { /* worker threads still run: free nothing they use */
         fflush(stdout);
         _exit(rc);

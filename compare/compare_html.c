@@ -13,6 +13,7 @@
  * function of the summary, apart from gnuplot.
  */
 #include "compare.h"
+#include "../lib/html.h"
 
 #include <errno.h>
 #include <math.h>
@@ -244,35 +245,7 @@ static int embed_svg(const struct html *h, const struct chart *c, FILE *f)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s.svg", h->dir, c->id);
-    FILE *in = fopen(path, "r");
-    if (in == NULL)
-        return -1;
-    char *line = NULL;
-    size_t cap = 0;
-    int started = 0;
-    static const char *const pats[] = {"id='", "id=\"", "href='#", "href=\"#", "url(#", NULL};
-    while (getline(&line, &cap, in) > 0) {
-        if (!started && strncmp(line, "<svg", 4) != 0)
-            continue;
-        started = 1;
-        for (const char *p = line; *p;) {
-            int hit = 0;
-            for (int k = 0; pats[k]; k++) {
-                size_t n = strlen(pats[k]);
-                if (strncmp(p, pats[k], n) == 0) {
-                    fprintf(f, "%s%s_", pats[k], c->id);
-                    p += n;
-                    hit = 1;
-                    break;
-                }
-            }
-            if (!hit)
-                fputc(*p++, f);
-        }
-    }
-    free(line);
-    fclose(in);
-    return started ? 0 : -1;
+    return sb_svg_embed(f, path, c->id); /* lib/html.c */
 }
 
 static void figure(const struct html *h, const char *prefix, const char *wl, long threads, const char *series,

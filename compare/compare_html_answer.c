@@ -12,19 +12,14 @@
  */
 #include "compare.h"
 
+#include "../lib/html.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 void cmp_html_esc(FILE *f, const char *s)
 {
-    for (; s && *s; s++)
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
+    sb_html_esc(f, s); /* lib/html.c, shared with history's report */
 }
 
 static const char *str(const json_object *o, const char *key)

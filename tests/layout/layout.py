@@ -42,7 +42,8 @@ ALLOWED = {
     "lua": {"builtin", "core", "lib", "include"},
     "merge": {"results", "core", "lib", "include"},
     "compare": {"results", "core", "lib", "include"},
-    "cli": {"compare", "merge", "results", "lua", "builtin", "core", "lib", "include"},
+    "history": {"results", "core", "lib", "include"},
+    "cli": {"compare", "merge", "history", "results", "lua", "builtin", "core", "lib", "include"},
 }
 PRODUCTION = list(ALLOWED) + ["include"]
 # folders whose files include core/ only for these headers
