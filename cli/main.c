@@ -31,6 +31,7 @@
 #include "../core/shard.h"
 #include "../lua/l_script.h"
 #include "../merge/merge.h"
+#include "../history/history_run.h"
 
 #define DEFAULT_DRIVER "sqlite"
 
@@ -121,6 +122,7 @@ static void add_core_options(struct sb_options *o)
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
     sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
+    sb_history_add_options(o); /* --history, --label (history/history_run.c) */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -591,7 +593,9 @@ int main(int argc, char **argv)
 {
     char err[1024];
     static struct sb_run run;
-    if (sb_pgbench_is_command(argc, argv)) { /* pgbench's command line: cli/pgbench_cli.c */
+    int given_argc = argc, is_pgbench = sb_pgbench_is_command(argc, argv);
+    char **given_argv = argv; /* the command line as the user gave it, for the history */
+    if (is_pgbench) { /* pgbench's command line: cli/pgbench_cli.c */
         int prc = sb_pgbench_translate(argc, argv, &argc, &argv, err, sizeof err);
         if (prc == 1) {
             sb_pgbench_usage(stdout);
@@ -640,7 +644,18 @@ int main(int argc, char **argv)
         (rc = start_command(&run, &cl)) != GO_ON)
         return rc;
 
+    /* the run history's record (history/): a shard's is its merged set's */
+    struct sb_history_capture hist = {0};
+    if (strcmp(cl.command, "run") == 0 && !run.shard.given) {
+        if (sb_history_capture_start(o, &hist, err, sizeof err) != 0) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 2;
+        }
+        run.history_json = hist.f;
+    }
     rc = sb_run_command(&run);
+    if (!run.abandoned)
+        sb_history_capture_end(o, &hist, rc, is_pgbench ? "pgbench" : "run", given_argc, given_argv);
     if (run.abandoned) { /* worker threads still run: free nothing they use */
         fflush(stdout);
         _exit(rc);

@@ -311,4 +311,8 @@ void cmp_warn(json_object *warnings, const json_object *run, const char *kind, c
 int sb_compare_main(int argc, char **argv);
 int sb_report_main(int argc, char **argv);
 
+/* The run history's marks of the next run (compare_history.c): this
+ * comparison's session, the run's target, point and repeat. */
+void cmp_history_place(const struct cmp_spec *s, int w, int ti, int k, int rep);
+
 #endif

@@ -377,6 +377,7 @@ static int check_targets(struct exec *x)
         av_add(&a, "--time=0");
         av_add(&a, "--events=1");
         av_add(&a, "--db-server-counters=off");
+        av_add(&a, "--history=off"); /* a check, not a measurement */
         av_add(&a, "--report-format=json");
         av_addf(&a, "--output=%s", json, 0);
         av_add(&a, script);
@@ -779,6 +780,7 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
                     if (!prepared && prepare_tables(&x, w) != 0)
                         goto out;
                     prepared = 1;
+                    cmp_history_place(s, w, t, k, r); /* compare_history.c */
                     if (one_run(&x, w, t, k, r, order++) != 0)
                         goto out;
                 }

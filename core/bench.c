@@ -52,6 +52,7 @@ struct bench {
     FILE *out;                      /* stdout, or --output's temporary file */
     char *tmppath;                  /* OUTPUT.tmp while out is open, else NULL */
     int nout, nhuman;               /* reports written so far to out, to stdout */
+    int nhistory;                   /* reports written to run->history_json */
     int final_done;                 /* the final report was written */
     uint64_t final_events;          /* events counted in the final report */
     struct sb_hdr_log *hdr;
@@ -72,6 +73,21 @@ struct bench {
     char settings[16384];           /* the server's settings as JSON (script.h), or "" */
     char meta[32768];               /* the run as JSON, for the final report */
 };
+
+/* The run history's copy of report r: the JSON format's line, the final
+ * one with what merge reads (the encoded latency histograms). */
+static void history_copy(struct bench *b, const struct sb_report *r, int final)
+{
+    const struct sb_report_format *json = sb_report_format_find("json");
+    if (json == NULL)
+        return;
+    if (final) {
+        struct sb_report full = *r;
+        full.merge_data = 1;
+        json->final(b->run->history_json, &full, b->meta, b->nhistory++);
+    } else
+        json->interval(b->run->history_json, r, b->nhistory++);
+}
 
 /* Writes report r: the human report on stdout (or the script's report hook
  * instead), and the chosen format into its file. */
@@ -111,6 +127,8 @@ static void emit(struct bench *b, const struct sb_report *r, int final)
         else
             b->fmt->interval(b->out, r, b->nout++);
     }
+    if (run->history_json) /* the run history's copy (history/), every histogram in it */
+        history_copy(b, r, final);
     if (final)
         b->final_done = 1;
 }

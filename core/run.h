@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <sbench/driver.h>
 
@@ -142,6 +143,9 @@ struct sb_run {
     const char *hdr_log_path;       /* --hdr-log, NULL = none */
     const char *prom_addr;          /* --prometheus, NULL = none */
     int histogram;                  /* --histogram */
+    FILE *history_json;             /* the run history's copy of the report (JSON lines,
+                                       the final line with its histograms), or NULL:
+                                       written by the reporting thread, read by main.c */
     /* set by the run command when worker threads are left running (a
      * forced shutdown, a thread that could not start): nothing they use
      * may be freed, the process leaves at once (main.c) */

@@ -38,7 +38,7 @@ struct sb_hist_run {
     char *target;           /* compare's target name, "" for a plain run */
     int point, repeat;      /* compare: the point's and repeat's index (from 0);
                                -1 for a plain run */
-    char *labels;           /* "KEY=VALUE\n" per --label, sorted by key */
+    char *labels;           /* "KEY=VALUE" per --label, sorted, joined by "\n" */
     double tps, qps;        /* final rates */
     double errors, reconnects, transactions, seconds;
     double lat_avg_ms, lat_p50_ms, lat_p95_ms, lat_p99_ms, lat_max_ms;
@@ -113,5 +113,9 @@ void sb_hist_run_free(struct sb_hist_run *r); /* the strings of one record */
 int sb_hist_run_from_report(const char *buf, size_t len, const char *source, const char *cmdline,
                             const char *const *labels, int nlabels, struct sb_hist_run *r,
                             char *err, size_t errlen);
+
+/* A --label value checked: "KEY=VALUE", a key of 1 to 64 bytes, one line.
+ * 0, or -1 with one line in err. */
+int sb_hist_label_check(const char *kv, char *err, size_t errlen);
 
 #endif
