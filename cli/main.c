@@ -31,6 +31,7 @@
 #include "../core/shard.h"
 #include "../lua/l_script.h"
 #include "../merge/merge.h"
+#include "../history/history_cli.h"
 #include "../history/history_run.h"
 
 #define DEFAULT_DRIVER "sqlite"
@@ -589,6 +590,33 @@ static int start_command(struct sb_run *run, struct cmdline *cl)
     return GO_ON;
 }
 
+/* sbench merge (merge/merge.c), the merged set recorded in the run
+ * history (history/history_run.c) when it is written. */
+static int merge_and_record(int argc, char **argv)
+{
+    char err[1024];
+    const char **words;
+    int nwords;
+    struct sb_history_capture hist = {0};
+    struct sb_options *o = sb_options_create();
+    if (o == NULL) {
+        fprintf(stderr, "sbench merge: out of memory\n");
+        return 1;
+    }
+    sb_history_add_options(o);
+    if (sb_options_parse_argv(o, argc, argv, &words, &nwords, err, sizeof err) == 0 &&
+        sb_options_resolve(o, 0, err, sizeof err) == 0 &&
+        sb_history_capture_start(o, &hist, err, sizeof err) != 0) {
+        fprintf(stderr, "sbench merge: %s\n", err);
+        sb_options_destroy(o);
+        return 2;
+    }
+    int rc = sb_merge_command(argc, argv, hist.f);
+    sb_history_capture_end(o, &hist, rc, "merge", argc, argv);
+    sb_options_destroy(o);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     char err[1024];
@@ -614,12 +642,14 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     signal(SIGPIPE, SIG_IGN);
     if (sb_merge_is_command(argc, argv)) /* merge/merge.c */
-        return sb_merge_command(argc, argv);
+        return merge_and_record(argc, argv);
     /* the comparison commands (compare/compare_cli.c): a child sbench per run */
     if (argc >= 2 && strcmp(argv[1], "compare") == 0)
         return sb_compare_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return sb_report_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "history") == 0) /* history/history_cli.c */
+        return sb_history_main(argc, argv);
 
     struct sb_options *o = sb_options_create();
     if (o == NULL) {

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 /* The schema version this sbench writes (docs/history.md). */
-#define SB_HIST_SCHEMA_VERSION 1
+#define SB_HIST_SCHEMA_VERSION 2
 /* Labels a record or a filter holds at most. */
 #define SB_HIST_MAX_LABELS 32
 
@@ -44,6 +44,9 @@ struct sb_hist_run {
     double lat_avg_ms, lat_p50_ms, lat_p95_ms, lat_p99_ms, lat_max_ms;
     double nopm;            /* TPC-C new orders per minute, NAN when none */
     char *server_version, *sbench_version, *driver_version;
+    double host_load;       /* the client host's 1-minute load average per CPU
+                               as the run ended (its report's run.host), NAN
+                               when unknown (a store of schema version 1) */
     char *report;           /* the JSON lines report (its windows and the final
                                line with its histogram, per statement kind,
                                server settings, host facts); filled by a

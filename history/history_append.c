@@ -1,6 +1,6 @@
 /*
  * history_append.c: one record appended to the store in one transaction,
- * with its labels (table run_labels, which the filters read).  A run id
+ * with its labels (table sbench_run_labels, which the filters read).  A run id
  * already in the store is kept as it is, so that importing a report
  * twice, or a report the run itself recorded, adds nothing.
  */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The labels "KEY=VALUE\n..." of run id into run_labels. */
+/* The labels "KEY=VALUE\n..." of run id into sbench_run_labels. */
 static int append_labels(struct sb_history *h, const char *id, const char *labels, char *err,
                          size_t errlen)
 {
@@ -21,7 +21,7 @@ static int append_labels(struct sb_history *h, const char *id, const char *label
         if (eq) {
             char *key = strndup(p, (size_t)(eq - p)), *value = strndup(eq + 1, (size_t)(end - eq - 1));
             const char *params[] = {id, key, value};
-            int rc = key && value ? hist_sql(h, "INSERT INTO run_labels (run, key, value) VALUES "
+            int rc = key && value ? hist_sql(h, "INSERT INTO sbench_run_labels (run, key, value) VALUES "
                                                 "($1, $2, $3)", params, 3, NULL, err, errlen)
                                   : (snprintf(err, errlen, "out of memory"), -1);
             free(key);
@@ -37,7 +37,7 @@ static int append_labels(struct sb_history *h, const char *id, const char *label
 /* The INSERT of every column, ON CONFLICT on run_id doing nothing. */
 static void insert_sql(char *sql, size_t len)
 {
-    size_t n = (size_t)snprintf(sql, len, "INSERT INTO runs (");
+    size_t n = (size_t)snprintf(sql, len, "INSERT INTO sbench_runs (");
     for (int i = 0; i < HIST_NCOLS; i++)
         n += (size_t)snprintf(sql + n, len - n, "%s%s", i ? ", " : "", hist_columns[i]);
     n += (size_t)snprintf(sql + n, len - n, ") VALUES (");
@@ -67,7 +67,7 @@ int sb_history_append(struct sb_history *h, const struct sb_hist_run *r, int64_t
     if (!added) { /* there already */
         hist_rows_free(&rows);
         const char *params[] = {r->run_id};
-        if (hist_sql(h, "SELECT id FROM runs WHERE run_id = $1", params, 1, &rows, err, errlen) != 0)
+        if (hist_sql(h, "SELECT id FROM sbench_runs WHERE run_id = $1", params, 1, &rows, err, errlen) != 0)
             goto fail;
     }
     if (rows.nrows != 1 || rows.cells[0] == NULL) {

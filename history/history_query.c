@@ -87,7 +87,7 @@ static int conditions(struct where *w, const struct sb_hist_filter *f, char *err
         }
         snprintf(w->own[3 + i], sizeof w->own[3 + i], "%.*s", (int)(eq - f->labels[i]), f->labels[i]);
         const char *v[] = {w->own[3 + i], eq + 1};
-        cond(w, "EXISTS (SELECT 1 FROM run_labels l WHERE l.run = runs.id AND l.key = %d"
+        cond(w, "EXISTS (SELECT 1 FROM sbench_run_labels l WHERE l.run = sbench_runs.id AND l.key = %d"
                 " AND l.value = %d)", v, 2);
     }
     if (w->len >= sizeof w->sql - 1) {
@@ -102,13 +102,13 @@ static void select_sql(const struct sb_hist_filter *f, const struct where *w, ch
 {
     size_t n = (size_t)snprintf(sql, len, "SELECT id");
     for (int i = 0; i < HIST_NCOLS; i++)
-        n += (size_t)snprintf(sql + n, len - n, ", %s", i == HIST_NCOLS - 1 && !f->with_report
+        n += (size_t)snprintf(sql + n, len - n, ", %s", strcmp(hist_columns[i], "report") == 0 && !f->with_report
                               ? "NULL AS report" : hist_columns[i]);
     if (f->limit > 0)
-        snprintf(sql + n, len - n, " FROM runs WHERE 1 = 1%s ORDER BY time DESC, id DESC LIMIT %d",
+        snprintf(sql + n, len - n, " FROM sbench_runs WHERE 1 = 1%s ORDER BY time DESC, id DESC LIMIT %d",
                  w->sql, f->limit);
     else
-        snprintf(sql + n, len - n, " FROM runs WHERE 1 = 1%s ORDER BY time, id", w->sql);
+        snprintf(sql + n, len - n, " FROM sbench_runs WHERE 1 = 1%s ORDER BY time, id", w->sql);
 }
 
 int sb_history_query(struct sb_history *h, const struct sb_hist_filter *f, struct sb_hist_runs *out,

@@ -173,7 +173,9 @@ static int check_lines(const char *buf, size_t len, json_object **fin, char *err
         else if (strcmp(type, "interval") == 0) {
             sb_report_windows_add(&w, o);
             rc = 0;
-        } else if (sb_report_windows_check(&w, o, why, sizeof why) == 0) {
+        } else if (sb_json_at(o, "run.merge") != NULL || sb_report_windows_check(&w, o, why, sizeof why) == 0) {
+            /* a merged set's windows are its shards' aligned on one clock
+             * (merge checked each shard's against its own final line) */
             *fin = json_object_get(o);
             rc = 0;
         }
@@ -182,7 +184,10 @@ static int check_lines(const char *buf, size_t len, json_object **fin, char *err
     if (rc == 0 && *fin == NULL)
         snprintf(why, sizeof why, "no final line (the run did not finish its report)"), rc = -1;
     if (rc < 0) {
-        snprintf(err, errlen, "line %d: %s", jl.line, why);
+        if (jl.line > 0)
+            snprintf(err, errlen, "line %d: %s", jl.line, why);
+        else
+            snprintf(err, errlen, "%s", why);
         json_object_put(*fin);
         *fin = NULL;
     }
@@ -219,6 +224,9 @@ int sb_hist_run_from_report(const char *buf, size_t len, const char *source, con
     r->point = r->repeat = -1;
     r->labels = hist_labels_joined(labels, nlabels);
     figures(fin, r);
+    json_object *host = sb_json_member(run, "host"), *load = sb_json_elem(sb_json_member(host, "loadavg"), 0);
+    double cpus = sb_json_num(host, "cpus");
+    r->host_load = load && cpus > 0 ? sb_json_num_of(load) / cpus : NAN;
     r->server_version = hist_strdup(sb_json_str(run, "server_version"));
     r->sbench_version = hist_strdup(sb_json_str(run, "sbench_version"));
     r->driver_version = hist_strdup(sb_json_str(run, "client_version"));

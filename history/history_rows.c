@@ -16,12 +16,15 @@ const char *const hist_columns[HIST_NCOLS] = {
     "port", "dbname", "target", "point_index", "repeat_index", "labels", "tps", "qps", "errors",
     "reconnects", "transactions", "seconds", "lat_avg_ms", "lat_p50_ms", "lat_p95_ms", "lat_p99_ms",
     "lat_max_ms", "nopm", "server_version", "sbench_version", "driver_version", "report",
+    "host_load", /* schema version 2 */
 };
 
 /* The figures in column order from "tps" on (index 15 to 26). */
 #define FIRST_FIGURE 15
 static double *figure(struct sb_hist_run *r, int i)
 {
+    if (i == 31)
+        return &r->host_load;
     double *f[] = {&r->tps, &r->qps, &r->errors, &r->reconnects, &r->transactions, &r->seconds,
                    &r->lat_avg_ms, &r->lat_p50_ms, &r->lat_p95_ms, &r->lat_p99_ms, &r->lat_max_ms,
                    &r->nopm};

@@ -7,7 +7,7 @@
 
 #include "history_int.h"
 
-#define HIST_NCOLS 31
+#define HIST_NCOLS 32
 extern const char *const hist_columns[HIST_NCOLS];
 
 /* A record's values as text parameters, in column order (NULL: SQL NULL);

@@ -33,7 +33,7 @@ void hist_rows_free(struct hist_rows *rows)
 
 /* Version 1.  The id column is the one that differs between the stores. */
 static const char *const schema_v1[] = {
-    "CREATE TABLE runs (id %s, run_id TEXT NOT NULL UNIQUE, session TEXT NOT NULL,"
+    "CREATE TABLE sbench_runs (id %s, run_id TEXT NOT NULL UNIQUE, session TEXT NOT NULL,"
     " source TEXT NOT NULL, time DOUBLE PRECISION NOT NULL, cmdline TEXT, workload TEXT,"
     " options_digest TEXT, driver TEXT, host TEXT, port INTEGER, dbname TEXT, target TEXT,"
     " point_index INTEGER, repeat_index INTEGER, labels TEXT,"
@@ -42,11 +42,18 @@ static const char *const schema_v1[] = {
     " lat_avg_ms DOUBLE PRECISION, lat_p50_ms DOUBLE PRECISION, lat_p95_ms DOUBLE PRECISION,"
     " lat_p99_ms DOUBLE PRECISION, lat_max_ms DOUBLE PRECISION, nopm DOUBLE PRECISION,"
     " server_version TEXT, sbench_version TEXT, driver_version TEXT, report TEXT)",
-    "CREATE TABLE run_labels (run BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+    "CREATE TABLE sbench_run_labels (run BIGINT NOT NULL REFERENCES sbench_runs(id) ON DELETE CASCADE,"
     " key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (run, key))",
-    "CREATE INDEX runs_time ON runs (time)",
-    "CREATE INDEX runs_workload ON runs (workload, options_digest)",
-    "CREATE INDEX runs_session ON runs (session)",
+    "CREATE INDEX sbench_runs_time ON sbench_runs (time)",
+    "CREATE INDEX sbench_runs_workload ON sbench_runs (workload, options_digest)",
+    "CREATE INDEX sbench_runs_session ON sbench_runs (session)",
+    NULL,
+};
+
+/* Version 2: the client host's load per CPU; labels found by key and value. */
+static const char *const schema_v2[] = {
+    "ALTER TABLE sbench_runs ADD COLUMN host_load DOUBLE PRECISION",
+    "CREATE INDEX sbench_run_labels_key ON sbench_run_labels (key, value)",
     NULL,
 };
 
@@ -63,16 +70,19 @@ static int schema_version(struct sb_history *h, char *err, size_t errlen)
     return v < 0 ? -1 : v;
 }
 
-/* Makes version 1 in a new store. */
-static int create_v1(struct sb_history *h, char *err, size_t errlen)
+/* The steps from version `from` to this sbench's: a new store (0) is
+ * made as version 1 and goes up the same steps as an older store. */
+static int upgrade(struct sb_history *h, int from, char *err, size_t errlen)
 {
+    static const char *const *const steps[] = {schema_v1, schema_v2};
     char sql[2048];
-    for (int i = 0; schema_v1[i]; i++) {
-        snprintf(sql, sizeof sql, schema_v1[i],
-                 h->pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT");
-        if (hist_sql(h, sql, NULL, 0, NULL, err, errlen) != 0)
-            return -1;
-    }
+    for (int v = from; v < SB_HIST_SCHEMA_VERSION; v++)
+        for (int i = 0; steps[v][i]; i++) {
+            snprintf(sql, sizeof sql, steps[v][i],
+                     h->pg ? "BIGSERIAL PRIMARY KEY" : "INTEGER PRIMARY KEY AUTOINCREMENT");
+            if (hist_sql(h, sql, NULL, 0, NULL, err, errlen) != 0)
+                return -1;
+        }
     return 0;
 }
 
@@ -91,7 +101,12 @@ static int migrate(struct sb_history *h, char *err, size_t errlen)
     int v = schema_version(h, err, errlen);
     if (v < 0)
         goto fail;
-    if (v == 0 && create_v1(h, err, errlen) != 0)
+    if (v > SB_HIST_SCHEMA_VERSION) { /* another sbench got there first */
+        snprintf(err, errlen, "its schema is version %d, newer than this sbench's (%d)", v,
+                 SB_HIST_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (upgrade(h, v, err, errlen) != 0)
         goto fail;
     char ver[16];
     snprintf(ver, sizeof ver, "%d", SB_HIST_SCHEMA_VERSION);

@@ -59,6 +59,8 @@ static void add_options(struct sb_options *o)
     ADD("histogram", SB_OPT_BOOL, "off", "print the merged latency histogram", NULL);
     ADD("allow-missing", SB_OPT_BOOL, "off", "merge the shards that are there when some are missing "
         "(every output says which)", NULL);
+    ADD("history", SB_OPT_STRING, NULL, "the run history the merged set is recorded in (sbench run --help), or off", NULL);
+    ADD("label", SB_OPT_STRING, NULL, "KEY=VALUE recorded with the merged set in the history (repeatable)", NULL);
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL);
 #undef ADD
 }
@@ -419,7 +421,7 @@ static int out_options(const struct sb_options *o, const struct mg_run *m, struc
     return 0;
 }
 
-int sb_merge_command(int argc, char **argv)
+int sb_merge_command(int argc, char **argv, FILE *history_json)
 {
     char err[1024];
     struct sb_options *o = sb_options_create();
@@ -464,6 +466,7 @@ int sb_merge_command(int argc, char **argv)
         fprintf(stderr, "sbench merge: %s\n", err);
         goto out;
     }
+    oo.history_json = strcmp(sb_opt_str(o, "history") ? sb_opt_str(o, "history") : "", "off") ? history_json : NULL;
     rc = mg_write(&m, &oo);
 out:
     mg_run_free(&m);

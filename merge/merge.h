@@ -14,12 +14,16 @@
 #ifndef SB_MERGE_H
 #define SB_MERGE_H
 
+#include <stdio.h>
+
 /* 1 when the command line's first word that is not an option is "merge". */
 int sb_merge_is_command(int argc, char **argv);
 
 /* Runs the merge command; returns the exit status (0, 1 for inputs that
  * cannot be merged or an output that cannot be written, 2 for a usage
- * error).  Prints to stdout/stderr; called from main(). */
-int sb_merge_command(int argc, char **argv);
+ * error).  Prints to stdout/stderr; called from main().  history_json
+ * (NULL: none) receives the merged report as JSON lines for the run
+ * history, unless --history=off. */
+int sb_merge_command(int argc, char **argv, FILE *history_json);
 
 #endif

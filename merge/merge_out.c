@@ -261,7 +261,7 @@ static int write_hdr_log(const struct mg_run *m, const char *path)
 
 int mg_write(const struct mg_run *m, const struct mg_out_opts *o)
 {
-    const struct sb_report_format *text = sb_report_formats[0];
+    const struct sb_report_format *text = sb_report_formats[0], *json = sb_report_format_find("json");
     FILE *out = stdout;
     char *tmp = NULL;
     int failed = 0;
@@ -303,6 +303,8 @@ int mg_write(const struct mg_run *m, const struct mg_out_opts *o)
             text->interval(human, &r, k);
         if (fmt)
             fmt->interval(out, &r, k);
+        if (o->history_json)
+            json->interval(o->history_json, &r, k);
     }
     final_report(m, o, &r);
     if (human) {
@@ -311,6 +313,11 @@ int mg_write(const struct mg_run *m, const struct mg_out_opts *o)
     }
     if (fmt)
         fmt->final(out, &r, meta, m->nw);
+    if (o->history_json) { /* with what merge reads: the encoded histograms */
+        struct sb_report full = r;
+        full.merge_data = 1;
+        json->final(o->history_json, &full, meta, m->nw);
+    }
     if (o->hdr_log)
         failed |= write_hdr_log(m, o->hdr_log);
 close:

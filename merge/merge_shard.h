@@ -144,6 +144,7 @@ struct mg_out_opts {
     double percentiles[32];
     int npercentiles;
     int histogram;
+    FILE *history_json; /* the run history's copy of the JSON report, or NULL */
 };
 int mg_write(const struct mg_run *m, const struct mg_out_opts *o);
 
