@@ -8,7 +8,7 @@
  * run history instead (history/): the earlier sessions of the saved
  * runs' configuration (same workload and options digest, so same thread
  * count), each summarised by its median throughput, this comparison's own
- * session left out; compare_session.c sets the difference against it.
+ * session left out; history_session.c sets the difference against it.
  */
 #include "compare.h"
 
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_sessions.h"
+#include "../history/history_stats.h"
 #include "compare_stats.h"
 #include "../history/history.h"
 #include "../results/readfile.h"
@@ -125,7 +125,7 @@ static const char *history_spec(const struct cmp_spec *s, int k)
 }
 
 int cmp_saved_shift(const struct cmp_spec *s, int ka, int kb, const struct cmp_point_runs *a,
-                    const struct cmp_point_runs *b, struct cmp_shift *sh, struct cmp_session_shift *ss, char *why,
+                    const struct cmp_point_runs *b, struct cmp_shift *sh, struct hs_session_shift *ss, char *why,
                     size_t whylen)
 {
     memset(sh, 0, sizeof *sh);
@@ -135,11 +135,11 @@ int cmp_saved_shift(const struct cmp_spec *s, int ka, int kb, const struct cmp_p
     int a_saved = s->targets[ka].from_dir != NULL, b_saved = s->targets[kb].from_dir != NULL;
     const struct cmp_point_runs *saved = a_saved ? a : b, *own = a_saved ? b : a;
     int nown = a_saved && b_saved ? 0 : own->n;
-    double past[CMP_HS_MAX_SESSIONS];
+    double past[HS_MAX_SESSIONS];
     int k = saved_history(history_spec(s, a_saved ? ka : kb), saved->paths[0], (const char *const *)own->paths,
-                          nown, past, CMP_HS_MAX_SESSIONS, why, whylen);
-    if (cmp_session_compare(a->tps, a->n, b->tps, b->n, past, k < 0 ? 0 : k, ss, k < 0 ? NULL : why,
-                            whylen) != 0)
+                          nown, past, HS_MAX_SESSIONS, why, whylen);
+    if (hs_session_compare(cmp_median(a->tps, a->n), cmp_median(b->tps, b->n), past, k < 0 ? 0 : k, ss,
+                           k < 0 ? NULL : why, whylen) != 0)
         return -1;
     sh->estimate = ss->estimate;
     sh->low = ss->low;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare_sessions.h"
+#include "../history/history_stats.h"
 #include "compare_stats.h"
 #include "../results/json_get.h"
 #include "../core/run_meta.h"
@@ -296,7 +296,7 @@ static int pair_shift(const struct ctx *c, const char *wl, int threads, int ka, 
     int rc = -1;
     *pairs = *sessions = 0;
     if (ra.n > 0 && rb.n > 0 && (c->s->targets[ka].from_dir || c->s->targets[kb].from_dir)) {
-        struct cmp_session_shift ss;
+        struct hs_session_shift ss;
         rc = cmp_saved_shift(c->s, ka, kb, &ra, &rb, sh, &ss, why, whylen);
         *sessions = ss.achievable ? ss.sessions : -1;
     } else if (ra.n > 0 && rb.n > 0) {

@@ -1,6 +1,6 @@
 /*
- * compare_sessions_test.c: the statistics over sessions of `sbench history`
- * and of compare's saved target (compare/compare_sessions.h), on simulated
+ * history_stats_test.c: the statistics over sessions of `sbench history`
+ * and of compare's saved target (compare/history_stats.h), on simulated
  * histories whose truth is set:
  *  - Student's t quantiles and p-values against published tables;
  *  - A/A histories (30 sessions, nothing changed; each session's runs
@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "../../compare/compare_stats.h"
-#include "../../compare/compare_sessions.h"
+#include "../../history/history_stats.h"
 
 static int failures, checks;
 
@@ -83,13 +83,13 @@ static void test_t(void)
     /* two-sided 5% points of Student's t (any statistics table) */
     static const struct { int df; double t; } tab[] = {{1, 12.706}, {2, 4.303}, {4, 2.776}, {10, 2.228}, {30, 2.042}};
     for (size_t i = 0; i < sizeof tab / sizeof tab[0]; i++) {
-        CHECK(fabs(cmp_t975(tab[i].df) - tab[i].t) < 0.001, "t975(%d) = %.4f, table %.3f", tab[i].df,
-              cmp_t975(tab[i].df), tab[i].t);
-        CHECK(fabs(cmp_t_pvalue(tab[i].t, tab[i].df) - 0.05) < 0.0002, "p(t=%.3f, df=%d) = %.5f", tab[i].t,
-              tab[i].df, cmp_t_pvalue(tab[i].t, tab[i].df));
+        CHECK(fabs(hs_t975(tab[i].df) - tab[i].t) < 0.001, "t975(%d) = %.4f, table %.3f", tab[i].df,
+              hs_t975(tab[i].df), tab[i].t);
+        CHECK(fabs(hs_t_pvalue(tab[i].t, tab[i].df) - 0.05) < 0.0002, "p(t=%.3f, df=%d) = %.5f", tab[i].t,
+              tab[i].df, hs_t_pvalue(tab[i].t, tab[i].df));
     }
-    CHECK(fabs(cmp_t_pvalue(1.0, 1) - 0.5) < 1e-9, "p(1, df 1) = %.6f (Cauchy: 0.5)", cmp_t_pvalue(1.0, 1));
-    CHECK(cmp_t_pvalue(0, 5) > 0.999999, "p(0) = %.6f", cmp_t_pvalue(0, 5));
+    CHECK(fabs(hs_t_pvalue(1.0, 1) - 0.5) < 1e-9, "p(1, df 1) = %.6f (Cauchy: 0.5)", hs_t_pvalue(1.0, 1));
+    CHECK(hs_t_pvalue(0, 5) > 0.999999, "p(0) = %.6f", hs_t_pvalue(0, 5));
 }
 
 /* A/A: no more change points or gate failures than alpha says. */
@@ -100,8 +100,8 @@ static void test_aa(int heavy)
     int any = 0, fails = 0;
     for (int h = 0; h < HISTORIES; h++) {
         history(v, N, N, 0, heavy);
-        struct cmp_gate_verdict g;
-        CHECK(cmp_history_gate(v, N, 5, 0.05, &g) == 0, "gate");
+        struct hs_gate_verdict g;
+        CHECK(hs_gate(v, N, 5, 0.05, &g) == 0, "gate");
         any += g.changes > 0;
         fails += g.fail;
     }
@@ -122,12 +122,12 @@ static void test_aa(int heavy)
 static void test_step(int n, int at, double min_found)
 {
     enum { HISTORIES = 500 };
-    double v[CMP_HS_MAX_SESSIONS], step = log(0.85);
+    double v[HS_MAX_SESSIONS], step = log(0.85);
     int right = 0, covered = 0, fails = 0, wrong_place = 0;
     for (int h = 0; h < HISTORIES; h++) {
         history(v, n, at, step, 0);
-        struct cmp_gate_verdict g;
-        CHECK(cmp_history_gate(v, n, 5, 0.05, &g) == 0, "gate");
+        struct hs_gate_verdict g;
+        CHECK(hs_gate(v, n, 5, 0.05, &g) == 0, "gate");
         fails += g.fail;
         if (g.changes > 0 && g.last.at == at) {
             right++;
@@ -152,8 +152,8 @@ static void test_recovered(void)
     for (int h = 0; h < 200; h++) {
         for (int i = 0; i < 30; i++)
             v[i] = session(i >= 10 && i < 20 ? log(0.85) : 0, 0, runs);
-        struct cmp_gate_verdict g;
-        cmp_history_gate(v, 30, 5, 0.05, &g);
+        struct hs_gate_verdict g;
+        hs_gate(v, 30, 5, 0.05, &g);
         passes += !g.fail;
         two += g.changes >= 2;
     }
@@ -182,8 +182,8 @@ static void test_session_aa(void)
             naive_ok++;
             naive += sh.significant;
         }
-        struct cmp_session_shift ss;
-        CHECK(cmp_session_compare(a, REPEATS, b, REPEATS, past, PAST, &ss, NULL, 0) == 0, "session compare");
+        struct hs_session_shift ss;
+        CHECK(hs_session_compare(cmp_median(a, REPEATS), cmp_median(b, REPEATS), past, PAST, &ss, NULL, 0) == 0, "session compare");
         unit += ss.significant;
     }
     double se = sqrt(0.05 * 0.95 / TRIES);
@@ -196,8 +196,8 @@ static void test_session_aa(void)
 
     /* too little history: cannot tell, and why */
     char why[300];
-    struct cmp_session_shift ss;
-    CHECK(cmp_session_compare(a, REPEATS, b, REPEATS, past, 2, &ss, why, sizeof why) == 0, "2 sessions");
+    struct hs_session_shift ss;
+    CHECK(hs_session_compare(cmp_median(a, REPEATS), cmp_median(b, REPEATS), past, 2, &ss, why, sizeof why) == 0, "2 sessions");
     CHECK(!ss.achievable && !ss.significant, "2 sessions: achievable %d", ss.achievable);
     CHECK(strstr(why, "2 earlier sessions of this configuration in the history, 3 needed") != NULL, "why: %s", why);
 
@@ -208,7 +208,7 @@ static void test_session_aa(void)
             past[k % PAST] = session(0, 0, a);
         session(0, 0, a);
         session(log(0.85), 0, b);
-        cmp_session_compare(a, REPEATS, b, REPEATS, past, PAST, &ss, NULL, 0);
+        hs_session_compare(cmp_median(a, REPEATS), cmp_median(b, REPEATS), past, PAST, &ss, NULL, 0);
         found += ss.significant && ss.high < 0;
     }
     printf("saved session -15%%: found slower in %.1f%%\n", 100.0 * found / 500);
@@ -218,11 +218,11 @@ static void test_session_aa(void)
 static void test_bad_input(void)
 {
     double v[3] = {1, -1, 2};
-    struct cmp_change c[4];
+    struct hs_change c[4];
     int found;
-    CHECK(cmp_change_points(v, 3, 0.05, c, 4, &found) == -1, "negative throughput refused");
-    CHECK(cmp_change_points(v, CMP_HS_MAX_SESSIONS + 1, 0.05, c, 4, &found) == -1, "too many sessions refused");
-    CHECK(cmp_change_points(v, 1, 0.05, c, 4, &found) == 0 && found == 0, "one session: no change");
+    CHECK(hs_change_points(v, 3, 0.05, c, 4, &found) == -1, "negative throughput refused");
+    CHECK(hs_change_points(v, HS_MAX_SESSIONS + 1, 0.05, c, 4, &found) == -1, "too many sessions refused");
+    CHECK(hs_change_points(v, 1, 0.05, c, 4, &found) == 0 && found == 0, "one session: no change");
 }
 
 int main(void)

@@ -1,12 +1,11 @@
 /*
- * compare_session.c: one session against a saved session, the session
- * being the unit (compare_sessions.h): the difference of their medians set
+ * history_session.c: one session against a saved session, the session
+ * being the unit (history_stats.h): the difference of their medians set
  * against the spread between earlier sessions of the same configuration,
  * with Student's t for the few sessions a history holds.
  */
-#include "compare_sessions.h"
+#include "history_stats.h"
 
-#include "compare_stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,19 +49,19 @@ static double incomplete_beta(double a, double b, double x)
     return 1 - front * beta_fraction(b, a, 1 - x) / b;
 }
 
-double cmp_t_pvalue(double t, int df)
+double hs_t_pvalue(double t, int df)
 {
     if (df < 1 || !isfinite(t))
         return isfinite(t) ? 1 : 0;
     return incomplete_beta(df / 2.0, 0.5, df / (df + t * t));
 }
 
-double cmp_t975(int df)
+double hs_t975(int df)
 {
     double lo = 0, hi = 1e6;
     for (int i = 0; i < 200; i++) {
         double mid = (lo + hi) / 2;
-        if (cmp_t_pvalue(mid, df) > 0.05)
+        if (hs_t_pvalue(mid, df) > 0.05)
             lo = mid;
         else
             hi = mid;
@@ -70,25 +69,22 @@ double cmp_t975(int df)
     return (lo + hi) / 2;
 }
 
-int cmp_session_compare(const double *a, int n, const double *b, int m, const double *past, int k,
-                       struct cmp_session_shift *out, char *why, size_t whylen)
+int hs_session_compare(double a, double b, const double *past, int k, struct hs_session_shift *out, char *why,
+                       size_t whylen)
 {
     memset(out, 0, sizeof *out);
     if (why && whylen)
         why[0] = 0;
-    if (n < 1 || m < 1 || k < 0)
+    if (k < 0 || !(a > 0) || !(b > 0) || !isfinite(a) || !isfinite(b))
         return -1;
-    double ma = cmp_median(a, n), mb = cmp_median(b, m);
-    if (!(ma > 0) || !(mb > 0))
-        return -1;
-    out->estimate = log(mb / ma);
+    out->estimate = log(b / a);
     out->sessions = k;
-    if (k < CMP_HS_MIN_HISTORY) {
+    if (k < HS_MIN_HISTORY) {
         if (why)
             snprintf(why, whylen,
                      "the runs were taken in two sessions, and the drift between sessions is unknown: %d earlier "
                      "session%s of this configuration in the history, %d needed",
-                     k, k == 1 ? "" : "s", CMP_HS_MIN_HISTORY);
+                     k, k == 1 ? "" : "s", HS_MIN_HISTORY);
         out->low = out->high = out->estimate;
         out->p_value = 1;
         return 0;
@@ -104,10 +100,10 @@ int cmp_session_compare(const double *a, int n, const double *b, int m, const do
     double s = sqrt(ss / (k - 1)), se = s * sqrt(2.0);
     out->between_sd = s;
     out->achievable = 1;
-    double half = cmp_t975(k - 1) * se;
+    double half = hs_t975(k - 1) * se;
     out->low = out->estimate - half;
     out->high = out->estimate + half;
-    out->p_value = se > 0 ? cmp_t_pvalue(out->estimate / se, k - 1) : out->estimate == 0 ? 1 : 0;
+    out->p_value = se > 0 ? hs_t_pvalue(out->estimate / se, k - 1) : out->estimate == 0 ? 1 : 0;
     out->significant = out->low > 0 || out->high < 0;
     return 0;
 }

@@ -1,13 +1,13 @@
 /*
- * compare_changes.c: change points of a series of sessions (see
- * compare_sessions.h for the method and what it promises): binary
- * segmentation, each split scored by the standardised Mann-Whitney
- * statistic and tested by permutations of the segment, then each step
- * measured by the Hodges-Lehmann shift with its exact interval.
+ * history_changes.c: change points of a series of sessions (see
+ * history_stats.h for the method and what it promises): binary
+ * segmentation with circular cuts, each cut scored by the difference of
+ * the mean log throughput of its two groups and tested by permutations of
+ * the segment, then each step
+ * measured by the difference of the mean log throughput of the pieces
+ * around it with Welch's 95% interval.
  */
-#include "compare_sessions.h"
-
-#include "compare_stats.h"
+#include "history_stats.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
 
 /* The largest score over the ways to cut x[0..n-1] (log throughput) in
  * two groups: an interval [i, j) against the rest, every piece at least
- * CMP_HS_MIN_SEGMENT long (i == 0 or j == n: one change, else two, the
+ * HS_MIN_SEGMENT long (i == 0 or j == n: one change, else two, the
  * circular binary segmentation of Olshen et al. 2004, which finds a dip
  * that came back).  The score is the difference of the groups' means
  * times sqrt(l (n - l) / n), l the interval's length: the two-sample
@@ -28,12 +28,12 @@ static double best_split(const double *x, int n, double *prefix, int *at_i, int 
     for (int k = 0; k < n; k++)
         prefix[k + 1] = prefix[k] + x[k];
     double total = prefix[n], best = -1;
-    for (int i = 0; i + CMP_HS_MIN_SEGMENT <= n; i++) {
-        if (i > 0 && i < CMP_HS_MIN_SEGMENT)
+    for (int i = 0; i + HS_MIN_SEGMENT <= n; i++) {
+        if (i > 0 && i < HS_MIN_SEGMENT)
             continue;
-        for (int j = i + CMP_HS_MIN_SEGMENT; j <= n; j++) {
+        for (int j = i + HS_MIN_SEGMENT; j <= n; j++) {
             int l = j - i, rest = n - l;
-            if ((j < n && n - j < CMP_HS_MIN_SEGMENT) || rest < CMP_HS_MIN_SEGMENT)
+            if ((j < n && n - j < HS_MIN_SEGMENT) || rest < HS_MIN_SEGMENT)
                 continue;
             double in = prefix[j] - prefix[i];
             double z = fabs(in / l - (total - in) / rest) * sqrt((double)l * rest / n);
@@ -63,7 +63,7 @@ static double permutation_p(const double *r, int n, double obs, double *perm, do
     uint64_t seed = 0x9E3779B97F4A7C15u ^ (uint64_t)n;
     int reach = 1, i, j;
     memcpy(perm, r, sizeof *perm * (size_t)n);
-    for (int b = 0; b < CMP_HS_PERMUTATIONS; b++) {
+    for (int b = 0; b < HS_PERMUTATIONS; b++) {
         for (int i = n - 1; i > 0; i--) {
             int j = (int)(next_random(&seed) % (uint64_t)(i + 1));
             double t = perm[i];
@@ -72,14 +72,14 @@ static double permutation_p(const double *r, int n, double obs, double *perm, do
         }
         reach += best_split(perm, n, prefix, &i, &j) >= obs - 1e-9;
     }
-    return (double)reach / (CMP_HS_PERMUTATIONS + 1);
+    return (double)reach / (HS_PERMUTATIONS + 1);
 }
 
 struct search {
     const double *v;
     double *r, *perm, *prefix;
     double alpha;
-    struct cmp_change *out;
+    struct hs_change *out;
     int max, found;
 };
 
@@ -87,7 +87,7 @@ struct search {
 static void segment(struct search *s, int lo, int hi)
 {
     int n = hi - lo, i = 0, j = 0;
-    if (n < 2 * CMP_HS_MIN_SEGMENT || s->found >= s->max)
+    if (n < 2 * HS_MIN_SEGMENT || s->found >= s->max)
         return;
     for (int k = 0; k < n; k++)
         s->r[k] = log(s->v[lo + k]);
@@ -101,7 +101,7 @@ static void segment(struct search *s, int lo, int hi)
     if (j < n && s->found + ncuts < s->max)
         cuts[ncuts++] = lo + j;
     for (int c = 0; c < ncuts && s->found < s->max; c++)
-        s->out[s->found++] = (struct cmp_change){.at = cuts[c], .p_value = p};
+        s->out[s->found++] = (struct hs_change){.at = cuts[c], .p_value = p};
     int from = lo;
     for (int c = 0; c < ncuts; c++) {
         segment(s, from, cuts[c]);
@@ -112,33 +112,53 @@ static void segment(struct search *s, int lo, int hi)
 
 static int by_at(const void *a, const void *b)
 {
-    return ((const struct cmp_change *)a)->at - ((const struct cmp_change *)b)->at;
+    return ((const struct hs_change *)a)->at - ((const struct hs_change *)b)->at;
 }
 
-/* The step of each change point, between its neighbours. */
-static int measure_steps(const double *v, int n, struct cmp_change *c, int found)
+/* Mean and variance of log v[from..to). */
+static void log_moments(const double *v, int from, int to, double *mean, double *var)
+{
+    int n = to - from;
+    double m = 0, ss = 0;
+    for (int i = from; i < to; i++)
+        m += log(v[i]) / n;
+    for (int i = from; i < to; i++)
+        ss += (log(v[i]) - m) * (log(v[i]) - m);
+    *mean = m;
+    *var = n > 1 ? ss / (n - 1) : 0;
+}
+
+/* The step of each change point, between its neighbours: the difference
+ * of the pieces' mean log throughput, Welch's interval (the pieces'
+ * spreads may differ: a change can bring a noisier server). */
+static void measure_steps(const double *v, int n, struct hs_change *c, int found)
 {
     qsort(c, (size_t)found, sizeof *c, by_at);
     for (int i = 0; i < found; i++) {
         int from = i ? c[i - 1].at : 0, to = i + 1 < found ? c[i + 1].at : n;
-        struct cmp_shift sh;
-        if (cmp_compare(v + from, c[i].at - from, v + c[i].at, to - c[i].at, 0.95, &sh) != 0)
-            return -1;
+        int na = c[i].at - from, nb = to - c[i].at;
+        double ma, va, mb, vb;
+        log_moments(v, from, c[i].at, &ma, &va);
+        log_moments(v, c[i].at, to, &mb, &vb);
+        double se2 = va / na + vb / nb;
+        double df = se2 > 0 ? se2 * se2 / (va * va / ((double)na * na * (na - 1)) +
+                                           vb * vb / ((double)nb * nb * (nb - 1)))
+                            : na + nb - 2;
+        double half = hs_t975((int)floor(df < 1 ? 1 : df)) * sqrt(se2);
         c[i].before_from = from;
         c[i].after_to = to;
-        c[i].estimate = sh.estimate;
-        c[i].low = sh.low;
-        c[i].high = sh.high;
-        c[i].level = sh.level;
-        c[i].achievable = sh.achievable;
+        c[i].estimate = mb - ma;
+        c[i].low = c[i].estimate - half;
+        c[i].high = c[i].estimate + half;
+        c[i].level = 0.95;
+        c[i].achievable = na >= 2 && nb >= 2;
     }
-    return 0;
 }
 
-int cmp_change_points(const double *v, int n, double alpha, struct cmp_change *out, int max, int *found)
+int hs_change_points(const double *v, int n, double alpha, struct hs_change *out, int max, int *found)
 {
     *found = 0;
-    if (n < 0 || n > CMP_HS_MAX_SESSIONS || max < 0)
+    if (n < 0 || n > HS_MAX_SESSIONS || max < 0)
         return -1;
     for (int i = 0; i < n; i++)
         if (!(v[i] > 0) || !isfinite(v[i]))
@@ -150,8 +170,9 @@ int cmp_change_points(const double *v, int n, double alpha, struct cmp_change *o
     int rc = -1;
     if (s.r && s.perm && s.prefix) {
         segment(&s, 0, n);
-        rc = measure_steps(v, n, out, s.found);
+        measure_steps(v, n, out, s.found);
         *found = s.found;
+        rc = 0;
     }
     free(s.r);
     free(s.perm);
