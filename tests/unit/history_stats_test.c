@@ -39,14 +39,15 @@ static int failures, checks;
         }                                               \
     } while (0)
 
-static uint64_t rng = 88172645463325252u;
+/* splitmix64 and Box-Muller: reproducible, no libc rand */
+static uint64_t rng_state = 20261207;
 
 static double uniform(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((rng >> 11) + 0.5) / 9007199254740992.0;
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return (((z ^ (z >> 31)) >> 11) + 0.5) / 9007199254740992.0;
 }
 
 static double normal(void)
