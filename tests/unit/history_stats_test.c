@@ -25,19 +25,7 @@
 
 #include "../../compare/compare_stats.h"
 #include "../../history/history_stats.h"
-
-static int failures, checks;
-
-#define CHECK(cond, ...)                                \
-    do {                                                \
-        checks++;                                       \
-        if (!(cond)) {                                  \
-            failures++;                                 \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-            printf(__VA_ARGS__);                        \
-            printf("\n");                               \
-        }                                               \
-    } while (0)
+#include "check.h"
 
 /* splitmix64 and Box-Muller: reproducible, no libc rand */
 static uint64_t rng_state = 20261207;
@@ -229,13 +217,21 @@ static void test_bad_input(void)
 int main(void)
 {
     test_t();
+    PASS("Student's t against the tables");
     test_bad_input();
+    PASS("bad input refused");
     test_aa(0);
+    PASS("A/A, normal session drift: at most 5% false alarms");
     test_aa(1);
+    PASS("A/A, heavy-tailed session drift: at most 5% false alarms");
     test_step(30, 20, 0.95);
+    PASS("-15% step at session 20 of 30 found there");
     test_step(30, 27, 0.8);
+    PASS("-15% step at session 27 of 30 found there");
     test_recovered();
+    PASS("a step that came back passes the gate");
     test_session_aa();
-    printf("%d checks, %d failures\n", checks, failures);
-    return failures != 0;
+    PASS("a session against a saved session");
+    printf("%d passed, 0 failed\n", passed);
+    return 0;
 }
