@@ -140,7 +140,8 @@ static void usage(struct sb_options *o)
     printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
-    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n\n");
+    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n");
+    printf("       sbench history list|show|diff|trend|export|import|report   the runs recorded (sbench history --help)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"

@@ -53,6 +53,7 @@ struct bench {
     char *tmppath;                  /* OUTPUT.tmp while out is open, else NULL */
     int nout, nhuman;               /* reports written so far to out, to stdout */
     int nhistory;                   /* reports written to run->history_json */
+    int history_cut;                /* its windows stopped: too many */
     int final_done;                 /* the final report was written */
     uint64_t final_events;          /* events counted in the final report */
     struct sb_hdr_log *hdr;
@@ -75,18 +76,27 @@ struct bench {
 };
 
 /* The run history's copy of report r: the JSON format's line, the final
- * one with what merge reads (the encoded latency histograms). */
+ * one with what merge reads (the encoded latency histograms).  A long
+ * run's windows stop at SB_HISTORY_WINDOWS_MAX bytes, and then the copy
+ * keeps its final line alone (its windows would not add up to it). */
+#define SB_HISTORY_WINDOWS_MAX ((long)16 << 20)
 static void history_copy(struct bench *b, const struct sb_report *r, int final)
 {
     const struct sb_report_format *json = sb_report_format_find("json");
+    FILE *f = b->run->history_json;
     if (json == NULL)
         return;
-    if (final) {
+    if (!final && (b->history_cut || ftell(f) > SB_HISTORY_WINDOWS_MAX))
+        b->history_cut = 1;
+    else if (!final)
+        json->interval(f, r, b->nhistory++);
+    else {
         struct sb_report full = *r;
         full.merge_data = 1;
-        json->final(b->run->history_json, &full, b->meta, b->nhistory++);
-    } else
-        json->interval(b->run->history_json, r, b->nhistory++);
+        if (b->history_cut) /* an open_memstream: its size is where it is */
+            fseek(f, 0, SEEK_SET);
+        json->final(f, &full, b->meta, b->nhistory++);
+    }
 }
 
 /* Writes report r: the human report on stdout (or the script's report hook

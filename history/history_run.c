@@ -13,7 +13,8 @@
 
 void sb_history_add_options(struct sb_options *o)
 {
-    sb_options_add(o, "history", SB_OPT_STRING, SB_SRC_CORE, NULL,
+    /* secret: a URI or DSN may hold a password, and the report lists the options */
+    sb_options_add(o, "history", SB_OPT_SECRET, SB_SRC_CORE, NULL,
                    "the run history this run is recorded in: a SQLite file, postgresql://... or a "
                    "libpq DSN (several machines share one), or off (default: $SBENCH_HISTORY, else "
                    "$XDG_DATA_HOME/sbench/history.db; sbench history --help)", NULL, 0, 0);

@@ -159,8 +159,14 @@ got=$(complete_line "sbench --threads")
 same "--threads<TAB>" "--threads=" "$got"
 grep -qx "compopt -o nospace" "$tmp/compopt" && ok "--threads= is offered without a space after it" ||
     bad "no 'compopt -o nospace' after --threads=: $(cat "$tmp/compopt")"
-got=$(complete_line "sbench --hist")
-same "--hist<TAB>: a switch and an option with a value" "$(printf -- '--histogram\n--histogram-precision=')" "$got"
+got=$(complete_line "sbench --histog")
+same "--histog<TAB>: a switch and an option with a value" "$(printf -- '--histogram\n--histogram-precision=')" "$got"
+# sbench history: its commands, then its options as its --help lists them
+got=$(complete_line "sbench history ")
+same "history <TAB>: its commands" "$(printf 'diff\nexport\nimport\nlist\nreport\nshow\ntrend')" "$got"
+want=$("$sbdir/sbench" history --help | sed -n 's/^  \(--l[a-z-]*=\).*/\1/p' | sort)
+got=$(complete_line "sbench history list --l")
+same "history list --l<TAB>: its options from its --help" "$want" "$got"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
