@@ -14,6 +14,7 @@
 #    baseline is found slower, with an interval that holds the true
 #    change, and fails the gate (exit status 3).
 # No database server; ~30 s.
+root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/compare-lib.sh" "$1"
 export SBENCH_HISTORY=$T/history.db
 null='--db-driver=null --null-slots=2 --null-delay-us=1000'
@@ -50,4 +51,14 @@ expect_eq "slower server: significant" "$(pyq $v 'd["verdicts"][0]["significant"
 expect_eq "slower server: the interval holds -23% (1000/1300)" \
     "$(pyq $v 'd["verdicts"][0]["low_pct"] <= -23.08 <= d["verdicts"][0]["high_pct"]')" True
 echo "     slower: $(pyq $v 'd["verdicts"][0]["text"]')"
+# the summaries (cannot tell, and measured) against compare.schema.json
+checks=$((checks + 1))
+if python3 - "$root/docs/compare.schema.json" aa1/summary.json aa3/summary.json slow/summary.json <<'PY'; then
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+for f in sys.argv[2:]:
+    jsonschema.validate(json.load(open(f)), schema, cls=jsonschema.Draft202012Validator)
+PY
+    echo "ok   summaries match compare.schema.json"
+else fail "a summary does not match compare.schema.json"; fi
 finish
