@@ -135,7 +135,10 @@ int hist_trend_changes(struct hist_cmd *c, const struct sb_hist_runs *runs, doub
         return -1;
     }
     fprintf(c->out, "\nChange points (each session one value, the median tps of its runs; %d sessions of %d runs; "
-            "5%% level, permutation test):%s\n", s->n, s->runs, found ? "" : " none");
+            "5%% level, permutation test):%s\n", s->n, s->runs,
+            found                          ? ""
+            : s->n < 2 * HS_MIN_SEGMENT ? " too few sessions to find one (a change needs 2 on each side)"
+                                           : " none");
     for (int i = 0; i < found; i++)
         print_change(c->out, s, &ch[i]);
     if (g && g->changes > 0)

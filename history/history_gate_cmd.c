@@ -44,7 +44,7 @@ int hist_cmd_gate(struct hist_cmd *c)
         rc = 3;
     } else if (rc == 0) {
         fprintf(c->out, "\ngate --fail-slower=%g: pass (%s)\n", limit,
-                g.changes == 0 ? "no change point" : "the newest change point is not a slowdown whose whole 95% "
+                g.changes == 0 ? "no change point found" : "the newest change point is not a slowdown whose whole 95% "
                 "interval lies past the limit");
     }
     sb_hist_runs_free(&runs);
