@@ -288,7 +288,7 @@ static void point_runs_free(struct cmp_point_runs *p)
  * signed-rank test on pairs when both ran interleaved here and there are
  * CMP_MIN_PAIRS pairs, else Mann-Whitney (*sessions 0). */
 static int pair_shift(const struct ctx *c, const char *wl, int threads, int ka, int kb, struct cmp_shift *sh,
-                      int *pairs, int *sessions, char *why, size_t whylen)
+                      int *pairs, int *sessions, int *runs, char *why, size_t whylen)
 {
     struct cmp_point_runs ra = {0}, rb = {0};
     point_runs(c, wl, threads, ka, &ra);
@@ -305,6 +305,8 @@ static int pair_shift(const struct ctx *c, const char *wl, int threads, int ka, 
         rc = *pairs >= CMP_MIN_PAIRS ? cmp_compare_paired(pa, pb, *pairs, CONF, sh)
                                      : cmp_compare(ra.tps, ra.n, rb.tps, rb.n, CONF, sh);
     }
+    runs[0] = ra.n;
+    runs[1] = rb.n;
     point_runs_free(&ra);
     point_runs_free(&rb);
     return rc;
@@ -314,17 +316,17 @@ static int verdict(const struct ctx *c, const char *wl, int threads, int ka, int
 {
     const char *a = c->s->targets[ka].name, *b = c->s->targets[kb].name;
     struct cmp_shift sh;
-    int pairs, sessions;
+    int pairs, sessions, runs[2];
     *out = (struct pending){.a = a, .b = b};
-    if (pair_shift(c, wl, threads, ka, kb, &sh, &pairs, &sessions, out->why, sizeof out->why) != 0)
+    if (pair_shift(c, wl, threads, ka, kb, &sh, &pairs, &sessions, runs, out->why, sizeof out->why) != 0)
         return -1;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "workload", json_object_new_string(wl));
     json_object_object_add(o, "threads", json_object_new_int(threads));
     json_object_object_add(o, "a", json_object_new_string(a));
     json_object_object_add(o, "b", json_object_new_string(b));
-    json_object_object_add(o, "n_a", json_object_new_int(sh.n));
-    json_object_object_add(o, "n_b", json_object_new_int(sh.m));
+    json_object_object_add(o, "n_a", json_object_new_int(runs[0]));
+    json_object_object_add(o, "n_b", json_object_new_int(runs[1]));
     json_object_object_add(o, "test", json_object_new_string(sessions ? "sessions" : sh.paired ? "signed-rank"
                                                                                               : "mann-whitney"));
     json_object_object_add(o, "pairs", json_object_new_int(pairs));
@@ -459,7 +461,7 @@ static json_object *gate(const struct ctx *c, const char *baseline, double thres
                     continue;
                 const char *wl = s->workloads[w].label;
                 struct cmp_shift sh;
-                int pairs, sessions = 0;
+                int pairs, sessions = 0, runs[2];
                 char why[500];
                 double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
                 int n = point_tps(c, wl, s->threads[t], baseline, va);
@@ -468,7 +470,7 @@ static json_object *gate(const struct ctx *c, const char *baseline, double thres
                  * session as the unit */
                 if (n == 0 || m == 0 ||
                     (s->targets[kbase].from_dir || s->targets[k].from_dir
-                         ? pair_shift(c, wl, s->threads[t], kbase, k, &sh, &pairs, &sessions, why, sizeof why)
+                         ? pair_shift(c, wl, s->threads[t], kbase, k, &sh, &pairs, &sessions, runs, why, sizeof why)
                          : cmp_compare(va, n, vb, m, CONF, &sh)) != 0)
                     continue;
                 if (sh.achievable && pct_of(sh.high) < -threshold) {
