@@ -210,8 +210,9 @@ void sb_server_settings_read(struct sb_run *run, const char *format, int failed,
                              size_t len)
 {
     buf[0] = 0;
-    if (failed || sb_interrupted || !run->server_settings || strcmp(format, "json") != 0 ||
-        run->script_ops->server_settings == NULL)
+    /* for a JSON report, and for the run history's copy (history/) */
+    if (failed || sb_interrupted || !run->server_settings ||
+        (strcmp(format, "json") != 0 && run->history_json == NULL) || run->script_ops->server_settings == NULL)
         return;
     if (run->script_ops->server_settings(run->control, buf, len) < 0 && run->verbosity >= 4)
         fprintf(stderr, "sbench: the server's settings were not read: %s\n", run->control->error);

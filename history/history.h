@@ -117,6 +117,14 @@ int sb_hist_run_from_report(const char *buf, size_t len, const char *source, con
                             const char *const *labels, int nlabels, struct sb_hist_run *r,
                             char *err, size_t errlen);
 
+/*
+ * The tps of each whole reporting window of r (its report's interval lines
+ * of at least half a second: the last one may be cut short), oldest first,
+ * into out[0 .. max-1].  Returns how many there are (more than max: the
+ * rest left out), 0 without a report or windows.
+ */
+size_t sb_hist_window_tps(const struct sb_hist_run *r, double *out, size_t max);
+
 /* A --label value checked: "KEY=VALUE", a key of 1 to 64 bytes, one line.
  * 0, or -1 with one line in err. */
 int sb_hist_label_check(const char *kv, char *err, size_t errlen);

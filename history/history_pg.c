@@ -38,7 +38,8 @@ int hist_pg_open(struct sb_history *h, const char *conninfo, char *err, size_t e
         PQfinish(c);
         return -1;
     }
-    PGresult *r = PQexec(c, "SET client_min_messages = warning");
+    /* every wait bounded: a lock held by another session, a slow server */
+    PGresult *r = PQexec(c, "SET client_min_messages = warning; SET statement_timeout = 30000");
     PQclear(r);
     h->db = c;
     return 0;

@@ -195,6 +195,29 @@ static int check_lines(const char *buf, size_t len, json_object **fin, char *err
     return rc < 0 ? -1 : 0;
 }
 
+size_t sb_hist_window_tps(const struct sb_hist_run *r, double *out, size_t max)
+{
+    if (r->report == NULL)
+        return 0;
+    struct sb_json_lines jl;
+    json_object *o = NULL;
+    char err[256];
+    size_t n = 0;
+    if (sb_json_lines_init(&jl, r->report, strlen(r->report), err, sizeof err) == 0)
+        while (sb_json_lines_next(&jl, &o, err, sizeof err) == 1) {
+            const char *type = sb_json_str(o, "type");
+            double tps = sb_json_num(o, "tps");
+            if (type && strcmp(type, "interval") == 0 && isfinite(tps) && sb_json_num(o, "seconds") > 0.5) {
+                if (n < max)
+                    out[n] = tps;
+                n++;
+            }
+            json_object_put(o);
+        }
+    sb_json_lines_close(&jl);
+    return n;
+}
+
 int sb_hist_run_from_report(const char *buf, size_t len, const char *source, const char *cmdline,
                             const char *const *labels, int nlabels, struct sb_hist_run *r,
                             char *err, size_t errlen)

@@ -9,12 +9,14 @@
 #include <string.h>
 
 #include "../lib/options.h"
+#include "../lib/secret_mask.h"
 #include "history.h"
 
 void sb_history_add_options(struct sb_options *o)
 {
-    /* secret: a URI or DSN may hold a password, and the report lists the options */
-    sb_options_add(o, "history", SB_OPT_SECRET, SB_SRC_CORE, NULL,
+    /* a URI's or DSN's password is masked wherever options are shown
+     * (lib/options.c's sb_opt_shown) */
+    sb_options_add(o, "history", SB_OPT_STRING, SB_SRC_CORE, NULL,
                    "the run history this run is recorded in: a SQLite file, postgresql://... or a "
                    "libpq DSN (several machines share one), or off (default: $SBENCH_HISTORY, else "
                    "$XDG_DATA_HOME/sbench/history.db; sbench history --help)", NULL, 0, 0);
@@ -65,17 +67,22 @@ int sb_history_capture_start(const struct sb_options *o, struct sb_history_captu
     return 0;
 }
 
-/* The run's command line, words joined by blanks (masked later). */
+/* The run's command line, words joined by blanks, each word's passwords
+ * masked (lib/secret_mask.c reads a word as one option's value). */
 static char *joined(int argc, char **argv)
 {
     size_t len = 1;
     for (int i = 0; i < argc; i++)
-        len += strlen(argv[i]) + 1;
+        len += 2 * strlen(argv[i]) + 5;
     char *s = malloc(len), *p = s;
     if (s == NULL)
         return NULL;
-    for (int i = 0; i < argc; i++)
-        p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            *p++ = ' ';
+        sb_secret_mask(argv[i], p, len - (size_t)(p - s));
+        p += strlen(p);
+    }
     *p = '\0';
     return s;
 }

@@ -22,6 +22,19 @@ static const char *str_or_dash(const char *s)
     return s && *s ? s : "-";
 }
 
+/* The statement kinds a run sent: count and rate of each one it used. */
+static void show_kinds(FILE *f, json_object *kinds)
+{
+    if (kinds == NULL || !json_object_is_type(kinds, json_type_object))
+        return;
+    fprintf(f, "  statements:    ");
+    json_object_object_foreach(kinds, name, k) {
+        if (sb_json_num(k, "count") > 0)
+            fprintf(f, " %s %.0f (%.2f/s)", name, sb_json_num(k, "count"), sb_json_num(k, "rate"));
+    }
+    fputc('\n', f);
+}
+
 int hist_cmd_show(struct hist_cmd *c)
 {
     if (c->nargs != 1) {
@@ -57,6 +70,7 @@ int hist_cmd_show(struct hist_cmd *c)
     if (w.n >= 2)
         fprintf(f, "  windows:        %d, tps %.2f +- %.2f (95%% interval of their mean)\n", w.n, w.mean, w.half);
     json_object *fin = hist_final_line(&r), *host = sb_json_at(fin, "run.host");
+    show_kinds(f, sb_json_member(fin, "kinds"));
     for (int i = 0; host && host_facts[i]; i++) {
         json_object *v = sb_json_member(host, host_facts[i]);
         if (v)
@@ -84,6 +98,17 @@ static void diff_figure(FILE *f, const char *name, double a, double b, double ha
     fprintf(f, "  %-16s %26s %26s  %s\n", name, ta, tb, ch);
 }
 
+/* A member's value as text: a setting {"value", "unit"} as "VALUE UNIT". */
+static const char *value_text(json_object *v, char *buf, size_t len)
+{
+    const char *value = sb_json_str(v, "value");
+    if (value == NULL)
+        return v ? json_object_get_string(v) : "";
+    const char *unit = sb_json_str(v, "unit");
+    snprintf(buf, len, "%s%s%s", value, unit && *unit ? " " : "", unit ? unit : "");
+    return buf;
+}
+
 /* The members of a and b (objects) whose values differ, under a title. */
 static int diff_members(FILE *f, const char *title, json_object *a, json_object *b,
                         const char *const *only)
@@ -101,7 +126,8 @@ static int diff_members(FILE *f, const char *title, json_object *a, json_object 
             json_object *vy = sb_json_member(y, key);
             if (!wanted || (side == 1 && vy)) /* both there: said on the first side */
                 continue;
-            const char *sx = vx ? json_object_get_string(vx) : "", *sy = vy ? json_object_get_string(vy) : "(none)";
+            char bx[512], by[512];
+            const char *sx = value_text(vx, bx, sizeof bx), *sy = vy ? value_text(vy, by, sizeof by) : "(none)";
             if (vy && strcmp(sx, sy) == 0)
                 continue;
             if (n++ == 0)

@@ -1,7 +1,8 @@
 /*
  * history_sqlite.c: the history store in a SQLite file (the default, one
  * per user): open it (its folder made), wait up to 30 s for another
- * writer, run one statement with text parameters and keep its rows.
+ * writer (not after Ctrl-C), run one statement with text parameters and
+ * keep its rows.
  */
 #include "history_int.h"
 
@@ -12,6 +13,20 @@
 #include <sys/stat.h>
 
 #include <sqlite3.h>
+
+#include "../core/run.h" /* sb_interrupted */
+
+/* Another writer holds the file: wait for it in 10 ms steps, at most 30 s,
+ * and not after Ctrl-C. */
+#define BUSY_WAIT_MS 30000
+static int busy_wait(void *arg, int count)
+{
+    (void)arg;
+    if (sb_interrupted || count * 10 >= BUSY_WAIT_MS)
+        return 0;
+    sqlite3_sleep(10);
+    return 1;
+}
 
 /* Makes the folders above path (mkdir -p of its dirname). */
 static void make_parents(const char *path)
@@ -39,7 +54,7 @@ int hist_sqlite_open(struct sb_history *h, const char *path, char *err, size_t e
         sqlite3_close(db);
         return -1;
     }
-    sqlite3_busy_timeout(db, 30000);
+    sqlite3_busy_handler(db, busy_wait, NULL);
     h->db = db;
     return 0;
 }

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pwd.h>
+#include <unistd.h>
 
 int hist_sql(struct sb_history *h, const char *sql, const char *const *params, int nparams,
              struct hist_rows *rows, char *err, size_t errlen)
@@ -135,8 +137,11 @@ static const char *default_spec(char *buf, size_t len)
     const char *xdg = getenv("XDG_DATA_HOME");
     if (xdg && *xdg == '/')
         snprintf(buf, len, "%s/sbench/history.db", xdg);
-    else
-        snprintf(buf, len, "%s/.local/share/sbench/history.db", getenv("HOME") ? getenv("HOME") : ".");
+    else { /* $HOME, else the user's home in the password database */
+        const char *home = getenv("HOME");
+        const struct passwd *pw = home && *home ? NULL : getpwuid(getuid());
+        snprintf(buf, len, "%s/.local/share/sbench/history.db", home && *home ? home : pw ? pw->pw_dir : "/");
+    }
     return buf;
 }
 

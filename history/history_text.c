@@ -4,7 +4,8 @@
 #include "history.h"
 #include "history_text.h"
 
-#include <ctype.h>
+#include "../lib/secret_mask.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,48 +15,11 @@ char *hist_strdup(const char *s)
     return strdup(s ? s : "");
 }
 
-/* Length of the secret that starts at p: up to a blank, '@' excluded for
- * a URI's password, '&' or ';' for a DSN's. */
-static size_t secret_len(const char *p, int uri)
-{
-    size_t n = 0;
-    while (p[n] && !isspace((unsigned char)p[n]) && p[n] != '&' && p[n] != ';' && !(uri && p[n] == '@'))
-        n++;
-    return n;
-}
-
 char *hist_masked(const char *s)
 {
-    size_t len = strlen(s);
-    char *out = malloc(2 * len + 4); /* a secret of 1 byte grows to 3 */
-    if (out == NULL)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < len;) {
-        size_t skip = 0;
-        if (strncmp(s + i, "password=", 9) == 0) {
-            memcpy(out + o, s + i, 9), o += 9, i += 9;
-            skip = secret_len(s + i, 0);
-        } else if (strncmp(s + i, "://", 3) == 0) {
-            memcpy(out + o, s + i, 3), o += 3, i += 3;
-            size_t user = 0; /* user:password@ */
-            while (s[i + user] && s[i + user] != ':' && s[i + user] != '@' && s[i + user] != '/' &&
-                   !isspace((unsigned char)s[i + user]))
-                user++;
-            size_t pw = s[i + user] == ':' ? secret_len(s + i + user + 1, 1) : 0;
-            if (s[i + user] == ':' && s[i + user + 1 + pw] == '@') {
-                memcpy(out + o, s + i, user + 1), o += user + 1, i += user + 1;
-                skip = pw;
-            }
-        } else {
-            out[o++] = s[i++];
-            continue;
-        }
-        if (skip > 0)
-            memcpy(out + o, "***", 3), o += 3, i += skip;
-    }
-    out[o] = '\0';
-    return out;
+    size_t cap = 2 * strlen(s) + 4; /* a secret of 1 byte grows to "***" */
+    char *out = malloc(cap);
+    return out ? sb_secret_mask(s, out, cap) : NULL;
 }
 
 int sb_hist_label_check(const char *kv, char *err, size_t errlen)

@@ -8,8 +8,8 @@
 
 /* A copy of s ("" for NULL); NULL only when out of memory. */
 char *hist_strdup(const char *s);
-/* A copy of s with every URI's password ("://user:PASSWORD@") and every
- * "password=VALUE" replaced by "***". */
+/* A copy of s with its passwords masked (lib/secret_mask.c: a URI's
+ * user:PASSWORD@, password=VALUE, PWD=VALUE become ***). */
 char *hist_masked(const char *s);
 /* "KEY=VALUE\n" per label, sorted by key (checked by sb_hist_label_check). */
 char *hist_labels_joined(const char *const *labels, int n);

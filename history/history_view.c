@@ -92,27 +92,16 @@ static double t975(int df)
 void hist_windows_of(const struct sb_hist_run *r, struct hist_windows *w)
 {
     memset(w, 0, sizeof *w);
-    if (r->report == NULL)
+    size_t total = sb_hist_window_tps(r, NULL, 0);
+    double *tps = total >= 2 ? malloc(total * sizeof *tps) : NULL;
+    if (tps == NULL)
         return;
-    struct sb_json_lines jl;
-    json_object *o = NULL;
-    char err[256];
+    sb_hist_window_tps(r, tps, total);
     double sum = 0, sum2 = 0;
-    int n = 0;
-    if (sb_json_lines_init(&jl, r->report, strlen(r->report), err, sizeof err) == 0)
-        while (sb_json_lines_next(&jl, &o, err, sizeof err) == 1) {
-            const char *type = sb_json_str(o, "type");
-            double tps = sb_json_num(o, "tps");
-            /* a whole window only: the last one may be cut short */
-            if (type && strcmp(type, "interval") == 0 && isfinite(tps) && sb_json_num(o, "seconds") > 0.5) {
-                sum += tps, sum2 += tps * tps;
-                n++;
-            }
-            json_object_put(o);
-        }
-    sb_json_lines_close(&jl);
-    if (n < 2)
-        return;
+    int n = (int)total;
+    for (int i = 0; i < n; i++)
+        sum += tps[i], sum2 += tps[i] * tps[i];
+    free(tps);
     w->n = n;
     w->mean = sum / n;
     double var = (sum2 - sum * sum / n) / (n - 1);

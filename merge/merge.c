@@ -59,7 +59,7 @@ static void add_options(struct sb_options *o)
     ADD("histogram", SB_OPT_BOOL, "off", "print the merged latency histogram", NULL);
     ADD("allow-missing", SB_OPT_BOOL, "off", "merge the shards that are there when some are missing "
         "(every output says which)", NULL);
-    ADD("history", SB_OPT_SECRET, NULL, "the run history the merged set is recorded in (sbench run --help), or off", NULL);
+    ADD("history", SB_OPT_STRING, NULL, "the run history the merged set is recorded in (sbench run --help), or off", NULL);
     ADD("label", SB_OPT_STRING, NULL, "KEY=VALUE recorded with the merged set in the history (repeatable)", NULL);
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit", NULL);
 #undef ADD

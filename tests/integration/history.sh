@@ -3,8 +3,10 @@
 # the null driver's runs recorded in a SQLite store and read back against
 # their own reports and a SQL count made outside sbench, compare's runs,
 # the filters, import (good and bad files), two writers at once, stores
-# that cannot be written (the run's report and exit status stand), an
-# older store migrated, and two "machines" sharing the suite's PostgreSQL.
+# that cannot be written (corrupt, a directory, a newer schema, a server
+# that does not answer, a full disk: the run's report and exit status
+# stand), an older store migrated, two "machines" sharing the suite's
+# PostgreSQL, sbench pgbench, and history report --html in Chromium.
 # Needs the SBT_* PostgreSQL of scripts/test.sh.  (~40 s)
 set -u
 : "${SBT_BUILD:?}" "${SBT_TMP:?}" "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
@@ -58,6 +60,26 @@ expect_eq "list --since=1d --workload (all four)" "$($SBENCH history list --hist
 expect_eq "list --until=2001-01-01" "$($SBENCH history list --history="$H" --until=2001-01-01 | grep -c '^[0-9][0-9]* *20[0-9][0-9]-')" 0
 $SBENCH history export --history="$H" --format=json --output="$tmp/e.json"
 expect_eq "export JSON: transactions by run" "$(python3 -c 'import json,sys; print(",".join(str(int(r["transactions"])) for r in json.load(open(sys.argv[1]))))' "$tmp/e.json")" "400,800,1200,10"
+checks=$((checks + 1))
+if python3 - "$tmp/e.json" "$here/../../docs/history.schema.json" "$here/../../docs/report.schema.json" <<'PY'; then echo "ok   export JSON valid against docs/history.schema.json"; else fail "export JSON against the schemas"; fi
+import json, sys, jsonschema
+runs, schema, line = (json.load(open(p)) for p in sys.argv[1:4])
+assert len(runs) == 4
+for r in runs:
+    jsonschema.validate(r, schema)
+    assert "report" not in r
+PY
+$SBENCH history export --history="$H" --format=json --with-report --last=1 --output="$tmp/e1.json"
+checks=$((checks + 1))
+if python3 - "$tmp/e1.json" "$here/../../docs/history.schema.json" "$here/../../docs/report.schema.json" <<'PY'; then echo "ok   export --with-report: the run's report lines valid against report.schema.json"; else fail "export --with-report"; fi
+import json, sys, jsonschema
+runs, schema, line = (json.load(open(p)) for p in sys.argv[1:4])
+assert len(runs) == 1 and runs[0]["transactions"] == 10
+jsonschema.validate(runs[0], schema)
+assert [l["type"] for l in runs[0]["report"]][-1] == "final"
+for l in runs[0]["report"]:
+    jsonschema.validate(l, line)
+PY
 expect_eq "export CSV: lines" "$($SBENCH history export --history="$H" --format=csv | python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin))))')" 5
 $SBENCH history show --history="$H" 2 > "$tmp/show"
 expect_eq "show 2: transactions" "$(grep -c 'transactions:   800 in' "$tmp/show")" 1
@@ -98,6 +120,11 @@ expect_eq "its results directory imported: same runs, targets, repeats" \
     "$(sql "$C2" "SELECT group_concat(run_id || target || repeat_index, ',') FROM (SELECT * FROM sbench_runs ORDER BY run_id)")" \
     "$(sql "$C" "SELECT group_concat(run_id || target || repeat_index, ',') FROM (SELECT * FROM sbench_runs ORDER BY run_id)")"
 
+$SBENCH compare --target=a:--db-driver=null --repeats=1 --time=1 --warmup-time=0 --prepare=off --quiet \
+    --results="$tmp/cmp-pw" --history="postgresql://u:HistSecretX@127.0.0.1:1/none" oltp_read_only >/dev/null 2>"$tmp/err"
+expect_eq "compare with a history URI's password: exit status" "$?" 0
+expect_eq "the password is in none of its files" "$(grep -rl HistSecretX "$tmp/cmp-pw" "$tmp/err" | wc -l)" 0
+
 echo "== two writers at once, one holding the store locked for 2 s: nothing lost"
 W=$tmp/w.db
 $SBENCH --history="$W" $RUN --events=10 run >/dev/null 2>&1
@@ -125,6 +152,16 @@ for store in "$tmp/corrupt.db" "$tmp/adir.db" "$tmp/newer.db" "postgresql://sbte
     expect_eq "store $store: no password" "$(grep -c HistSecretX "$tmp/err")" 0
 done
 expect_eq "the corrupt file is left as it was" "$(md5sum < "$tmp/corrupt.db")" "$sum"
+# a full disk: the store may not grow (RLIMIT_FSIZE, SIGXFSZ ignored: each
+# write past it fails as a full disk's would)
+F=$tmp/full.db
+$SBENCH --history="$F" $RUN --events=50 run >/dev/null 2>&1
+fsum=$(md5sum < "$F")
+(trap '' XFSZ; ulimit -f $(($(stat -c %s "$F") / 1024)); exec $SBENCH --history="$F" $RUN --events=60 run) >"$tmp/out" 2>"$tmp/err"
+expect_eq "full disk: exit status" "$?" 0
+expect_eq "full disk: the report" "$(grep -c 'transactions: *60 ' "$tmp/out")" 1
+one_line "full disk: stderr" "$tmp/err" "not recorded in the history"
+expect_eq "full disk: the store is as it was, whole" "$(md5sum < "$F") $(sql "$F" "PRAGMA integrity_check")" "$fsum ok"
 $SBENCH history list --history="$tmp/corrupt.db" >/dev/null 2>"$tmp/err"
 expect_eq "history list of a corrupt store exits 1" "$?" 1
 one_line "history list of a corrupt store" "$tmp/err" "corrupt.db"
@@ -167,6 +204,17 @@ PGPASSWORD=$SBT_PGPASSWORD SBENCH_HISTORY=$P $SBENCH pgbench -n -f "$tmp/one.sql
     -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest >/dev/null 2>"$tmp/err"
 expect_eq "pgbench exit status" "$?" 0
 expect_eq "pgbench's record" "$(sql "$P" "SELECT source || ' ' || CAST(transactions AS INT) || ' ' || driver || ' ' || (cmdline LIKE '%pgbench -n -f%') FROM sbench_runs")" "pgbench 80 pgsql 1"
+# diff names a server setting changed between two runs (work_mem, set for
+# the role's new sessions, which sbench's settings session is)
+export PGPASSWORD=$SBT_PGPASSWORD
+$PSQL -c "ALTER ROLE sbtest SET work_mem = '7MB'"
+SBENCH_HISTORY=$P $SBENCH pgbench -n -f "$tmp/one.sql" -t 40 -c 2 -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest >/dev/null 2>&1
+$PSQL -c "ALTER ROLE sbtest RESET work_mem"
+unset PGPASSWORD
+$SBENCH history diff --history="$P" 1 2 > "$tmp/diff"
+checks=$((checks + 1))
+if sed -n '/^server settings:/,/^[a-z]/p' "$tmp/diff" | grep -q '^  work_mem  *4096 kB -> 7168 kB$'; then echo "ok   diff names work_mem 4096 kB -> 7168 kB"
+else fail "diff of the server settings:"; sed 's/^/     | /' "$tmp/diff"; fi
 
 echo "== history report --html in headless Chromium"
 R=$tmp/r.db
