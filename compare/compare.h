@@ -315,4 +315,27 @@ int sb_report_main(int argc, char **argv);
  * comparison's session, the run's target, point and repeat. */
 void cmp_history_place(const struct cmp_spec *s, int w, int ti, int k, int rep);
 
+/* ---- compare_saved.c ---- */
+
+/* The runs of one target at one point: throughput and report files. */
+struct cmp_point_runs {
+    double tps[CMP_MAX_REPEATS];
+    char *paths[CMP_MAX_REPEATS];   /* DIR/runs/ID.json, owned */
+    int n;
+};
+struct cmp_shift;
+struct hs_session_shift;
+/*
+ * b against a at a point where one of them (or both) is a saved target,
+ * the session being the unit: the difference of the two sessions' medians
+ * against the spread between the earlier sessions of the saved runs'
+ * configuration in the run history (history_stats.h), this session's
+ * runs left out.  sh gets the verdict (level 0.95 when achievable), ss
+ * the details; why says why it cannot tell (too little history, the
+ * history off or unreadable).  Returns 0, or -1 on a bad argument.
+ */
+int cmp_saved_shift(const struct cmp_spec *s, int ka, int kb, const struct cmp_point_runs *a,
+                    const struct cmp_point_runs *b, struct cmp_shift *sh, struct hs_session_shift *ss, char *why,
+                    size_t whylen);
+
 #endif

@@ -104,18 +104,20 @@ static void row(FILE *f, const json_object *verdicts, const char *wl, long th, i
         est = 1 / est, lo = l2, hi = h2;
     }
     int sig = sb_json_true(v, "significant"), enough = sb_json_true(v, "achievable");
+    const char *test = sb_json_str(v, "test");
+    const char *why = test && strcmp(test, "sessions") == 0 ? "cannot tell: too few earlier sessions in the history"
+                                                            : "cannot tell: too few repeats";
     double level = sb_json_num(v, "level") * 100;
     if (r == 1) {
         fprintf(f, "<td>fastest</td><td></td><td class=\"%s\">%s</td>", sig ? "sig" : "nosig",
                 sig ? "faster than every other target"
-                    : enough ? "not significantly faster than the next" : "cannot tell: too few repeats");
+                    : enough ? "not significantly faster than the next" : why);
     } else {
         fprintf(f, "<td data-value=\"%.17g\">%.3fx</td><td data-low=\"%.17g\" data-high=\"%.17g\" "
                    "data-level=\"%.17g\">%.3fx to %.3fx (%.1f%%%s)</td><td class=\"%s\">%s</td>",
                 est, est, lo, hi, level / 100, lo, hi, level, enough ? "" : "; too few repeats for 95%",
                 sig ? "sig" : "nosig",
-                sig ? (est < 1 ? "slower" : "faster") : enough ? "no significant difference"
-                                                             : "cannot tell: too few repeats");
+                sig ? (est < 1 ? "slower" : "faster") : enough ? "no significant difference" : why);
     }
     caveat(f, t->point);
     fprintf(f, "</tr>\n");

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../history/history_stats.h"
 #include "compare_stats.h"
 #include "../results/json_get.h"
 #include "../core/run_meta.h"
@@ -31,6 +32,7 @@ struct ctx {
     const json_object *runs;    /* loaded runs */
     const json_object *latency; /* loaded latency per point */
     json_object *warnings;
+    const char *dir;            /* the results directory */
 };
 
 /* o[key] = a new reference to v (borrowed; NULL: null) */
@@ -186,11 +188,13 @@ static double pct_of(double logratio)
  * adjusted: the Benjamini-Hochberg p-value over the comparison's verdicts
  * (< 0: not corrected, the regression gate). */
 static void verdict_text(const struct cmp_shift *sh, const char *a, const char *b, int repeats_min, double adjusted,
-                         int nverdicts, char *buf, size_t len)
+                         int nverdicts, int sessions, char *buf, size_t len)
 {
     double est = pct_of(sh->estimate), lo = pct_of(sh->low), hi = pct_of(sh->high);
     char test[120];
-    if (sh->paired)
+    if (sessions > 0)
+        snprintf(test, sizeof test, "sessions as the unit, the spread of %d earlier sessions", sessions);
+    else if (sh->paired)
         snprintf(test, sizeof test, "signed-rank test on %d interleaved pairs", sh->n);
     else
         snprintf(test, sizeof test, "Mann-Whitney test");
@@ -250,35 +254,86 @@ struct pending {
     json_object *o;
     struct cmp_shift sh;
     const char *a, *b;
+    int sessions;               /* saved target: earlier sessions used, -1: cannot tell */
+    char why[500];              /* and why */
 };
 
-/* b against a at a point: the signed-rank test on pairs when both targets
- * ran interleaved here and there are CMP_MIN_PAIRS pairs, else
- * Mann-Whitney.  Returns 0 and fills *out, or -1 (no runs). */
+/* The runs of target k at a point: their throughput and report files
+ * (a saved target's in its own results directory). */
+static void point_runs(const struct ctx *c, const char *wl, int threads, int k, struct cmp_point_runs *out)
+{
+    const struct cmp_target *t = &c->s->targets[k];
+    out->n = point_tps(c, wl, threads, t->name, out->tps);
+    int n = 0;
+    for (size_t i = 0; i < sb_json_len(c->runs) && n < out->n; i++) {
+        json_object *r = sb_json_elem(c->runs, i);
+        if (strcmp(sb_json_str(r, "workload"), wl) == 0 && sb_json_int(r, "threads") == threads &&
+            strcmp(sb_json_str(r, "target"), t->name) == 0 &&
+            asprintf(&out->paths[n], "%s/runs/%s.json", t->from_dir ? t->from_dir : c->dir,
+                     sb_json_str(r, "id")) >= 0)
+            n++;
+    }
+    out->n = n;
+}
+
+static void point_runs_free(struct cmp_point_runs *p)
+{
+    for (int i = 0; i < p->n; i++)
+        free(p->paths[i]);
+}
+
+/* b against a at a point (rc 0, or -1: no runs): with a saved target,
+ * the session as the unit (compare_saved.c; *sessions the earlier
+ * sessions it used, or -1 and why when it cannot tell); else the
+ * signed-rank test on pairs when both ran interleaved here and there are
+ * CMP_MIN_PAIRS pairs, else Mann-Whitney (*sessions 0). */
+static int pair_shift(const struct ctx *c, const char *wl, int threads, int ka, int kb, struct cmp_shift *sh,
+                      int *pairs, int *sessions, int *runs, char *why, size_t whylen)
+{
+    struct cmp_point_runs ra = {0}, rb = {0};
+    point_runs(c, wl, threads, ka, &ra);
+    point_runs(c, wl, threads, kb, &rb);
+    int rc = -1;
+    *pairs = *sessions = 0;
+    if (ra.n > 0 && rb.n > 0 && (c->s->targets[ka].from_dir || c->s->targets[kb].from_dir)) {
+        struct hs_session_shift ss;
+        rc = cmp_saved_shift(c->s, ka, kb, &ra, &rb, sh, &ss, why, whylen);
+        *sessions = ss.achievable ? ss.sessions : -1;
+    } else if (ra.n > 0 && rb.n > 0) {
+        double pa[CMP_MAX_REPEATS], pb[CMP_MAX_REPEATS];
+        *pairs = point_pairs(c, wl, threads, c->s->targets[ka].name, c->s->targets[kb].name, pa, pb);
+        rc = *pairs >= CMP_MIN_PAIRS ? cmp_compare_paired(pa, pb, *pairs, CONF, sh)
+                                     : cmp_compare(ra.tps, ra.n, rb.tps, rb.n, CONF, sh);
+    }
+    runs[0] = ra.n;
+    runs[1] = rb.n;
+    point_runs_free(&ra);
+    point_runs_free(&rb);
+    return rc;
+}
+
 static int verdict(const struct ctx *c, const char *wl, int threads, int ka, int kb, struct pending *out)
 {
     const char *a = c->s->targets[ka].name, *b = c->s->targets[kb].name;
-    double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS], pa[CMP_MAX_REPEATS], pb[CMP_MAX_REPEATS];
-    int n = point_tps(c, wl, threads, a, va), m = point_tps(c, wl, threads, b, vb);
     struct cmp_shift sh;
-    if (n == 0 || m == 0)
-        return -1;
-    int pairs = 0;
-    if (!c->s->targets[ka].from_dir && !c->s->targets[kb].from_dir)
-        pairs = point_pairs(c, wl, threads, a, b, pa, pb);
-    int rc = pairs >= CMP_MIN_PAIRS ? cmp_compare_paired(pa, pb, pairs, CONF, &sh)
-                                    : cmp_compare(va, n, vb, m, CONF, &sh);
-    if (rc != 0)
+    int pairs, sessions, runs[2];
+    *out = (struct pending){.a = a, .b = b};
+    if (pair_shift(c, wl, threads, ka, kb, &sh, &pairs, &sessions, runs, out->why, sizeof out->why) != 0)
         return -1;
     json_object *o = json_object_new_object();
     json_object_object_add(o, "workload", json_object_new_string(wl));
     json_object_object_add(o, "threads", json_object_new_int(threads));
     json_object_object_add(o, "a", json_object_new_string(a));
     json_object_object_add(o, "b", json_object_new_string(b));
-    json_object_object_add(o, "n_a", json_object_new_int(n));
-    json_object_object_add(o, "n_b", json_object_new_int(m));
-    json_object_object_add(o, "test", json_object_new_string(sh.paired ? "signed-rank" : "mann-whitney"));
+    json_object_object_add(o, "n_a", json_object_new_int(runs[0]));
+    json_object_object_add(o, "n_b", json_object_new_int(runs[1]));
+    json_object_object_add(o, "test", json_object_new_string(sessions ? "sessions" : sh.paired ? "signed-rank"
+                                                                                              : "mann-whitney"));
     json_object_object_add(o, "pairs", json_object_new_int(pairs));
+    if (sessions)
+        json_object_object_add(o, "sessions", json_object_new_int(sessions > 0 ? sessions : 0));
+    if (sessions < 0)
+        json_object_object_add(o, "why", json_object_new_string(out->why));
     json_object_object_add(o, "change_pct", cmp_real(pct_of(sh.estimate)));
     json_object_object_add(o, "ratio", cmp_real(exp(sh.estimate)));
     json_object_object_add(o, "low_pct", cmp_real(pct_of(sh.low)));
@@ -286,7 +341,9 @@ static int verdict(const struct ctx *c, const char *wl, int threads, int ka, int
     json_object_object_add(o, "level", cmp_real(sh.level));
     json_object_object_add(o, "p_value", cmp_real(sh.p_value));
     json_object_object_add(o, "achievable", json_object_new_boolean(sh.achievable));
-    *out = (struct pending){o, sh, a, b};
+    out->o = o;
+    out->sh = sh;
+    out->sessions = sessions;
     return 0;
 }
 
@@ -301,7 +358,11 @@ static void settle_verdicts(struct pending *v, int n, json_object *verdicts)
     for (int i = 0; i < n; i++) {
         double adj = ok ? q[i] : 1; /* out of memory: nothing called significant */
         char text[700];
-        verdict_text(&v[i].sh, v[i].a, v[i].b, cmp_min_repeats(CONF), adj, n, text, sizeof text);
+        if (v[i].sessions < 0)
+            snprintf(text, sizeof text, "cannot tell whether %s differs from %s (%+.1f%%): %s", v[i].b, v[i].a,
+                     pct_of(v[i].sh.estimate), v[i].why);
+        else
+            verdict_text(&v[i].sh, v[i].a, v[i].b, cmp_min_repeats(CONF), adj, n, v[i].sessions, text, sizeof text);
         json_object_object_add(v[i].o, "p_adjusted", cmp_real(adj));
         json_object_object_add(v[i].o, "significant_unadjusted", json_object_new_boolean(v[i].sh.significant));
         json_object_object_add(v[i].o, "significant",
@@ -391,22 +452,30 @@ static json_object *gate(const struct ctx *c, const char *baseline, double thres
         return g;
     }
     const struct cmp_spec *s = c->s;
+    int kbase = cmp_spec_target(s, baseline);
     json_object *fails = json_object_new_array();
     for (int w = 0; w < s->nworkloads; w++)
         for (int t = 0; t < s->nthreads; t++)
             for (int k = 0; k < s->ntargets; k++) {
                 if (strcmp(s->targets[k].name, baseline) == 0)
                     continue;
-                double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
                 const char *wl = s->workloads[w].label;
+                struct cmp_shift sh;
+                int pairs, sessions = 0, runs[2];
+                char why[500];
+                double va[CMP_MAX_REPEATS], vb[CMP_MAX_REPEATS];
                 int n = point_tps(c, wl, s->threads[t], baseline, va);
                 int m = point_tps(c, wl, s->threads[t], s->targets[k].name, vb);
-                struct cmp_shift sh;
-                if (n == 0 || m == 0 || cmp_compare(va, n, vb, m, CONF, &sh) != 0)
+                /* each target's repeats unpaired; with a saved target, the
+                 * session as the unit */
+                if (n == 0 || m == 0 ||
+                    (s->targets[kbase].from_dir || s->targets[k].from_dir
+                         ? pair_shift(c, wl, s->threads[t], kbase, k, &sh, &pairs, &sessions, runs, why, sizeof why)
+                         : cmp_compare(va, n, vb, m, CONF, &sh)) != 0)
                     continue;
                 if (sh.achievable && pct_of(sh.high) < -threshold) {
                     char text[600];
-                    verdict_text(&sh, baseline, s->targets[k].name, 0, -1, 0, text, sizeof text);
+                    verdict_text(&sh, baseline, s->targets[k].name, 0, -1, 0, sessions, text, sizeof text);
                     json_object *x = json_object_new_object();
                     json_object_object_add(x, "workload", json_object_new_string(wl));
                     json_object_object_add(x, "threads", json_object_new_int(s->threads[t]));
@@ -429,7 +498,8 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
                          const struct cmp_request *req, char *err, size_t errlen)
 {
     struct ctx c = {.s = s, .runs = sb_json_member(loaded, "runs"),
-                    .latency = sb_json_member(loaded, "latency"), .warnings = json_object_new_array()};
+                    .latency = sb_json_member(loaded, "latency"), .warnings = json_object_new_array(),
+                    .dir = req->results};
     const char *baseline = req->baseline ? req->baseline : s->targets[0].name;
     if (cmp_spec_target(s, baseline) < 0) {
         snprintf(err, errlen, "unknown target '%s' for --baseline", baseline);
@@ -469,14 +539,16 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     int done = 0;
     for (size_t i = 0; i < sb_json_len(runs); i++)
         done += !s->targets[cmp_spec_target(s, sb_json_str(sb_json_elem(runs, i), "target"))].from_dir;
-    char method[2000];
+    char method[2400];
     snprintf(method, sizeof method,
              "Throughput per point: the median of the repeats, with the distribution-free confidence interval of "
              "the median (order statistics, binomial coverage; fewer than 6 repeats cannot reach 95%%, the level "
              "reached is given). Verdicts: with %d or more pairs of runs made side by side (interleaved targets), "
              "the exact two-sided Wilcoxon signed-rank test on the pairs' log ratio with the Hodges-Lehmann "
-             "estimate (median of the Walsh averages) and its exact 95%% interval; otherwise (fewer pairs, a saved "
-             "target) the exact two-sided Mann-Whitney rank test on the repeats' throughput with the "
+             "estimate (median of the Walsh averages) and its exact 95%% interval; with a saved target, the session as "
+             "the unit (the two sessions' medians against the spread of earlier sessions of the saved runs' "
+             "configuration in the run history, Student's t; fewer than 3 such sessions: cannot tell); otherwise "
+             "the exact two-sided Mann-Whitney rank test on the repeats' throughput with the "
              "Hodges-Lehmann estimate of the ratio and its exact 95%% interval (Moses). Rank methods assume no "
              "shape for run-to-run noise; %d repeats per target are needed to show any difference. Multiple "
              "comparisons: the %d verdicts of this comparison are corrected together by Benjamini-Hochberg (a "

@@ -32,6 +32,10 @@ static void add_options(struct sb_options *o)
     ADD("with-report", SB_OPT_BOOL, "off", "export --format=json: each run's whole report too");
     ADD("output", SB_OPT_STRING, NULL, "export: write to this file instead of stdout");
     ADD("html", SB_OPT_STRING, NULL, "report: the trend as a self-contained HTML page (charts by gnuplot)");
+    ADD("fail-slower", SB_OPT_STRING, NULL, "gate: exit status 3 when the newest runs sit after a significant "
+        "slowdown larger than PCT percent");
+    ADD("saturated-load", SB_OPT_STRING, "1.5", "trend, gate: set aside runs that ended with the 1-minute load "
+        "per CPU at or above this (off: none)");
     ADD("help", SB_OPT_BOOL, "off", "print this help and exit");
 #undef ADD
 }
@@ -48,7 +52,11 @@ static void usage(const struct sb_options *o)
            "                       options, server settings, versions, host facts, labels\n"
            "  trend                comparable runs (one workload, options digest and target:\n"
            "                       the newest selected run's) as a series\n"
+           "                       and its change points (sessions as the unit): the first run\n"
+           "                       after each, the step with its 95%% interval, what changed\n"
            "  export               the selected runs as CSV or JSON (--format)\n"
+           "  gate --fail-slower=PCT  exit status 3 when the newest runs of the trend sit after a\n"
+           "                       significant slowdown larger than PCT%%, else 0\n"
            "  import FILE|DIR...   JSON reports (--report-format=json --output), merged shard\n"
            "                       sets (sbench merge's JSON) and compare results directories\n"
            "  report --html=FILE   the trend as an HTML page: tps with intervals and p95 charts,\n"
@@ -103,6 +111,7 @@ static const struct {
     {"list", hist_cmd_list},     {"show", hist_cmd_show},     {"diff", hist_cmd_diff},
     {"trend", hist_cmd_trend},   {"export", hist_cmd_export}, {"import", hist_cmd_import},
     {"report", hist_cmd_report},
+    {"gate", hist_cmd_gate},
 };
 
 /* The subcommand on c with the store open. */
@@ -157,7 +166,7 @@ int sb_history_main(int argc, char **argv)
             rc = run_command(&c, commands[i].run);
             goto out;
         }
-    fprintf(stderr, "sbench history: unknown command '%s' (list, show, diff, trend, export, import, report; "
+    fprintf(stderr, "sbench history: unknown command '%s' (list, show, diff, trend, gate, export, import, report; "
             "sbench history --help)\n", words[1]);
 out:
     sb_options_destroy(o);

@@ -33,6 +33,7 @@ int hist_cmd_export(struct hist_cmd *c);
 int hist_cmd_show(struct hist_cmd *c);
 int hist_cmd_diff(struct hist_cmd *c);
 int hist_cmd_import(struct hist_cmd *c);
+int hist_cmd_gate(struct hist_cmd *c);
 int hist_cmd_report(struct hist_cmd *c);
 
 /* The trend's series (history_list.c): the runs like the newest one c's
@@ -40,6 +41,19 @@ int hist_cmd_report(struct hist_cmd *c);
  * reports, oldest first; a line naming it on c->out.  0 (none: runs->n 0),
  * or -1 after one line on stderr. */
 int hist_series(struct hist_cmd *c, struct sb_hist_runs *runs);
+/* What changed between runs a and b (history_show.c): labels, versions,
+ * options, server settings, host facts, one line each. */
+void hist_diff_changes(FILE *f, const struct sb_hist_run *a, const struct sb_hist_run *b);
+
+/* ---- history_changes_view.c ---- */
+
+/* The change points of a trend's runs, printed with what changed at each
+ * (history_stats.h); with g, also the gate's verdict at fail_slower
+ * percent and in *gate_run the first run after its change point.  0, or
+ * -1 after one line on stderr. */
+struct hs_gate_verdict;
+int hist_trend_changes(struct hist_cmd *c, const struct sb_hist_runs *runs, double fail_slower,
+                       struct hs_gate_verdict *g, long long *gate_run);
 
 /* ---- history_view.c ---- */
 

@@ -126,6 +126,7 @@ int hist_cmd_trend(struct hist_cmd *c)
         fprintf(c->out, "%-6lld %-19s %12.2f %22s %8s %10s  %s\n", (long long)r->id, when, r->tps, ci, vs,
                 fig(r->lat_p95_ms, "%.3f", p95, sizeof p95), labels);
     }
+    int rc = hist_trend_changes(c, &runs, -1, NULL, NULL) != 0; /* history_changes_view.c */
     sb_hist_runs_free(&runs);
-    return 0;
+    return rc;
 }

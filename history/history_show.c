@@ -139,7 +139,7 @@ static int diff_members(FILE *f, const char *title, json_object *a, json_object 
 }
 
 /* What changed between a and b. */
-static void diff_changes(FILE *f, const struct sb_hist_run *a, const struct sb_hist_run *b)
+void hist_diff_changes(FILE *f, const struct sb_hist_run *a, const struct sb_hist_run *b)
 {
     json_object *fa = hist_final_line(a), *fb = hist_final_line(b);
     int n = 0;
@@ -193,7 +193,7 @@ int hist_cmd_diff(struct hist_cmd *c)
         diff_figure(f, "NOPM", a.nopm, b.nopm, 0, 0);
     if (wa.n >= 2 || wb.n >= 2)
         fprintf(f, "  (tps +- : the 95%% interval of the mean of the run's 1-second windows)\n");
-    diff_changes(f, &a, &b);
+    hist_diff_changes(f, &a, &b);
     sb_hist_run_free(&a);
     sb_hist_run_free(&b);
     return 0;

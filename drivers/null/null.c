@@ -16,7 +16,10 @@
  * answer takes, for blocking calls too), --null-slots (N slots shared by
  * all connections: a server of known capacity), --null-fail-every and
  * --null-fail-status (deterministic injected failures: retry, error or a
- * lost connection), --null-fail-connect (refuse every connection).
+ * lost connection), --null-fail-connect (refuse every connection).  The
+ * environment's SBENCH_NULL_SERVER_DELAY_US is the model server's own
+ * setting (it replaces --null-delay-us and shows in the server's
+ * version): a server changed behind a benchmark whose options stay.
  */
 #include "null_int.h"
 #include "common/error.h"
@@ -96,7 +99,7 @@ static const char *null_dialect(sbd_conn *c)
     return d && *d ? d : "ansi";
 }
 
-static const char *null_server_version(sbd_conn *c) { (void)c; return "null"; }
+static const char *null_server_version(sbd_conn *c) { (void)c; return null_cfg.server_version; }
 
 /* Why a blocking call may not run now, or NULL when it may. */
 static const char *busy(const sbd_conn *c)

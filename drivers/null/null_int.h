@@ -119,6 +119,7 @@ struct null_config {
     const struct sbd_host *host;
     long long rows;          /* --null-rows */
     long long delay_ns;      /* --null-delay-us, in ns */
+    char server_version[64]; /* "null", or what SBENCH_NULL_SERVER_DELAY_US made it */
     int slots;               /* --null-slots: shared server slots, 0 = one per connection */
     long long fail_every;    /* --null-fail-every, 0 = never */
     int fail_status;         /* SBD_RETRY, SBD_ERROR or SBD_CONN_LOST */

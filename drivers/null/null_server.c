@@ -31,6 +31,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -54,6 +55,22 @@ int null_config_read(const struct sbd_host *h, char *errbuf, size_t errlen)
     if (delay_us < 0 || delay_us > 60000000) {
         snprintf(errbuf, errlen, "--null-delay-us must be between 0 and 60000000 (60 s)");
         return SBD_ERROR;
+    }
+    /* the model server's own setting, outside the client's options, as a
+     * real server is upgraded or reconfigured behind a benchmark (a step
+     * in a run history with the same options): it replaces --null-delay-us
+     * and the server's version says so */
+    const char *server_delay = getenv("SBENCH_NULL_SERVER_DELAY_US");
+    snprintf(null_cfg.server_version, sizeof null_cfg.server_version, "null");
+    if (server_delay && *server_delay) {
+        char *end;
+        long long v = strtoll(server_delay, &end, 10);
+        if (*end || v < 0 || v > 60000000) {
+            snprintf(errbuf, errlen, "SBENCH_NULL_SERVER_DELAY_US must be between 0 and 60000000 (60 s)");
+            return SBD_ERROR;
+        }
+        delay_us = v;
+        snprintf(null_cfg.server_version, sizeof null_cfg.server_version, "null (delay %lld us)", v);
     }
     null_cfg.delay_ns = delay_us * 1000;
     long long slots = h->opt_int("null-slots");

@@ -163,7 +163,7 @@ got=$(complete_line "sbench --histog")
 same "--histog<TAB>: a switch and an option with a value" "$(printf -- '--histogram\n--histogram-precision=')" "$got"
 # sbench history: its commands, then its options as its --help lists them
 got=$(complete_line "sbench history ")
-same "history <TAB>: its commands" "$(printf 'diff\nexport\nimport\nlist\nreport\nshow\ntrend')" "$got"
+same "history <TAB>: its commands" "$(printf 'diff\nexport\ngate\nimport\nlist\nreport\nshow\ntrend')" "$got"
 want=$("$sbdir/sbench" history --help | sed -n 's/^  \(--l[a-z-]*=\).*/\1/p' | sort)
 got=$(complete_line "sbench history list --l")
 same "history list --l<TAB>: its options from its --help" "$want" "$got"

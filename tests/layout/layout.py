@@ -41,7 +41,7 @@ ALLOWED = {
     "results": {"core", "lib", "include"},
     "lua": {"builtin", "core", "lib", "include"},
     "merge": {"results", "core", "lib", "include"},
-    "compare": {"results", "core", "lib", "include"},
+    "compare": {"history", "results", "core", "lib", "include"},
     "history": {"results", "core", "lib", "include"},
     "cli": {"compare", "merge", "history", "results", "lua", "builtin", "core", "lib", "include"},
 }
