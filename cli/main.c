@@ -16,6 +16,7 @@
 
 #include <sbench/driver.h>
 
+#include "../author/trace.h"
 #include "../compare/compare.h"
 #include "../core/db.h"
 #include "../core/driver_loader.h"
@@ -121,6 +122,7 @@ static void add_core_options(struct sb_options *o)
     ADD("version", SB_OPT_BOOL, "off", "print the version and exit", NULL, 0, 0);
 #undef ADD
     sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
+    sb_trace_add_options(o); /* --trace-output, --trace-rollback */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -138,7 +140,8 @@ static void usage(struct sb_options *o)
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
     printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n\n");
-    printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
+    printf("Commands: prepare, run, cleanup, help (the workload's help() or options), trace (a few "
+           "events, each statement printed as sent: --trace-output, --trace-rollback), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
            "LUA_PATH. Without COMMAND the workload's script only runs; without WORKLOAD (or with '-')\n"
@@ -360,12 +363,23 @@ struct cmdline {
     const char *command;    /* NULL: run the script only */
     const char *test;       /* --test=WORKLOAD, or NULL */
     int want_help, stdin_script, default_driver;
+    int trace;              /* WORKLOAD trace: a run of the traced driver (author/) */
     struct sb_dirs ddirs;   /* where drivers are looked for */
 };
 
 /* Steps of main: each returns the exit status when sbench is done (an
  * answer given, or a reason printed), or GO_ON. */
 enum { GO_ON = -1 };
+
+/* `WORKLOAD trace` is a run of --events events (one per client unless
+ * given) without a time limit.  0, or -1 when the defaults cannot be set. */
+static int trace_defaults(struct sb_options *o)
+{
+    char events[32];
+    long long clients = sb_opt_int(o, "clients"), threads = sb_opt_int(o, "threads");
+    snprintf(events, sizeof events, "%lld", clients > threads ? clients : threads);
+    return sb_opt_set_default(o, "events", events) == 0 && sb_opt_set_default(o, "time", "0") == 0 ? 0 : -1;
+}
 
 /* --version, info, --test, params, the words and --help. */
 static int read_words(struct sb_run *run, struct cmdline *cl)
@@ -404,6 +418,10 @@ static int read_words(struct sb_run *run, struct cmdline *cl)
     run->verbosity = (int)sb_opt_int(o, "verbosity");
     cl->want_help = sb_opt_bool(o, "help");
     cl->command = cl->nwords >= 2 ? cl->words[1] : NULL;
+    if (cl->command && strcmp(cl->command, "trace") == 0 && trace_defaults(o) == 0) {
+        cl->trace = 1;
+        cl->command = "run";
+    }
     if (cl->want_help && cl->nwords > 0 && strcmp(cl->words[0], "-") != 0)
         cl->command = "help";
     /* sysbench runs a script read from stdin and nothing else, whatever
@@ -579,6 +597,15 @@ static int start_command(struct sb_run *run, struct cmdline *cl)
                "(transactions: --sqlite-begin=%s)\n",
                sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
                sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
+    if (cl->trace) { /* the traced driver in the real one's place; no extra sessions unless asked */
+        run->server_counters = run->server_counters && sb_opt_is_set(o, "db-server-counters");
+        run->server_settings = run->server_settings && sb_opt_is_set(o, "db-server-settings");
+        if ((run->drv = sb_trace_begin(run->drv, o, err, sizeof err)) == NULL) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 2;
+        }
+        sb_db_setup(run->drv, run->ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
+    }
     const struct sbd_host *host = sb_host_create(o, run->drv->name);
     if (run->drv->init(host, err, sizeof err) != SBD_OK) {
         fprintf(stderr, "sbench: %s driver: %s\n", run->drv->name, err);
@@ -641,6 +668,8 @@ int main(int argc, char **argv)
         return rc;
 
     rc = sb_run_command(&run);
+    if (cl.trace && sb_trace_end() != 0 && rc == 0)
+        rc = 1;
     if (run.abandoned) { /* worker threads still run: free nothing they use */
         fflush(stdout);
         _exit(rc);
