@@ -16,6 +16,7 @@
 
 #include <sbench/driver.h>
 
+#include "../author/lint.h"
 #include "../author/trace.h"
 #include "../compare/compare.h"
 #include "../core/db.h"
@@ -123,6 +124,7 @@ static void add_core_options(struct sb_options *o)
 #undef ADD
     sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
     sb_trace_add_options(o); /* --trace-output, --trace-rollback */
+    sb_lint_add_options(o);  /* --lint */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -139,7 +141,8 @@ static void usage(struct sb_options *o)
     printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
-    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n\n");
+    printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n");
+    printf("       sbench lint WORKLOAD                  the traps its source shows (exit 1 when it finds one)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), trace (a few "
            "events, each statement printed as sent: --trace-output, --trace-rollback), and any a "
            "workload adds.\n");
@@ -371,6 +374,22 @@ struct cmdline {
  * answer given, or a reason printed), or GO_ON. */
 enum { GO_ON = -1 };
 
+/* `sbench lint WORKLOAD`: the findings on stdout; 0 none, 1 some, 2 the
+ * workload not found or not readable. */
+static int lint_command(struct sb_run *run, const struct cmdline *cl)
+{
+    static char script[1400];
+    if (cl->nwords != 2) {
+        fprintf(stderr, "sbench: usage: sbench lint WORKLOAD (a name on the workload path or a .lua file)\n");
+        return 2;
+    }
+    int rc = find_script(run, cl->words + 1, 1, script, sizeof script);
+    if (rc != 0)
+        return rc;
+    int n = sb_lint_file(script, run->opts, 1, stdout, "");
+    return n < 0 ? 2 : n > 0;
+}
+
 /* `WORKLOAD trace` is a run of --events events (one per client unless
  * given) without a time limit.  0, or -1 when the defaults cannot be set. */
 static int trace_defaults(struct sb_options *o)
@@ -403,6 +422,9 @@ static int read_words(struct sb_run *run, struct cmdline *cl)
         cl->words[0] = cl->test;
         cl->nwords++;
     }
+
+    if (cl->nwords >= 1 && strcmp(cl->words[0], "lint") == 0)
+        return lint_command(run, cl);
 
     static const char *const params_words[] = {"diag", "params"};
     if (cl->nwords == 1 && strcmp(cl->words[0], "params") == 0) { /* sbench params = sbench diag params */
@@ -667,6 +689,9 @@ int main(int argc, char **argv)
         (rc = start_command(&run, &cl)) != GO_ON)
         return rc;
 
+    /* the lint's warnings before a run: the source only, before the clock starts */
+    if (strcmp(run.command, "run") == 0 && run.script != NULL && sb_opt_bool(o, "lint") && run.verbosity >= 1)
+        (void)sb_lint_file(run.script, o, run.clients > run.threads, stderr, "sbench: lint: warning: ");
     rc = sb_run_command(&run);
     if (cl.trace && sb_trace_end() != 0 && rc == 0)
         rc = 1;
