@@ -127,9 +127,12 @@ static const char *status_name(int st)
     }
 }
 
+/* The rows of the result: the driver's count, or those the workload read
+ * when the driver counts only as rows are read; -1 when neither knows
+ * (the workload read none of them). */
 static int64_t rows_of(const struct trace_rec *r)
 {
-    return r->info.nrows >= 0 ? r->info.nrows : r->fetched;
+    return r->info.nrows >= 0 ? r->info.nrows : r->fetched > 0 ? r->fetched : -1;
 }
 
 /* The text line: [thread T conn C] LATENCY ms  WHAT ... -> ANSWER */
@@ -157,6 +160,8 @@ static void text_line(struct line *l, int tid, int conn_no, const struct trace_r
              r->err->sqlstate[0] ? ": SQLSTATE " : "", r->err->sqlstate, r->err->native_code, r->err->message);
     else if (r->what == TRACE_PREPARE || r->what >= TRACE_BEGIN)
         add(l, " -> ok\n", 7);
+    else if (r->info.nfields > 0 && rows_of(r) < 0)
+        add(l, " -> rows (none read by the workload)\n", 37);
     else if (r->info.nfields > 0)
         addf(l, " -> %" PRId64 " row%s\n", rows_of(r), rows_of(r) == 1 ? "" : "s");
     else
@@ -186,8 +191,13 @@ static void json_line(struct line *l, int tid, int conn_no, uint64_t seq, const 
         addf(l, ",\"note\":\"%s\"", r->note);
     addf(l, ",\"status\":\"%s\",\"latency_us\":%.3f", status_name(r->status), (double)r->latency_ns / 1e3);
     if (r->status == SBD_OK && r->what <= TRACE_EXECUTE)
-        addf(l, ",\"rows\":%" PRId64 ",\"affected\":%" PRId64, r->info.nfields > 0 ? rows_of(r) : 0,
-             r->info.affected_rows);
+    {
+        if (r->info.nfields > 0 && rows_of(r) < 0)
+            add(l, ",\"rows\":null", 12);
+        else
+            addf(l, ",\"rows\":%" PRId64, r->info.nfields > 0 ? rows_of(r) : 0);
+        addf(l, ",\"affected\":%" PRId64, r->info.affected_rows);
+    }
     if (r->status != SBD_OK && r->err) {
         addf(l, ",\"sqlstate\":\"%.5s\",\"native\":%ld,\"message\":", r->err->sqlstate, r->err->native_code);
         add_quoted(l, r->err->message, strnlen(r->err->message, sizeof r->err->message), 1);

@@ -17,6 +17,7 @@
 #include <sbench/driver.h>
 
 #include "../author/lint.h"
+#include "../author/new.h"
 #include "../author/trace.h"
 #include "../compare/compare.h"
 #include "../core/db.h"
@@ -125,6 +126,7 @@ static void add_core_options(struct sb_options *o)
     sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
     sb_trace_add_options(o); /* --trace-output, --trace-rollback */
     sb_lint_add_options(o);  /* --lint */
+    sb_new_add_options(o);   /* --from-tables, --dialect */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -142,7 +144,8 @@ static void usage(struct sb_options *o)
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
     printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n");
-    printf("       sbench lint WORKLOAD                  the traps its source shows (exit 1 when it finds one)\n\n");
+    printf("       sbench lint WORKLOAD                  the traps its source shows (exit 1 when it finds one)\n");
+    printf("       sbench [driver options] new NAME [--from-tables=T1,T2] [--dialect=D]   write NAME.lua, a workload to start from\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), trace (a few "
            "events, each statement printed as sent: --trace-output, --trace-rollback), and any a "
            "workload adds.\n");
@@ -367,6 +370,7 @@ struct cmdline {
     const char *test;       /* --test=WORKLOAD, or NULL */
     int want_help, stdin_script, default_driver;
     int trace;              /* WORKLOAD trace: a run of the traced driver (author/) */
+    const char *new_name;   /* sbench new NAME (author/new.c), after the driver */
     struct sb_dirs ddirs;   /* where drivers are looked for */
 };
 
@@ -425,6 +429,15 @@ static int read_words(struct sb_run *run, struct cmdline *cl)
 
     if (cl->nwords >= 1 && strcmp(cl->words[0], "lint") == 0)
         return lint_command(run, cl);
+    if (cl->nwords >= 1 && strcmp(cl->words[0], "new") == 0) {
+        if (cl->nwords != 2) {
+            fprintf(stderr, "sbench: usage: sbench [driver options] new NAME [--from-tables=T1,T2] [--dialect=D]\n");
+            return 2;
+        }
+        if (!sb_new_needs_driver(o)) /* the template alone: no driver */
+            return sb_new_command(run, cl->words[1]);
+        cl->new_name = cl->words[1];
+    }
 
     static const char *const params_words[] = {"diag", "params"};
     if (cl->nwords == 1 && strcmp(cl->words[0], "params") == 0) { /* sbench params = sbench diag params */
@@ -685,6 +698,7 @@ int main(int argc, char **argv)
     }
     int rc;
     if ((rc = read_words(&run, &cl)) != GO_ON || (rc = choose_driver(&run, &cl)) != GO_ON ||
+        (cl.new_name != NULL && (rc = sb_new_command(&run, cl.new_name)) != GO_ON) ||
         (rc = choose_workload(&run, &cl)) != GO_ON || (rc = load_control_script(&run, &cl)) != GO_ON ||
         (rc = start_command(&run, &cl)) != GO_ON)
         return rc;

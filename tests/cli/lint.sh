@@ -10,18 +10,7 @@
 # --clients), and --lint=off silences them; a missing file is exit 2.
 set -u
 src=$(cd "$(dirname "$0")/../.." && pwd)
-B=${1:-${SBT_BUILD:?set SBT_BUILD or pass the build directory}}
-SB=$(cd "$B" && pwd)/cli/sbench
-[ -x "$SB" ] || { echo "lint.sh: no $SB (build first)"; exit 1; }
-tmp=$(mktemp -d "${SBT_TMP:-/tmp}/lint.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-failures=0
-checks=0
-expect_eq() {
-    checks=$((checks + 1))
-    if [ "$2" = "$3" ]; then echo "ok   $1"; else echo "FAIL: $1: got '$2', want '$3'"; failures=$((failures + 1)); fi
-}
+. "$(cd "$(dirname "$0")/.." && pwd)/cli/author-lib.sh"
 
 for f in "$src"/tests/lint/*_bad.lua; do
     want=$(awk '/-- lint: / { sub(/.*-- lint: /, ""); print NR ":" $1 }' "$f" | sort)

@@ -12,19 +12,7 @@
 #      for one; a --trace-output that cannot be written is one line on
 #      stderr and exit 2.
 set -u
-B=${1:-${SBT_BUILD:?set SBT_BUILD or pass the build directory}}
-B=$(cd "$B" && pwd) || exit 1
-SB=$B/cli/sbench
-[ -x "$SB" ] || { echo "trace-null.sh: no $SB (build first)"; exit 1; }
-tmp=$(mktemp -d "${SBT_TMP:-/tmp}/trace-null.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-failures=0
-checks=0
-expect_eq() {
-    checks=$((checks + 1))
-    if [ "$2" = "$3" ]; then echo "ok   $1: $2"; else echo "FAIL: $1: got '$2', want '$3'"; failures=$((failures + 1)); fi
-}
+. "$(cd "$(dirname "$0")/.." && pwd)/cli/author-lib.sh"
 # count FILE PYTHON-EXPR: how many JSON lines r of FILE make the expression true
 count() {
     python3 -c 'import json,sys
