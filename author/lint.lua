@@ -300,7 +300,8 @@ function R.blocking(f, toks, add, ctx)
       for _, b in ipairs(BLOCKING) do
         if toks[k].v == b[1] and toks[k + 1] and toks[k + 1].v == "." and toks[k + 2] and toks[k + 2].v == b[2] then
           add(f, toks[k].line, "blocking-call", ("%s.%s in %s(), which event() runs, blocks the thread " ..
-              "and every client it drives under --clients (sbench.sleep does not)"):format(b[1], b[2], name))
+              "and every client it drives under --clients (pace events with --rate, or let the server " ..
+              "wait: SELECT pg_sleep(s), SELECT SLEEP(s))"):format(b[1], b[2], name))
         end
       end
     end

@@ -1,5 +1,5 @@
--- blocking-call, clean: sbench's own sleep in event, os.execute and io.read
--- outside what event runs
+-- blocking-call, clean: the server waits (a statement), os.execute and
+-- io.read outside what event runs
 function prepare()
    os.execute("true")
    local _ = io.read and 1
@@ -8,5 +8,5 @@ function thread_init()
    con = sbench.sql.driver():connect()
 end
 function event()
-   sbench.sleep(0)
+   con:query("SELECT 1")
 end
