@@ -34,7 +34,7 @@ end
 
 function cleanup()
    local con = sbench.sql.driver():connect()
-   con:query("DROP TABLE @TABLE@")
+   con:query("DROP TABLE IF EXISTS @TABLE@")
 end
 
 -- Each thread (each client under --clients) connects once and prepares
