@@ -6,11 +6,11 @@
  * engine's statement path is not changed: a run without a trace never
  * meets this file.
  *
- * The trace runs every statement to its answer: the table has no
- * nonblocking, pipelining or host I/O calls, so that one statement is in
- * flight per connection and its record is whole when the next one starts
- * (clients under --clients still run their events interleaved, each on
- * its own connection).  A record waits for the rows the workload fetches
+ * The table has no pipelining and no host I/O calls, so that at most one
+ * statement is in flight per connection: a statement sent without waiting
+ * (clients under --clients, each on its own connection) is recorded from
+ * its send to its answer, and its record is whole before the connection's
+ * next statement starts.  A record waits for the rows the workload fetches
  * (drivers that count rows only as they are read) and is written when
  * the result is freed or the connection's next call starts.
  *
@@ -43,8 +43,11 @@ struct tconn {
     int next_stmt;
     int in_txn;      /* the workload's transaction is open */
     int own_txn;     /* --trace-rollback's transaction is open */
-    /* the record waiting for its rows */
+    /* the record of the statement in flight (sent, its answer to come) or
+     * waiting for its rows (pending) */
     int pending;
+    int64_t t0;
+    int kind;                     /* enum sb_qkind, for after() */
     struct trace_rec rec;
     struct sbd_error err;
     char *sql;
@@ -65,8 +68,8 @@ static void flush(struct tconn *c)
     trace_out_stmt(c->tid, c->no, c->seq++, &c->rec);
 }
 
-/* Keeps r as c's pending record, with its own copies of the text and the
- * values (the caller's go away after the call).  Out of memory: the text
+/* Keeps r as c's record, with its own copies of the text and the values
+ * (the caller's go away after the call).  Out of memory: the text
  * and values are left out and the note says so. */
 static void keep(struct tconn *c, const struct trace_rec *r)
 {
@@ -98,11 +101,6 @@ static void keep(struct tconn *c, const struct trace_rec *r)
         }
         c->rec.params = c->vals;
     }
-    if (r->status != SBD_OK) {
-        c->err = *in->last_error(c->in);
-        c->rec.err = &c->err;
-    }
-    c->pending = 1;
 }
 
 /* The calls a record can be of. */
@@ -136,31 +134,50 @@ static int inner_call(struct tconn *c, const struct call *k, struct sbd_result_i
 static const enum trace_what what_of[] = {TRACE_QUERY, TRACE_QUERY, TRACE_EXECUTE, TRACE_PREPARE,
                                           TRACE_BEGIN, TRACE_COMMIT, TRACE_ROLLBACK};
 
-/* Runs call k on the real driver, timed; its record is kept until its
- * rows are read (written now when it has none or failed). */
-static int traced_call(struct tconn *c, const struct call *k, struct sbd_result_info *info)
+/* The record of call k starts: the previous one written, k's text and
+ * values kept, the clock read. */
+static void start(struct tconn *c, const struct call *k)
 {
     flush(c);
+    struct trace_rec r = {
+        .what = what_of[k->op], .sql = k->sql, .len = k->len, .note = k->note,
+        .stmt_no = k->op == OP_PREPARE ? c->next_stmt : k->stmt ? k->stmt->no : 0,
+        .params = k->op == OP_EXECUTE ? k->params : NULL, .nparams = k->op == OP_EXECUTE ? k->nparams : 0,
+    };
+    keep(c, &r);
+    c->t0 = sb_now_ns();
+}
+
+/* The answer came (status rc, info): the record is whole but for the rows
+ * the workload will read (written now when it has none or failed). */
+static int finish(struct tconn *c, int rc, const struct sbd_result_info *info)
+{
+    c->rec.latency_ns = sb_now_ns() - c->t0;
+    c->rec.status = rc;
+    c->rec.info = *info;
+    c->rec.fetched = 0;
+    if (rc != SBD_OK) {
+        c->err = *in->last_error(c->in);
+        c->rec.err = &c->err;
+    }
+    c->pending = 1;
+    if (rc != SBD_OK || info->nfields == 0)
+        flush(c);
+    return rc;
+}
+
+/* Runs call k on the real driver to its answer, recorded. */
+static int traced_call(struct tconn *c, const struct call *k, struct sbd_result_info *info)
+{
     struct sbd_result_info none;
     if (info == NULL)
         info = &none;
     memset(info, 0, sizeof *info);
-    int64_t t0 = sb_now_ns();
+    start(c, k);
     int rc = inner_call(c, k, info);
     if (k->op == OP_PREPARE && rc == SBD_UNSUPPORTED)
         return rc; /* the host emulates it: its executes are the queries */
-    struct trace_rec r = {
-        .what = what_of[k->op], .sql = k->sql, .len = k->len, .note = k->note, .status = rc,
-        .stmt_no = k->stmt ? k->stmt->no : 0, .params = k->op == OP_EXECUTE ? k->params : NULL,
-        .nparams = k->op == OP_EXECUTE ? k->nparams : 0, .info = *info,
-        .latency_ns = sb_now_ns() - t0,
-    };
-    if (k->op == OP_PREPARE)
-        r.stmt_no = c->next_stmt;
-    keep(c, &r);
-    if (rc != SBD_OK || info->nfields == 0)
-        flush(c);
-    return rc;
+    return finish(c, rc, info);
 }
 
 /* A transaction verb the trace sends itself (--trace-rollback): the
@@ -371,6 +388,58 @@ static int t_begin(sbd_conn *c) { return verb_call(c, OP_BEGIN, SB_Q_BEGIN); }
 static int t_commit(sbd_conn *c) { return verb_call(c, OP_COMMIT, SB_Q_COMMIT); }
 static int t_rollback(sbd_conn *c) { return verb_call(c, OP_ROLLBACK, SB_Q_ROLLBACK); }
 
+/* ---- nonblocking statements (one in flight per connection: the traced
+ * table has no pipeline): recorded from the send to the answer ---- */
+
+static int t_socket(sbd_conn *c) { return in->socket(TC(c)->in); }
+
+/* Sends call k (a query's text or an execute); its record waits for the
+ * answer (t_poll_result).  A send that fails is recorded at once. */
+static int send_call(struct tconn *c, struct call *k, int kind)
+{
+    int rc = before(c, kind);
+    if (rc != SBD_OK)
+        return rc;
+    if (rollback_mode && kind == SB_Q_COMMIT && k->op == OP_QUERY) {
+        k->sql = "ROLLBACK";
+        k->len = 8;
+        k->note = "--trace-rollback: the workload's COMMIT sent as ROLLBACK";
+    }
+    start(c, k);
+    c->kind = kind;
+    rc = k->op == OP_EXECUTE ? in->send_execute(c->in, k->stmt->in, k->params, k->nparams)
+                             : in->send_query(c->in, k->sql, k->len);
+    if (rc != SBD_OK) {
+        struct sbd_result_info none = {0, 0, 0};
+        after(c, kind, finish(c, rc, &none));
+    }
+    return rc;
+}
+
+static int t_send_query(sbd_conn *conn, const char *sql, size_t len)
+{
+    struct call k = {.op = OP_QUERY, .sql = sql, .len = len};
+    return send_call(TC(conn), &k, sb_classify_sql(sql, len));
+}
+
+static int t_send_execute(sbd_conn *conn, sbd_stmt *stmt, const struct sbd_value *params, int nparams)
+{
+    struct trace_stmt *s = (struct trace_stmt *)(void *)stmt;
+    struct call k = {.op = OP_EXECUTE, .sql = s->sql, .len = s->len, .stmt = s, .params = params,
+                     .nparams = nparams};
+    return send_call(TC(conn), &k, sb_classify_sql(s->sql, s->len));
+}
+
+static int t_poll_result(sbd_conn *conn, struct sbd_result_info *info, int *want_write)
+{
+    struct tconn *c = TC(conn);
+    int rc = in->poll_result(c->in, info, want_write);
+    if (rc == SBD_AGAIN)
+        return rc;
+    after(c, c->kind, finish(c, rc, info));
+    return rc;
+}
+
 static int t_bulk_begin(sbd_conn *c, const char *table, const char *const *cols, const int *types, int n)
 {
     return in->bulk_begin(TC(c)->in, table, cols, types, n);
@@ -387,7 +456,7 @@ const struct sbd_driver *trace_driver(const struct sbd_driver *real, int rollbac
     in = real;
     rollback_mode = rollback;
     traced = *real;
-    traced.caps &= ~(SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_HOST_IO);
+    traced.caps &= ~(SBD_CAP_PIPELINE | SBD_CAP_HOST_IO);
     traced.connect = t_connect;
     traced.disconnect = t_disconnect;
     traced.last_error = t_last_error;
@@ -407,10 +476,11 @@ const struct sbd_driver *trace_driver(const struct sbd_driver *real, int rollbac
     traced.bulk_end = real->bulk_end ? t_bulk_end : NULL;
     traced.server_counters = real->server_counters ? t_server_counters : NULL;
     traced.query_stream = real->query_stream ? t_query_stream : NULL;
-    traced.socket = NULL;
-    traced.send_query = NULL;
-    traced.send_execute = NULL;
-    traced.poll_result = NULL;
+    int nb = (real->caps & SBD_CAP_NONBLOCKING) != 0;
+    traced.socket = nb ? t_socket : NULL;
+    traced.send_query = nb ? t_send_query : NULL;
+    traced.send_execute = nb ? t_send_execute : NULL;
+    traced.poll_result = nb ? t_poll_result : NULL;
     traced.pipeline = NULL;
     traced.host_io = NULL;
     traced.io_want = NULL;

@@ -138,7 +138,7 @@ static int64_t rows_of(const struct trace_rec *r)
 /* The text line: [thread T conn C] LATENCY ms  WHAT ... -> ANSWER */
 static void text_line(struct line *l, int tid, int conn_no, const struct trace_rec *r)
 {
-    addf(l, "[client %d conn %d] %9.3f ms  ", tid, conn_no, (double)r->latency_ns / 1e6);
+    addf(l, "[thread %d conn %d] %9.3f ms  ", tid, conn_no, (double)r->latency_ns / 1e6);
     if (r->what == TRACE_EXECUTE || r->what == TRACE_PREPARE || r->what == TRACE_CLOSE)
         addf(l, "%s s%d%s", r->what == TRACE_EXECUTE ? "EXECUTE" : r->what == TRACE_PREPARE ? "PREPARE" : "CLOSE",
              r->stmt_no, r->what == TRACE_CLOSE ? "" : " ");
@@ -170,7 +170,7 @@ static void text_line(struct line *l, int tid, int conn_no, const struct trace_r
 
 static void json_line(struct line *l, int tid, int conn_no, uint64_t seq, const struct trace_rec *r)
 {
-    addf(l, "{\"client\":%d,\"conn\":%d,\"seq\":%" PRIu64 ",\"kind\":\"%s\"", tid, conn_no, seq,
+    addf(l, "{\"thread\":%d,\"conn\":%d,\"seq\":%" PRIu64 ",\"kind\":\"%s\"", tid, conn_no, seq,
          what_names[r->what]);
     if (r->what == TRACE_EXECUTE || r->what == TRACE_PREPARE || r->what == TRACE_CLOSE)
         addf(l, ",\"stmt\":%d", r->stmt_no);

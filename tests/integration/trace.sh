@@ -54,7 +54,7 @@ else
     fail "the trace against the server's log: $out"
 fi
 # the text lines on stdout are the same statements
-n_text=$(grep -c '^\[client .* conn .*\] .* ms  ' "$OUT")
+n_text=$(grep -c '^\[thread .* conn .*\] .* ms  ' "$OUT")
 n_json=$(grep -c '"conn"' "$JSON")
 expect_eq "text lines = JSON lines" "$n_text" "$n_json"
 expect_eq "--trace-rollback left the table as it was" "$(checksum)" "$before"

@@ -22,7 +22,7 @@ def trace_sessions(path):
         r = json.loads(line)
         if "conn" not in r or r.get("status") == "unsupported":
             continue
-        conns[(r["client"], r["conn"])].append(r)
+        conns[(r["thread"], r["conn"])].append(r)
     return list(conns.values())
 
 
