@@ -6,7 +6,9 @@
 # that user only); every statement and bound value of the JSON lines
 # (--trace-output) must be in the server's own log, in the same order on
 # each connection, and no logged statement missing from the trace
-# (tests/integration/trace_check.py).  --trace-rollback must change nothing:
+# (tests/integration/trace_check.py); a second trace under
+# --db-ps-mode=disable, whose values sbench writes into the SQL itself, the
+# same way.  --trace-rollback must change nothing:
 # the table's checksum after the trace is the one before.
 . "$(dirname "$0")/wl-lib.sh"
 wl_setup "$1"
@@ -38,6 +40,12 @@ esac
 # shellcheck disable=SC2086
 sb trace $opts $user --threads=1 --clients=2 --events=4 --trace-rollback --trace-output="$JSON" oltp_read_write trace
 [ "$rc" = 0 ] || { fail "trace exited $rc"; show_out 30; }
+TEXT_OUT=$OUT
+# and the literal SQL sbench writes itself (--db-ps-mode=disable): the
+# values inside the text, as the server got them
+# shellcheck disable=SC2086
+sb trace-literal $opts $user --events=2 --db-ps-mode=disable --trace-rollback --trace-output="$JSON.literal" oltp_read_write trace
+[ "$rc" = 0 ] || { fail "trace --db-ps-mode=disable exited $rc"; show_out 30; }
 case "$KIND" in
 pg)
     tail -c +"$((start + 1))" "$PGLOG" >"$LOGCOPY"
@@ -48,13 +56,13 @@ maria)
     dbq "TRUNCATE mysql.general_log; DROP USER IF EXISTS 'sbtrace'@'localhost'" >/dev/null ;;
 esac
 checks=$((checks + 1))
-if out=$(python3 "$HERE/trace_check.py" "$KIND" "$JSON" "$LOGCOPY" 2>&1); then
+if out=$(python3 "$HERE/trace_check.py" "$KIND" "$JSON,$JSON.literal" "$LOGCOPY" 2>&1); then
     echo "ok   the trace against the server's log: $out"
 else
     fail "the trace against the server's log: $out"
 fi
 # the text lines on stdout are the same statements
-n_text=$(grep -c '^\[thread .* conn .*\] .* ms  ' "$OUT")
+n_text=$(grep -c '^\[thread .* conn .*\] .* ms  ' "$TEXT_OUT")
 n_json=$(grep -c '"conn"' "$JSON")
 expect_eq "text lines = JSON lines" "$n_text" "$n_json"
 expect_eq "--trace-rollback left the table as it was" "$(checksum)" "$before"

@@ -1,4 +1,4 @@
-"""trace_check.py KIND TRACE.jsonl SERVERLOG: the statements of a trace
+"""trace_check.py KIND TRACE.jsonl[,TRACE2.jsonl...] SERVERLOG: the statements of a trace
 (sbench WORKLOAD trace --trace-output) against the server's own record.
 
 KIND pg: SERVERLOG is the PostgreSQL log of the traced role's sessions
@@ -16,13 +16,14 @@ import sys
 from collections import defaultdict
 
 
-def trace_sessions(path):
+def trace_sessions(paths):
     conns = defaultdict(list)
-    for line in open(path, encoding="utf-8"):
-        r = json.loads(line)
-        if "conn" not in r or r.get("status") == "unsupported":
-            continue
-        conns[(r["thread"], r["conn"])].append(r)
+    for i, path in enumerate(paths.split(",")):  # the traces of several runs
+        for line in open(path, encoding="utf-8"):
+            r = json.loads(line)
+            if "conn" not in r or r.get("status") == "unsupported":
+                continue
+            conns[(i, r["thread"], r["conn"])].append(r)
     return list(conns.values())
 
 
