@@ -16,6 +16,9 @@
 
 #include <sbench/driver.h>
 
+#include "../author/lint.h"
+#include "../author/new.h"
+#include "../author/trace.h"
 #include "../compare/compare.h"
 #include "../core/db.h"
 #include "../core/driver_loader.h"
@@ -124,6 +127,9 @@ static void add_core_options(struct sb_options *o)
 #undef ADD
     sb_shard_add_options(o); /* --shard, --shard-count, --run-id, --start-at */
     sb_history_add_options(o); /* --history, --label (history/history_run.c) */
+    sb_trace_add_options(o); /* --trace-output, --trace-rollback */
+    sb_lint_add_options(o);  /* --lint */
+    sb_new_add_options(o);   /* --from-tables, --dialect */
 }
 
 static void print_found(const char *name, const char *path, void *ctx)
@@ -141,8 +147,11 @@ static void usage(struct sb_options *o)
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
     printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n");
-    printf("       sbench history list|show|diff|trend|export|import|report   the runs recorded (sbench history --help)\n\n");
-    printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
+    printf("       sbench history list|show|diff|trend|export|import|report   the runs recorded (sbench history --help)\n");
+    printf("       sbench lint WORKLOAD                  the traps its source shows (exit 1 when it finds one)\n");
+    printf("       sbench [driver options] new NAME [--from-tables=T1,T2] [--dialect=D]   write NAME.lua, a workload to start from\n\n");
+    printf("Commands: prepare, run, cleanup, help (the workload's help() or options), trace (a few "
+           "events, each statement printed as sent: --trace-output, --trace-rollback), and any a "
            "workload adds.\n");
     printf("WORKLOAD is a name found on the workload path, a path to a .lua file, or a Lua module on\n"
            "LUA_PATH. Without COMMAND the workload's script only runs; without WORKLOAD (or with '-')\n"
@@ -364,12 +373,40 @@ struct cmdline {
     const char *command;    /* NULL: run the script only */
     const char *test;       /* --test=WORKLOAD, or NULL */
     int want_help, stdin_script, default_driver;
+    int trace;              /* WORKLOAD trace: a run of the traced driver (author/) */
+    const char *new_name;   /* sbench new NAME (author/new.c), after the driver */
     struct sb_dirs ddirs;   /* where drivers are looked for */
 };
 
 /* Steps of main: each returns the exit status when sbench is done (an
  * answer given, or a reason printed), or GO_ON. */
 enum { GO_ON = -1 };
+
+/* `sbench lint WORKLOAD`: the findings on stdout; 0 none, 1 some, 2 the
+ * workload not found or not readable. */
+static int lint_command(struct sb_run *run, const struct cmdline *cl)
+{
+    static char script[1400];
+    if (cl->nwords != 2) {
+        fprintf(stderr, "sbench: usage: sbench lint WORKLOAD (a name on the workload path or a .lua file)\n");
+        return 2;
+    }
+    int rc = find_script(run, cl->words + 1, 1, script, sizeof script);
+    if (rc != 0)
+        return rc;
+    int n = sb_lint_file(script, run->opts, 1, stdout, "");
+    return n < 0 ? 2 : n > 0;
+}
+
+/* `WORKLOAD trace` is a run of --events events (one per client unless
+ * given) without a time limit.  0, or -1 when the defaults cannot be set. */
+static int trace_defaults(struct sb_options *o)
+{
+    char events[32];
+    long long clients = sb_opt_int(o, "clients"), threads = sb_opt_int(o, "threads");
+    snprintf(events, sizeof events, "%lld", clients > threads ? clients : threads);
+    return sb_opt_set_default(o, "events", events) == 0 && sb_opt_set_default(o, "time", "0") == 0 ? 0 : -1;
+}
 
 /* --version, info, --test, params, the words and --help. */
 static int read_words(struct sb_run *run, struct cmdline *cl)
@@ -394,6 +431,18 @@ static int read_words(struct sb_run *run, struct cmdline *cl)
         cl->nwords++;
     }
 
+    if (cl->nwords >= 1 && strcmp(cl->words[0], "lint") == 0)
+        return lint_command(run, cl);
+    if (cl->nwords >= 1 && strcmp(cl->words[0], "new") == 0) {
+        if (cl->nwords != 2) {
+            fprintf(stderr, "sbench: usage: sbench [driver options] new NAME [--from-tables=T1,T2] [--dialect=D]\n");
+            return 2;
+        }
+        if (!sb_new_needs_driver(o)) /* the template alone: no driver */
+            return sb_new_command(run, cl->words[1]);
+        cl->new_name = cl->words[1];
+    }
+
     static const char *const params_words[] = {"diag", "params"};
     if (cl->nwords == 1 && strcmp(cl->words[0], "params") == 0) { /* sbench params = sbench diag params */
         cl->words = (const char **)params_words;
@@ -408,6 +457,10 @@ static int read_words(struct sb_run *run, struct cmdline *cl)
     run->verbosity = (int)sb_opt_int(o, "verbosity");
     cl->want_help = sb_opt_bool(o, "help");
     cl->command = cl->nwords >= 2 ? cl->words[1] : NULL;
+    if (cl->command && strcmp(cl->command, "trace") == 0 && trace_defaults(o) == 0) {
+        cl->trace = 1;
+        cl->command = "run";
+    }
     if (cl->want_help && cl->nwords > 0 && strcmp(cl->words[0], "-") != 0)
         cl->command = "help";
     /* sysbench runs a script read from stdin and nothing else, whatever
@@ -583,6 +636,15 @@ static int start_command(struct sb_run *run, struct cmdline *cl)
                "(transactions: --sqlite-begin=%s)\n",
                sb_opt_str(o, "sqlite-db") ? sb_opt_str(o, "sqlite-db") : "sbtest.db",
                sb_opt_str(o, "sqlite-begin") ? sb_opt_str(o, "sqlite-begin") : "auto");
+    if (cl->trace) { /* the traced driver in the real one's place; no extra sessions unless asked */
+        run->server_counters = run->server_counters && sb_opt_is_set(o, "db-server-counters");
+        run->server_settings = run->server_settings && sb_opt_is_set(o, "db-server-settings");
+        if ((run->drv = sb_trace_begin(run->drv, o, err, sizeof err)) == NULL) {
+            fprintf(stderr, "sbench: %s\n", err);
+            return 2;
+        }
+        sb_db_setup(run->drv, run->ps_disabled, sb_opt_int(o, "db-bulk-bytes"));
+    }
     const struct sbd_host *host = sb_host_create(o, run->drv->name);
     if (run->drv->init(host, err, sizeof err) != SBD_OK) {
         fprintf(stderr, "sbench: %s driver: %s\n", run->drv->name, err);
@@ -671,10 +733,14 @@ int main(int argc, char **argv)
     }
     int rc;
     if ((rc = read_words(&run, &cl)) != GO_ON || (rc = choose_driver(&run, &cl)) != GO_ON ||
+        (cl.new_name != NULL && (rc = sb_new_command(&run, cl.new_name)) != GO_ON) ||
         (rc = choose_workload(&run, &cl)) != GO_ON || (rc = load_control_script(&run, &cl)) != GO_ON ||
         (rc = start_command(&run, &cl)) != GO_ON)
         return rc;
 
+    /* the lint's warnings before a run: the source only, before the clock starts */
+    if (strcmp(run.command, "run") == 0 && run.script != NULL && sb_opt_bool(o, "lint") && run.verbosity >= 1)
+        (void)sb_lint_file(run.script, o, run.clients > run.threads, stderr, "sbench: lint: warning: ");
     /* the run history's record (history/): a shard's is its merged set's */
     struct sb_history_capture hist = {0};
     if (strcmp(cl.command, "run") == 0 && !run.shard.given) {
@@ -685,6 +751,8 @@ int main(int argc, char **argv)
         run.history_json = hist.f;
     }
     rc = sb_run_command(&run);
+    if (cl.trace && sb_trace_end() != 0 && rc == 0)
+        rc = 1;
     if (!run.abandoned)
         sb_history_capture_end(o, &hist, rc, is_pgbench ? "pgbench" : "run", given_argc, given_argv);
     if (run.abandoned) { /* worker threads still run: free nothing they use */

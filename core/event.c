@@ -199,8 +199,9 @@ static int give_up(struct sb_worker *w)
     return SB_EVENT_FAILED;
 }
 
-int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
-                    sb_restart_hook hook, void *hook_ctx)
+/* sb_event_failed's decision, before the observer hears it. */
+static int decide(struct sb_worker *w, const struct sb_event_error *e, int *retries,
+                  sb_restart_hook hook, void *hook_ctx)
 {
     struct sb_run *run = w->run;
     if (!e->restart || e->give_up) { /* an ignorable one was counted where it was raised */
@@ -229,4 +230,17 @@ int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *re
     if (run->max_retries > 0 && *retries > run->max_retries)
         return give_up(w);
     return SB_EVENT_RESTART;
+}
+
+static sb_event_failure_observer failure_observer;
+
+void sb_event_observe_failures(sb_event_failure_observer f) { failure_observer = f; }
+
+int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
+                    sb_restart_hook hook, void *hook_ctx)
+{
+    int outcome = decide(w, e, retries, hook, hook_ctx);
+    if (failure_observer != NULL)
+        failure_observer(w, e, outcome, *retries);
+    return outcome;
 }

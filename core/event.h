@@ -145,6 +145,14 @@ void sb_event_error_ignored(struct sb_worker *w, int status, const char *sqlstat
  * says why unless it asked no restart).  Not on the measured path. */
 int sb_event_failed(struct sb_worker *w, const struct sb_event_error *e, int *retries,
                     sb_restart_hook hook, void *hook_ctx);
+/* Hears every decision of sb_event_failed (the attempt's error, the
+ * outcome it returns, the restarts so far), on the worker's thread: set
+ * once before the threads start (`sbench WORKLOAD trace`, author/), NULL
+ * otherwise.  On the failure path only. */
+typedef void (*sb_event_failure_observer)(const struct sb_worker *w, const struct sb_event_error *e,
+                                          int outcome, int retries);
+void sb_event_observe_failures(sb_event_failure_observer f);
+
 
 /* An event ended well: counted as retried when it had restarts (*retries,
  * reset).  The one place a retried event is counted. */

@@ -43,7 +43,8 @@ ALLOWED = {
     "merge": {"results", "core", "lib", "include"},
     "compare": {"history", "results", "core", "lib", "include"},
     "history": {"results", "core", "lib", "include"},
-    "cli": {"compare", "merge", "history", "results", "lua", "builtin", "core", "lib", "include"},
+    "cli": {"compare", "merge", "history", "results", "lua", "builtin", "core", "lib", "include", "author"},
+    "author": {"lua", "core", "lib", "include"},
 }
 PRODUCTION = list(ALLOWED) + ["include"]
 # folders whose files include core/ only for these headers

@@ -1,0 +1,5 @@
+-- syntax, clean
+function event()
+   local x = 1
+   return x == 2
+end
