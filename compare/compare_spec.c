@@ -8,6 +8,7 @@
  */
 #include "compare.h"
 #include "../lib/options.h"
+#include "../lib/secret_mask.h"
 
 #include <lauxlib.h>
 #include <lualib.h>
@@ -86,21 +87,9 @@ void cmp_spec_free(struct cmp_spec *s)
 
 const char *cmp_mask_option(const char *opt, char *buf, size_t len)
 {
-    /* every "password=VALUE" (also inside --target='NAME:... --x-password=V')
-     * becomes "password=***" */
-    size_t o = 0;
-    for (const char *p = opt; *p && o + 1 < len;) {
-        if (strncmp(p, "password=", 9) == 0) {
-            o += (size_t)snprintf(buf + o, len - o, "password=***");
-            p += 9;
-            while (*p && !isspace((unsigned char)*p))
-                p++;
-            continue;
-        }
-        buf[o++] = *p++;
-    }
-    buf[o < len ? o : len - 1] = 0;
-    return buf;
+    /* every password (also inside --target='NAME:... --x-password=V', a
+     * connection string or a URI) becomes *** */
+    return sb_secret_mask(opt, buf, len);
 }
 
 static int valid_name(const char *n)

@@ -87,8 +87,8 @@ void sb_run_meta_json(const struct sb_run *run, const char *server_version, cons
             continue;
         sb_jw_key(&j, p->name, first);
         first = 0;
-        int secret = p->kind == SB_OPT_SECRET || strstr(p->name, "password") != NULL;
-        sb_jw_str(&j, secret ? "***" : v);
+        char shown[4096];
+        sb_jw_str(&j, sb_opt_shown(p, p->name, v, shown, sizeof shown));
     }
     sb_jw_raw(&j, "}");
     if (run->shard.given) { /* core/shard.c */

@@ -5,6 +5,7 @@
  * count), enumerations one of their choices, booleans a boolean word.
  */
 #include "options.h"
+#include "secret_mask.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -502,6 +503,14 @@ void sb_options_print_help(const struct sb_options *o, int source, void *file)
     }
 }
 
+const char *sb_opt_shown(const struct sb_opt *p, const char *name, const char *v,
+                         char *buf, size_t len)
+{
+    if ((p && p->kind == SB_OPT_SECRET) || strstr(name, "password"))
+        return "***";
+    return sb_secret_mask(v, buf, len);
+}
+
 void sb_options_echo(const struct sb_options *o, char *buf, size_t len)
 {
     size_t used = 0;
@@ -509,9 +518,9 @@ void sb_options_echo(const struct sb_options *o, char *buf, size_t len)
     for (int i = 0; i < o->nargs && used + 1 < len; i++) {
         const struct sb_arg *g = &o->args[i];
         const struct sb_opt *p = find(o, g->name);
-        int secret = (p && p->kind == SB_OPT_SECRET) || strstr(g->name, "password");
+        char shown[1024];
         int n = snprintf(buf + used, len - used, "%s--%s=%s", used ? " " : "", g->name,
-                         secret ? "***" : g->value);
+                         sb_opt_shown(p, g->name, g->value, shown, sizeof shown));
         if (n < 0)
             break;
         used += (size_t)n;

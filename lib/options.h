@@ -127,6 +127,13 @@ int sb_parse_size(const char *s, long long *out);
  * sysbench prints them; at most 34 columns, longer names run past it). */
 void sb_options_print_help(const struct sb_options *o, int source, void *file);
 
+/* The value v of option p (NULL: an option not registered, named name) as
+ * it may be shown: "***" for a secret or an option whose name says
+ * password, else v with the passwords inside it masked (a connection
+ * string, a URI: lib/secret_mask.h).  Returns buf or a static string. */
+const char *sb_opt_shown(const struct sb_opt *p, const char *name, const char *v,
+                         char *buf, size_t len);
+
 /* Writes the command line with secrets masked into buf (for reports). */
 void sb_options_echo(const struct sb_options *o, char *buf, size_t len);
 

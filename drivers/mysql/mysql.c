@@ -22,6 +22,7 @@
 #include "../common/error.h"
 #include "../common/password.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,13 @@ static const struct sbd_option options[] = {
     {"mysql-socket", SBD_OPT_STRING, NULL,
      "MySQL unix socket file (used instead of host and port)"},
     {"mysql-user", SBD_OPT_STRING, "sbtest", "MySQL user"},
+    {"mysql-defaults-file", SBD_OPT_STRING, NULL,
+     "an option file (my.cnf format) the client library reads at each connect: "
+     "its [client] group and --mysql-defaults-group, with any option the library "
+     "takes there (ssl-cert, ssl-key, init-command, plugin-dir, default-auth...); "
+     "--mysql-* options given override it, and sbench's defaults step aside for it"},
+    {"mysql-defaults-group", SBD_OPT_STRING, NULL,
+     "a group of the option file read besides [client] (MYSQL_READ_DEFAULT_GROUP)"},
     {"mysql-password", SBD_OPT_SECRET, NULL,
      "MySQL password (default: $MYSQL_PWD)"},
     {"mysql-password-file", SBD_OPT_STRING, NULL,
@@ -112,10 +120,44 @@ static const char *nonempty(const char *s)
 
 /* Where and as whom to connect, into myd_cfg.  0, or -1 with one line in
  * errbuf. */
+/* The option's value when the user gave it, or when no option file takes
+ * its place (then our default); NULL when the file decides. */
+static const char *setting(const struct sbd_host *h, const char *opt)
+{
+    int given = h->opt_is_set ? h->opt_is_set(opt) : 1;
+    return given || myd_cfg.defaults_file == NULL ? h->opt_str(opt) : NULL;
+}
+
+/* --mysql-defaults-file and --mysql-defaults-group into myd_cfg; the file
+ * must be readable now (the library would skip it in silence). */
+static int read_option_file(const struct sbd_host *h, char *errbuf, size_t errlen)
+{
+    struct myd_settings *cfg = &myd_cfg;
+    cfg->defaults_file = nonempty(h->opt_str("mysql-defaults-file"));
+    cfg->defaults_group = nonempty(h->opt_str("mysql-defaults-group"));
+    if (cfg->defaults_group != NULL && cfg->defaults_file == NULL) {
+        snprintf(errbuf, errlen, "--mysql-defaults-group needs --mysql-defaults-file");
+        return -1;
+    }
+    FILE *f = cfg->defaults_file != NULL ? fopen(cfg->defaults_file, "r") : NULL;
+    if (cfg->defaults_file != NULL && f == NULL) {
+        snprintf(errbuf, errlen, "--mysql-defaults-file: cannot read %.200s: %s",
+                 cfg->defaults_file, strerror(errno));
+        return -1;
+    }
+    if (f != NULL)
+        fclose(f);
+    return 0;
+}
+
 static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
     struct myd_settings *cfg = &myd_cfg;
-    const char *hl = h->opt_str("mysql-host"), *pl = h->opt_str("mysql-port");
+    if (read_option_file(h, errbuf, errlen) != 0)
+        return -1;
+    const char *hl = setting(h, "mysql-host"), *pl = setting(h, "mysql-port");
+    cfg->host_from_file = hl == NULL && cfg->defaults_file != NULL;
+    cfg->port_from_file = pl == NULL && cfg->defaults_file != NULL;
     if (sbc_list_parse(&cfg->hosts, hl != NULL ? hl : "localhost", "--mysql-host",
                        "host name", errbuf, errlen) != 0 ||
         sbc_list_parse(&cfg->ports, pl != NULL ? pl : "3306", "--mysql-port", "port",
@@ -123,8 +165,9 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
         check_ports(&cfg->ports, pl, errbuf, errlen) != 0)
         return -1;
     cfg->sock_path = nonempty(h->opt_str("mysql-socket"));
-    cfg->user = h->opt_str("mysql-user");
-    cfg->db = nonempty(h->opt_str("mysql-db"));
+    cfg->user = setting(h, "mysql-user");
+    cfg->db = nonempty(setting(h, "mysql-db"));
+    cfg->ssl_from_file = setting(h, "mysql-ssl") == NULL;
     cfg->ssl_ca = nonempty(h->opt_str("mysql-ssl-ca"));
     cfg->ssl_cipher = nonempty(h->opt_str("mysql-ssl-cipher"));
     cfg->compression = h->opt_bool("mysql-compression");

@@ -86,12 +86,18 @@ static int set_options(MYSQL *m)
     }
     if (myd_cfg.compression) /* the wire fast path is off then (mysql.c) */
         rc |= mysql_options(m, MYSQL_OPT_COMPRESS, NULL);
+    if (myd_cfg.defaults_file != NULL)
+        rc |= mysql_options(m, MYSQL_READ_DEFAULT_FILE, myd_cfg.defaults_file);
+    if (myd_cfg.defaults_group != NULL)
+        rc |= mysql_options(m, MYSQL_READ_DEFAULT_GROUP, myd_cfg.defaults_group);
     if (myd_cfg.load_data) {
         /* LOAD DATA LOCAL for bulk loads; the connection's infile handler
          * (myd_bulk_attach) serves only sbench's own buffer, never a file */
         unsigned one = 1;
         rc |= mysql_options(m, MYSQL_OPT_LOCAL_INFILE, &one);
     }
+    if (myd_cfg.ssl_from_file) /* --mysql-defaults-file's ssl-* options decide */
+        return rc != 0 ? -1 : 0;
     return rc != 0 || apply_ssl(m) != 0 ? -1 : 0;
 }
 
@@ -116,10 +122,13 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         return connect_failed(c, err);
     }
     const char *hostname = cfg->sock_path != NULL ? "localhost"
-                                                  : sbc_list_pick(&cfg->hosts, thread_id);
-    unsigned port = (unsigned)strtoul(sbc_list_pick(&cfg->ports, thread_id), NULL, 10);
+                           : cfg->host_from_file ? NULL : sbc_list_pick(&cfg->hosts, thread_id);
+    unsigned port = cfg->port_from_file
+                    ? 0 : (unsigned)strtoul(sbc_list_pick(&cfg->ports, thread_id), NULL, 10);
     char where[300];
-    if (cfg->sock_path != NULL)
+    if (hostname == NULL || port == 0)
+        snprintf(where, sizeof where, "the server of %.250s", cfg->defaults_file);
+    else if (cfg->sock_path != NULL)
         snprintf(where, sizeof where, "socket %.250s", cfg->sock_path);
     else
         snprintf(where, sizeof where, "%.250s:%u", hostname, port);

@@ -123,6 +123,9 @@ struct myd_settings {
     const struct sbd_host *host;
     struct sbc_list hosts, ports;   /* each at least one item */
     const char *sock_path;          /* NULL: TCP to hosts and ports */
+    const char *defaults_file;      /* --mysql-defaults-file, NULL: none */
+    const char *defaults_group;     /* --mysql-defaults-group, NULL: none */
+    int host_from_file, port_from_file, ssl_from_file; /* not given: the file decides */
     const char *user, *db;          /* db NULL: none */
     char *password_given;           /* --mysql-password(-file), owned */
     const char *password;           /* in use: that or $MYSQL_PWD; NULL: none */

@@ -27,6 +27,11 @@
 #include <string.h>
 
 static const struct sbd_option options[] = {
+    {"pgsql-conninfo", SBD_OPT_STRING, NULL,
+     "a libpq connection string or URI (postgresql://...) with any keyword "
+     "libpq takes (sslcert, sslsni, target_session_attrs, service...); "
+     "--pgsql-* options given override its parts, and sbench's defaults "
+     "step aside for it"},
     {"pgsql-host", SBD_OPT_LIST, "localhost",
      "server host, IP address or unix socket directory; a list a,b spreads "
      "connections round-robin by thread (unset: $PGHOST, else localhost)"},
@@ -58,13 +63,14 @@ static char client_version_buf[32];
 /* ---- init -------------------------------------------------------------- */
 
 /* The option's value (owned by the host, valid for the run) when the user
- * gave it, or when libpq's environment variable env is unset (then our
- * default); NULL to let libpq decide, or when there is no value at all. */
+ * gave it, or when neither --pgsql-conninfo nor libpq's environment
+ * variable env is set (then our default); NULL to let libpq decide, or when
+ * there is no value at all. */
 static const char *setting(const char *opt, const char *env)
 {
     const struct sbd_host *h = pgd_cfg.host;
     int given = h->opt_is_set ? h->opt_is_set(opt) : 1;
-    if (!given && env != NULL && getenv(env) != NULL)
+    if (!given && (pgd_cfg.conninfo != NULL || (env != NULL && getenv(env) != NULL)))
         return NULL;
     return h->opt_str(opt);
 }
@@ -88,11 +94,40 @@ static const char *isolation_sql(const char *v)
     return NULL;
 }
 
+/* --pgsql-conninfo into pgd_cfg: checked once with libpq's own parser (one
+ * line naming the problem, nothing of the string quoted: it may hold the
+ * password), and its password kept so that messages mask it. */
+static int read_conninfo(const struct sbd_host *h, char *errbuf, size_t errlen)
+{
+    struct pgd_settings *cfg = &pgd_cfg;
+    const char *ci = h->opt_str("pgsql-conninfo");
+    cfg->conninfo = ci != NULL && *ci != 0 ? ci : NULL;
+    if (cfg->conninfo == NULL)
+        return SBD_OK;
+    char *msg = NULL;
+    PQconninfoOption *opts = PQconninfoParse(cfg->conninfo, &msg);
+    if (opts == NULL) {
+        const char *m = msg ? msg : "out of memory";
+        int n = (int)strcspn(m, "\"\n:");
+        snprintf(errbuf, errlen, "--pgsql-conninfo: not a libpq connection string or URI (%.*s)",
+                 n, m);
+        PQfreemem(msg);
+        return SBD_ERROR;
+    }
+    for (PQconninfoOption *o = opts; o->keyword != NULL; o++)
+        if (strcmp(o->keyword, "password") == 0 && o->val != NULL && *o->val != 0)
+            cfg->conninfo_password = strdup(o->val);
+    PQconninfoFree(opts);
+    return SBD_OK;
+}
+
 /* The connection settings (libpq keywords) into pgd_cfg.  SBD_OK, or
  * SBD_ERROR with one line in errbuf. */
 static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen)
 {
     struct pgd_settings *cfg = &pgd_cfg;
+    if (read_conninfo(h, errbuf, errlen) != SBD_OK)
+        return SBD_ERROR;
     const char *hl = setting("pgsql-host", "PGHOST");
     if (hl != NULL &&
         sbc_list_parse(&cfg->hosts, hl, "--pgsql-host", "host name", errbuf, errlen) != 0)
@@ -126,7 +161,7 @@ static int read_connection(const struct sbd_host *h, char *errbuf, size_t errlen
     if (sbc_password_get(h, "pgsql", &cfg->password, errbuf, errlen) != 0)
         return SBD_ERROR;
     const char *names[] = {cfg->user ? cfg->user : "", cfg->dbname ? cfg->dbname : "", NULL};
-    cfg->secret = sbc_secret(cfg->password, names);
+    cfg->secret = sbc_secret(cfg->password ? cfg->password : cfg->conninfo_password, names);
     int ctimeout = h->struct_size > offsetof(struct sbd_host, connect_timeout)
                    ? h->connect_timeout : 0;
     cfg->ctimeout_buf[0] = 0;
@@ -187,6 +222,8 @@ void pgd_done(void)
     sbc_list_free(&pgd_cfg.hosts);
     sbc_password_free(pgd_cfg.password);
     pgd_cfg.password = NULL;
+    sbc_password_free(pgd_cfg.conninfo_password);
+    pgd_cfg.conninfo_password = NULL;
     pgd_cfg.secret = "";
     if (pgd_cfg.c_locale != (locale_t)0)
         freelocale(pgd_cfg.c_locale);

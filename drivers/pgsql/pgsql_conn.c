@@ -45,6 +45,9 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     const struct pgd_settings *cfg = &pgd_cfg;
     const char *h = sbc_list_pick(&cfg->hosts, thread_id);
 #define KV(k, v) do { if ((v) != NULL) { kw[n] = (k); val[n] = (v); n++; } } while (0)
+    /* libpq expands the first dbname that is a connection string or URI;
+     * the keywords after it override its parts */
+    KV("dbname", cfg->conninfo);
     KV("host", h);
     KV("port", cfg->port);
     KV("user", cfg->user);
@@ -53,7 +56,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     KV("sslmode", cfg->sslmode);
     KV("sslrootcert", cfg->sslrootcert);
     KV("connect_timeout", cfg->ctimeout_buf[0] ? cfg->ctimeout_buf : NULL);
-    KV("application_name", "sbench");
+    KV(cfg->conninfo ? "fallback_application_name" : "application_name", "sbench");
 #undef KV
     kw[n] = NULL;
     val[n] = NULL;
@@ -64,7 +67,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         pgd_set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
         return SBD_ERROR;
     }
-    c->pg = PQconnectdbParams(kw, val, 0);
+    c->pg = PQconnectdbParams(kw, val, cfg->conninfo != NULL);
     if (c->pg == NULL || PQstatus(c->pg) != CONNECTION_OK) {
         connect_error(c->pg, h, err);
         pgd_disconnect(c);

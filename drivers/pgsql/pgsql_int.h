@@ -42,6 +42,8 @@ struct pgd_settings {
     const char *port, *user, *dbname, *sslmode, *sslrootcert; /* NULL: libpq's */
     char port_buf[8], ctimeout_buf[16];
     char *password;               /* NULL: leave it to libpq */
+    const char *conninfo;         /* --pgsql-conninfo, NULL if not given */
+    char *conninfo_password;      /* its password, for masking only */
     const char *secret;           /* what messages mask: the password, unless it is
                                      also the user or database name (sbc_secret) */
     char session_sql[200];        /* run after connecting, "" if nothing */

@@ -73,7 +73,7 @@ run() { # name seconds
 target() { # name: build it and run it for its time
     case $1 in
     options)
-        build fuzz_options "$src/tests/fuzz/fuzz_options.c" "$src/lib/options.c" &&
+        build fuzz_options "$src/tests/fuzz/fuzz_options.c" "$src/lib/options.c" "$src/lib/secret_mask.c" &&
             run options 60 ;;
     db_literal)
         build fuzz_db_literal "$src/tests/fuzz/fuzz_db_literal.c" "$src/core/db.c" "$src/core/db_sql.c" \
@@ -100,7 +100,7 @@ target() { # name: build it and run it for its time
             "$src/compare/compare_check.c" "$src/results/json_get.c" "$src/results/readfile.c" "$src/results/hdr_read.c" "$src/results/report_check.c" \
             "$src/core/histogram.c" "$src/core/report_sections.c" \
             "$src/core/stats.c" "$src/core/shard_id.c" "$src/merge/merge_sum.c" "$src/merge/merge_shard.c" "$src/compare/compare_json.c" \
-            "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/compare/compare_probe.c" "$src/lib/options.c" \
+            "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/compare/compare_probe.c" "$src/lib/options.c" "$src/lib/secret_mask.c" \
             "$src/core/event_types.c" "$src/core/run_meta.c" "$src/lib/jsonw.c" "$src/core/sysinfo.c" \
             -ljson-c -llua5.4 -lz &&
             run json_read 60 ;;

@@ -36,6 +36,37 @@ sb pg_json_stdout ok $PG $O --threads=1 --events=20 --time=0 --report-format=jso
 sb pg_debug ok $PG $O --threads=1 --events=5 --time=0 --db-debug=on --verbosity=5 oltp_read_write run
 sb pg_help ok $PG --help
 sb pg_wl_help ok $PG oltp_read_write help
+# --pgsql-conninfo: a libpq keyword string and a URI (the password inside
+# them masked in every output, the string's own keywords honoured: its
+# application_name is the session's), a string libpq refuses, a dead port
+cat > "$T/appname.lua" <<'LUA'
+function event()
+  local c = sysbench.sql.driver():connect()
+  print("session: " .. c:query_row("SELECT current_setting('application_name') || ' ' || current_database()"))
+  c:disconnect()
+end
+LUA
+CI="host=$SBT_PGHOST port=$SBT_PGPORT user=sbtest password=$PW dbname=sbtest application_name=ci_app"
+sb pg_conninfo ok --db-driver=pgsql --pgsql-conninfo="$CI" $O --threads=1 --time=1 --report-format=json \
+    --output="$T/ci.json" --db-debug=on oltp_point_select run
+sb pg_conninfo_app ok --db-driver=pgsql --pgsql-conninfo="$CI" --events=1 --time=0 "$T/appname.lua" run
+grep -q "^session: ci_app sbtest$" "$T/out.pg_conninfo_app" && ok "the string's application_name is the session's" ||
+    fail "the string's application_name is not the session's: $(grep session "$T/out.pg_conninfo_app")"
+grep -q '"pgsql-conninfo":"host=[^"]* password=\*\*\* dbname=sbtest' "$T/ci.json" &&
+    ok "the JSON names the target with the password masked" || fail "ci.json: $(grep -o '"pgsql-conninfo":"[^"]*"' "$T/ci.json")"
+sb pg_conninfo_uri ok --db-driver=pgsql --pgsql-conninfo="postgresql://sbtest:$PW@$SBT_PGHOST:$SBT_PGPORT/sbtest" \
+    $O --threads=1 --time=1 --report-format=json --db-debug=on oltp_point_select run
+sb pg_conninfo_bad fail --db-driver=pgsql --pgsql-conninfo="host=x password='$PW" oltp_point_select run
+grep -q "^sbench: pgsql driver: --pgsql-conninfo: not a libpq connection string or URI" "$T/err.pg_conninfo_bad" &&
+    ok "a string libpq refuses: one line" || fail "pg_conninfo_bad: $(head -c 300 "$T/err.pg_conninfo_bad")"
+sb pg_conninfo_dead fail --db-driver=pgsql --pgsql-conninfo="postgresql://sbtest:$PW@127.0.0.1:1/sbtest" \
+    --db-connect-timeout=3 --db-debug=on oltp_point_select run
+# an ODBC connection string's PWD= (SQLite's ODBC driver ignores it)
+sb odbc_connstr_prepare ok --db-driver=odbc --odbc-connstr="DRIVER=SQLite3;Database=$T/odbc.db;PWD=$PW" $O oltp_point_select prepare
+sb odbc_connstr ok --db-driver=odbc --odbc-connstr="DRIVER=SQLite3;Database=$T/odbc.db;PWD=$PW" $O --time=1 \
+    --report-format=json --output="$T/odbc.json" oltp_point_select run
+grep -q '"odbc-connstr":"DRIVER=SQLite3;Database=[^"]*;PWD=\*\*\*"' "$T/odbc.json" &&
+    ok "an ODBC connection string's PWD masked in the JSON" || fail "odbc.json: $(grep -o '"odbc-connstr":"[^"]*"' "$T/odbc.json" | cut -c1-40)"
 sb pg_cleanup ok $PG $O --db-debug=on oltp_read_write cleanup
 sb pg_deadport fail --db-driver=pgsql --pgsql-host=127.0.0.1 --pgsql-port=1 --pgsql-user=sbtest \
     --pgsql-password="$PW" --pgsql-db=sbtest --db-debug=on --db-connect-timeout=3 oltp_read_write run
@@ -49,6 +80,29 @@ sb my_json ok $MY $O --threads=2 --time=1 --report-format=json --output="$T/m.js
 sb my_csv ok $MY $O --threads=2 --time=2 --report-interval=1 --report-format=csv --output="$T/m.csv" --db-debug=on oltp_point_select run
 sb my_help ok $MY --help
 sb my_cleanup ok $MY $O oltp_point_select cleanup
+# --mysql-defaults-file: Connector/C's option file ([client] and the
+# --mysql-defaults-group group) decides what no option gives: its
+# init-command runs in every session, an option given overrides it, its
+# password appears nowhere
+CNF=$(mktemp -d)  # outside $T: the file holds the password by design
+trap 'rm -rf "$CNF"; rel_cleanup' EXIT
+printf '[client]\nhost=127.0.0.1\nport=%s\nuser=sbtest\npassword=%s\ndatabase=sbtest\n[sbench]\ninit-command=SET @from_file=1\n' \
+    "$SBT_MYSQL_PORT" "$MPW" >"$CNF/my.cnf"
+cat > "$T/myfile.lua" <<'LUA'
+function event()
+  local c = sysbench.sql.driver():connect()
+  print("session: " .. c:query_row("SELECT CONCAT(IFNULL(@from_file, 'none'), ' ', DATABASE())"))
+  c:disconnect()
+end
+LUA
+sb my_defaults_file ok --db-driver=mysql --mysql-defaults-file="$CNF/my.cnf" --mysql-defaults-group=sbench \
+    --events=1 --time=0 --db-debug=on "$T/myfile.lua" run
+sb my_defaults_file_db ok --db-driver=mysql --mysql-defaults-file="$CNF/my.cnf" --mysql-db=mysql \
+    --events=1 --time=0 "$T/myfile.lua" run
+grep -q "^session: 1 sbtest$" "$T/out.my_defaults_file" && grep -q "^session: none mysql$" "$T/out.my_defaults_file_db" &&
+    ok "the option file's group and an option given over it" ||
+    fail "option file: $(grep session "$T/out.my_defaults_file" "$T/out.my_defaults_file_db")"
+sb my_defaults_missing fail --db-driver=mysql --mysql-defaults-file="$T/no-such.cnf" oltp_point_select run
 sb my_baduser fail --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$SBT_MYSQL_PORT" \
     --mysql-user=nosuchuser --mysql-password="$MPW" --db-debug=on oltp_point_select run
 sb my_deadport fail --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=1 \

@@ -14,6 +14,7 @@
  * exits 1 if anything failed.
  */
 #include "../../lib/options.h"
+#include "../../lib/secret_mask.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -600,8 +601,46 @@ static void test_help_layout(void)
     sb_options_destroy(o);
 }
 
+/* passwords inside connection strings, URIs and command lines (the
+ * --odbc-connstr PWD= of a report's options was shown whole before) */
+static void test_secret_mask(void)
+{
+    static const char *const cases[][2] = {
+        {"host=a password=" SECRET " user=b", "host=a password=*** user=b"},
+        {"host=a password = '" SECRET " x\\' y' port=5", "host=a password =*** port=5"},
+        {"DRIVER=x;PWD=" SECRET ";UID=u", "DRIVER=x;PWD=***;UID=u"},
+        {"DRIVER=x;pwd={" SECRET ";}}b};UID=u", "DRIVER=x;pwd=***;UID=u"},
+        {"postgresql://u:" SECRET "@h:5/db?sslmode=require&password=" SECRET "&a=b",
+         "postgresql://u:***@h:5/db?sslmode=require&password=***&a=b"},
+        {"mysql://u@h/db", "mysql://u@h/db"},
+        {"--pgsql-password=" SECRET " with spaces", "--pgsql-password=***"},
+        {"--target='n:--pgsql-password=" SECRET " --x=1'", "--target='n:--pgsql-password=*** --x=1'"},
+        {"sslpassword=" SECRET, "sslpassword=***"},
+        {"--pgsql-conninfo=host=h password=\"" SECRET " q\" port=5", "--pgsql-conninfo=host=h password=*** port=5"},
+        {"host=h dbname=passwords", "host=h dbname=passwords"},
+    };
+    char buf[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check(strcmp(sb_secret_mask(cases[i][0], buf, sizeof buf), cases[i][1]) == 0,
+              "a password inside a value is masked", "case %zu: '%s'", i, buf);
+    /* cut by the buffer: terminated, nothing of the secret */
+    for (size_t cap = 1; cap < 40; cap++) {
+        char small[48];
+        memset(small, 'X', sizeof small);
+        sb_secret_mask("a=b password=" SECRET, small, cap);
+        check(memchr(small, 0, cap) != NULL && small[cap] == 'X' && strstr(small, "Secret") == NULL,
+              "a masked value cut by its buffer", "cap %zu: '%.*s'", cap, (int)cap, small);
+    }
+    char shown[128];
+    check(strcmp(sb_opt_shown(NULL, "odbc-connstr", "DSN=x;PWD=" SECRET, shown, sizeof shown),
+                 "DSN=x;PWD=***") == 0 &&
+              strcmp(sb_opt_shown(NULL, "x-password", "v", shown, sizeof shown), "***") == 0,
+          "an option's shown value", "'%s'", shown);
+}
+
 int main(void)
 {
+    test_secret_mask();
     test_spellings();
     test_flags_and_words();
     test_integers();
