@@ -5,7 +5,7 @@
 # bash-completion).
 # Does nothing for packages already installed.  Needs root (or sudo).
 set -eu
-build="meson ninja-build pkg-config gcc liblua5.4-dev libpq-dev libsqlite3-dev
+build="meson ninja-build pkg-config gcc liblua5.4-dev libpq-dev libssl-dev libsqlite3-dev
 default-libmysqlclient-dev unixodbc-dev zlib1g-dev libjson-c-dev liburing-dev"
 test="postgresql-15 postgresql-contrib mariadb-server mariadb-client unixodbc
 odbc-postgresql odbc-mariadb libsqliteodbc sysbench lua5.4 pgbouncer nodejs

@@ -60,7 +60,7 @@ static const struct sbd_option options[] = {
     {"pgsql-wire", SBD_OPT_BOOL, "on",
      "run statements over the wire protocol directly instead of through "
      "libpq's result objects: the same messages, no allocation per query, "
-     "fewer client instructions; off on TLS/GSS-encrypted sessions"},
+     "fewer client instructions; TLS sessions through libpq's OpenSSL session, off on GSS-encrypted ones"},
     {NULL, 0, NULL, NULL}
 };
 

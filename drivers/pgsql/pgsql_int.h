@@ -129,6 +129,8 @@ struct sbd_conn {
      * is on, the session is unencrypted and the fast path has not given
      * up on the connection (c->tp is one of its transports then) */
     int wire_on;
+    void *tls;                    /* libpq's SSL object on an encrypted
+                                     session (pgsql_tls.c), else NULL */
     int64_t wire_deadline;        /* sbc_now_ms() time the answer in flight
                                      must be complete by, 0: none */
     long wire_execs;              /* statements it served (logged at debug) */
@@ -253,6 +255,16 @@ int pgd_send_query(sbd_conn *c, const char *sql, size_t len);
 int pgd_send_execute(sbd_conn *c, sbd_stmt *s, const struct sbd_value *params, int nparams);
 int pgd_poll_result(sbd_conn *c, struct sbd_result_info *info, int *want_write);
 int pgd_pipeline(sbd_conn *c, int on);
+/* pgsql_tls.c: the fast path's I/O through the session's TLS (c->tls
+ * set): pgd_tls_recv and pgd_tls_send_all are sbc_recv and sbc_send_all
+ * (sock_io.h) through it; pgd_tls_send_some writes once without waiting:
+ * the byte count, or -1 with errno (EAGAIN: full; call again with the same
+ * bytes). */
+void *pgd_tls_session(PGconn *pg);
+long pgd_tls_recv(sbd_conn *c, int fd, void *p, size_t n, int block, int wait, int64_t deadline);
+int pgd_tls_send_all(sbd_conn *c, int fd, const void *p, size_t n, int64_t deadline);
+long pgd_tls_send_some(sbd_conn *c, const void *p, size_t n);
+
 /* pgsql_wire.c: host I/O (struct sbd_driver's host_io, io_want, io_done) */
 int pgd_host_io(sbd_conn *c, int on);
 int pgd_io_want(sbd_conn *c, struct sbd_io *io);

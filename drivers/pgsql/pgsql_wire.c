@@ -63,7 +63,9 @@ void pgd_wire_setup(sbd_conn *c, int enabled)
 {
     c->wire.notice = on_notice;
     c->wire.notice_arg = NULL;
-    int encrypted = PQsslInUse(c->pg) != 0;
+    /* TLS: the fast path writes and reads through libpq's SSL object */
+    c->tls = pgd_tls_session(c->pg);
+    int encrypted = PQsslInUse(c->pg) != 0 && c->tls == NULL;
 #ifdef HAVE_PQGSSENCINUSE
     encrypted = encrypted || PQgssEncInUse(c->pg) != 0;
 #endif
@@ -88,6 +90,12 @@ static void set_deadline(sbd_conn *c)
     c->wire_deadline = pgd_cfg.wire_timeout_ms > 0 ? sbc_now_ms() + pgd_cfg.wire_timeout_ms : 0;
 }
 
+/* Writes the whole request, through the session's TLS when it has one. */
+static inline int send_all(sbd_conn *c, int fd, const void *p, size_t n)
+{
+    return c->tls != NULL ? pgd_tls_send_all(c, fd, p, n, 0) : sbc_send_all(fd, p, n, 0);
+}
+
 /* fill's status for an answer over --db-max-result-bytes. */
 #define FILL_TOO_BIG (-3)
 
@@ -98,7 +106,7 @@ static void set_deadline(sbd_conn *c)
  * 1 when bytes came, 0 at end of stream, -1 with errno (ENOMEM when the
  * buffer cannot grow, ETIMEDOUT past the deadline), FILL_TOO_BIG when the
  * answer would pass --db-max-result-bytes (w->in never holds more). */
-static int fill(int fd, struct pgd_wire *w, int wait, int block, int64_t deadline)
+static int fill(sbd_conn *c, int fd, struct pgd_wire *w, int wait, int block, int64_t deadline)
 {
     size_t max = pgd_cfg.max_answer;
     size_t want = sbc_answer_want(w->need, w->in_len, max);
@@ -111,7 +119,8 @@ static int fill(int fd, struct pgd_wire *w, int wait, int block, int64_t deadlin
     size_t room = w->in_cap - w->in_len;
     if (room > max - w->in_len)
         room = max - w->in_len;
-    long k = sbc_recv(fd, w->in + w->in_len, room, block, wait, deadline);
+    long k = c->tls != NULL ? pgd_tls_recv(c, fd, w->in + w->in_len, room, block, wait, deadline)
+                            : sbc_recv(fd, w->in + w->in_len, room, block, wait, deadline);
     if (k > 0) {
         w->in_len += (size_t)k;
         return 1;
@@ -245,13 +254,13 @@ static int pump_from(sbd_conn *c, int block, int host, struct sbd_result_info *i
              * blocking even on the nonblocking path) */
             if (pgd_wire_build_copy_fail(w, PGD_COPY_REASON, !w->simple) != 0)
                 return lost(c, "out of memory leaving COPY", 0);
-            if (sbc_send_all(fd, w->out, w->out_len, 0) != 0)
+            if (send_all(c, fd, w->out, w->out_len) != 0)
                 return lost(c, "sending CopyFail", errno);
             continue;
         }
         if (host)
             return SBD_AGAIN;
-        int got = fill(fd, w, wait, block, deadline);
+        int got = fill(c, fd, w, wait, block, deadline);
         wait = block && deadline > 0;
         if (got == -2)
             return SBD_AGAIN;
@@ -306,7 +315,7 @@ static int run_blocking(sbd_conn *c, sbd_stmt *s, const char *sql, size_t len,
     c->wire.simple = s == NULL;
     set_deadline(c);
     pgd_sock_blocking(c, 1);
-    if (sbc_send_all(PQsocket(c->pg), c->wire.out, c->wire.out_len, 0) != 0)
+    if (send_all(c, PQsocket(c->pg), c->wire.out, c->wire.out_len) != 0)
         return lost(c, "sending the statement", errno);
     return pump(c, 1, info);
 }
@@ -334,7 +343,11 @@ static int send_some(sbd_conn *c, const char *buf, size_t len)
 {
     int fd = PQsocket(c->pg);
     while (c->wire_sent < len) {
-        ssize_t k = send(fd, buf + c->wire_sent, len - c->wire_sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        long k;
+        if (c->tls != NULL)
+            k = pgd_tls_send_some(c, buf + c->wire_sent, len - c->wire_sent);
+        else
+            k = send(fd, buf + c->wire_sent, len - c->wire_sent, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (k > 0)
             c->wire_sent += (size_t)k;
         else if (k < 0 && errno == EINTR)
@@ -428,8 +441,9 @@ static int wire_poll(sbd_conn *c, struct sbd_result_info *info, int *want_write)
 
 int pgd_host_io(sbd_conn *c, int on)
 {
-    if (on && !c->wire_on)
-        return SBD_UNSUPPORTED; /* libpq does its own I/O */
+    if (on && (!c->wire_on || c->tls != NULL))
+        return SBD_UNSUPPORTED; /* libpq does its own I/O; TLS records are
+                                   made by the session's SSL object */
     if (c->in_flight)
         return pgd_fail(c, "host_io: a statement is in flight");
     c->host.on = on;

@@ -22,6 +22,10 @@
 #          REQUIRED against the shared non-TLS MariaDB: exit 1, message says
 #          the connection has no TLS;
 #          --mysql-ssl=off against the TLS server: Ssl_cipher empty.
+#   pgsql  TLS on the fast path: oltp_insert and oltp_read_write under
+#          verify-full, blocking, --clients on poll and io_uring, --pipeline:
+#          rows added = inserts counted, every counted statement on the
+#          wire fast path (the driver's count at --db-debug).
 # Both servers are stopped on exit (trap), whatever happens.
 #
 # Environment: SBT_BUILD, SBT_TMP, SBT_MYSQL_HOST/SBT_MYSQL_PORT (the shared
@@ -178,6 +182,30 @@ if [ $rc -eq 1 ] && first_err pg_wrong | grep -q "certificate verify failed"; th
 else show pg_wrong; fail "pgsql verify-full, wrong CA: exit $rc (want 1), first stderr line '$(first_err pg_wrong)'"; fi
 # the secret does not leak into the message
 grep -q -- "$SBT_PGPASSWORD" "$T/pg_wrong.err" "$T/pg_wrong.out" && fail "pgsql wrong CA: the password appears in the output"
+
+# TLS on the fast path: on an encrypted session the statements still go
+# over sbench's wire path (through libpq's SSL session), on every I/O mode;
+# each INSERT runs exactly once (rows added = inserts sbench counted) and
+# the fast path carried them (its count, logged at --db-debug, covers
+# every statement sbench counted)
+fast_stmts() { grep -o '[0-9]* statements went over the wire protocol fast path' "$T/$1.err" | awk '{s += $1} END {print s + 0}'; }
+for mode in "--threads=1" "--threads=2 --clients=8 --io=poll" "--threads=2 --clients=8 --io=uring" "--threads=1 --pipeline=8"; do
+    tag=$(echo "$mode" | tr -c 'a-z0-9' _)
+    before=$(tpg_sql -c "SELECT count(*) FROM sbtest1")
+    sb "pg_fast_ins$tag" $TPG $V $OLTP $mode --events=300 --time=0 --db-debug=on oltp_insert run
+    after=$(tpg_sql -c "SELECT count(*) FROM sbtest1")
+    w=$(awk '/^ *write:/ {print $2}' "$T/pg_fast_ins$tag.out")
+    f=$(fast_stmts "pg_fast_ins$tag")
+    if [ $rc -eq 0 ] && [ "$w" = 300 ] && [ $((after - before)) = 300 ] && [ "$f" -ge 300 ]; then
+        ok "pgsql TLS fast path [$mode]: 300 inserts counted, 300 rows added, $f statements on the fast path"
+    else show "pg_fast_ins$tag"; fail "pgsql TLS fast path [$mode]: exit $rc, writes '$w', rows added $((after - before)), fast path $f"; fi
+    sb "pg_fast_rw$tag" $TPG $V $OLTP $mode --events=100 --time=0 --db-debug=on oltp_read_write run
+    q=$(awk '/^ *queries:/ {print $2}' "$T/pg_fast_rw$tag.out")
+    f=$(fast_stmts "pg_fast_rw$tag")
+    if [ $rc -eq 0 ] && [ -n "$q" ] && [ "$f" -ge "$q" ]; then
+        ok "pgsql TLS fast path [$mode]: oltp_read_write, $q queries, $f on the fast path"
+    else show "pg_fast_rw$tag"; fail "pgsql TLS fast path [$mode]: read_write exit $rc, queries '$q', fast path $f"; fi
+done
 
 sb pg_cleanup $TPG $V $OLTP oltp_point_select cleanup
 if [ $rc -eq 0 ] && [ "$(tpg_sql -c "SELECT count(*) FROM pg_tables WHERE tablename = 'sbtest1'")" = 0 ]; then
