@@ -327,6 +327,8 @@ static int start_workers(struct bench *b)
         sb_worker_gate_destroy();
         return 1;
     }
+    run->start_ns = start; /* before the gate: --rate-profile's time 0 */
+    run->warm_end_ns = run->warmup > 0 ? start + (int64_t)(run->warmup * 1e9) : 0;
     sb_worker_gate_open();
     if (!atomic_load(&run->fatal) && b->human && run->verbosity >= 3)
         printf("Threads started!\n\n");
@@ -499,6 +501,20 @@ static void merge_named(struct bench *b, struct sb_report *r)
     }
 }
 
+/* --rate with --warmup-time: the arrivals due in the warm-up that the
+ * workers started after it are in the first window with their whole wait;
+ * said, so that a backlog is never carried over unseen. */
+static void warmup_backlog_note(const struct sb_run *run, int n)
+{
+    uint64_t carried = 0;
+    for (int i = 0; i < n; i++)
+        carried += atomic_load(&run->workers[i]->warmup_carried);
+    if (carried > 0)
+        fprintf(stderr, "sbench: %llu arrival%s due in the warm-up started after it (counted in the "
+                "first window, latency from the schedule)\n", (unsigned long long)carried,
+                carried > 1 ? "s" : "");
+}
+
 /* Waits for the workers (unless some are cut off), writes the final
  * report.  Returns 1 when a worker failed, else 0. */
 static int final_report(struct bench *b)
@@ -539,6 +555,7 @@ static int final_report(struct bench *b)
     sb_iso_now(end_iso, sizeof end_iso);
     run->io_seen = sb_db_io_seen();
     sb_run_meta_json(run, b->server.version, b->settings, b->start_iso, end_iso, b->meta, sizeof b->meta);
+    warmup_backlog_note(run, b->n);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     /* threads that failed before running anything: their errors say it

@@ -73,8 +73,12 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
     struct sb_run *run = w->run;
     struct sb_thread_stats *st = &w->stats;
     int n = cs->n, first = p->next; /* `next` moves on while this pass starts events */
-    int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
     int64_t now = sb_now_ns();
+    /* arrivals queued past --rate-backlog-max stop the run as the
+     * one-client loop's do (its events in flight end as at any stop) */
+    if (p->mean_gap_ns > 0 && p->due < now)
+        (void)sb_event_backlog_full(w, p->due, now);
+    int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
     for (int k = 0; k < n; k++) {
         int i = first + k < n ? first + k : first + k - n;
         struct client *c = &cs->cl[i];
@@ -95,7 +99,7 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
         int64_t due = now;
         if (p->mean_gap_ns > 0) { /* this arrival is taken */
             due = p->due;
-            p->due += sb_event_gap(w, p->mean_gap_ns);
+            p->due = sb_event_next_due(w, p->due, p->mean_gap_ns);
         }
         p->next = i + 1 < n ? i + 1 : 0;
         p->busy++;
@@ -123,7 +127,7 @@ void sb_clients_pass_init(struct sb_clients *cs, struct pass *p)
     memset(p, 0, sizeof *p);
     p->active = cs->n;
     p->mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * cs->n) : 0;
-    p->due = p->mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, p->mean_gap_ns) : 0;
+    p->due = p->mean_gap_ns > 0 ? sb_event_next_due(w, sb_now_ns(), p->mean_gap_ns) : 0;
 }
 
 int64_t sb_clients_wait_ns(const struct pass *p)

@@ -1,0 +1,109 @@
+#!/bin/bash
+# rate_profile.sh: --rate-profile's arrivals follow the profile.  Null
+# driver, no server.  Two runs with one-second windows (JSON): the
+# one-client loop (--threads=2) through a ramp, a spike, a pause (rate 0)
+# and a hold; the client loop (--clients=8 --threads=2) through a sine, a
+# step and a file of time,rate points.  Each window's count is checked
+# against the arrivals the profile asks for in that window, computed here
+# on its own (the rate curve integrated numerically over the window's real
+# span, from the JSON's seconds), within 4.5 Poisson standard deviations
+# plus 30 ms of the rate at each edge (a late reporter on a busy machine);
+# the run's total within 4.5 standard deviations.  A run at a constant
+# rate fails every check (the windows differ tenfold).  Bad specs: one line
+# on stderr, a non-zero exit, no report.
+# Environment: SBT_BUILD (required).
+set -u
+SB=${SBT_BUILD:?}/cli/sbench
+tmp=$(mktemp -d "${SBT_TMP:-/tmp}/sbench-rate-profile.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+fail=0
+echo 'function event() end' > noop.lua
+printf '# time,rate\n0,100\n2,900\n' > points.csv
+
+check() { # name spec json: windows against the profile
+    python3 - "$@" <<'PY'
+import json, math, sys
+name, spec, path = sys.argv[1:4]
+# the profile's rate curve, written apart from core/rate_profile.c
+segs = []  # (start, end, f(t - start))
+t0 = 0.0
+def add(length, f):
+    global t0
+    segs.append((t0, t0 + length, f)); t0 += length
+for ph in spec.replace(',s', ';s').replace(',f', ';f').split(';'):
+    kind, *a = ph.split(':')
+    if kind == 'hold':
+        add(float(a[1]), lambda x, r=float(a[0]): r)
+    elif kind == 'ramp':
+        lo, hi = map(float, a[0].split('-')); d = float(a[1])
+        add(d, lambda x, lo=lo, hi=hi, d=d: lo + (hi - lo) * x / d)
+    elif kind == 'step':
+        for r in a[0].split(','):
+            add(float(a[1]), lambda x, r=float(r): r)
+    elif kind == 'spike':
+        base, peak, at, ln = map(float, a)
+        add(2 * at + ln, lambda x, b=base, p=peak, at=at, ln=ln: p if at <= x < at + ln else b)
+    elif kind == 'sine':
+        mean, ampl, per = map(float, a)
+        add(per, lambda x, m=mean, am=ampl, p=per: m + am * math.sin(2 * math.pi * x / p))
+    elif kind == 'file':
+        pts = [tuple(map(float, l.split(','))) for l in open(a[0]) if l[0].isdigit()]
+        def f(x, pts=pts):
+            for (ta, ra), (tb, rb) in zip(pts, pts[1:]):
+                if ta <= x <= tb:
+                    return ra + (rb - ra) * (x - ta) / (tb - ta)
+            return pts[-1][1]
+        add(pts[-1][0], f)
+def rate(t):
+    for s, e, f in segs:
+        if s <= t < e:
+            return f(t - s)
+    return segs[-1][2](segs[-1][1] - segs[-1][0] - 1e-9)
+def mass(a, b, n=2000):
+    h = (b - a) / n
+    return sum(rate(a + (i + 0.5) * h) for i in range(n)) * h
+lines = [json.loads(l) for l in open(path)]
+wins = [l for l in lines if l['type'] == 'interval']
+final = [l for l in lines if l['type'] == 'final'][0]
+bad, end = 0, 0.0
+for w in wins:
+    start, end = end, end + w['seconds']
+    want = mass(start, end)
+    slop = 4.5 * math.sqrt(want) + 0.03 * (rate(start) + rate(end)) + 2
+    got = w['transactions']
+    ok = abs(got - want) <= slop
+    bad += not ok
+    print(f"{name}: window {start:5.2f}-{end:5.2f} s: {got} events, profile asks {want:7.1f} +- {slop:5.1f}"
+          + ("" if ok else "  FAIL"))
+want = mass(0, end)
+got = final['transactions']
+ok = abs(got - want) <= 4.5 * math.sqrt(want) + 0.03 * rate(end) + 2
+bad += not ok
+print(f"{name}: whole run {end:5.2f} s: {got} events, profile asks {want:.1f}" + ("" if ok else "  FAIL"))
+if len(wins) < int(segs[-1][1]):
+    print(f"{name}: FAIL: {len(wins)} windows for a profile of {segs[-1][1]} s"); bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+
+A='ramp:200-1200:3;spike:300:1500:1:1;hold:0:1;hold:400:1'
+"$SB" --db-driver=null --threads=2 --rate-profile="$A" --report-interval=1 --report-format=json \
+    --output=a.json noop.lua run >a.out 2>&1 || { echo "FAIL: run A exited $?"; cat a.out; fail=1; }
+check loop "$A" a.json || fail=1
+B='sine:600:400:4,step:100,700:1,file:points.csv'
+"$SB" --db-driver=null --threads=2 --clients=8 --rate-profile="$B" --report-interval=1 --report-format=json \
+    --output=b.json noop.lua run >b.out 2>&1 || { echo "FAIL: run B exited $?"; cat b.out; fail=1; }
+check clients "$B" b.json || fail=1
+
+for spec in 'ramp:1-2' 'sine:100:200:4' 'hold:5:3;' 'file:missing.csv' 'step:1,x:2'; do
+    "$SB" --db-driver=null --rate-profile="$spec" noop.lua run >bad.out 2>bad.err; rc=$?
+    if [ "$rc" -ne 0 ] && [ "$(wc -l <bad.err)" -eq 1 ] && grep -q -- '--rate-profile' bad.err &&
+       ! grep -q 'transactions' bad.out; then
+        echo "ok: '$spec' refused: $(cat bad.err)"
+    else
+        echo "FAIL: '$spec': exit $rc, stderr:"; cat bad.err; fail=1
+    fi
+done
+[ $fail = 0 ] && echo "PASS: rate_profile"
+exit $fail
