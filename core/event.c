@@ -34,6 +34,27 @@ int64_t sb_event_next_due(struct sb_worker *w, int64_t prev, double mean_gap_ns)
     return t < 1e9 ? run->start_ns + (int64_t)(t * 1e9) : INT64_MAX / 4; /* rate 0 from there on */
 }
 
+int sb_event_clients_active(const struct sb_run *run, int64_t now)
+{
+    if (run->clients_profile == NULL)
+        return run->clients;
+    return (int)(sb_rate_profile_rate(run->clients_profile, (double)(now - run->start_ns) / 1e9) + 0.5);
+}
+
+/* The one-client loop under --clients-profile: waits while this thread's
+ * client is not among the active ones.  0 when a stop request came. */
+static int wait_until_active(struct sb_worker *w, int64_t *now)
+{
+    struct sb_run *run = w->run;
+    while (w->id >= sb_event_clients_active(run, *now)) {
+        if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+            return 0;
+        sb_sleep_ns(SB_EVENT_PROFILE_POLL_NS);
+        *now = sb_now_ns();
+    }
+    return 1;
+}
+
 /* The run's arrivals due in [from, to) (ns): the backlog of an arrival
  * scheduled at `from` not started at `to`. */
 static double arrivals_between(const struct sb_run *run, int64_t from, int64_t to)
@@ -128,6 +149,8 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
 {
     struct sb_run *run = w->run;
     for (;;) {
+        if (run->clients_profile && !wait_until_active(w, &now))
+            return 0;
         if (!sb_event_may_start(run))
             return 0;
         int64_t due = now;

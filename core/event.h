@@ -81,6 +81,12 @@ int64_t sb_event_gap(struct sb_worker *w, double mean_gap_ns);
  * draw, its mean gap scaled by the rate at that time). */
 int64_t sb_event_next_due(struct sb_worker *w, int64_t prev, double mean_gap_ns);
 
+/* --clients-profile: how many clients may run events at `now` (the
+ * clients numbered below it; --clients when there is no profile). */
+int sb_event_clients_active(const struct sb_run *run, int64_t now);
+/* How often a client left idle by --clients-profile looks again. */
+#define SB_EVENT_PROFILE_POLL_NS 10000000LL
+
 /* --rate-backlog-max: 1 when the arrival due at `due` is not started at
  * `now` and more than --rate-backlog-max arrivals of the run fell due
  * since (sysbench's full event queue): the run then stops, w->error says

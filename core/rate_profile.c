@@ -21,13 +21,14 @@
 struct builder {
     struct sb_rate_profile *p;
     double now;                 /* where the next phase starts */
+    const char *opt;            /* the option's name, for the messages */
     char *err;
     size_t errlen;
 };
 
 static int fail(struct builder *b, const char *what, const char *text, int len)
 {
-    snprintf(b->err, b->errlen, "invalid --rate-profile: %s in '%.*s' (see docs/load-profiles.md)", what,
+    snprintf(b->err, b->errlen, "invalid %s: %s in '%.*s' (see docs/load-profiles.md)", b->opt, what,
              len > 80 ? 80 : len, text);
     return -1;
 }
@@ -41,8 +42,8 @@ static int add_point(struct builder *b, double t, double r)
             return 0;
     }
     if (p->npoints == SB_RATE_PROFILE_MAX_POINTS) {
-        snprintf(b->err, b->errlen, "invalid --rate-profile: more than %d points (fewer sine periods or "
-                 "file lines)", SB_RATE_PROFILE_MAX_POINTS);
+        snprintf(b->err, b->errlen, "invalid %s: more than %d points (fewer sine periods or "
+                 "file lines)", b->opt, SB_RATE_PROFILE_MAX_POINTS);
         return -1;
     }
     p->p[p->npoints++] = (struct sb_rate_point){.t = t, .r = r};
@@ -146,7 +147,7 @@ static int add_file(struct builder *b, const char *path)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL) {
-        snprintf(b->err, b->errlen, "invalid --rate-profile: cannot open '%.200s': %s", path, strerror(errno));
+        snprintf(b->err, b->errlen, "invalid %s: cannot open '%.200s': %s", b->opt, path, strerror(errno));
         return -1;
     }
     char line[256];
@@ -167,8 +168,8 @@ static int add_file(struct builder *b, const char *path)
         double r;
         if (bytes > MAX_FILE_BYTES || number(s, &e, MAX_SECONDS, &t) != 0 || *e != ',' ||
             number(e + 1, &e, MAX_RATE, &r) != 0 || strspn(e, " \t") != strlen(e) || t < last) {
-            snprintf(b->err, b->errlen, "invalid --rate-profile: %.200s line %d: expected 'time,rate' "
-                     "(seconds not before the line above, events a second)", path, lineno);
+            snprintf(b->err, b->errlen, "invalid %s: %.200s line %d: expected 'time,rate' "
+                     "(seconds not before the line above, events a second)", b->opt, path, lineno);
             rc = -1;
             break;
         }
@@ -180,7 +181,7 @@ static int add_file(struct builder *b, const char *path)
     }
     fclose(f);
     if (rc == 0 && n == 0) {
-        snprintf(b->err, b->errlen, "invalid --rate-profile: %.200s has no 'time,rate' line", path);
+        snprintf(b->err, b->errlen, "invalid %s: %.200s has no 'time,rate' line", b->opt, path);
         return -1;
     }
     if (rc == 0)
@@ -255,7 +256,7 @@ static const char *phase_end(const char *s)
     return s;
 }
 
-struct sb_rate_profile *sb_rate_profile_parse(const char *spec, char *err, size_t errlen)
+struct sb_rate_profile *sb_rate_profile_parse(const char *spec, const char *opt, char *err, size_t errlen)
 {
     struct sb_rate_profile *p = calloc(1, sizeof *p);
     if (p)
@@ -265,7 +266,7 @@ struct sb_rate_profile *sb_rate_profile_parse(const char *spec, char *err, size_
         sb_rate_profile_free(p);
         return NULL;
     }
-    struct builder b = {.p = p, .err = err, .errlen = errlen};
+    struct builder b = {.p = p, .opt = opt, .err = err, .errlen = errlen};
     const char *s = spec;
     int rc = *s ? 0 : fail(&b, "empty", s, 0);
     while (rc == 0 && *s) {

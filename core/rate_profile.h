@@ -39,9 +39,11 @@ struct sb_rate_profile {
     struct sb_rate_phase phase[SB_RATE_PROFILE_MAX_PHASES];
 };
 
-/* Parses spec (see docs/load-profiles.md).  Returns the profile (free with
- * sb_rate_profile_free), or NULL with one line in err. */
-struct sb_rate_profile *sb_rate_profile_parse(const char *spec, char *err, size_t errlen);
+/* Parses spec (see docs/load-profiles.md); opt names the option in the
+ * messages ("--rate-profile", or "--clients-profile", whose values are
+ * clients).  Returns the profile (free with sb_rate_profile_free), or NULL
+ * with one line in err. */
+struct sb_rate_profile *sb_rate_profile_parse(const char *spec, const char *opt, char *err, size_t errlen);
 void sb_rate_profile_free(struct sb_rate_profile *p);
 
 /* The rate at time t (seconds): the later side of a jump. */

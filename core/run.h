@@ -125,6 +125,9 @@ struct sb_run {
     /* --rate-profile (core/rate_profile.h), NULL = none; rate is then its
      * peak.  Read-only while the workers run. */
     const struct sb_rate_profile *rate_profile;
+    /* --clients-profile: the clients active over time (the same grammar,
+     * its values clients), --clients the ceiling; NULL = all, always */
+    const struct sb_rate_profile *clients_profile;
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
     int reconnect_per_event;        /* --reconnect=transaction */
     int paced;                      /* --rate or --reconnect=transaction: each

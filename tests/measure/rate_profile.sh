@@ -9,8 +9,10 @@
 # span, from the JSON's seconds), within 4.5 Poisson standard deviations
 # plus 30 ms of the rate at each edge (a late reporter on a busy machine);
 # the run's total within 4.5 standard deviations.  A run at a constant
-# rate fails every check (the windows differ tenfold).  Bad specs: one line
-# on stderr, a non-zero exit, no report.
+# rate fails every check (the windows differ tenfold).  --clients-profile:
+# each window against the events its active clients can run (a 20 ms
+# answer each), both loops.  Bad specs: one line on stderr, a non-zero
+# exit, no report.
 # Environment: SBT_BUILD (required).
 set -u
 SB=${SBT_BUILD:?}/cli/sbench
@@ -95,6 +97,54 @@ B='sine:600:400:4,step:100,700:1,file:points.csv'
 "$SB" --db-driver=null --threads=2 --clients=8 --rate-profile="$B" --report-interval=1 --report-format=json \
     --output=b.json noop.lua run >b.out 2>&1 || { echo "FAIL: run B exited $?"; cat b.out; fail=1; }
 check clients "$B" b.json || fail=1
+
+# --clients-profile (closed loop): each answer of the null driver takes
+# 20 ms, so an active client runs at most 50 events a second: a window may
+# hold no more than 50 per active client-second (+1 per client), and at
+# least 70% of it (a busy machine).  Step 2, 8, 4 of --clients=8 on two
+# threads (the client loop), and 1, 4 of --threads=4 (the one-client loop).
+clients_check() { # name spec json
+    python3 - "$@" <<'PY'
+import json, sys
+name, spec, path = sys.argv[1:4]
+rates, each = spec.split(':')[1:]
+active = [int(r) for r in rates.split(',')]
+each = float(each)
+def clients(t):
+    return active[min(int(t // each), len(active) - 1)]
+wins = [json.loads(l) for l in open(path) if '"interval"' in l]
+bad, end = 0, 0.0
+for w in wins:
+    start, end = end, end + w['seconds']
+    n = 200
+    cs = sum(clients(start + (i + 0.5) * (end - start) / n) for i in range(n)) * (end - start) / n
+    hi, lo = cs * 50 + max(active), cs * 50 * 0.7
+    got = w['transactions']
+    ok = lo <= got <= hi
+    bad += not ok
+    print(f"{name}: window {start:5.2f}-{end:5.2f} s: {got} events for {cs:4.1f} client-seconds, "
+          f"expected {lo:.0f} to {hi:.0f}" + ("" if ok else "  FAIL"))
+if len(wins) < len(active) * each:
+    print(f"{name}: FAIL: {len(wins)} windows"); bad += 1
+sys.exit(1 if bad else 0)
+PY
+}
+C='step:2,8,4:2'
+"$SB" --db-driver=null --null-delay-us=20000 --point-selects=1 --threads=2 --clients=8 --clients-profile="$C" \
+    --report-interval=1 --report-format=json --output=c.json oltp_point_select run >c.out 2>&1 ||
+    { echo "FAIL: run C exited $?"; cat c.out; fail=1; }
+clients_check clients "$C" c.json || fail=1
+D='step:1,4:2'
+"$SB" --db-driver=null --null-delay-us=20000 --point-selects=1 --threads=4 --clients-profile="$D" \
+    --report-interval=1 --report-format=json --output=d.json oltp_point_select run >d.out 2>&1 ||
+    { echo "FAIL: run D exited $?"; cat d.out; fail=1; }
+clients_check threads "$D" d.json || fail=1
+"$SB" --db-driver=null --clients=4 --clients-profile='hold:5:2' oltp_point_select run >bad.out 2>bad.err
+if [ $? -ne 0 ] && [ "$(wc -l <bad.err)" -eq 1 ] && grep -q 'clients-profile.*--clients (4)' bad.err; then
+    echo "ok: 5 clients of --clients=4 refused: $(cat bad.err)"
+else
+    echo "FAIL: --clients-profile above --clients:"; cat bad.err; fail=1
+fi
 
 for spec in 'ramp:1-2' 'sine:100:200:4' 'hold:5:3;' 'file:missing.csv' 'step:1,x:2'; do
     "$SB" --db-driver=null --rate-profile="$spec" noop.lua run >bad.out 2>bad.err; rc=$?
