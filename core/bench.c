@@ -31,6 +31,7 @@
 #include "prometheus.h"
 #include "report.h"
 #include "report_fill.h"
+#include "report_phases.h"
 #include "server_stats.h"
 #include "script.h"
 #include "run_meta.h"
@@ -61,6 +62,7 @@ struct bench {
     /* the workers' statistics */
     struct sb_thread_stats **ts;    /* [n] */
     struct sb_tally *cur, *prev, *win, *base;
+    struct sb_phases *phases;       /* --rate-profile/--clients-profile, else NULL */
     sb_histogram *named_h[SB_MAX_NAMED];
     struct sb_server_watch server; /* the server's own counters */
     char start_iso[64];
@@ -221,7 +223,9 @@ static int create_workers(struct bench *b)
     b->win = sb_tally_create(tmpl, n, b->nclients);
     b->base = sb_tally_create(tmpl, n, b->nclients);
     b->prom_tally = sb_tally_create(tmpl, n, b->nclients);
-    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_tally)
+    int oom;
+    b->phases = sb_phases_create(run, tmpl, n, b->nclients, &oom);
+    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_tally || oom)
         goto oom;
     return 0;
 oom:
@@ -336,6 +340,8 @@ static int start_workers(struct bench *b)
     run->start_ns = start;
     b->measure_start = start;
     b->warmed = run->warmup <= 0;
+    if (b->warmed)
+        sb_phases_start(b->phases, b->ts, start);
     b->warm_end = start + (int64_t)(run->warmup * 1e9);
     b->deadline = run->time_limit > 0 ? b->warm_end + (int64_t)(run->time_limit * 1e9) : 0;
     b->interval = (int64_t)(run->report_interval * 1e9);
@@ -353,6 +359,7 @@ static void end_warmup(struct bench *b, int64_t now)
     b->measure_start = now;
     b->last_report = now;
     b->warmed = 1;
+    sb_phases_start(b->phases, b->ts, now);
     sb_shard_mark_start(&b->run->shard, now);
 }
 
@@ -452,6 +459,8 @@ static void report_loop(struct bench *b)
             b->stop_at = now;
         if (b->warmed && b->next_report && now >= b->next_report && !atomic_load(&run->stop))
             report_window(b, now, 0);
+        if (b->warmed)
+            sb_phases_tick(b->phases, b->ts, now);
         if (b->warmed && b->ncp < run->ncheckpoints && !atomic_load(&run->stop))
             checkpoint_report(b, now);
         /* forced shutdown: stop waiting for workers after the grace time */
@@ -550,6 +559,7 @@ static int final_report(struct bench *b)
     sb_server_watch_close(&b->server);
     sb_server_settings_read(run, b->fmt->name, failed, b->settings, sizeof b->settings);
     r.merge_data = run->shard.given;
+    r.phases = sb_phases_finish(b->phases, b->ts, end);
     sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
@@ -631,6 +641,7 @@ static int teardown(struct bench *b, int failed)
     sb_tally_destroy(b->prev);
     sb_tally_destroy(b->win);
     sb_tally_destroy(b->base);
+    sb_phases_destroy(b->phases);
     free(b->ts);
     if (!run->abandoned) {
         for (int i = 0; run->workers && i < b->n; i++)

@@ -16,6 +16,8 @@
 
 #include <sbench/driver.h>
 
+struct sb_phase_report;
+
 struct sb_report {
     double elapsed;              /* seconds since the start of measuring */
     double seconds;              /* length of this window (or the run) */
@@ -61,6 +63,9 @@ struct sb_report {
     /* the sections the workload declared (report_sections.h), printed from
      * the event types; NULL or none declared: nothing (not in windows) */
     const struct sb_report_sections *sections;
+    /* final only: one summary per phase of --rate-profile or
+     * --clients-profile (report_phases.h), NULL when not profiled */
+    const struct sb_phase_report *phases;
 };
 
 /* Average, standard deviation (population, as sysbench's fairness

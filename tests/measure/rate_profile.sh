@@ -8,7 +8,10 @@
 # on its own (the rate curve integrated numerically over the window's real
 # span, from the JSON's seconds), within 4.5 Poisson standard deviations
 # plus 30 ms of the rate at each edge (a late reporter on a busy machine);
-# the run's total within 4.5 standard deviations.  A run at a constant
+# the run's total within 4.5 standard deviations; the final JSON line's
+# per-phase summaries add up to the final count, each with the rate the
+# profile asks over its span and its count within the same bounds, every
+# line valid against docs/report.schema.json.  A run at a constant
 # rate fails every check (the windows differ tenfold).  --clients-profile:
 # each window against the events its active clients can run (a 20 ms
 # answer each), both loops.  Bad specs: one line on stderr, a non-zero
@@ -16,6 +19,7 @@
 # Environment: SBT_BUILD (required).
 set -u
 SB=${SBT_BUILD:?}/cli/sbench
+schema=$(cd "$(dirname "$0")/../../docs" && pwd)/report.schema.json
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/sbench-rate-profile.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
@@ -85,6 +89,31 @@ bad += not ok
 print(f"{name}: whole run {end:5.2f} s: {got} events, profile asks {want:.1f}" + ("" if ok else "  FAIL"))
 if len(wins) < int(segs[-1][1]):
     print(f"{name}: FAIL: {len(wins)} windows for a profile of {segs[-1][1]} s"); bad += 1
+# the final line's phases: they cover the run (their counts add up to the
+# final count exactly), each asks the profile's mean rate over its span and
+# got its arrivals within the Poisson bounds
+import jsonschema
+schema = json.load(open(sys.argv[4]))
+for l in lines:
+    try:
+        jsonschema.validate(l, schema)
+    except jsonschema.ValidationError as e:
+        print(f"{name}: FAIL: a {l['type']} line against docs/report.schema.json: {e.message}"); bad += 1
+phases = final.get('phases', [])
+names = [p['name'] for p in phases]
+if len(phases) != len(spec.replace(',s', ';s').replace(',f', ';f').split(';')):
+    print(f"{name}: FAIL: phases {names} for {spec}"); bad += 1
+if sum(p['transactions'] for p in phases) != got:
+    print(f"{name}: FAIL: the phases' transactions add up to {sum(p['transactions'] for p in phases)}, not {got}")
+    bad += 1
+for p in phases:
+    want = mass(p['start'], p['end'])
+    slop = 4.5 * math.sqrt(want) + 0.03 * (rate(p['start']) + rate(p['end'])) + 2
+    span = p['end'] - p['start']
+    ok = abs(p['transactions'] - want) <= slop and abs(p['asked_rate'] * span - want) <= 0.01 * want + 1
+    bad += not ok
+    print(f"{name}: phase {p['name']} {p['start']:.2f}-{p['end']:.2f} s: {p['transactions']} events, "
+          f"asked {p['asked_rate'] * span:.1f}, profile {want:.1f} +- {slop:.1f}" + ("" if ok else "  FAIL"))
 sys.exit(1 if bad else 0)
 PY
 }
@@ -92,11 +121,11 @@ PY
 A='ramp:200-1200:3;spike:300:1500:1:1;hold:0:1;hold:400:1'
 "$SB" --db-driver=null --threads=2 --rate-profile="$A" --report-interval=1 --report-format=json \
     --output=a.json noop.lua run >a.out 2>&1 || { echo "FAIL: run A exited $?"; cat a.out; fail=1; }
-check loop "$A" a.json || fail=1
+check loop "$A" a.json "$schema" || fail=1
 B='sine:600:400:4,step:100,700:1,file:points.csv'
 "$SB" --db-driver=null --threads=2 --clients=8 --rate-profile="$B" --report-interval=1 --report-format=json \
     --output=b.json noop.lua run >b.out 2>&1 || { echo "FAIL: run B exited $?"; cat b.out; fail=1; }
-check clients "$B" b.json || fail=1
+check clients "$B" b.json "$schema" || fail=1
 
 # --clients-profile (closed loop): each answer of the null driver takes
 # 20 ms, so an active client runs at most 50 events a second: a window may
