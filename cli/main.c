@@ -138,6 +138,7 @@ static void usage(struct sb_options *o)
     printf("       sbench [driver options] params          the server's version and settings (diag params)\n");
     printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
+    printf("       sbench capacity --slo='p99<20ms' --rate-max=R [options] WORKLOAD   the highest rate within the SLOs\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
     printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n\n");
     printf("Commands: prepare, run, cleanup, help (the workload's help() or options), and any a "
@@ -616,6 +617,8 @@ int main(int argc, char **argv)
     /* the comparison commands (compare/compare_cli.c): a child sbench per run */
     if (argc >= 2 && strcmp(argv[1], "compare") == 0)
         return sb_compare_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "capacity") == 0) /* compare/capacity.c */
+        return sb_capacity_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return sb_report_main(argc - 1, argv + 1);
 
