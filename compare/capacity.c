@@ -62,11 +62,19 @@ struct slo {
 
 enum verdict { MEETS, MISSES, MIXED };
 
+/* What limited a run: the figures compare_bottleneck.c's rules read. */
+struct limits {
+    double busiest_cpu, busiest_delay, mean_delay; /* the client's threads */
+    double machine, steal, client_share;           /* the machine */
+    int have;
+};
+
 struct step {
     double rate;
     int runs, met;
     double p[MAX_REPEATS][MAX_SLOS]; /* each run's percentiles, ms */
     double tps[MAX_REPEATS], cpu[MAX_REPEATS];
+    struct limits lim[MAX_REPEATS];
     enum verdict v;
 };
 
@@ -227,9 +235,32 @@ static json_object *final_line(const char *path)
     return fin;
 }
 
+/* The child of one run, with its threads and the machine watched. */
+static int watched_child(char **av, const char *log, struct cmp_child_result *res, struct limits *lim)
+{
+    static struct cmp_probe probe;
+    memset(&probe, 0, sizeof probe);
+    struct cmp_cpu_times c1, c2;
+    int have = cmp_read_cpu(&c1) == 0;
+    if (cmp_run_child(av, log, NULL, res, &probe) != 0)
+        return -1;
+    have = have && cmp_read_cpu(&c2) == 0;
+    struct cmp_probe_result pr;
+    cmp_probe_result(&probe, &pr);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    *lim = (struct limits){
+        .busiest_cpu = pr.busiest_cpu, .busiest_delay = pr.busiest_delay, .mean_delay = pr.mean_delay,
+        .machine = have ? cmp_busy_share(&c1, &c2) : 0,
+        .steal = have && c2.total > c1.total ? (double)(c2.steal - c1.steal) / (double)(c2.total - c1.total) : 0,
+        .client_share = res->wall_s > 0 && cpus > 0 ? res->cpu_s / (res->wall_s * (double)cpus) : 0,
+        .have = pr.threads > 0 && have,
+    };
+    return 0;
+}
+
 /* One run at rate: its percentiles into p, 1 when it met every SLO, 0
  * when not, -1 when it failed (said). */
-static int one_run(struct capacity *c, double rate, double *p, double *tps, double *cpu)
+static int one_run(struct capacity *c, double rate, double *p, double *tps, double *cpu, struct limits *lim)
 {
     char *av[MAX_PASS + 16], r[64], t[64], out[320], err[320], pct[256] = "--percentiles=";
     int n = 0;
@@ -253,7 +284,7 @@ static int one_run(struct capacity *c, double rate, double *p, double *tps, doub
     snprintf(err, sizeof err, "%s/run.json", c->dir);
     unlink(err);
     struct cmp_child_result res;
-    if (cmp_run_child(av, log, NULL, &res, NULL) != 0) {
+    if (watched_child(av, log, &res, lim) != 0) {
         fprintf(stderr, "sbench capacity: cannot start a run: %s\n", strerror(errno));
         return -1;
     }
@@ -293,7 +324,7 @@ static int run_step(struct capacity *c, double rate)
     memset(s, 0, sizeof *s);
     s->rate = rate;
     while (s->runs < c->repeats && !interrupted) {
-        int m = one_run(c, rate, s->p[s->runs], &s->tps[s->runs], &s->cpu[s->runs]);
+        int m = one_run(c, rate, s->p[s->runs], &s->tps[s->runs], &s->cpu[s->runs], &s->lim[s->runs]);
         if (m < 0 && !interrupted)
             return -1;
         if (m < 0)
@@ -431,6 +462,50 @@ static void print_answer(const struct capacity *c)
                c->repeats, 100 * pow(0.5, c->repeats));
 }
 
+/* What limited the runs where the SLOs stopped holding (the lowest step
+ * that missed, else the highest mixed one): compare's bottleneck rules
+ * (compare_bottleneck.c) on their figures. */
+static void print_limit(const struct capacity *c)
+{
+    const struct step *at = NULL;
+    for (int i = 0; i < c->nsteps; i++) {
+        const struct step *s = &c->steps[i];
+        if (s->v == MISSES && (!at || at->v != MISSES || s->rate < at->rate))
+            at = s;
+        else if (s->v == MIXED && (!at || (at->v == MIXED && s->rate > at->rate)))
+            at = s;
+    }
+    if (at == NULL)
+        return;
+    json_object *runs = json_object_new_array(), *warnings = json_object_new_array();
+    for (int j = 0; j < at->runs; j++) {
+        const struct limits *l = &at->lim[j];
+        if (!l->have)
+            continue;
+        json_object *r = json_object_new_object(), *rec = json_object_new_object();
+        json_object_object_add(r, "workload", json_object_new_string("capacity"));
+        json_object_object_add(r, "threads", json_object_new_int(0));
+        json_object_object_add(r, "target", json_object_new_string("capacity"));
+        json_object_object_add(rec, "client_busiest_thread_cpu_share", json_object_new_double(l->busiest_cpu));
+        json_object_object_add(rec, "client_busiest_thread_delay_share", json_object_new_double(l->busiest_delay));
+        json_object_object_add(rec, "client_mean_run_delay_share", json_object_new_double(l->mean_delay));
+        json_object_object_add(rec, "machine_busy_share", json_object_new_double(l->machine));
+        json_object_object_add(rec, "machine_steal_share", json_object_new_double(l->steal));
+        json_object_object_add(rec, "client_cpu_share", json_object_new_double(l->client_share));
+        json_object_object_add(r, "record", rec);
+        json_object_array_add(runs, r);
+    }
+    json_object *b = cmp_bottleneck(runs, "capacity", 0, "capacity", (int)sysconf(_SC_NPROCESSORS_ONLN), warnings);
+    const char *text = b ? sb_json_str(b, "text") : NULL;
+    printf("What limited it (the runs at %.6g/s, compare's bottleneck rules): %s\n", at->rate,
+           text ? text : b ? "no single part shown to be the limit (client, server or machine)"
+                           : "not measured (the client's threads could not be followed)");
+    if (b)
+        json_object_put(b);
+    json_object_put(runs);
+    json_object_put(warnings);
+}
+
 int sb_capacity_main(int argc, char **argv)
 {
     static struct capacity c;
@@ -453,6 +528,7 @@ int sb_capacity_main(int argc, char **argv)
     if (rc == 0) {
         print_steps(&c);
         print_answer(&c);
+        print_limit(&c);
     }
     char f[400];
     snprintf(f, sizeof f, "%s/run.json", c.dir);

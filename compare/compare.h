@@ -157,6 +157,11 @@ struct cmp_child_result {
     double wall_s, cpu_s;
 };
 struct cmp_probe;
+/* The machine's CPU time (/proc/stat, in ticks): 0, or -1 when unreadable;
+ * the busy share between two readings. */
+struct cmp_cpu_times { unsigned long long busy, total, steal; };
+int cmp_read_cpu(struct cmp_cpu_times *t);
+double cmp_busy_share(const struct cmp_cpu_times *a, const struct cmp_cpu_times *b);
 int cmp_run_child(char *const argv[], const char *out_path, const char *err_path, struct cmp_child_result *r,
                   struct cmp_probe *probe);
 

@@ -59,9 +59,7 @@ static double now_s(void)
 
 /* ---- the machine ---- */
 
-struct cpu_times { unsigned long long busy, total, steal; };
-
-static int read_cpu(struct cpu_times *t)
+int cmp_read_cpu(struct cmp_cpu_times *t)
 {
     FILE *f = fopen("/proc/stat", "r");
     unsigned long long v[10] = {0};
@@ -79,7 +77,7 @@ static int read_cpu(struct cpu_times *t)
     return 0;
 }
 
-static double busy_share(const struct cpu_times *a, const struct cpu_times *b)
+double cmp_busy_share(const struct cmp_cpu_times *a, const struct cmp_cpu_times *b)
 {
     unsigned long long dt = b->total - a->total;
     return dt ? (double)(b->busy - a->busy) / (double)dt : 0;
@@ -533,11 +531,11 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     av_echo(&a, cmdline, sizeof cmdline);
 
     /* the machine just before: is something else busy? */
-    struct cpu_times c0, c1, c2;
-    int have_cpu = read_cpu(&c0) == 0;
+    struct cmp_cpu_times c0, c1, c2;
+    int have_cpu = cmp_read_cpu(&c0) == 0;
     struct timespec probe = {0, IDLE_PROBE_NS};
     nanosleep(&probe, NULL);
-    have_cpu = have_cpu && read_cpu(&c1) == 0;
+    have_cpu = have_cpu && cmp_read_cpu(&c1) == 0;
     double load = loadavg1();
     char start_iso[40];
     sb_iso_now(start_iso, sizeof start_iso);
@@ -548,7 +546,7 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
         fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
         return -1;
     }
-    have_cpu = have_cpu && read_cpu(&c2) == 0;
+    have_cpu = have_cpu && cmp_read_cpu(&c2) == 0;
     if (interrupted) {
         /* a cut-short run is no repeat: keep its report aside */
         char aside[4300];
@@ -575,8 +573,8 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     json_object_object_add(j, "client_cpu_share",
                            cmp_real(r.wall_s > 0 && cpus > 0 ? r.cpu_s / (r.wall_s * (double)cpus) : 0));
     if (have_cpu) {
-        json_object_object_add(j, "machine_busy_share", cmp_real(busy_share(&c1, &c2)));
-        json_object_object_add(j, "busy_share_before", cmp_real(busy_share(&c0, &c1)));
+        json_object_object_add(j, "machine_busy_share", cmp_real(cmp_busy_share(&c1, &c2)));
+        json_object_object_add(j, "busy_share_before", cmp_real(cmp_busy_share(&c0, &c1)));
         json_object_object_add(j, "machine_steal_share", /* what the hypervisor gave to others */
                                cmp_real(c2.total > c1.total ? (double)(c2.steal - c1.steal) / (double)(c2.total - c1.total) : 0));
     }

@@ -7,7 +7,9 @@
 # the true capacity for p99 < 50 ms in runs of 1 s is then computed apart
 # (tests/measure/mdc_capacity.py: the M/D/2 queue simulated, the rate at
 # which half the runs keep their p99 below the limit).  Checked:
-#   - the reported interval (6 runs a step, 96.9%) contains the truth;
+#   - the reported interval (6 runs a step, 96.9%) contains the truth, and
+#     what limited it is the server (compare's bottleneck rules: the
+#     client's one thread mostly waits for answers);
 #   - p99 < 5 ms (below the service time: no rate can): "no rate meets";
 #   - --rate-max=40/s (far below the truth): "not reached within the
 #     search range";
@@ -39,6 +41,9 @@ if [ -n "${lo:-}" ] && awk -v l="$lo" -v h="$hi" -v t="$truth" -v c="$lvl" 'BEGI
 else
     echo "FAIL: interval '${lo:-?} to ${hi:-?}' (level ${lvl:-?}) against the true capacity $truth/s"; fail=1
 fi
+# the slots limit it, not the client (whose one thread waits for answers)
+if grep -q '^What limited it .*: server-bound' cap.out; then echo "ok: server-bound"
+else echo "FAIL: what limited it is not server-bound"; fail=1; fi
 
 "$SB" capacity --slo='p99<5ms' --rate-min=20 --rate-max=20 --repeats=2 --step-time=1 --quiet --clients=32 \
     --threads=1 "${SERVER[@]}" >none.out 2>&1
