@@ -81,6 +81,13 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
     int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
     /* --clients-profile: client idx is the run's tid + idx * threads */
     int active = p->profiled ? sb_event_clients_active(run, now) : 0;
+    if (p->profiled && !stopping) { /* only the clients that may be active are looked at */
+        int mine = active > w->id ? (active - w->id + run->threads - 1) / run->threads : 0;
+        if (mine < n)
+            n = mine;
+        if (first >= n)
+            first = 0;
+    }
     for (int k = 0; k < n; k++) {
         int i = first + k < n ? first + k : first + k - n;
         struct client *c = &cs->cl[i];
