@@ -25,9 +25,10 @@ int64_t sb_event_next_due(struct sb_worker *w, int64_t prev, double mean_gap_ns)
     const struct sb_rate_profile *rp = run->rate_profile;
     if (rp == NULL)
         return prev + sb_event_gap(w, mean_gap_ns);
-    /* the arrivals of the whole run one of this thread's stands for, at
-     * any rate: its share of the run's is fixed */
-    double per = mean_gap_ns * run->rate / 1e9;
+    /* the profile's arrivals one of this thread's stands for, at any
+     * rate: its share is fixed (run->rate is the profile's peak, or a
+     * shard's part of it: sb_shard_apply splits it) */
+    double per = mean_gap_ns * rp->peak / 1e9;
     double e = run->rate_fixed ? 1.0 : -log(1.0 - sb_rand_double(&w->rand));
     w->rate_mass += e * per;
     double t = sb_rate_profile_time_of(rp, w->rate_mass, &w->rate_cursor);
@@ -62,8 +63,8 @@ static double arrivals_between(const struct sb_run *run, int64_t from, int64_t t
     const struct sb_rate_profile *rp = run->rate_profile;
     if (rp == NULL)
         return (double)(to - from) / 1e9 * run->rate;
-    return sb_rate_profile_mass(rp, (double)(to - run->start_ns) / 1e9) -
-           sb_rate_profile_mass(rp, (double)(from - run->start_ns) / 1e9);
+    return (sb_rate_profile_mass(rp, (double)(to - run->start_ns) / 1e9) -
+            sb_rate_profile_mass(rp, (double)(from - run->start_ns) / 1e9)) * run->rate / rp->peak;
 }
 
 int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)

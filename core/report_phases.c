@@ -90,6 +90,8 @@ static void close_phase(struct sb_phases *p, struct sb_thread_stats *const *ts, 
     s->start = t0 - warm;
     s->end = t1 - warm;
     s->asked = t1 > t0 ? (sb_rate_profile_mass(p->prof, t1) - sb_rate_profile_mass(p->prof, t0)) / (t1 - t0) : 0;
+    if (!p->rep.clients) /* a shard's part of the profile (sb_shard_apply) */
+        s->asked *= run->rate / p->prof->peak;
     s->events = r.d.events;
     s->failed = r.d.failed_events;
     s->ignored_errors = r.d.ignored_errors;
