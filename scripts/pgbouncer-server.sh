@@ -34,7 +34,9 @@ INI
     umask 077
     printf '"sbtest" "%s"\n' "$pw" > "$dir/userlist.txt"
     chown -R postgres "$dir"
-    runuser -u postgres -- pgbouncer -d "$dir/pgbouncer.ini"
+    # runuser starts with the soft limit of open files (1024): a socket a client
+    nofile=$((${SBT_PGBOUNCER_MAX_CLIENTS:-2000} + 200))
+    runuser -u postgres -- bash -c 'ulimit -n "$1" 2>/dev/null; exec pgbouncer -d "$2"' _ "$nofile" "$dir/pgbouncer.ini"
     i=0
     while ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
         i=$((i + 1))
