@@ -385,6 +385,7 @@ static void report_window(struct bench *b, int64_t now, int last)
     };
     sb_report_fill(&r, SB_REPORT_WINDOW, run, &span);
     r.last_window = last;
+    r.phase = sb_phases_name_at(b->phases, b->last_report + (now - b->last_report) / 2); /* its middle's */
     if (last && r.d.events == 0 && r.seconds < 0.001)
         return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);

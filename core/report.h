@@ -42,6 +42,8 @@ struct sb_report {
     int pipeline;                /* --pipeline depth in use, 0 = off */
     int last_window;             /* an interval: the run's last window, which
                                     ends with the run (it may be shorter) */
+    const char *phase;           /* an interval under a profile: the phase of
+                                    its middle (report_phases.h), else NULL */
     int nnamed;                  /* statements the workload named */
     const char *named_name[SB_MAX_NAMED];
     uint64_t named_count[SB_MAX_NAMED];

@@ -323,6 +323,10 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     num(f, s);
     if (r->last_window)
         fprintf(f, ",\"last\":true");
+    if (r->phase) {
+        fprintf(f, ",\"phase\":");
+        json_name(f, r->phase);
+    }
     fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
             (unsigned long long)d->events);
     num(f, per_sec(d->events, s));

@@ -126,3 +126,11 @@ const struct sb_phase_report *sb_phases_finish(struct sb_phases *p, struct sb_th
         close_phase(p, ts, end);
     return &p->rep;
 }
+
+const char *sb_phases_name_at(const struct sb_phases *p, int64_t now)
+{
+    if (p == NULL)
+        return NULL;
+    int i = sb_rate_profile_phase_at(p->prof, profile_seconds(p, now));
+    return i < 0 ? NULL : p->prof->phase[i].name;
+}

@@ -49,6 +49,10 @@ void sb_phases_tick(struct sb_phases *p, struct sb_thread_stats *const *ts, int6
 const struct sb_phase_report *sb_phases_finish(struct sb_phases *p, struct sb_thread_stats *const *ts,
                                                int64_t end);
 
+/* The name of the phase that contains `now`, or NULL (no profile, or past
+ * its last phase). */
+const char *sb_phases_name_at(const struct sb_phases *p, int64_t now);
+
 /* The formats write them (report_text.c, report_json.c: the text
  * report's section "Phases", the final JSON line's "phases"). */
 

@@ -61,6 +61,11 @@ for ph in spec.replace(',s', ';s').replace(',f', ';f').split(';'):
                     return ra + (rb - ra) * (x - ta) / (tb - ta)
             return pts[-1][1]
         add(pts[-1][0], f)
+# the phases' spans (step: one phase of several segments)
+segs_phase, i = [], 0
+for ph in spec.replace(',s', ';s').replace(',f', ';f').split(';'):
+    k = len(ph.split(':')[1].split(',')) if ph.startswith('step') else 1
+    segs_phase.append((segs[i][0], segs[i + k - 1][1], None)); i += k
 def rate(t):
     for s, e, f in segs:
         if s <= t < e:
@@ -79,6 +84,12 @@ for w in wins:
     slop = 4.5 * math.sqrt(want) + 0.03 * (rate(start) + rate(end)) + 2
     got = w['transactions']
     ok = abs(got - want) <= slop
+    # the phase the window's middle falls in, by the test's own profile
+    mid = (start + end) / 2
+    names = spec.replace(',s', ';s').replace(',f', ';f').split(';')
+    at = [n for (s, e, f), n in zip(segs_phase, names) if s <= mid < e]
+    if w.get('phase') != (at[0] if at else None):
+        print(f"{name}: FAIL: window {start:.2f}-{end:.2f} s says phase {w.get('phase')}, not {at}"); ok = False
     bad += not ok
     print(f"{name}: window {start:5.2f}-{end:5.2f} s: {got} events, profile asks {want:7.1f} +- {slop:5.1f}"
           + ("" if ok else "  FAIL"))
