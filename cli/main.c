@@ -107,6 +107,8 @@ static void add_core_options(struct sb_options *o)
     ADD("max-retries", SB_OPT_INT, "0", "restarts of one event after retryable errors before it counts as failed (0 = no limit)", NULL, 0, 1000000);
     ADD("rate", SB_OPT_NUMBER, "0", "target events per second in total, Poisson arrivals; latency counts from the scheduled start (0 = unlimited)", NULL, 0, 100000000);
     ADD("rate-backlog-max", SB_OPT_INT, "100000", "under --rate, arrivals not yet started past which the run stops with sysbench's FATAL 'The event queue is full' and exit 1, as sysbench 1.0.20's queue (0 = no limit, as pgbench -R)", NULL, 0, 1000000000);
+    ADD("rate-profile", SB_OPT_STRING, NULL, "an arrival rate that changes over the run, phases joined by ';': hold:RATE:DURATION, ramp:FROM-TO:DURATION, step:R1,R2,...:EACH, spike:BASE:PEAK:AT:LENGTH[:DURATION], sine:MEAN:AMPL:PERIOD[:DURATION], file:PATH (lines time,rate); replaces --rate, latency counts from each scheduled start (docs/load-profiles.md)", NULL, 0, 0);
+    ADD("clients-profile", SB_OPT_STRING, NULL, "closed loop: the number of active clients over the run, in --rate-profile's phases (hold:N:DURATION, ramp:FROM-TO:DURATION, step:N1,N2,...:EACH, ...); --clients is the ceiling (docs/load-profiles.md)", NULL, 0, 0);
     ADD("rate-distribution", SB_OPT_STRING, "poisson", "arrivals under --rate", "poisson|fixed", 0, 0);
     ADD("latency-limit", SB_OPT_NUMBER, "0", "count events slower than this many milliseconds (0 = off)", NULL, 0, 100000000);
     ADD("db-server-counters", SB_OPT_BOOL, "on", "read the server's own counters before and after the run (one extra connection) and print them beside sbench's", NULL, 0, 0);
@@ -145,6 +147,7 @@ static void usage(struct sb_options *o)
     printf("       sbench [driver options] params          the server's version and settings (diag params)\n");
     printf("       sbench merge [options] FILES|DIR    the shards' reports of one run as one (sbench merge --help)\n");
     printf("       sbench compare FILE.lua | --target=NAME:OPTIONS... WORKLOAD   targets compared (sbench compare --help)\n");
+    printf("       sbench capacity --slo='p99<20ms' --rate-max=R [options] WORKLOAD   the highest rate within the SLOs\n");
     printf("       sbench report DIR                     a comparison's results redrawn\n");
     printf("       sbench pgbench [pgbench options] [dbname]   pgbench 15's command line (docs/pgbench.md)\n");
     printf("       sbench history list|show|diff|trend|export|import|report   the runs recorded (sbench history --help)\n");
@@ -709,6 +712,8 @@ int main(int argc, char **argv)
     /* the comparison commands (compare/compare_cli.c): a child sbench per run */
     if (argc >= 2 && strcmp(argv[1], "compare") == 0)
         return sb_compare_main(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "capacity") == 0) /* compare/capacity.c */
+        return sb_capacity_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "report") == 0)
         return sb_report_main(argc - 1, argv + 1);
     if (argc >= 2 && strcmp(argv[1], "history") == 0) /* history/history_cli.c */

@@ -8,12 +8,14 @@
 #include "run_options.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/prometheus.h"
+#include "../core/rate_profile.h"
 #include "../core/report.h"
 #include "../core/run.h"
 #include "../lib/options.h"
@@ -186,9 +188,62 @@ static int parse_outputs(struct sb_run *run, char *err, size_t errlen)
     return 0;
 }
 
+/* --rate-profile: parsed once; --rate becomes its peak (so every check
+ * of run->rate > 0 sees a paced run), and without --time the run lasts
+ * the profile (warm-up included). */
+static int parse_rate_profile(struct sb_run *run, char *err, size_t errlen)
+{
+    const char *spec = nonempty(sb_opt_str(run->opts, "rate-profile"));
+    if (spec == NULL)
+        return 0;
+    if (sb_opt_is_set(run->opts, "rate")) {
+        snprintf(err, errlen, "--rate and --rate-profile cannot be given together (a profile sets the rate)");
+        return -1;
+    }
+    struct sb_rate_profile *rp = sb_rate_profile_parse(spec, "--rate-profile", err, errlen);
+    if (rp == NULL)
+        return -1;
+    if (rp->peak <= 0) {
+        sb_rate_profile_free(rp);
+        snprintf(err, errlen, "invalid --rate-profile '%.200s': its rate is 0 throughout", spec);
+        return -1;
+    }
+    run->rate_profile = rp; /* the process's lifetime */
+    run->rate = rp->peak;
+    run->paced = 1;
+    if (!sb_opt_is_set(run->opts, "time"))
+        run->time_limit = ceil(rp->length - run->warmup) > 1 ? ceil(rp->length - run->warmup) : 1;
+    return 0;
+}
+
+/* --clients-profile: the same grammar, its values clients, at most
+ * --clients (or --threads without it). */
+static int parse_clients_profile(struct sb_run *run, char *err, size_t errlen)
+{
+    const char *spec = nonempty(sb_opt_str(run->opts, "clients-profile"));
+    if (spec == NULL)
+        return 0;
+    struct sb_rate_profile *cp = sb_rate_profile_parse(spec, "--clients-profile", err, errlen);
+    if (cp == NULL)
+        return -1;
+    if (cp->peak > run->clients + 0.5 || cp->peak < 0.5) {
+        snprintf(err, errlen, "invalid --clients-profile '%.200s': it asks up to %.0f clients; from 1 to "
+                 "--clients (%d) may be active", spec, cp->peak, run->clients);
+        sb_rate_profile_free(cp);
+        return -1;
+    }
+    run->clients_profile = cp; /* the process's lifetime */
+    run->paced = 1;
+    double length = run->rate_profile && run->rate_profile->length > cp->length ? run->rate_profile->length
+                                                                                 : cp->length;
+    if (!sb_opt_is_set(run->opts, "time"))
+        run->time_limit = ceil(length - run->warmup) > 1 ? ceil(length - run->warmup) : 1;
+    return 0;
+}
+
 int sb_cli_parse_run_options(struct sb_run *run, char *err, size_t errlen)
 {
-    return parse_forced_shutdown(run, err, errlen) != 0 || parse_checkpoints(run, err, errlen) != 0 ||
+    return parse_rate_profile(run, err, errlen) != 0 || parse_clients_profile(run, err, errlen) != 0 || parse_forced_shutdown(run, err, errlen) != 0 || parse_checkpoints(run, err, errlen) != 0 ||
                    parse_ignore_sqlstates(run, err, errlen) != 0 || parse_outputs(run, err, errlen) != 0
                ? -1
                : 0;

@@ -28,6 +28,8 @@
  *   compare_html_answer.c  its first screen: the targets ranked per point
  *   compare_json.c     the JSON compare writes (json-c; read back with
  *                      results/json_get.c)
+ *   capacity.c         `sbench capacity`: the highest --rate within SLOs,
+ *                      by steps of repeated runs (cmp_run_child)
  *
  * Nothing here runs on a measured path: every run is a child process.
  */
@@ -143,6 +145,25 @@ const char *cmp_mask_option(const char *opt, char *buf, size_t len);
  * 0 when every run is done, 1 on a failure or an interruption (one line
  * on stderr says which). */
 int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req);
+
+/* One child sbench (cmp_run_child, compare_exec.c; also sbench capacity's
+ * runner): argv[0] is sbench's own executable, stdout to out_path,
+ * stderr to err_path (NULL: out_path too); during cmp_execute a signal to
+ * this process is passed on as SIGINT; probe NULL or the child's threads
+ * sampled.  0 with
+ * r filled, or -1 when it could not be started. */
+struct cmp_child_result {
+    int status;                 /* exit status, 128+signal when killed */
+    double wall_s, cpu_s;
+};
+struct cmp_probe;
+/* The machine's CPU time (/proc/stat, in ticks): 0, or -1 when unreadable;
+ * the busy share between two readings. */
+struct cmp_cpu_times { unsigned long long busy, total, steal; };
+int cmp_read_cpu(struct cmp_cpu_times *t);
+double cmp_busy_share(const struct cmp_cpu_times *a, const struct cmp_cpu_times *b);
+int cmp_run_child(char *const argv[], const char *out_path, const char *err_path, struct cmp_child_result *r,
+                  struct cmp_probe *probe);
 
 /* The file name (no directory, no extension) of one run. */
 void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len);
@@ -310,6 +331,9 @@ void cmp_warn(json_object *warnings, const json_object *run, const char *kind, c
  * command word.  Returns the exit status. */
 int sb_compare_main(int argc, char **argv);
 int sb_report_main(int argc, char **argv);
+/* `sbench capacity ...` (capacity.c): the highest --rate at which every
+ * --slo holds.  Returns the exit status. */
+int sb_capacity_main(int argc, char **argv);
 
 /* The run history's marks of the next run (compare_history.c): this
  * comparison's session, the run's target, point and repeat. */

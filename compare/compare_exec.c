@@ -59,9 +59,7 @@ static double now_s(void)
 
 /* ---- the machine ---- */
 
-struct cpu_times { unsigned long long busy, total, steal; };
-
-static int read_cpu(struct cpu_times *t)
+int cmp_read_cpu(struct cmp_cpu_times *t)
 {
     FILE *f = fopen("/proc/stat", "r");
     unsigned long long v[10] = {0};
@@ -79,7 +77,7 @@ static int read_cpu(struct cpu_times *t)
     return 0;
 }
 
-static double busy_share(const struct cpu_times *a, const struct cpu_times *b)
+double cmp_busy_share(const struct cmp_cpu_times *a, const struct cmp_cpu_times *b)
 {
     unsigned long long dt = b->total - a->total;
     return dt ? (double)(b->busy - a->busy) / (double)dt : 0;
@@ -148,11 +146,6 @@ static void last_line(const char *path, char *buf, size_t len)
 
 /* ---- one child ---- */
 
-struct child_result {
-    int status;                 /* exit status, 128+signal when killed */
-    double wall_s, cpu_s;
-};
-
 /*
  * Runs argv (argv[0] = sbench's own executable) with stdout to out_path
  * and stderr to err_path (NULL: out_path too); returns 0 and fills r, or
@@ -162,7 +155,7 @@ struct child_result {
  * comparison leaves no run writing behind it.  probe: NULL, or the
  * child's threads sampled while it runs (compare_probe.c).
  */
-static int run_child(char *const argv[], const char *out_path, const char *err_path, struct child_result *r,
+int cmp_run_child(char *const argv[], const char *out_path, const char *err_path, struct cmp_child_result *r,
                      struct cmp_probe *probe)
 {
     int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
@@ -337,8 +330,8 @@ static int check_options(struct exec *x, int k, int w)
     av_strv(&a, &s->workloads[w].opts);
     av_add(&a, s->workloads[w].name);
     av_add(&a, "help");
-    struct child_result r;
-    if (run_child(a.v, out, NULL, &r, NULL) != 0 || r.status == 0)
+    struct cmp_child_result r;
+    if (cmp_run_child(a.v, out, NULL, &r, NULL) != 0 || r.status == 0)
         return 0; /* not started: the runs will say why */
     last_line(out, msg, sizeof msg);
     if (strstr(msg, "has no 'help' command"))
@@ -382,8 +375,8 @@ static int check_targets(struct exec *x)
         av_addf(&a, "--output=%s", json, 0);
         av_add(&a, script);
         av_add(&a, "run");
-        struct child_result r;
-        if (run_child(a.v, out, NULL, &r, NULL) != 0) {
+        struct cmp_child_result r;
+        if (cmp_run_child(a.v, out, NULL, &r, NULL) != 0) {
             fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
             return -1;
         }
@@ -441,9 +434,9 @@ static void write_info(struct exec *x)
         av_pick(&a, &x->s->targets[k].opts, paths);
     av_add(&a, "--report-format=json");
     av_add(&a, "info");
-    struct child_result r;
+    struct cmp_child_result r;
     json_object *j = NULL;
-    if (run_child(a.v, tmp, errs, &r, NULL) != 0)
+    if (cmp_run_child(a.v, tmp, errs, &r, NULL) != 0)
         snprintf(msg, sizeof msg, "cannot start %.200s: %.200s", x->self, strerror(errno));
     else if (r.status != 0)
         snprintf(msg, sizeof msg, "sbench info exited with status %d (see %.900s)", r.status, errs);
@@ -487,8 +480,8 @@ static int prepare_tables(struct exec *x, int w)
             av_strv(&a, &wl->opts);
             av_add(&a, wl->name);
             av_add(&a, cmds[c]);
-            struct child_result r;
-            if (run_child(a.v, out, NULL, &r, NULL) != 0 || (r.status != 0 && !interrupted)) {
+            struct cmp_child_result r;
+            if (cmp_run_child(a.v, out, NULL, &r, NULL) != 0 || (r.status != 0 && !interrupted)) {
                 last_line(out, msg, sizeof msg);
                 fprintf(stderr, "compare: %s of workload '%s' on target '%s' failed: %s (see %s)\n", cmds[c],
                         wl->label, t->name, msg[0] ? msg : strerror(errno), out);
@@ -539,22 +532,22 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     av_echo(&a, cmdline, sizeof cmdline);
 
     /* the machine just before: is something else busy? */
-    struct cpu_times c0, c1, c2;
-    int have_cpu = read_cpu(&c0) == 0;
+    struct cmp_cpu_times c0, c1, c2;
+    int have_cpu = cmp_read_cpu(&c0) == 0;
     struct timespec probe = {0, IDLE_PROBE_NS};
     nanosleep(&probe, NULL);
-    have_cpu = have_cpu && read_cpu(&c1) == 0;
+    have_cpu = have_cpu && cmp_read_cpu(&c1) == 0;
     double load = loadavg1();
     char start_iso[40];
     sb_iso_now(start_iso, sizeof start_iso);
-    struct child_result r;
+    struct cmp_child_result r;
     static struct cmp_probe threads; /* big: not on the stack */
     memset(&threads, 0, sizeof threads);
-    if (run_child(a.v, out, NULL, &r, &threads) != 0) {
+    if (cmp_run_child(a.v, out, NULL, &r, &threads) != 0) {
         fprintf(stderr, "compare: cannot start %s: %s\n", x->self, strerror(errno));
         return -1;
     }
-    have_cpu = have_cpu && read_cpu(&c2) == 0;
+    have_cpu = have_cpu && cmp_read_cpu(&c2) == 0;
     if (interrupted) {
         /* a cut-short run is no repeat: keep its report aside */
         char aside[4300];
@@ -581,8 +574,8 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     json_object_object_add(j, "client_cpu_share",
                            cmp_real(r.wall_s > 0 && cpus > 0 ? r.cpu_s / (r.wall_s * (double)cpus) : 0));
     if (have_cpu) {
-        json_object_object_add(j, "machine_busy_share", cmp_real(busy_share(&c1, &c2)));
-        json_object_object_add(j, "busy_share_before", cmp_real(busy_share(&c0, &c1)));
+        json_object_object_add(j, "machine_busy_share", cmp_real(cmp_busy_share(&c1, &c2)));
+        json_object_object_add(j, "busy_share_before", cmp_real(cmp_busy_share(&c0, &c1)));
         json_object_object_add(j, "machine_steal_share", /* what the hypervisor gave to others */
                                cmp_real(c2.total > c1.total ? (double)(c2.steal - c1.steal) / (double)(c2.total - c1.total) : 0));
     }

@@ -31,6 +31,7 @@
 #include "prometheus.h"
 #include "report.h"
 #include "report_fill.h"
+#include "report_phases.h"
 #include "server_stats.h"
 #include "script.h"
 #include "run_meta.h"
@@ -63,6 +64,7 @@ struct bench {
     /* the workers' statistics */
     struct sb_thread_stats **ts;    /* [n] */
     struct sb_tally *cur, *prev, *win, *base;
+    struct sb_phases *phases;       /* --rate-profile/--clients-profile, else NULL */
     sb_histogram *named_h[SB_MAX_NAMED];
     /* the named counts at the last window (window_named) */
     const char *wn_name[SB_MAX_NAMED];
@@ -253,7 +255,9 @@ static int create_workers(struct bench *b)
     b->win = sb_tally_create(tmpl, n, b->nclients);
     b->base = sb_tally_create(tmpl, n, b->nclients);
     b->prom_tally = sb_tally_create(tmpl, n, b->nclients);
-    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_tally)
+    int oom;
+    b->phases = sb_phases_create(run, tmpl, n, b->nclients, &oom);
+    if (!b->cur || !b->prev || !b->win || !b->base || !b->prom_tally || oom)
         goto oom;
     return 0;
 oom:
@@ -359,6 +363,8 @@ static int start_workers(struct bench *b)
         sb_worker_gate_destroy();
         return 1;
     }
+    run->start_ns = start; /* before the gate: --rate-profile's time 0 */
+    run->warm_end_ns = run->warmup > 0 ? start + (int64_t)(run->warmup * 1e9) : 0;
     sb_worker_gate_open();
     if (!atomic_load(&run->fatal) && b->human && run->verbosity >= 3)
         printf("Threads started!\n\n");
@@ -366,6 +372,8 @@ static int start_workers(struct bench *b)
     run->start_ns = start;
     b->measure_start = start;
     b->warmed = run->warmup <= 0;
+    if (b->warmed)
+        sb_phases_start(b->phases, b->ts, start);
     b->warm_end = start + (int64_t)(run->warmup * 1e9);
     b->deadline = run->time_limit > 0 ? b->warm_end + (int64_t)(run->time_limit * 1e9) : 0;
     b->interval = (int64_t)(run->report_interval * 1e9);
@@ -383,6 +391,7 @@ static void end_warmup(struct bench *b, int64_t now)
     b->measure_start = now;
     b->last_report = now;
     b->warmed = 1;
+    sb_phases_start(b->phases, b->ts, now);
     sb_shard_mark_start(&b->run->shard, now);
 }
 
@@ -437,6 +446,7 @@ static void report_window(struct bench *b, int64_t now, int last)
     sb_report_fill(&r, SB_REPORT_WINDOW, run, &span);
     r.last_window = last;
     window_named(b, &r);
+    r.phase = sb_phases_name_at(b->phases, b->last_report + (now - b->last_report) / 2); /* its middle's */
     if (last && r.d.events == 0 && r.seconds < 0.001)
         return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);
@@ -511,6 +521,8 @@ static void report_loop(struct bench *b)
             b->stop_at = now;
         if (b->warmed && b->next_report && now >= b->next_report && !atomic_load(&run->stop))
             report_window(b, now, 0);
+        if (b->warmed)
+            sb_phases_tick(b->phases, b->ts, now);
         if (b->warmed && b->ncp < run->ncheckpoints && !atomic_load(&run->stop))
             checkpoint_report(b, now);
         /* forced shutdown: stop waiting for workers after the grace time */
@@ -560,6 +572,20 @@ static void merge_named(struct bench *b, struct sb_report *r)
     }
 }
 
+/* --rate with --warmup-time: the arrivals due in the warm-up that the
+ * workers started after it are in the first window with their whole wait;
+ * said, so that a backlog is never carried over unseen. */
+static void warmup_backlog_note(const struct sb_run *run, int n)
+{
+    uint64_t carried = 0;
+    for (int i = 0; i < n; i++)
+        carried += atomic_load(&run->workers[i]->warmup_carried);
+    if (carried > 0)
+        fprintf(stderr, "sbench: %llu arrival%s due in the warm-up started after it (counted in the "
+                "first window, latency from the schedule)\n", (unsigned long long)carried,
+                carried > 1 ? "s" : "");
+}
+
 /* Waits for the workers (unless some are cut off), writes the final
  * report.  Returns 1 when a worker failed, else 0. */
 static int final_report(struct bench *b)
@@ -595,11 +621,13 @@ static int final_report(struct bench *b)
     sb_server_watch_close(&b->server);
     sb_server_settings_read(run, b->fmt->name, failed, b->settings, sizeof b->settings);
     r.merge_data = run->shard.given;
+    r.phases = sb_phases_finish(b->phases, b->ts, end);
     sb_shard_mark_end(&run->shard);
     char end_iso[64];
     sb_iso_now(end_iso, sizeof end_iso);
     run->io_seen = sb_db_io_seen();
     sb_run_meta_json(run, b->server.version, b->settings, b->start_iso, end_iso, b->meta, sizeof b->meta);
+    warmup_backlog_note(run, b->n);
     if (sb_interrupted)
         fprintf(stderr, "sbench: run interrupted after %.1fs: the report covers what ran\n", r.seconds);
     /* threads that failed before running anything: their errors say it
@@ -675,6 +703,7 @@ static int teardown(struct bench *b, int failed)
     sb_tally_destroy(b->prev);
     sb_tally_destroy(b->win);
     sb_tally_destroy(b->base);
+    sb_phases_destroy(b->phases);
     free(b->ts);
     if (!run->abandoned) {
         for (int i = 0; run->workers && i < b->n; i++)

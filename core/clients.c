@@ -174,7 +174,7 @@ static int run_passes(struct sb_clients *cs)
             return -1;
         int64_t wait = sb_clients_wait_ns(&p);
         if (np == 0) {
-            if (p.mean_gap_ns > 0 && wait > 0)
+            if ((p.mean_gap_ns > 0 || p.profiled) && wait > 0)
                 sb_sleep_ns(wait < 50000000LL ? wait : 50000000LL);
             continue;
         }

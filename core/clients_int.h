@@ -54,6 +54,7 @@ struct pass {
     int busy;               /* clients inside an event */
     int next;               /* where the next round robin starts */
     double mean_gap_ns;     /* --rate: this thread's mean gap, 0 = none */
+    int profiled;           /* --clients-profile: clients may be left idle */
     int64_t due;            /* --rate: the oldest arrival not started */
 };
 
@@ -67,7 +68,8 @@ struct pass {
 /* The state of cs's first pass. */
 void sb_clients_pass_init(struct sb_clients *cs, struct pass *p);
 /* How long a pass may wait for the server: until the next --rate arrival
- * when a client is idle to take it, at most 100 ms. */
+ * when a client is idle to take it, at most 100 ms (10 ms under
+ * --clients-profile, which may wake an idle client). */
 int64_t sb_clients_wait_ns(const struct pass *p);
 /* Starts events on idle clients (round robin; --rate arrivals), and takes
  * the clients that are done off the active count.  -1 on a fatal error. */

@@ -176,7 +176,7 @@ static int run_passes(struct sb_clients *cs, struct sb_ring *ring, struct sb_rin
             return -1;
         int64_t wait = sb_clients_wait_ns(&p);
         if (sb_ring_pending(ring) == 0) {
-            if (p.mean_gap_ns > 0 && wait > 0)
+            if ((p.mean_gap_ns > 0 || p.profiled) && wait > 0)
                 sb_sleep_ns(wait < 50000000LL ? wait : 50000000LL);
             continue;
         }

@@ -73,8 +73,21 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
     struct sb_run *run = w->run;
     struct sb_thread_stats *st = &w->stats;
     int n = cs->n, first = p->next; /* `next` moves on while this pass starts events */
-    int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
     int64_t now = sb_now_ns();
+    /* arrivals queued past --rate-backlog-max stop the run as the
+     * one-client loop's do (its events in flight end as at any stop) */
+    if (p->mean_gap_ns > 0 && p->due < now)
+        (void)sb_event_backlog_full(w, p->due, now);
+    int stopping = atomic_load_explicit(&run->stop, memory_order_relaxed);
+    /* --clients-profile: client idx is the run's tid + idx * threads */
+    int active = p->profiled ? sb_event_clients_active(run, now) : 0;
+    if (p->profiled && !stopping) { /* only the clients that may be active are looked at */
+        int mine = active > w->id ? (active - w->id + run->threads - 1) / run->threads : 0;
+        if (mine < n)
+            n = mine;
+        if (first >= n)
+            first = 0;
+    }
     for (int k = 0; k < n; k++) {
         int i = first + k < n ? first + k : first + k - n;
         struct client *c = &cs->cl[i];
@@ -83,7 +96,7 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
             p->active--;
             continue;
         }
-        if (c->state != C_IDLE)
+        if (c->state != C_IDLE || (p->profiled && w->id + i * run->threads >= active))
             continue;
         if (p->mean_gap_ns > 0 && p->due > now)
             break; /* no arrival waiting */
@@ -95,7 +108,7 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
         int64_t due = now;
         if (p->mean_gap_ns > 0) { /* this arrival is taken */
             due = p->due;
-            p->due += sb_event_gap(w, p->mean_gap_ns);
+            p->due = sb_event_next_due(w, p->due, p->mean_gap_ns);
         }
         p->next = i + 1 < n ? i + 1 : 0;
         p->busy++;
@@ -122,15 +135,16 @@ void sb_clients_pass_init(struct sb_clients *cs, struct pass *p)
      * client is offered the same load when clients do not divide evenly */
     memset(p, 0, sizeof *p);
     p->active = cs->n;
+    p->profiled = run->clients_profile != NULL;
     p->mean_gap_ns = run->rate > 0 ? 1e9 * run->clients / (run->rate * cs->n) : 0;
-    p->due = p->mean_gap_ns > 0 ? sb_now_ns() + sb_event_gap(w, p->mean_gap_ns) : 0;
+    p->due = p->mean_gap_ns > 0 ? sb_event_next_due(w, sb_now_ns(), p->mean_gap_ns) : 0;
 }
 
 int64_t sb_clients_wait_ns(const struct pass *p)
 {
     /* wait for an answer, or until the next arrival when a client is idle
      * to take it (with none idle, arrivals queue up) */
-    int64_t wait = 100000000LL;
+    int64_t wait = p->profiled ? SB_EVENT_PROFILE_POLL_NS : 100000000LL;
     if (p->mean_gap_ns > 0 && p->active - p->busy > 0) {
         int64_t d = p->due - sb_now_ns();
         wait = d < 0 ? 0 : d < wait ? d : wait;

@@ -10,12 +10,61 @@
 
 #include "db.h"
 #include "lost.h"
+#include "rate_profile.h"
 
 int64_t sb_event_gap(struct sb_worker *w, double mean_gap_ns)
 {
     if (w->run->rate_fixed)
         return (int64_t)mean_gap_ns;
     return (int64_t)(-log(1.0 - sb_rand_double(&w->rand)) * mean_gap_ns);
+}
+
+int64_t sb_event_next_due(struct sb_worker *w, int64_t prev, double mean_gap_ns)
+{
+    const struct sb_run *run = w->run;
+    const struct sb_rate_profile *rp = run->rate_profile;
+    if (rp == NULL)
+        return prev + sb_event_gap(w, mean_gap_ns);
+    /* the profile's arrivals one of this thread's stands for, at any
+     * rate: its share is fixed (run->rate is the profile's peak, or a
+     * shard's part of it: sb_shard_apply splits it) */
+    double per = mean_gap_ns * rp->peak / 1e9;
+    double e = run->rate_fixed ? 1.0 : -log(1.0 - sb_rand_double(&w->rand));
+    w->rate_mass += e * per;
+    double t = sb_rate_profile_time_of(rp, w->rate_mass, &w->rate_cursor);
+    return t < 1e9 ? run->start_ns + (int64_t)(t * 1e9) : INT64_MAX / 4; /* rate 0 from there on */
+}
+
+int sb_event_clients_active(const struct sb_run *run, int64_t now)
+{
+    if (run->clients_profile == NULL)
+        return run->clients;
+    return (int)(sb_rate_profile_rate(run->clients_profile, (double)(now - run->start_ns) / 1e9) + 0.5);
+}
+
+/* The one-client loop under --clients-profile: waits while this thread's
+ * client is not among the active ones.  0 when a stop request came. */
+static int wait_until_active(struct sb_worker *w, int64_t *now)
+{
+    struct sb_run *run = w->run;
+    while (w->id >= sb_event_clients_active(run, *now)) {
+        if (atomic_load_explicit(&run->stop, memory_order_relaxed))
+            return 0;
+        sb_sleep_ns(SB_EVENT_PROFILE_POLL_NS);
+        *now = sb_now_ns();
+    }
+    return 1;
+}
+
+/* The run's arrivals due in [from, to) (ns): the backlog of an arrival
+ * scheduled at `from` not started at `to`. */
+static double arrivals_between(const struct sb_run *run, int64_t from, int64_t to)
+{
+    const struct sb_rate_profile *rp = run->rate_profile;
+    if (rp == NULL)
+        return (double)(to - from) / 1e9 * run->rate;
+    return (sb_rate_profile_mass(rp, (double)(to - run->start_ns) / 1e9) -
+            sb_rate_profile_mass(rp, (double)(from - run->start_ns) / 1e9)) * run->rate / rp->peak;
 }
 
 int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
@@ -38,10 +87,10 @@ int sb_event_reopen(struct sb_worker *w, struct sb_conn_list *l)
 #define RATE_BACKLOG_MSG "The event queue is full. This means the worker threads are unable to keep " \
                          "up with the specified event generation rate"
 
-static int backlog_full(struct sb_worker *w, int64_t t)
+int sb_event_backlog_full(struct sb_worker *w, int64_t due, int64_t t)
 {
     struct sb_run *run = w->run;
-    if (run->rate_backlog_max <= 0 || (double)(t - w->scheduled) / 1e9 * run->rate <= run->rate_backlog_max)
+    if (run->rate_backlog_max <= 0 || t <= due || arrivals_between(run, due, t) <= run->rate_backlog_max)
         return 0;
     snprintf(w->error, sizeof w->error, "%s", RATE_BACKLOG_MSG);
     w->failed = 1;
@@ -52,7 +101,8 @@ static int backlog_full(struct sb_worker *w, int64_t t)
 
 /* --rate: sleeps until the worker's next arrival is due.  Returns its
  * scheduled time (*now: the clock after the sleep), or -1 when a stop
- * request came first or the arrivals fell too far behind (backlog_full). */
+ * request came first or the arrivals fell too far behind
+ * (sb_event_backlog_full). */
 static int64_t next_arrival(struct sb_worker *w, int64_t *now)
 {
     struct sb_run *run = w->run;
@@ -60,9 +110,9 @@ static int64_t next_arrival(struct sb_worker *w, int64_t *now)
     double mean_gap_ns = 1e9 * run->threads / run->rate;
     if (w->scheduled == 0)
         w->scheduled = sb_now_ns();
-    w->scheduled += sb_event_gap(w, mean_gap_ns);
+    w->scheduled = sb_event_next_due(w, w->scheduled, mean_gap_ns);
     int64_t t = sb_now_ns();
-    if (t > w->scheduled && backlog_full(w, t))
+    if (t > w->scheduled && sb_event_backlog_full(w, w->scheduled, t))
         return -1;
     while (t < w->scheduled && !atomic_load_explicit(&run->stop, memory_order_relaxed)) {
         int64_t d = w->scheduled - t;
@@ -81,6 +131,8 @@ int64_t sb_event_begin_paced(struct sb_worker *w, struct sb_conn_list *l, int64_
          * shows (no coordinated omission); the lag is kept apart */
         sb_histogram_record(w->stats.lag, now - due);
         t0 = due;
+        if (due < w->run->warm_end_ns && now >= w->run->warm_end_ns) /* said at the end */
+            atomic_fetch_add_explicit(&w->warmup_carried, 1, memory_order_relaxed);
     }
     if (w->run->reconnect_per_event) {
         if (sb_event_reopen(w, l) != 0)
@@ -98,6 +150,8 @@ int sb_event_next_paced(struct sb_worker *w, int64_t now, struct sb_event *ev)
 {
     struct sb_run *run = w->run;
     for (;;) {
+        if (run->clients_profile && !wait_until_active(w, &now))
+            return 0;
         if (!sb_event_may_start(run))
             return 0;
         int64_t due = now;

@@ -75,6 +75,24 @@ static inline int sb_event_may_start(struct sb_run *run);
  * mean_gap_ns (Poisson, or fixed with --rate-distribution=fixed). */
 int64_t sb_event_gap(struct sb_worker *w, double mean_gap_ns);
 
+/* The worker's next --rate arrival after the one at `prev` (ns): prev
+ * plus sb_event_gap, or under --rate-profile the time at which the
+ * profile's arrivals reach this thread's next share (the same Poisson
+ * draw, its mean gap scaled by the rate at that time). */
+int64_t sb_event_next_due(struct sb_worker *w, int64_t prev, double mean_gap_ns);
+
+/* --clients-profile: how many clients may run events at `now` (the
+ * clients numbered below it; --clients when there is no profile). */
+int sb_event_clients_active(const struct sb_run *run, int64_t now);
+/* How often a client left idle by --clients-profile looks again. */
+#define SB_EVENT_PROFILE_POLL_NS 10000000LL
+
+/* --rate-backlog-max: 1 when the arrival due at `due` is not started at
+ * `now` and more than --rate-backlog-max arrivals of the run fell due
+ * since (sysbench's full event queue): the run then stops, w->error says
+ * sysbench's FATAL line, and the run exits 1.  Both loops ask it. */
+int sb_event_backlog_full(struct sb_worker *w, int64_t due, int64_t now);
+
 /* --reconnect=transaction: reopens the connections of l before an event
  * (blocking; the time counts in the connection-time statistics).  0, or
  * -1 when one could not be opened (counted as an error of w). */

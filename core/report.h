@@ -16,6 +16,8 @@
 
 #include <sbench/driver.h>
 
+struct sb_phase_report;
+
 struct sb_report {
     double elapsed;              /* seconds since the start of measuring */
     double seconds;              /* length of this window (or the run) */
@@ -40,6 +42,8 @@ struct sb_report {
     int pipeline;                /* --pipeline depth in use, 0 = off */
     int last_window;             /* an interval: the run's last window, which
                                     ends with the run (it may be shorter) */
+    const char *phase;           /* an interval under a profile: the phase of
+                                    its middle (report_phases.h), else NULL */
     int nnamed;                  /* statements the workload named */
     const char *named_name[SB_MAX_NAMED];
     uint64_t named_count[SB_MAX_NAMED];
@@ -66,6 +70,9 @@ struct sb_report {
     /* the sections the workload declared (report_sections.h), printed from
      * the event types; NULL or none declared: nothing (not in windows) */
     const struct sb_report_sections *sections;
+    /* final only: one summary per phase of --rate-profile or
+     * --clients-profile (report_phases.h), NULL when not profiled */
+    const struct sb_phase_report *phases;
 };
 
 /* Average, standard deviation (population, as sysbench's fairness

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hdr_log.h"
+#include "report_phases.h"
 #include "../lib/jsonw.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
@@ -290,6 +291,26 @@ static void json_extras(FILE *f, const struct sb_report *r)
         json_server(f, r);
 }
 
+/* The final line's "phases": one summary per phase (report_phases.h). */
+static void phases_json(FILE *f, const struct sb_phase_report *r)
+{
+    if (r == NULL)
+        return;
+    fprintf(f, ",\"phases\":[");
+    for (int i = 0; i < r->n; i++) {
+        const struct sb_phase_summary *s = &r->s[i];
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        json_name(f, s->name);
+        fprintf(f, ",\"start\":%.6f,\"end\":%.6f,\"%s\":%.6f,\"transactions\":%llu,\"tps\":%.6f,"
+                   "\"failed_transactions\":%llu,\"ignored_errors\":%llu,"
+                   "\"latency_ms\":{\"p50\":%.6f,\"p95\":%.6f,\"p99\":%.6f,\"max\":%.6f}}",
+                s->start, s->end, r->clients ? "clients" : "asked_rate", s->asked,
+                (unsigned long long)s->events, s->tps, (unsigned long long)s->failed,
+                (unsigned long long)s->ignored_errors, s->p50_ms, s->p95_ms, s->p99_ms, s->max_ms);
+    }
+    fprintf(f, "]");
+}
+
 /* One JSON object on one line; type is "interval" or "final"; meta (may
  * be NULL) is a JSON object text written as "run". */
 static void json_report(FILE *f, const struct sb_report *r, const char *type, const char *meta)
@@ -302,6 +323,10 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     num(f, s);
     if (r->last_window)
         fprintf(f, ",\"last\":true");
+    if (r->phase) {
+        fprintf(f, ",\"phase\":");
+        json_name(f, r->phase);
+    }
     fprintf(f, ",\"threads\":%d,\"transactions\":%llu,\"tps\":", r->threads,
             (unsigned long long)d->events);
     num(f, per_sec(d->events, s));
@@ -333,6 +358,7 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     }
     if (r->merge_data)
         merge_data(f, r);
+    phases_json(f, r->phases); /* NULL: nothing */
     if (meta)
         fprintf(f, ",\"run\":%s", meta);
     fprintf(f, "}\n");

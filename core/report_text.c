@@ -6,6 +6,7 @@
  * (and the sections the workload declared, core/report_sections.c).
  */
 #include "report.h"
+#include "report_phases.h"
 
 #include <math.h>
 
@@ -270,6 +271,23 @@ static void extra_text(FILE *f, const struct sb_report *r)
     fflush(f);
 }
 
+/* --rate-profile, --clients-profile: one line per phase (report_phases.h). */
+static void phases_text(FILE *f, const struct sb_phase_report *r)
+{
+    if (r == NULL || r->n == 0)
+        return;
+    fprintf(f, "\nPhases (%s):\n", r->clients ? "--clients-profile" : "--rate-profile");
+    fprintf(f, "    %-28s %15s %10s %10s %9s %9s %9s %9s %7s\n", "phase", "time (s)",
+            r->clients ? "clients" : "asked/s", "tps", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed");
+    for (int i = 0; i < r->n; i++) {
+        const struct sb_phase_summary *s = &r->s[i];
+        char span[48];
+        snprintf(span, sizeof span, "%.1f-%.1f", s->start, s->end);
+        fprintf(f, "    %-28s %15s %10.2f %10.2f %9.2f %9.2f %9.2f %9.2f %7llu\n", s->name, span, s->asked,
+                s->tps, s->p50_ms, s->p95_ms, s->p99_ms, s->max_ms, (unsigned long long)s->failed);
+    }
+}
+
 static void text_final(FILE *f, const struct sb_report *r, const char *meta, int nth)
 {
     (void)meta;
@@ -278,6 +296,7 @@ static void text_final(FILE *f, const struct sb_report *r, const char *meta, int
     final_text(f, r);
     extra_text(f, r);
     sb_report_sections_text(f, r);
+    phases_text(f, r->phases);
 }
 
 const struct sb_report_format sb_report_text = {

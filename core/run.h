@@ -28,6 +28,7 @@
 struct sb_options;
 struct sb_script_ops;
 struct sb_report_format;
+struct sb_rate_profile;
 
 /* Most entries of a --percentiles list. */
 #define SB_MAX_PERCENTILES 32
@@ -56,6 +57,11 @@ struct sb_worker {
     char error[2048];               /* first fatal error, with its place */
     int failed;
     int64_t scheduled;              /* --rate: the last arrival's time */
+    double rate_mass;               /* --rate-profile: the arrivals of the whole
+                                       run expected by this thread's last one */
+    int rate_cursor;                /* --rate-profile: its point (rate_profile.h) */
+    _Atomic uint64_t warmup_carried; /* --rate: arrivals due in the warm-up
+                                       that started after it */
     /* connections its script opened (not owned), for
      * --reconnect=transaction; conn_list is where a connection opened now
      * is listed: conns, or the running client's own (core/clients.c) */
@@ -107,6 +113,7 @@ struct sb_run {
     struct sb_barrier *barrier;     /* a parallel command's (sbench.barrier),
                                        NULL outside one; core/barrier.h */
     int64_t start_ns;
+    int64_t warm_end_ns;            /* the end of --warmup-time, 0 = none */
     int64_t forced_shutdown_ns;     /* grace after stop; -1 = wait forever */
     int max_retries;                /* restarts before an event fails; 0 = no limit */
     int db_reconnect;               /* --db-reconnect: a lost connection reconnects */
@@ -116,6 +123,12 @@ struct sb_run {
     double rate;                    /* --rate: events per second in total, 0 = as fast as possible */
     double rate_backlog_max;        /* --rate-backlog-max: arrivals behind that stop the run, 0 = none */
     int rate_fixed;                 /* --rate-distribution=fixed */
+    /* --rate-profile (core/rate_profile.h), NULL = none; rate is then its
+     * peak.  Read-only while the workers run. */
+    const struct sb_rate_profile *rate_profile;
+    /* --clients-profile: the clients active over time (the same grammar,
+     * its values clients), --clients the ceiling; NULL = all, always */
+    const struct sb_rate_profile *clients_profile;
     int64_t latency_limit_ns;       /* --latency-limit, 0 = none */
     int reconnect_per_event;        /* --reconnect=transaction */
     int paced;                      /* --rate or --reconnect=transaction: each

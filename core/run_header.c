@@ -9,6 +9,8 @@
 #include <stdio.h>
 
 #include "script.h"
+#include "rate_profile.h"
+#include "../lib/options.h"
 
 void sb_print_version(const struct sb_run *run)
 {
@@ -29,7 +31,10 @@ void sb_print_run_header(const struct sb_run *run)
         printf("Number of threads: %d, clients: %d\n", run->threads, run->clients);
     else
         printf("Number of threads: %d\n", run->threads);
-    if (run->rate > 0) /* sysbench's line (the total; a shard's share below) */
+    if (run->rate_profile)
+        printf("Target transaction rate: profile %s (peak %.15g/sec, %g s)\n",
+               sb_opt_str(run->opts, "rate-profile"), run->rate, run->rate_profile->length);
+    else if (run->rate > 0) /* sysbench's line (the total; a shard's share below) */
         printf("Target transaction rate: %.15g/sec\n", run->rate);
     if (run->report_interval > 0)
         printf("Report intermediate results every %g second(s)\n", run->report_interval);

@@ -3,7 +3,8 @@
 #   scripts/pgbouncer-server.sh start DIR PORT PGHOST PGPORT   (transaction pooling)
 #   scripts/pgbouncer-server.sh stop DIR
 # Users: sbtest with the password in $SBT_PGPASSWORD (default
-# sbtest-pw-S3cret), forwarded to the server with SCRAM.  Runs as user
+# sbtest-pw-S3cret), forwarded to the server with SCRAM; at most
+# $SBT_PGBOUNCER_MAX_CLIENTS client connections (2000).  Runs as user
 # postgres (PgBouncer refuses root), listens on 127.0.0.1 only.
 set -eu
 cmd=${1:-}
@@ -24,7 +25,7 @@ unix_socket_dir = $dir
 auth_type = scram-sha-256
 auth_file = $dir/userlist.txt
 pool_mode = transaction
-max_client_conn = 2000
+max_client_conn = ${SBT_PGBOUNCER_MAX_CLIENTS:-2000}
 default_pool_size = 20
 logfile = $dir/pgbouncer.log
 pidfile = $dir/pgbouncer.pid
@@ -33,7 +34,9 @@ INI
     umask 077
     printf '"sbtest" "%s"\n' "$pw" > "$dir/userlist.txt"
     chown -R postgres "$dir"
-    runuser -u postgres -- pgbouncer -d "$dir/pgbouncer.ini"
+    # runuser starts with the soft limit of open files (1024): a socket a client
+    nofile=$((${SBT_PGBOUNCER_MAX_CLIENTS:-2000} + 200))
+    runuser -u postgres -- bash -c 'ulimit -n "$1" 2>/dev/null; exec pgbouncer -d "$2"' _ "$nofile" "$dir/pgbouncer.ini"
     i=0
     while ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do
         i=$((i + 1))

@@ -135,7 +135,7 @@ got=$(complete_line "sbench oltp_read_only ")
 same "sbench oltp_read_only <TAB>: its commands (prewarm: sysbench 1.0.20's)" "$(printf 'cleanup\nhelp\nprepare\nprewarm\nrun')" "$got"
 
 got=$(complete_line "sbench pgbench --cl")
-same "sbench pgbench --cl<TAB>: pgbench's --client= and sbench's --clients=" "$(printf -- '--client=\n--clients=')" "$got"
+same "sbench pgbench --cl<TAB>: pgbench's --client= and sbench's --clients=, --clients-profile=" "$(printf -- '--client=\n--clients-profile=\n--clients=')" "$got"
 got=$(complete_line "sbench pgbench --sel")
 same "sbench pgbench --sel<TAB>: pgbench's --select-only" "--select-only" "$got"
 # every pgbench option offered is one sbench pgbench accepts (not refused as unknown)

@@ -98,6 +98,11 @@ run "$S" --db-driver=null --time=30 --rate=1000000 slow.lua run
 same "--rate=1000000 undeliverable: exit status, one FATAL line" "$sy_rc 1" "$rc $(echo "$err" | grep -c "FATAL: .*$queue_full")"
 same "--rate: sysbench's header line" "$(echo "$sy_out" | grep -c '^Target transaction rate: 1000000/sec$')" \
     "$(echo "$out" | grep -c '^Target transaction rate: 1000000/sec$')"
+# the same limit under --clients (the client loop keeps its own arrivals):
+# 4 clients of 1 ms each deliver 4000/s at most, far from 10^6/s
+run "$S" --db-driver=null --time=30 --rate=1000000 --clients=4 --threads=1 slow.lua run
+same "--rate=1000000 --clients=4 undeliverable: exit status, one FATAL line" "1 1" \
+    "$rc $(echo "$err" | grep -c "FATAL: .*$queue_full")"
 # a rate the machine delivers with room to spare: no FATAL, exit 0 (both)
 run "$SYSB" --time=2 --rate=50 --threads=2 noop.lua run; sy_rc=$rc
 run "$S" --db-driver=null --time=2 --rate=50 --threads=2 noop.lua run
