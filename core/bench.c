@@ -31,6 +31,7 @@
 #include "prometheus.h"
 #include "report.h"
 #include "report_fill.h"
+#include "server_sampler.h"
 #include "server_stats.h"
 #include "script.h"
 #include "run_meta.h"
@@ -63,6 +64,8 @@ struct bench {
     struct sb_tally *cur, *prev, *win, *base;
     sb_histogram *named_h[SB_MAX_NAMED];
     struct sb_server_watch server; /* the server's own counters */
+    struct sb_sampler sampler;     /* ... window by window (--server-metrics) */
+    int sampled_last;              /* the sampler's last window was read */
     char start_iso[64];
     /* the clock (ns, sb_now_ns) and the loop's state */
     int64_t measure_start, warm_end, deadline, interval, next_report, last_report, stop_at;
@@ -287,6 +290,7 @@ static int setup(struct bench *b)
     if ((rc = create_workers(b)) != 0 || (rc = open_observers(b)) != 0)
         return rc;
     sb_server_watch_start(run, &b->server);
+    sb_sampler_start(&b->sampler, run, &b->server);
     sb_iso_now(b->start_iso, sizeof b->start_iso);
     return 0;
 }
@@ -373,7 +377,11 @@ static void report_window(struct bench *b, int64_t now, int last)
          * process) must not inflate the rates */
         .seconds = (double)(now - b->last_report) / 1e9,
         .threads = last ? b->n : atomic_load(&run->running), /* the last: those it ran with */
+        .sampled = sb_sampler_window(&b->sampler, last,
+                                     (double)(b->last_report - b->measure_start) / 1e9,
+                                     (double)(now - b->measure_start) / 1e9),
     };
+    b->sampled_last |= last;
     sb_report_fill(&r, SB_REPORT_WINDOW, run, &span);
     r.last_window = last;
     if (last && r.d.events == 0 && r.seconds < 0.001)
@@ -452,6 +460,8 @@ static void report_loop(struct bench *b)
             report_window(b, now, 0);
         if (b->warmed && b->ncp < run->ncheckpoints && !atomic_load(&run->stop))
             checkpoint_report(b, now);
+        if (!atomic_load(&run->stop))
+            sb_sampler_tick(&b->sampler, now);
         /* forced shutdown: stop waiting for workers after the grace time */
         if (b->stop_at && run->forced_shutdown_ns >= 0 && now - b->stop_at > run->forced_shutdown_ns) {
             for (int i = 0; i < b->n; i++)
@@ -513,6 +523,8 @@ static int final_report(struct bench *b)
     int failed = sb_report_thread_errors(run->workers, b->n);
     if (b->warmed && b->next_report && end > b->last_report)
         report_window(b, end, 1);
+    if (!b->sampled_last) /* no windows: the run is the sampler's one */
+        sb_sampler_window(&b->sampler, 1, 0, (double)(end - b->measure_start) / 1e9);
     struct sb_report r;
     sb_tally_take(b->cur, run, b->ts);
     if ((run->warmup > 0 && b->warmed) || b->cp_start)
@@ -525,8 +537,11 @@ static int final_report(struct bench *b)
          * last one, the total time the whole run (as sysbench prints them) */
         .elapsed = (double)((end > b->measure_start ? end : b->measure_start) - b->measure_start) / 1e9,
         .threads = b->n, .nclients = b->nclients,
+        .sampled = sb_sampler_total(&b->sampler),
     };
     sb_report_fill(&r, SB_REPORT_FINAL, run, &span);
+    if (strcmp(run->drv->name, "null") != 0) /* no server: nothing to say */
+        r.sampled_why = b->sampler.why;
     r.unfinished = b->unfinished;
     merge_named(b, &r);
     if (b->unfinished == 0) /* it says why when the counters are missing */

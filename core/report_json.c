@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hdr_log.h"
+#include "report_server.h"
 #include "../lib/jsonw.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
@@ -288,6 +289,7 @@ static void json_extras(FILE *f, const struct sb_report *r)
         fprintf(f, ",\"unfinished_on_forced_shutdown\":%d", r->unfinished);
     if (r->server_counters_valid)
         json_server(f, r);
+    sb_sampled_json(f, r->sampled, r->sampled_why, (double)r->d.events, r->seconds);
 }
 
 /* One JSON object on one line; type is "interval" or "final"; meta (may

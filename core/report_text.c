@@ -6,6 +6,7 @@
  * (and the sections the workload declared, core/report_sections.c).
  */
 #include "report.h"
+#include "report_server.h"
 
 #include <math.h>
 
@@ -277,6 +278,7 @@ static void text_final(FILE *f, const struct sb_report *r, const char *meta, int
     fputc('\n', f);
     final_text(f, r);
     extra_text(f, r);
+    sb_sampled_text(f, r->sampled, r->sampled_why, (double)r->d.events, r->seconds);
     sb_report_sections_text(f, r);
 }
 

@@ -203,6 +203,9 @@ void pgd_close_stmt(sbd_conn *c, sbd_stmt *s);
  * every result column is bytea (s->result_binary).  Once per statement. */
 void pgd_learn_columns(sbd_conn *c, sbd_stmt *s);
 int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
+/* pgsql_sample.c: the sampler's counters and active-session sample. */
+int pgd_server_sample(sbd_conn *c, struct sbd_server_sample *out);
+int pgd_server_waits(sbd_conn *c, struct sbd_wait *out, int max, int *n);
 /* pgsql_stmt.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
 /* pgsql_stmt.c: takes the connection out of COPY IN/OUT state, discarding

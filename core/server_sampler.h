@@ -1,0 +1,45 @@
+/*
+ * The server's evidence window by window (core/server_sampler.c): on the
+ * reporting thread, over the connection that reads the server's counters
+ * (server_stats.h), it reads the driver's server_sample at every window's
+ * end, on the same boundaries as the client's --report-interval windows,
+ * and an active-session sample (server_waits) about ten times a second;
+ * the host's /proc when the server is local.  Never on a worker's path.
+ */
+#ifndef SB_SERVER_SAMPLER_H
+#define SB_SERVER_SAMPLER_H
+
+#include "run.h"
+#include "sampled.h"
+#include "server_stats.h"
+
+struct sb_sampler {
+    struct sb_run *run;
+    struct sb_server_watch *w;      /* its connection (w->reader) */
+    int on;                         /* sampling */
+    int local;                      /* the server is on this machine: /proc read */
+    int64_t next_wait;              /* next active-session sample, sb_now_ns */
+    struct sbd_server_sample last;  /* the counters at the last window's end */
+    struct sb_host_stat host_last;
+    struct sb_sampled win, total;   /* the window being gathered, the run's */
+    struct sb_sampled out;          /* the last window given out */
+    char why[200];                  /* why it is off, "" when on or turned off */
+};
+
+/* Starts sampling after w's counters before the run were read
+ * (--server-metrics=off, no counters' connection, a driver without
+ * server_sample: off, s->why says why unless turned off). */
+void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server_watch *w);
+/* Takes an active-session sample when one is due (now: sb_now_ns). */
+void sb_sampler_tick(struct sb_sampler *s, int64_t now);
+/* Ends the window [from, to] (seconds since measuring started): reads the
+ * counters, adds the window to the run's total and returns it (NULL when
+ * off).  `last`: the run's last window,
+ * read until two reads agree (at most ~2 s, as the counters after the
+ * run), so that the windows add up to server_stats' after minus before. */
+const struct sb_sampled *sb_sampler_window(struct sb_sampler *s, int last, double from,
+                                          double to);
+/* The run's total (NULL when off or never read). */
+const struct sb_sampled *sb_sampler_total(struct sb_sampler *s);
+
+#endif
