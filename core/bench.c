@@ -128,6 +128,7 @@ static void prom_collect(void *arg, FILE *out)
     t->snap.time = (double)(sb_now_ns() - b->run->start_ns) / 1e9;
     sb_prom_format(out, &t->snap, t->lat, (const sb_histogram *const *)t->kind, b->run->drv->name,
                    b->run->script_name);
+    sb_sampler_prom(out, &b->sampler);
 }
 
 /* ---- setup: each step returns 0, or the exit status with the reason

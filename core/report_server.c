@@ -235,3 +235,46 @@ void sb_sampled_text(FILE *f, const struct sb_sampled *s, const char *why, doubl
     sb_sampled_cause(s, tx, cause, sizeof cause);
     fprintf(f, "    cause:                               %s\n\n", cause);
 }
+
+void sb_sampled_csv_header(FILE *f)
+{
+    fprintf(f, ",server_commits_per_sec,server_hit_ratio,server_rows_read_per_sec,"
+               "server_rows_written_per_sec,server_wal_bytes_per_sec,server_checkpoints_req,"
+               "server_lock_waits,server_top_wait,server_top_wait_share");
+}
+
+/* A count per second, or an empty field when unknown. */
+static void csv_rate(FILE *f, int64_t v, double seconds)
+{
+    if (v >= 0 && seconds > 0)
+        fprintf(f, ",%.2f", (double)v / seconds);
+    else
+        fputc(',', f);
+}
+
+void sb_sampled_csv_row(FILE *f, const struct sb_sampled *s, double seconds)
+{
+    if (!s->valid) {
+        fprintf(f, ",,,,,,,,,");
+        return;
+    }
+    csv_rate(f, s->d.commits, seconds);
+    double hit = hit_ratio(&s->d);
+    if (hit >= 0)
+        fprintf(f, ",%.4f", hit / 100);
+    else
+        fputc(',', f);
+    csv_rate(f, s->d.rows_read, seconds);
+    csv_rate(f, s->d.rows_written, seconds);
+    csv_rate(f, s->d.wal_bytes, seconds);
+    csv_rate(f, s->d.checkpoints_req, 1);
+    csv_rate(f, s->d.lock_waits, 1);
+    fputc(',', f);
+    if (s->waits.n > 0) { /* a wait's name: letters, digits and few signs */
+        for (const char *p = s->waits.name[0]; *p; p++)
+            fputc(*p == ',' || *p == '"' || (unsigned char)*p < 0x20 ? '_' : *p, f);
+        fprintf(f, ",%.4f", (double)s->waits.count[0] / (double)s->waits.total);
+    } else {
+        fputc(',', f);
+    }
+}

@@ -25,4 +25,9 @@ void sb_sampled_json(FILE *f, const struct sb_sampled *s, const char *why, doubl
 void sb_sampled_text(FILE *f, const struct sb_sampled *s, const char *why, double transactions,
                      double seconds);
 
+/* The CSV report's columns for the evidence: the header's (after a
+ * comma) and a row's, empty fields where s is not valid. */
+void sb_sampled_csv_header(FILE *f);
+void sb_sampled_csv_row(FILE *f, const struct sb_sampled *s, double seconds);
+
 #endif

@@ -6,6 +6,7 @@
  */
 #include "server_sampler.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +49,7 @@ static void turn_off(struct sb_sampler *s, const char *what)
     const struct sbd_error *e = s->run->drv->last_error(s->w->reader->dc);
     fprintf(stderr, "sbench: server metrics stop: %s failed: %.300s\n", what,
             e != NULL ? e->message : "");
+    snprintf(s->why, sizeof s->why, "stopped during the run: %s failed", what);
     s->on = 0;
 }
 
@@ -64,7 +66,8 @@ static int read_sample(struct sb_sampler *s, struct sbd_server_sample *x)
 
 void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server_watch *w)
 {
-    memset(s, 0, sizeof *s);
+    /* not the published totals: the exporter's thread may read them */
+    memset(s, 0, offsetof(struct sb_sampler, published));
     s->run = run;
     s->w = w;
     const struct sbd_driver *d = run->drv;
@@ -80,7 +83,7 @@ void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server
                  run->server_counters ? "" : " (--db-server-counters=off)");
         return;
     }
-    s->on = 1;
+    s->on = s->started = 1;
     s->local = server_is_local(run);
     if (!read_sample(s, &s->last))
         return;
@@ -173,11 +176,13 @@ static int read_settled(struct sb_sampler *s, struct sbd_server_sample *x)
 const struct sb_sampled *sb_sampler_window(struct sb_sampler *s, int last, double from,
                                           double to)
 {
-    if (!s->on)
-        return NULL;
     struct sbd_server_sample now;
-    if (!(last ? read_settled(s, &now) : read_sample(s, &now)))
-        return NULL;
+    if (!s->on || !(last ? read_settled(s, &now) : read_sample(s, &now))) {
+        /* stopped during the run: windows without evidence (empty CSV
+         * fields), so that every window has the same columns */
+        memset(&s->out, 0, sizeof s->out);
+        return s->started ? &s->out : NULL;
+    }
     sample_diff(&s->win.d, &now, &s->last);
     s->win.valid = 1;
     if (s->local) {
@@ -197,13 +202,39 @@ const struct sb_sampled *sb_sampler_window(struct sb_sampler *s, int last, doubl
     }
     s->out = s->win;
     memset(&s->win, 0, sizeof s->win);
+    for (int i = 0; i < SB_SAMPLE_FIELDS; i++)
+        atomic_store_explicit(&s->published[i], sb_sample_field(&s->total.d, i),
+                              memory_order_relaxed);
+    atomic_store_explicit(&s->published_valid, 1, memory_order_release);
     return &s->out;
 }
 
 const struct sb_sampled *sb_sampler_total(struct sb_sampler *s)
 {
-    if (!s->total.valid)
+    if (!s->on || !s->total.valid) /* a part of the run is not the run's */
         return NULL;
     sb_wait_tally_sort(&s->total.waits);
     return &s->total;
+}
+
+void sb_sampler_prom(FILE *out, struct sb_sampler *s)
+{
+    if (!atomic_load_explicit(&s->published_valid, memory_order_acquire))
+        return;
+    for (int i = 0; i < SB_SAMPLE_FIELDS; i++) {
+        int64_t v = atomic_load_explicit(&s->published[i], memory_order_relaxed);
+        const char *name = sb_sample_field_names[i];
+        size_t n = strlen(name);
+        int level = n > 4 && strcmp(name + n - 4, "_now") == 0;
+        if (v < 0)
+            continue; /* the server does not tell */
+        fprintf(out, "# HELP sbench_server_%.*s%s The server's %.*s %s (--server-metrics).\n",
+                (int)(level ? n - 4 : n), name, level ? "" : "_total", (int)(level ? n - 4 : n),
+                name, level ? "at the last window's end" : "since the run started, to the last "
+                "window's end");
+        fprintf(out, "# TYPE sbench_server_%.*s%s %s\n", (int)(level ? n - 4 : n), name,
+                level ? "" : "_total", level ? "gauge" : "counter");
+        fprintf(out, "sbench_server_%.*s%s %lld\n", (int)(level ? n - 4 : n), name,
+                level ? "" : "_total", (long long)v);
+    }
 }

@@ -9,6 +9,9 @@
 #ifndef SB_SERVER_SAMPLER_H
 #define SB_SERVER_SAMPLER_H
 
+#include <stdatomic.h>
+#include <stdio.h>
+
 #include "run.h"
 #include "sampled.h"
 #include "server_stats.h"
@@ -17,6 +20,7 @@ struct sb_sampler {
     struct sb_run *run;
     struct sb_server_watch *w;      /* its connection (w->reader) */
     int on;                         /* sampling */
+    int started;                    /* it was on at the start */
     int local;                      /* the server is on this machine: /proc read */
     int64_t next_wait;              /* next active-session sample, sb_now_ns */
     struct sbd_server_sample last;  /* the counters at the last window's end */
@@ -24,6 +28,9 @@ struct sb_sampler {
     struct sb_sampled win, total;   /* the window being gathered, the run's */
     struct sb_sampled out;          /* the last window given out */
     char why[200];                  /* why it is off, "" when on or turned off */
+    /* the run's totals so far, for the Prometheus exporter's thread */
+    _Atomic int64_t published[SB_SAMPLE_FIELDS];
+    _Atomic int published_valid;
 };
 
 /* Starts sampling after w's counters before the run were read
@@ -39,7 +46,13 @@ void sb_sampler_tick(struct sb_sampler *s, int64_t now);
  * run), so that the windows add up to server_stats' after minus before. */
 const struct sb_sampled *sb_sampler_window(struct sb_sampler *s, int last, double from,
                                           double to);
-/* The run's total (NULL when off or never read). */
+/* The run's total (NULL when off, never read, or stopped during the run:
+ * s->why says so). */
 const struct sb_sampled *sb_sampler_total(struct sb_sampler *s);
+
+/* The run's totals at the last window's end in the Prometheus text
+ * format (sbench_server_*; nothing before the first window): called on
+ * the exporter's thread, reads only what sb_sampler_window published. */
+void sb_sampler_prom(FILE *out, struct sb_sampler *s);
 
 #endif

@@ -15,13 +15,17 @@
 #           table: "reads from disk", the hit ratio the one pg_stat_database
 #           gives for the run, read apart with psql;
 #   none    oltp_point_select on a cached table: "no single cause";
-#   off     --server-metrics=off: no server_metrics member.
+#   off     --server-metrics=off: no server_metrics member;
+#   csv     --report-format=csv: the server_* columns in every row, and the
+#           Prometheus exporter scraped mid-run: sbench_server_commits_total
+#           at most the commits the CSV's windows add up to.
 # Environment: SBT_BUILD, SBT_PGHOST, SBT_PGPORT, SBT_PGPASSWORD,
 # SBT_MYSQL_SOCKET, SBT_MYSQL_PASSWORD (required), SBT_TMP.
 set -u
 : "${SBT_BUILD:?}" "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
 : "${SBT_MYSQL_SOCKET:?}" "${SBT_MYSQL_PASSWORD:?}"
 SB=$SBT_BUILD/cli/sbench
+SCHEMA=$(cd "$(dirname "$0")/../.." && pwd)/docs/report.schema.json
 tmp=$(mktemp -d "${SBT_TMP:-/tmp}/server_metrics.XXXXXX")
 cd "$tmp" || exit 1
 W=(--tables=1 --table-size=1000)
@@ -64,10 +68,14 @@ run() {
         { echo "FAIL: $name run"; cat "$name.err"; fail=1; return 1; }
 }
 check() { # NAME CASE
-    python3 - "$1.json" "$2" <<'PY' || fail=1
+    python3 - "$1.json" "$2" "$SCHEMA" <<'PY' || fail=1
 import json, sys
+import jsonschema
 path, case = sys.argv[1], sys.argv[2]
 lines = [json.loads(l) for l in open(path) if l.strip()]
+schema = json.load(open(sys.argv[3]))
+for l in lines:
+    jsonschema.validate(l, schema, cls=jsonschema.Draft202012Validator)
 wins = [l for l in lines if l["type"] == "interval"]
 fin = [l for l in lines if l["type"] == "final"][-1]
 errs = []
@@ -129,6 +137,32 @@ run pg-sum "${PG[@]}" "${W[@]}" "${R[@]}" oltp_read_write run && check pg-sum su
 run my-sum "${MY[@]}" "${W[@]}" "${R[@]}" oltp_read_write run && check my-sum sum
 run pg-off "${PG[@]}" "${W[@]}" "${R[@]}" --server-metrics=off oltp_read_write run && check pg-off off
 run pg-none "${PG[@]}" "${W[@]}" "${R[@]}" oltp_point_select run && check pg-none none
+# CSV and the Prometheus exporter, scraped after two windows
+pport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$SB" "${PG[@]}" "${W[@]}" "${R[@]}" --prometheus="127.0.0.1:$pport" --report-format=csv \
+    --output=pg.csv oltp_read_write run >pg-csv.out 2>&1 &
+sleep 2.5
+python3 -c 'import sys, urllib.request; print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
+    "http://127.0.0.1:$pport/metrics" >prom.txt 2>&1
+wait
+python3 - pg.csv prom.txt <<'PY' || fail=1
+import csv, re, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+m = re.search(r"^sbench_server_commits_total (\d+)$", open(sys.argv[2]).read(), re.M)
+errs = []
+if not rows or any(r.get("server_commits_per_sec") in (None, "") for r in rows):
+    errs.append(f"CSV rows without server_commits_per_sec: {rows[:2]}")
+elif not m:
+    errs.append("no sbench_server_commits_total in the scrape: " + open(sys.argv[2]).read()[-300:])
+else:
+    total = sum(float(r["server_commits_per_sec"]) for r in rows)  # 1 s windows
+    if not 0 < int(m.group(1)) <= total * 1.05 + 5:
+        errs.append(f"scraped commits {m.group(1)} not in (0, {total:.0f}] of the CSV's windows")
+    else:
+        print(f"ok   csv {len(rows)} rows; scraped commits {m.group(1)} <= windows' {total:.0f}")
+for e in errs: print("FAIL: csv/prometheus:", e)
+sys.exit(1 if errs else 0)
+PY
 # CHECKPOINT during the run's third second
 (sleep 2.3; PGPASSWORD=$SBT_PGPASSWORD psql -q -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest \
     -c CHECKPOINT >/dev/null) &
