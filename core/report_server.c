@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MIN_SESSION_SAMPLES 20 /* fewer: the shares say nothing */
+#define MIN_SESSION_SAMPLES 10 /* fewer: the shares say nothing */
 
 /* The share of sampled session time whose wait name starts with prefix
  * (or contains it, when `anywhere`), and the largest such name. */
@@ -170,7 +170,8 @@ void sb_sampled_json(FILE *f, const struct sb_sampled *s, const char *why, doubl
         }
         return;
     }
-    fprintf(f, ",\"server_metrics\":{\"sampled\":true");
+    fprintf(f, ",\"server_metrics\":{\"sampled\":true%s",
+            s->from_shard0 ? ",\"sampled_by\":\"shard 0, for every shard\"" : "");
     for (int i = 0; i < SB_SAMPLE_FIELDS; i++)
         json_count(f, sb_sample_field_names[i], sb_sample_field(&s->d, i));
     double hit = hit_ratio(&s->d);
@@ -213,7 +214,7 @@ void sb_sampled_text(FILE *f, const struct sb_sampled *s, const char *why, doubl
             fprintf(f, "Server: not sampled: %s\n\n", why);
         return;
     }
-    fprintf(f, "Server (sampled):\n");
+    fprintf(f, "Server (sampled%s):\n", s->from_shard0 ? " by shard 0, for every shard" : "");
     text_waits(f, &s->waits);
     if (s->d.checkpoints_timed >= 0 && s->d.checkpoints_req >= 0)
         fprintf(f, "    checkpoints:                         %lld timed, %lld requested\n",

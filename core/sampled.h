@@ -34,6 +34,7 @@ struct sb_host_stat {
 
 struct sb_sampled {
     int valid;                        /* the counters were read at both ends */
+    int from_shard0;                  /* sbench merge: shard 0's, for every shard */
     struct sbd_server_sample d;       /* differences; the *_now members: at the end */
     struct sb_wait_tally waits;
     struct sb_host_stat host;         /* differences */

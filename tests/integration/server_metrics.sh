@@ -16,6 +16,9 @@
 #           gives for the run, read apart with psql;
 #   none    oltp_point_select on a cached table: "no single cause";
 #   off     --server-metrics=off: no server_metrics member;
+#   merge   two shards (--shard-count=2, JOB_COMPLETION_INDEX): only shard 0
+#           samples; sbench merge keeps its evidence, says so, and its
+#           commits are shard 0's cross-check of the whole server;
 #   csv     --report-format=csv: the server_* columns in every row, and the
 #           Prometheus exporter scraped mid-run: sbench_server_commits_total
 #           at most the commits the CSV's windows add up to.
@@ -163,6 +166,36 @@ else:
 for e in errs: print("FAIL: csv/prometheus:", e)
 sys.exit(1 if errs else 0)
 PY
+# two shards and sbench merge
+mkdir -p shards
+start=$(($(date +%s) + 3))
+for i in 0 1; do
+    JOB_COMPLETION_INDEX=$i "$SB" "${PG[@]}" "${W[@]}" --threads=1 --events=200 --time=0 \
+        --report-interval=1 --shard-count=2 --run-id=sm-test --start-at=$start --report-format=json \
+        --output="shards/s$i.json" --hdr-log="shards/s$i.hlog" oltp_read_write run >"shard$i.out" 2>&1 &
+done
+wait
+if "$SB" merge --report-format=json --output=merged.json shards >merge.out 2>&1; then
+    python3 - shards/s0.json shards/s1.json merged.json "$SCHEMA" <<'PY' || fail=1
+import json, sys
+import jsonschema
+fin = lambda p: [json.loads(l) for l in open(p) if l.strip()][-1]
+s0, s1, m = fin(sys.argv[1]), fin(sys.argv[2]), fin(sys.argv[3])
+jsonschema.validate(m, json.load(open(sys.argv[4])), cls=jsonschema.Draft202012Validator)
+errs = []
+if "server_metrics" in s1: errs.append("shard 1 sampled the server")
+sm = m.get("server_metrics") or {}
+if sm.get("sampled_by") != "shard 0, for every shard": errs.append(f"merge does not say who sampled: {sm}")
+if sm.get("commits") != s0["server"]["commits"] or sm.get("commits", 0) < m["transactions"]:
+    errs.append(f"merged commits {sm.get('commits')}, shard 0's cross-check {s0['server']['commits']}, "
+                f"transactions {m['transactions']}")
+for e in errs: print("FAIL: merge:", e)
+if not errs: print(f"ok   merge: shard 0's evidence kept, commits {sm['commits']} >= {m['transactions']}")
+sys.exit(1 if errs else 0)
+PY
+else
+    echo "FAIL: sbench merge: $(tail -3 merge.out)"; fail=1
+fi
 # CHECKPOINT during the run's third second
 (sleep 2.3; PGPASSWORD=$SBT_PGPASSWORD psql -q -h "$SBT_PGHOST" -p "$SBT_PGPORT" -U sbtest sbtest \
     -c CHECKPOINT >/dev/null) &
