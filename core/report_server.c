@@ -208,7 +208,6 @@ static void text_waits(FILE *f, const struct sb_wait_tally *t)
 void sb_sampled_text(FILE *f, const struct sb_sampled *s, const char *why, double tx,
                      double seconds)
 {
-    (void)seconds;
     if (s == NULL || !s->valid) {
         if (why != NULL && why[0])
             fprintf(f, "Server: not sampled: %s\n\n", why);
@@ -229,6 +228,15 @@ void sb_sampled_text(FILE *f, const struct sb_sampled *s, const char *why, doubl
     if (s->d.lock_waits >= 0)
         fprintf(f, "    row lock waits:                      %lld (%lld ms)\n",
                 (long long)s->d.lock_waits, (long long)s->d.lock_wait_ms);
+    const struct sb_host_stat *h = &s->host;
+    int64_t ticks = h->user + h->system + h->iowait + h->idle + h->other;
+    if (h->have && ticks > 0 && seconds > 0)
+        fprintf(f, "    host CPU:                            user %.0f%%, system %.0f%%, iowait %.0f%%, "
+                "idle %.0f%%; %.0f context switches/s; disk %.2f MiB/s read, %.2f MiB/s written\n",
+                100.0 * (double)h->user / (double)ticks, 100.0 * (double)h->system / (double)ticks,
+                100.0 * (double)h->iowait / (double)ticks, 100.0 * (double)h->idle / (double)ticks,
+                (double)h->ctxt / seconds, (double)h->read_sectors * 512 / 1048576 / seconds,
+                (double)h->write_sectors * 512 / 1048576 / seconds);
     fprintf(f, "    sampler:                             %lld queries, avg %.3f ms, max %.3f ms\n",
             (long long)s->queries, s->queries ? s->query_ms / (double)s->queries : 0.0,
             s->query_ms_max);

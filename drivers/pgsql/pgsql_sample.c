@@ -14,14 +14,16 @@
 #include <string.h>
 
 /* A query of this file: one simple-protocol message, one transaction,
- * counted as one of this connection's own.  From 15 it is flushed to the
+ * counted as one of this connection's own, that the server cancels after
+ * 2 s (statement_timeout for this transaction only), so that a stalled
+ * server cannot hold the reporting thread.  From 15 it is flushed to the
  * statistics as the session goes idle (pg_stat_force_next_flush), so that
  * every later read sees all of this connection's own.  The result is the
  * caller's (PQclear). */
 static PGresult *own_exec(sbd_conn *c, const char *body)
 {
-    char sql[1200];
-    snprintf(sql, sizeof sql, "%s%s",
+    char sql[1300];
+    snprintf(sql, sizeof sql, "SELECT set_config('statement_timeout', '2000', true); %s%s",
              PQserverVersion(c->pg) >= 150000 ? "SELECT pg_stat_force_next_flush(); " : "", body);
     pgd_clear_result(c);
     pgd_sock_blocking(c, 0);

@@ -14,6 +14,8 @@
 #           with shared_buffers = 128kB, point selects over a 30000-row
 #           table: "reads from disk", the hit ratio the one pg_stat_database
 #           gives for the run, read apart with psql;
+#   wal     the same server with fsync and synchronous_commit on, every
+#           event one INSERT committed: the cause names WAL waits;
 #   none    oltp_point_select on a cached table: "no single cause";
 #   off     --server-metrics=off: no server_metrics member;
 #   merge   two shards (--shard-count=2, JOB_COMPLETION_INDEX): only shard 0
@@ -125,6 +127,9 @@ else:
         # the sampler's own reads touch a few cached catalogue pages
         if abs(sm["blks_read"] - r) > r * 0.02 + 20 or sm["blks_read"] < 1000:
             errs.append(f"blks_read {sm['blks_read']}, pg_stat_database read apart {r}")
+    elif case == "wal":
+        if "WAL waits" not in cause:
+            errs.append(f"cause {cause!r} does not name WAL waits")
     elif case == "none":
         if not cause.startswith("no single cause"):
             errs.append(f"cause {cause!r}: want no single cause")
@@ -228,6 +233,9 @@ if "$PGS" start "$pg2" "$pg2port" >"$tmp/pg2.log" 2>&1 &&
     set -- $before $after
     echo "$1 $3 $2 $4" >disk.apart
     check pg-disk disk
+    psql2 -c "ALTER SYSTEM SET fsync = on" -c "ALTER SYSTEM SET synchronous_commit = on" \
+        -c "SELECT pg_reload_conf()" >/dev/null && sleep 0.5
+    run pg-wal "${P2[@]}" --time=2 --threads=4 oltp_insert run && check pg-wal wal
 else
     echo "FAIL: the PostgreSQL with a tiny buffer pool did not start: $(tail -3 "$tmp/pg2.log")"; fail=1
 fi
