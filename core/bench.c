@@ -356,6 +356,7 @@ static void end_warmup(struct bench *b, int64_t now)
     b->measure_start = now;
     b->last_report = now;
     b->warmed = 1;
+    sb_sampler_rebase(&b->sampler);
     sb_shard_mark_start(&b->run->shard, now);
 }
 

@@ -4,7 +4,8 @@
  * Lock:*, or InnoDB row lock waits in a third of the transactions), WAL
  * flushes (a third in WAL waits), reads from disk (buffer hit ratio below
  * 90% over at least 1000 pages read), one wait event with half of the
- * sampled time; else "no single cause".  A requested checkpoint is named
+ * sampled time (a wait on the client, ClientRead or "Writing to net", is
+ * said to be the client's); else "no single cause".  A requested checkpoint is named
  * beside any of them, with its windows.
  */
 #include "report_server.h"
@@ -83,8 +84,13 @@ static void main_cause(const struct sb_sampled *s, double tx, char *buf, size_t 
     if (s->waits.total >= MIN_SESSION_SAMPLES && s->waits.n > 0 &&
         strcmp(s->waits.name[0], "CPU") != 0 &&
         100.0 * (double)s->waits.count[0] / (double)s->waits.total >= 50.0) {
-        snprintf(buf, len, "server-bound: %.0f%% of sampled backend time in %s",
-                 100.0 * (double)s->waits.count[0] / (double)s->waits.total, s->waits.name[0]);
+        const char *w = s->waits.name[0];
+        int client = strstr(w, "Client") != NULL || strstr(w, "to net") != NULL ||
+                     strstr(w, "from net") != NULL;
+        snprintf(buf, len, "%s: %.0f%% of sampled backend time in %s%s",
+                 client ? "the server waited on its clients" : "server-bound",
+                 100.0 * (double)s->waits.count[0] / (double)s->waits.total, w,
+                 client ? " (the client or the network)" : "");
         return;
     }
     if (s->waits.n > 0 && s->waits.total > 0)

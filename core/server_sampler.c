@@ -94,6 +94,17 @@ void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server
     s->next_wait = sb_now_ns();
 }
 
+void sb_sampler_rebase(struct sb_sampler *s)
+{
+    struct sbd_server_sample now;
+    if (!s->on || !read_sample(s, &now))
+        return;
+    s->last = now;
+    if (s->local)
+        sb_host_stat_read(&s->host_last);
+    memset(&s->win, 0, sizeof s->win);
+}
+
 void sb_sampler_tick(struct sb_sampler *s, int64_t now)
 {
     if (!s->on || now < s->next_wait)

@@ -37,6 +37,10 @@ struct sb_sampler {
  * (--server-metrics=off, no counters' connection, a driver without
  * server_sample: off, s->why says why unless turned off). */
 void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server_watch *w);
+/* The end of --warmup-time: the counters read again as the first
+ * window's start, the samples so far dropped (the client's windows leave
+ * the warmup out too; the cross-check, read before it, does not). */
+void sb_sampler_rebase(struct sb_sampler *s);
 /* Takes an active-session sample when one is due (now: sb_now_ns). */
 void sb_sampler_tick(struct sb_sampler *s, int64_t now);
 /* Ends the window [from, to] (seconds since measuring started): reads the
