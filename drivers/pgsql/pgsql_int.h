@@ -95,6 +95,7 @@ struct sbd_conn {
     int (*poll)(sbd_conn *c, struct sbd_result_info *info, int *want_write);
     struct sbd_error err;
     int64_t counter_reads;        /* server_counters calls on this conn */
+    int sampler_ready;            /* pgsql_sample.c's session set up */
     char version[64];             /* "PostgreSQL 15.20" */
 
     /* current result: a PGresult, or (wire_res) the fast path's answer */

@@ -2,8 +2,8 @@
  * pgsql driver: the server's evidence for the host's sampler (ABI 1.5):
  * the counters of one moment (pg_stat_database, pg_stat_wal,
  * pg_stat_bgwriter or, from 17, pg_stat_checkpointer, pg_locks) and one
- * active-session sample (pg_stat_activity's wait events of the current
- * database's other client backends).  Runs on the counters' connection
+ * active-session sample (the wait events of the current database's other
+ * client backends, pg_stat_activity's).  Runs on the counters' connection
  * only; each statement here is one transaction the server counts, so it
  * is added to counter_reads and left out of commits as server_counters
  * does (pgsql_stmt.c).
@@ -13,23 +13,50 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A query of this file: one simple-protocol message, one transaction,
- * counted as one of this connection's own, that the server cancels after
- * 2 s (statement_timeout for this transaction only), so that a stalled
- * server cannot hold the reporting thread.  From 15 it is flushed to the
- * statistics as the session goes idle (pg_stat_force_next_flush), so that
- * every later read sees all of this connection's own.  The result is the
- * caller's (PQclear). */
-static PGresult *own_exec(sbd_conn *c, const char *body)
+/* A statement of this file: one transaction, counted as one of this
+ * connection's own.  The result is the caller's (PQclear). */
+static PGresult *own_exec(sbd_conn *c, const char *sql)
 {
-    char sql[1300];
-    snprintf(sql, sizeof sql, "SELECT set_config('statement_timeout', '2000', true); %s%s",
-             PQserverVersion(c->pg) >= 150000 ? "SELECT pg_stat_force_next_flush(); " : "", body);
     pgd_clear_result(c);
     pgd_sock_blocking(c, 0);
     PGresult *res = pgd_pq_exec(c, sql);
     c->counter_reads++;
     return res;
+}
+
+/* The active sessions of the current database but this one, by wait: from
+ * pg_stat_get_activity itself (the view pg_stat_activity adds joins this
+ * needs not), prepared once so that ten samples a second are not planned
+ * ten times. */
+#define WAITS_STMT "sbench_sampler_waits"
+static const char waits_sql[] =
+    "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), count(*) "
+    "FROM pg_stat_get_activity(NULL) WHERE state = 'active' AND pid <> pg_backend_pid() "
+    "AND backend_type = 'client backend' "
+    "AND datid = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+    "GROUP BY 1 ORDER BY 2 DESC";
+
+/* Once per connection: the server cancels each of this connection's
+ * statements after 2 s (a stalled server cannot hold the reporting
+ * thread), and the waits' statement is prepared.  SBD_OK or the error. */
+static int sampler_setup(sbd_conn *c)
+{
+    if (c->sampler_ready)
+        return SBD_OK;
+    if (c->in_copy || c->in_flight)
+        return pgd_fail(c, "the counters' connection is busy");
+    PGresult *res = own_exec(c, "SET statement_timeout = 2000");
+    int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    if (ok) {
+        PQclear(res);
+        res = pgd_pq_last(c, PQsendPrepare(c->pg, WAITS_STMT, waits_sql, 0, NULL));
+        c->counter_reads++;
+        ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+    }
+    int st = ok ? SBD_OK : pgd_error(c, res);
+    PQclear(res);
+    c->sampler_ready = ok;
+    return st;
 }
 
 /* The counters' query for this server version: one row, the columns in
@@ -69,9 +96,14 @@ static const char *sample_sql(int v)
 
 int pgd_server_sample(sbd_conn *c, struct sbd_server_sample *out)
 {
-    if (c->in_copy || c->in_flight)
-        return pgd_fail(c, "the counters' connection is busy");
+    int st = sampler_setup(c);
+    if (st != SBD_OK)
+        return st;
     int v = PQserverVersion(c->pg);
+    if (v >= 150000) /* this session's transactions so far (the waits' samples)
+                      * flushed to the statistics as it goes idle, so that the
+                      * read sees every one of its own */
+        PQclear(own_exec(c, "SELECT pg_stat_force_next_flush()"));
     int64_t own = c->counter_reads; /* this read's own transaction not yet counted */
     PGresult *res = own_exec(c, sample_sql(v));
     enum { NCOLS = 19 };
@@ -96,13 +128,13 @@ int pgd_server_sample(sbd_conn *c, struct sbd_server_sample *out)
 int pgd_server_waits(sbd_conn *c, struct sbd_wait *out, int max, int *n)
 {
     *n = 0;
-    if (c->in_copy || c->in_flight)
-        return pgd_fail(c, "the counters' connection is busy");
-    PGresult *res = own_exec(c,
-        "SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU'), count(*) "
-        "FROM pg_stat_activity WHERE state = 'active' AND datname = current_database() "
-        "AND pid <> pg_backend_pid() AND backend_type = 'client backend' GROUP BY 1 "
-        "ORDER BY 2 DESC");
+    int st = sampler_setup(c);
+    if (st != SBD_OK)
+        return st;
+    pgd_clear_result(c);
+    pgd_sock_blocking(c, 0);
+    PGresult *res = pgd_pq_last(c, PQsendQueryPrepared(c->pg, WAITS_STMT, 0, NULL, NULL, NULL, 0));
+    c->counter_reads++;
     if (PQresultStatus(res) != PGRES_TUPLES_OK || PQnfields(res) != 2) {
         int st = pgd_error(c, res);
         PQclear(res);
