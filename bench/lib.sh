@@ -209,3 +209,35 @@ top_syscalls() {
     awk '$1 ~ /^[0-9.]+$/ && $NF != "total" && NF >= 5 { print $4, $NF }' "$1.strace" |
         sort -rn | head -n4 | awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $2, $1 }'
 }
+
+# ports_from_env: PG_PORT and MY_PORT from the environment (explicit: a
+# busy one is an error, see pick_port) or the defaults 45432 and 43306.
+ports_from_env() {
+    explicit_pg=0 explicit_my=0
+    [ -n "${PG_PORT:-}" ] && explicit_pg=1
+    [ -n "${MY_PORT:-}" ] && explicit_my=1
+    PG_PORT=${PG_PORT:-45432}
+    MY_PORT=${MY_PORT:-43306}
+}
+# start_servers LOGDIR DBS: a fresh LOGDIR, the temp dir, and the servers
+# DBS names (pgsql, mysql), stopped on exit.
+start_servers() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    make_tmp
+    trap 'stop_servers' EXIT
+    trap 'exit 130' INT TERM
+    case " $2 " in *" pgsql "*) PG_PORT=$(pick_port PG_PORT "$PG_PORT" "$explicit_pg"); start_pg ;; esac
+    case " $2 " in *" mysql "*) MY_PORT=$(pick_port MY_PORT "$MY_PORT" "$explicit_my"); start_my ;; esac
+}
+# server_cpu_s DB: the CPU seconds the server started by start_servers has
+# used so far, its exited children's too (PostgreSQL's backends are reaped
+# by the postmaster: /proc/PID/stat utime, stime, cutime, cstime).
+server_cpu_s() {
+    local pid
+    case $1 in
+    pgsql) pid=$(head -n1 "$TMPD/pg/data/postmaster.pid") ;;
+    mysql) pid=$(cat "$TMPD/my/mysqld.pid") ;;
+    esac
+    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13 + $14 + $15) / hz }' "/proc/$pid/stat"
+}

@@ -112,6 +112,7 @@ static void add_core_options(struct sb_options *o)
     ADD("rate-distribution", SB_OPT_STRING, "poisson", "arrivals under --rate", "poisson|fixed", 0, 0);
     ADD("latency-limit", SB_OPT_NUMBER, "0", "count events slower than this many milliseconds (0 = off)", NULL, 0, 100000000);
     ADD("db-server-counters", SB_OPT_BOOL, "on", "read the server's own counters before and after the run (one extra connection) and print them beside sbench's", NULL, 0, 0);
+    ADD("server-metrics", SB_OPT_BOOL, "on", "sample the server's own evidence window by window on the counters' connection (its counters at each --report-interval, its sessions' wait events ~10 times a second, the host's /proc when local) into every report", NULL, 0, 0);
     ADD("db-server-settings", SB_OPT_BOOL, "on", "read the server's version and settings after the run into the JSON report's run.server_settings and the run history's record (one extra session of a few SELECTs, which the server's own counters see)", NULL, 0, 0);
     ADD("db-bulk-bytes", SB_OPT_INT, "524288", "largest multi-row INSERT sbench builds, in bytes", NULL, 1024, 1 << 30);
     ADD("driver-path", SB_OPT_STRING, NULL, "directories to search for drivers (':'-separated)", NULL, 0, 0);
@@ -594,7 +595,7 @@ static int load_control_script(struct sb_run *run, const struct cmdline *cl)
  * read counters or settings from.  0, or 1 after printing why. */
 static int no_database_driver(struct sb_run *run, struct cmdline *cl)
 {
-    run->server_counters = run->server_settings = 0;
+    run->server_counters = run->server_settings = run->server_metrics = 0;
     if (!cl->default_driver)
         return 0;
     int status;

@@ -144,6 +144,7 @@ void sb_cli_read_run_options(struct sb_run *run)
     run->want_io = io && strcmp(io, "poll") == 0 ? SB_IO_POLL
                    : io && strcmp(io, "uring") == 0 ? SB_IO_URING : SB_IO_AUTO;
     run->server_counters = sb_opt_bool(o, "db-server-counters");
+    run->server_metrics = sb_opt_bool(o, "server-metrics");
     run->server_settings = sb_opt_bool(o, "db-server-settings");
 }
 

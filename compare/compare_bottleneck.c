@@ -18,7 +18,11 @@
  *   nothing            in between: no single part is shown to be the limit.
  *
  * The verdict qualifies the point's throughput; a warning says it once per
- * point with the number of runs in which the rule held.
+ * point with the number of runs in which the rule held.  The server's own
+ * evidence (the cause its sampler named, final.server_metrics.cause of the
+ * runs' reports, --server-metrics) is given beside it as
+ * server_evidence, and a server-bound point's text names it: the cause most
+ * of the point's runs named, with how many.
  */
 #include "compare.h"
 
@@ -48,13 +52,39 @@ static enum kind classify(double busy, double mean_delay, double machine)
     return NONE;
 }
 
+/* The cause a run's report names, or "". */
+static const char *cause_of(const json_object *run)
+{
+    const char *c = sb_json_str(sb_json_at(run, "final.server_metrics"), "cause");
+    return c ? c : "";
+}
+
+/* The cause most of the point's runs named (their first n, by index in
+ * runs), and in how many: "" when none was sampled. */
+static const char *server_evidence(const json_object *const *which, int n, int *agree)
+{
+    const char *best = "";
+    *agree = 0;
+    for (int i = 0; i < n; i++) {
+        const char *c = cause_of(which[i]);
+        int same = 0;
+        for (int j = 0; c[0] && j < n; j++)
+            same += strcmp(c, cause_of(which[j])) == 0;
+        if (same > *agree) {
+            best = c;
+            *agree = same;
+        }
+    }
+    return best;
+}
+
 json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads, const char *target, int cpus,
                             json_object *warnings)
 {
     double busy[CMP_MAX_REPEATS], cpu[CMP_MAX_REPEATS], delay[CMP_MAX_REPEATS], mdelay[CMP_MAX_REPEATS];
     double machine[CMP_MAX_REPEATS], steal[CMP_MAX_REPEATS], client[CMP_MAX_REPEATS];
     int n = 0, votes[4] = {0};
-    const json_object *first = NULL;
+    const json_object *first = NULL, *counted[CMP_MAX_REPEATS];
     for (size_t i = 0; i < sb_json_len(runs) && n < CMP_MAX_REPEATS; i++) {
         const json_object *r = sb_json_elem(runs, i), *rec = sb_json_member(r, "record");
         if (strcmp(sb_json_str(r, "workload"), wl) || sb_json_int(r, "threads") != threads ||
@@ -69,7 +99,7 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
         client[n] = sb_json_num(rec, "client_cpu_share");
         votes[classify(busy[n], mdelay[n], machine[n])]++;
         first = first ? first : r;
-        n++;
+        counted[n++] = r;
     }
     if (n == 0)
         return NULL;
@@ -89,10 +119,14 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
                  "machine saturated (client and server share %d cores): the machine was %.0f%% busy, sbench used "
                  "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)",
                  cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100);
-    else if (k == SERVER)
+    int agree;
+    const char *evidence = server_evidence(counted, n, &agree);
+    if (k == SERVER)
         snprintf(text, sizeof text,
                  "server-bound: the busiest sbench thread was on a CPU or waiting for one only %.0f%% of the time, "
-                 "waiting for the server's answers the rest", mb * 100);
+                 "waiting for the server's answers the rest%s%.300s%s", mb * 100,
+                 evidence[0] ? "; the server's own evidence: " : "", evidence,
+                 evidence[0] && agree < n ? " (in some of the runs)" : "");
     json_object *o = json_object_new_object();
     json_object_object_add(o, "verdict", cmp_string(kind_names[k]));
     json_object_object_add(o, "runs", json_object_new_int(n));
@@ -104,6 +138,7 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     json_object_object_add(o, "machine_steal_share", cmp_real(st));
     json_object_object_add(o, "client_cpu_share", cmp_real(cl));
     json_object_object_add(o, "text", cmp_string(k == NONE ? NULL : text));
+    json_object_object_add(o, "server_evidence", cmp_string(evidence[0] ? evidence : NULL));
     if (k == CLIENT || k == MACHINE) { /* what may have spoiled the point: a warning, once */
         char w[700];
         snprintf(w, sizeof w, "%s (in %d of %d runs)", text, votes[k], n);

@@ -32,6 +32,7 @@
 #include "report.h"
 #include "report_fill.h"
 #include "report_phases.h"
+#include "server_sampler.h"
 #include "server_stats.h"
 #include "script.h"
 #include "run_meta.h"
@@ -71,6 +72,8 @@ struct bench {
     uint64_t wn_prev[SB_MAX_NAMED], wn_count[SB_MAX_NAMED];
     int wn;
     struct sb_server_watch server; /* the server's own counters */
+    struct sb_sampler sampler;     /* ... window by window (--server-metrics) */
+    int sampled_last;              /* the sampler's last window was read */
     char start_iso[64];
     /* the clock (ns, sb_now_ns) and the loop's state */
     int64_t measure_start, warm_end, deadline, interval, next_report, last_report, stop_at;
@@ -159,6 +162,7 @@ static void prom_collect(void *arg, FILE *out)
     t->snap.time = (double)(sb_now_ns() - b->run->start_ns) / 1e9;
     sb_prom_format(out, &t->snap, t->lat, (const sb_histogram *const *)t->kind, b->run->drv->name,
                    b->run->script_name);
+    sb_sampler_prom(out, &b->sampler);
 }
 
 /* ---- setup: each step returns 0, or the exit status with the reason
@@ -323,6 +327,7 @@ static int setup(struct bench *b)
     if ((rc = create_workers(b)) != 0 || (rc = open_observers(b)) != 0)
         return rc;
     sb_server_watch_start(run, &b->server);
+    sb_sampler_start(&b->sampler, run, &b->server);
     sb_iso_now(b->start_iso, sizeof b->start_iso);
     return 0;
 }
@@ -392,6 +397,7 @@ static void end_warmup(struct bench *b, int64_t now)
     b->last_report = now;
     b->warmed = 1;
     sb_phases_start(b->phases, b->ts, now);
+    sb_sampler_rebase(&b->sampler);
     sb_shard_mark_start(&b->run->shard, now);
 }
 
@@ -442,7 +448,11 @@ static void report_window(struct bench *b, int64_t now, int last)
          * process) must not inflate the rates */
         .seconds = (double)(now - b->last_report) / 1e9,
         .threads = last ? b->n : atomic_load(&run->running), /* the last: those it ran with */
+        .sampled = sb_sampler_window(&b->sampler, last,
+                                     (double)(b->last_report - b->measure_start) / 1e9,
+                                     (double)(now - b->measure_start) / 1e9),
     };
+    b->sampled_last |= last;
     sb_report_fill(&r, SB_REPORT_WINDOW, run, &span);
     r.last_window = last;
     window_named(b, &r);
@@ -525,6 +535,8 @@ static void report_loop(struct bench *b)
             sb_phases_tick(b->phases, b->ts, now);
         if (b->warmed && b->ncp < run->ncheckpoints && !atomic_load(&run->stop))
             checkpoint_report(b, now);
+        if (!atomic_load(&run->stop))
+            sb_sampler_tick(&b->sampler, now);
         /* forced shutdown: stop waiting for workers after the grace time */
         if (b->stop_at && run->forced_shutdown_ns >= 0 && now - b->stop_at > run->forced_shutdown_ns) {
             for (int i = 0; i < b->n; i++)
@@ -600,6 +612,8 @@ static int final_report(struct bench *b)
     int failed = sb_report_thread_errors(run->workers, b->n);
     if (b->warmed && b->next_report && end > b->last_report)
         report_window(b, end, 1);
+    if (!b->sampled_last) /* no windows: the run is the sampler's one */
+        sb_sampler_window(&b->sampler, 1, 0, (double)(end - b->measure_start) / 1e9);
     struct sb_report r;
     sb_tally_take(b->cur, run, b->ts);
     if ((run->warmup > 0 && b->warmed) || b->cp_start)
@@ -612,8 +626,11 @@ static int final_report(struct bench *b)
          * last one, the total time the whole run (as sysbench prints them) */
         .elapsed = (double)((end > b->measure_start ? end : b->measure_start) - b->measure_start) / 1e9,
         .threads = b->n, .nclients = b->nclients,
+        .sampled = sb_sampler_total(&b->sampler),
     };
     sb_report_fill(&r, SB_REPORT_FINAL, run, &span);
+    if (strcmp(run->drv->name, "null") != 0) /* no server: nothing to say */
+        r.sampled_why = b->sampler.why;
     r.unfinished = b->unfinished;
     merge_named(b, &r);
     if (b->unfinished == 0) /* it says why when the counters are missing */

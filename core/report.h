@@ -12,6 +12,7 @@
 
 #include "histogram.h"
 #include "report_sections.h"
+#include "sampled.h"
 #include "stats.h"
 
 #include <sbench/driver.h>
@@ -63,6 +64,10 @@ struct sb_report {
                                     every count in server is unknown (-1) */
     const char *server_reset_why; /* how that was seen (static), or NULL */
     struct sbd_server_counters server;
+    /* the server's evidence over this window or the run (server_sampler.c),
+     * NULL when not sampled; sampled_why: why not ("" when turned off) */
+    const struct sb_sampled *sampled;
+    const char *sampled_why;
     int no_sql;                  /* a workload without a database: the text report
                                     has no SQL sections (run->no_database) */
     int merge_data;              /* final JSON: add what `sbench merge` reads (every

@@ -4,6 +4,7 @@
  * gets one row for the whole run).  Pure functions of struct sb_report.
  */
 #include "report.h"
+#include "report_server.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
 static double per_sec_d(double n, double s) { return s > 0 ? n / s : 0.0; }
@@ -15,7 +16,10 @@ static void csv_header(FILE *f, const struct sb_report *r)
                "latency_avg_ms,latency_max_ms");
     for (int i = 0; i < r->npercentiles; i++)
         fprintf(f, ",latency_p%g_ms", r->percentiles[i]);
-    fprintf(f, ",errors_per_sec,reconnects_per_sec\n");
+    fprintf(f, ",errors_per_sec,reconnects_per_sec");
+    if (r->sampled) /* the server's evidence (--server-metrics) */
+        sb_sampled_csv_header(f);
+    fputc('\n', f);
 }
 
 static void csv_row(FILE *f, const struct sb_report *r)
@@ -30,7 +34,10 @@ static void csv_row(FILE *f, const struct sb_report *r)
             has ? sb_histogram_mean(h) / 1e6 : 0.0, has ? ms(sb_histogram_max(h)) : 0.0);
     for (int i = 0; i < r->npercentiles; i++)
         fprintf(f, ",%.3f", has ? ms(sb_histogram_percentile(h, r->percentiles[i])) : 0.0);
-    fprintf(f, ",%.2f,%.2f\n", per_sec(d->ignored_errors, s), per_sec(d->reconnects, s));
+    fprintf(f, ",%.2f,%.2f", per_sec(d->ignored_errors, s), per_sec(d->reconnects, s));
+    if (r->sampled)
+        sb_sampled_csv_row(f, r->sampled, s);
+    fputc('\n', f);
     fflush(f);
 }
 

@@ -31,6 +31,7 @@ void sb_report_fill(struct sb_report *r, enum sb_report_kind kind, const struct 
     r->seconds = s->seconds;
     r->elapsed = s->elapsed;
     r->threads = s->threads;
+    r->sampled = s->sampled;
     if (kind == SB_REPORT_WINDOW)
         return;
     /* checkpoints and the final report: the whole-run sections */

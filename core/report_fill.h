@@ -33,6 +33,7 @@ struct sb_report_span {
     const struct sb_tally *span, *end, *start;
     double seconds, elapsed;
     int threads, nclients;
+    const struct sb_sampled *sampled; /* the server's evidence, or NULL */
 };
 void sb_report_fill(struct sb_report *r, enum sb_report_kind kind, const struct sb_run *run,
                     const struct sb_report_span *s);

@@ -11,6 +11,7 @@
 
 #include "hdr_log.h"
 #include "report_phases.h"
+#include "report_server.h"
 #include "../lib/jsonw.h"
 
 static double per_sec(uint64_t n, double s) { return s > 0 ? (double)n / s : 0.0; }
@@ -289,6 +290,7 @@ static void json_extras(FILE *f, const struct sb_report *r)
         fprintf(f, ",\"unfinished_on_forced_shutdown\":%d", r->unfinished);
     if (r->server_counters_valid)
         json_server(f, r);
+    sb_sampled_json(f, r->sampled, r->sampled_why, (double)r->d.events, r->seconds);
 }
 
 /* The final line's "phases": one summary per phase (report_phases.h). */

@@ -7,6 +7,7 @@
  */
 #include "report.h"
 #include "report_phases.h"
+#include "report_server.h"
 
 #include <math.h>
 
@@ -295,6 +296,7 @@ static void text_final(FILE *f, const struct sb_report *r, const char *meta, int
     fputc('\n', f);
     final_text(f, r);
     extra_text(f, r);
+    sb_sampled_text(f, r->sampled, r->sampled_why, (double)r->d.events, r->seconds);
     sb_report_sections_text(f, r);
     phases_text(f, r->phases);
 }

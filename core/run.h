@@ -144,6 +144,7 @@ struct sb_run {
     int clients_given;              /* --clients was given */
     int ps_disabled;                /* --db-ps-mode=disable */
     int server_counters;            /* --db-server-counters */
+    int server_metrics;             /* --server-metrics: the sampler (server_sampler.c) */
     int no_database;                /* the workload says sbench.cmdline.database = false
                                        (sysbench's built-in tests): the null driver
                                        unless --db-driver, no SQL sections */

@@ -117,8 +117,8 @@ int sb_shard_apply(struct sb_run *run, char *err, size_t errlen)
         }
     }
     run->rand.seed = sb_shard_seed(run->rand.seed, s->index, s->count);
-    if (s->index != 0) /* the server's counters are read once, by shard 0 */
-        run->server_counters = 0;
+    if (s->index != 0) /* the server's counters are read and sampled once, by shard 0 */
+        run->server_counters = run->server_metrics = 0;
     return 0;
 }
 

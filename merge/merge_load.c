@@ -386,6 +386,9 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
     json_object *srv = sb_json_member(fin, "server");
     if (srv && server_counters(c, srv, s))
         return -1;
+    char msg[300];
+    if (mg_load_sampled(fin, &s->sampled, msg, sizeof msg))
+        return bad(c, "%s", msg);
     int64_t v = 0;
     if (sb_json_member(fin, "unfinished_on_forced_shutdown") &&
         get_i64(c, fin, "unfinished_on_forced_shutdown", &v))

@@ -234,6 +234,7 @@ static void final_report(const struct mg_run *m, const struct mg_out_opts *o, st
     r->server_counters_valid = t->server_valid;
     r->server = t->server;
     r->server_reset = t->server_reset;
+    r->sampled = t->sampled.valid ? &t->sampled : NULL;
     r->merge_data = 1;
 }
 

@@ -64,6 +64,7 @@ struct mg_shard {
     int server_valid;
     int server_reset;                  /* "server.reset": the counts are unknown */
     struct sbd_server_counters server; /* -1: unknown (null) */
+    struct sb_sampled sampled;         /* "server_metrics" (valid: read) */
     int pipeline_depth, unfinished;
     /* the windows: JSON interval line i with the log's interval i */
     struct mg_window *w;               /* [nw], owned */
@@ -116,6 +117,9 @@ void mg_shard_free(struct mg_shard *s);
  * line in err. */
 int mg_sections_parse(json_object *fin, struct sb_report_sections *out, char *err, size_t errlen);
 /* 1 when a and b declare the same sections. */
+/* merge_sampled.c: the final line's "server_metrics" into out (out->valid
+ * 0 when the shard did not sample); 0, or -1 with one line in err. */
+int mg_load_sampled(json_object *fin, struct sb_sampled *out, char *err, size_t errlen);
 int mg_sections_equal(const struct sb_report_sections *a, const struct sb_report_sections *b);
 
 /* The identity of a log (its "#[sbench shard ...]" comment) without

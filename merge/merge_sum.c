@@ -227,6 +227,8 @@ static int sum_final(struct mg_run *m)
             t->server_reset = x->server_reset;
             t->server_valid = 1;
         }
+        if (x->index == 0 && x->sampled.valid) /* sampled once, by shard 0 */
+            t->sampled = x->sampled;
     }
     t->nw = 0;
     t->seconds = m->end - m->t0;

@@ -272,6 +272,7 @@ static const struct sbd_driver mysql_driver = {
     .description = "MySQL and MariaDB (libmysqlclient API)",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_BACKSLASH_ESC |
             SBD_CAP_SERVER_COUNTERS | MYD_CAP_NONBLOCKING | SBD_CAP_STREAM | MYD_CAP_HOST_IO |
+            SBD_CAP_SERVER_SAMPLE |
             SBD_CAP_UNTYPED_PREPARE, /* mysql_stmt_prepare takes no types: a missing
                                         table fails at con:prepare, as in sysbench */
     .options = options,
@@ -308,6 +309,8 @@ static const struct sbd_driver mysql_driver = {
     .io_want = myd_io_want,
     .io_done = myd_io_done,
 #endif
+    .server_sample = myd_server_sample,
+    .server_waits = myd_server_waits,
 };
 
 /* Static driver table; never fails. */

@@ -77,6 +77,7 @@ struct sbd_conn {
     const struct sbc_transport *tp; /* never NULL once connected */
     struct sbd_error err;
     int64_t counter_reads;          /* server_counters calls on this conn */
+    int64_t counter_selects;        /* the sampler's SELECTs on it (mysql_sample.c) */
     int res_kind;                   /* RES_* */
     MYSQL_RES *res;                 /* RES_QUERY */
     int streamed;                   /* res is mysql_use_result's: its rows
@@ -182,6 +183,9 @@ int myd_fetch_row(sbd_conn *c, struct sbd_value *row);
 const char *myd_field_name(sbd_conn *c, int i);
 void myd_free_result(sbd_conn *c);
 int myd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
+/* mysql_sample.c: the sampler's counters and active-session sample. */
+int myd_server_sample(sbd_conn *c, struct sbd_server_sample *out);
+int myd_server_waits(sbd_conn *c, struct sbd_wait *out, int max, int *n);
 /* Releases any current result (query or statement). */
 void myd_release_result(sbd_conn *c);
 /* Start of every query and execute: releases the current result and sets

@@ -201,6 +201,8 @@ int myd_server_counters(sbd_conn *c, struct sbd_server_counters *out)
     c->counter_reads++;
     if (out->statements >= 0)
         out->statements -= c->counter_reads;
+    if (out->selects >= 0) /* the sampler's active-session samples */
+        out->selects -= c->counter_selects;
     return SBD_OK;
 }
 

@@ -265,7 +265,7 @@ static const struct sbd_driver pgsql_driver = {
     .name = "pgsql",
     .description = "PostgreSQL through libpq",
     .caps = SBD_CAP_PREPARED | SBD_CAP_BULK_LOAD | SBD_CAP_SERVER_COUNTERS |
-            SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_HOST_IO,
+            SBD_CAP_NONBLOCKING | SBD_CAP_PIPELINE | SBD_CAP_HOST_IO | SBD_CAP_SERVER_SAMPLE,
     .options = options,
     .init = pgd_init,
     .done = pgd_done,
@@ -294,6 +294,8 @@ static const struct sbd_driver pgsql_driver = {
     .io_want = pgd_io_want,
     .io_done = pgd_io_done,
     .field_name = pgd_field_name,
+    .server_sample = pgd_server_sample,
+    .server_waits = pgd_server_waits,
 };
 
 /* The driver table: static, never NULL, never fails. */

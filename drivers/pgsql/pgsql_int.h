@@ -99,6 +99,7 @@ struct sbd_conn {
     int (*poll)(sbd_conn *c, struct sbd_result_info *info, int *want_write);
     struct sbd_error err;
     int64_t counter_reads;        /* server_counters calls on this conn */
+    int sampler_ready;            /* pgsql_sample.c's session set up */
     char version[64];             /* "PostgreSQL 15.20" */
 
     /* current result: a PGresult, or (wire_res) the fast path's answer */
@@ -218,6 +219,9 @@ void pgd_free_stmt(struct sbd_stmt *s);
  * every result column is bytea (s->result_binary).  Once per statement. */
 void pgd_learn_columns(sbd_conn *c, sbd_stmt *s);
 int pgd_server_counters(sbd_conn *c, struct sbd_server_counters *out);
+/* pgsql_sample.c: the sampler's counters and active-session sample. */
+int pgd_server_sample(sbd_conn *c, struct sbd_server_sample *out);
+int pgd_server_waits(sbd_conn *c, struct sbd_wait *out, int max, int *n);
 /* pgsql_stmt.c: releases the current result, if any. */
 void pgd_clear_result(sbd_conn *c);
 /* pgsql_stmt.c: takes the connection out of COPY IN/OUT state, discarding

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 5
+#define SBD_ABI_MINOR 6
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -171,6 +171,8 @@ struct sbd_host {
                                              at once, so the server's error
                                              comes at prepare, and keeps it
                                              when the types change */
+#define SBD_CAP_SERVER_SAMPLE   (1u << 9) /* server_sample and server_waits
+                                             implemented (ABI 1.6) */
 
 /* One step of a statement's I/O that the host does for the driver
  * (io_want): send out[0..out_len) and/or receive up to in_room bytes into
@@ -198,6 +200,51 @@ struct sbd_server_counters {
     int64_t selects;      /* SELECT statements (Com_select) */
     int64_t inserts, updates, deletes;
     int64_t statements;   /* all statements (Questions), -1 if unknown */
+};
+
+/* ABI 1.6: the server's counters of one moment, read on the counters'
+ * connection once per reporting window by the host's sampler
+ * (core/server_sampler.c), which subtracts two reads.  The host sets
+ * struct_size to its sizeof before the call and fills every count with -1;
+ * the driver writes only the members that fit in struct_size, and leaves
+ * at -1 what the server cannot tell.  Cumulative counts unless marked
+ * "now" (a level at the moment of the read). */
+struct sbd_server_sample {
+    size_t struct_size;
+    int64_t commits, rollbacks;   /* as server_counters: this connection's own
+                                     reads (server_sample, server_waits too)
+                                     left out */
+    int64_t statements;           /* all statements (Questions), own left out */
+    int64_t blks_read, blks_hit;  /* pages read from disk / found in the buffer
+                                     pool (Innodb_buffer_pool_reads and
+                                     _read_requests) */
+    int64_t temp_bytes;           /* written to temporary files */
+    int64_t deadlocks, conflicts;
+    int64_t rows_read;            /* rows returned and fetched (Innodb_rows_read) */
+    int64_t rows_written;         /* rows inserted, updated, deleted */
+    int64_t wal_bytes;            /* WAL / redo log written (Innodb_os_log_written) */
+    int64_t wal_waits;            /* waits for WAL space or flush (Innodb_log_waits;
+                                     PostgreSQL: wal_buffers_full) */
+    int64_t checkpoints_timed, checkpoints_req;
+    int64_t buffers_written;      /* buffers written by checkpoints, the
+                                     background writer and backends
+                                     (Innodb_buffer_pool_pages_flushed) */
+    int64_t lock_waits;           /* row lock waits (Innodb_row_lock_waits);
+                                     PostgreSQL: -1 (see server_waits) */
+    int64_t lock_wait_ms;         /* time in row lock waits (Innodb_row_lock_time) */
+    int64_t locks_waiting_now;    /* now: lock requests not granted (pg_locks,
+                                     Innodb_row_lock_current_waits) */
+    int64_t history_length_now;   /* now: undo history not yet purged */
+};
+
+/* ABI 1.6: one wait of an active-session sample: how many of the run's
+ * sessions (those of the current database, this connection left out) were
+ * active in it at the moment of the read ("CPU" when active and waiting
+ * on nothing). */
+#define SBD_WAIT_NAME 64
+struct sbd_wait {
+    char name[SBD_WAIT_NAME];     /* "type:event", NUL-terminated */
+    int64_t sessions;
 };
 
 struct sbd_driver {
@@ -369,6 +416,14 @@ struct sbd_driver {
      * returned SBD_DONE (a driver may drop the names with the last row).  Only called when a workload asks (rs:field_name),
      * never per statement. */
     const char *(*field_name)(sbd_conn *conn, int i);
+    /* --- the server's evidence (ABI 1.6, SBD_CAP_SERVER_SAMPLE; else NULL)
+     * Called by the host's sampler on the connection that reads
+     * server_counters, never on a worker's. --- */
+    /* The counters of this moment (struct sbd_server_sample). */
+    int (*server_sample)(sbd_conn *conn, struct sbd_server_sample *out);
+    /* One active-session sample: at most max waits into out, how many
+     * into *n. */
+    int (*server_waits)(sbd_conn *conn, struct sbd_wait *out, int max, int *n);
 };
 
 /* The entry point every driver defines:

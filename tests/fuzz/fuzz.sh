@@ -98,7 +98,7 @@ target() { # name: build it and run it for its time
         build fuzz_json_read -D_GNU_SOURCE -DSB_VERSION='"fuzz"' $(pkg-config --cflags json-c lua5.4) \
             "$src/tests/fuzz/fuzz_json_read.c" "$src/merge/merge_load.c" "$src/merge/merge_sections.c" "$src/compare/compare_load.c" \
             "$src/compare/compare_check.c" "$src/results/json_get.c" "$src/results/readfile.c" "$src/results/hdr_read.c" "$src/results/report_check.c" \
-            "$src/core/histogram.c" "$src/core/report_sections.c" \
+            "$src/core/histogram.c" "$src/core/report_sections.c" "$src/merge/merge_sampled.c" "$src/core/sampled.c" \
             "$src/core/stats.c" "$src/core/shard_id.c" "$src/merge/merge_sum.c" "$src/merge/merge_shard.c" "$src/compare/compare_json.c" \
             "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/compare/compare_probe.c" "$src/lib/options.c" "$src/lib/secret_mask.c" \
             "$src/core/event_types.c" "$src/core/run_meta.c" "$src/lib/jsonw.c" "$src/core/sysinfo.c" \

@@ -5,7 +5,8 @@
 # (whatever the core count; the old rule, sbench's share of all cores,
 # never fired here).  PostgreSQL answering SELECT pg_sleep(0.01): the
 # client's threads wait 10 ms per event for the server and do almost
-# nothing: "server-bound", never "client-bound" nor a client warning.
+# nothing: "server-bound", never "client-bound" nor a client warning; the
+# server's own evidence (its sampler) names pg_sleep's wait event.
 # Then the checks before the first run: a target option no driver knows,
 # and a misspelt key of a comparison file, refused before anything runs;
 # a failed run explained by its FATAL: line.  Needs SBT_PGHOST,
@@ -29,6 +30,13 @@ expect_eq "pg_sleep: the busiest client thread was busy under 20% of the time" \
     "$(pyq bn/summary.json "all(p['bottleneck']['busiest_thread_cpu_share'] + p['bottleneck']['busiest_thread_delay_share'] < 0.2 for p in d['points'] if p['target'] == 'pg')")" True
 expect_eq "pg_sleep: the rate is the sleep's, ~100 a second per thread" \
     "$(pyq bn/summary.json "all(50 < p['tps']['median'] / p['threads'] <= 101 for p in d['points'] if p['target'] == 'pg')")" True
+# the server's own evidence (--server-metrics): the sessions sampled in
+# pg_sleep's wait event, named in the pg point's limits; none for null
+expect_eq "pg_sleep: the server's evidence names Timeout:PgSleep" \
+    "$(pyq bn/summary.json "[('Timeout:PgSleep' in (p['bottleneck']['server_evidence'] or ''), 'evidence' in p['bottleneck']['text']) for p in d['points'] if p['target'] == 'pg' and p['threads'] == 2]")" \
+    "[(True, True)]"
+expect_eq "null driver: no server evidence" \
+    "$(pyq bn/summary.json "[p['bottleneck']['server_evidence'] for p in d['points'] if p['target'] == 'null']")" "[None, None]"
 expect_eq "one client_bound warning per null point, none for pg" \
     "$(pyq bn/summary.json "sorted((w['target'], w['threads']) for w in d['warnings'] if w['kind'] == 'client_bound')")" \
     "[('null', 1), ('null', 2)]"

@@ -53,8 +53,11 @@ wl_setup() {
     *) die "unknown target '$TARGET' (pgsql mysql odbc-pg odbc-maria odbc-sqlite sqlite)" ;;
     esac
     case "$TARGET" in
-    pgsql) SB_DRV="--db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest --pgsql-password=$SBT_PGPASSWORD --pgsql-db=sbtest --pgsql-sslmode=disable" ;;
-    mysql) SB_DRV="--db-driver=mysql --mysql-socket=$SBT_MYSQL_SOCKET --mysql-user=sbtest --mysql-password=$SBT_MYSQL_PASSWORD --mysql-db=sbtest" ;;
+    # --server-metrics=off: the tests count sbench's statements in the
+    # server's own counters, which the sampler's would add to (its
+    # statements are tested in server_metrics.sh)
+    pgsql) SB_DRV="--server-metrics=off --db-driver=pgsql --pgsql-host=$SBT_PGHOST --pgsql-port=$SBT_PGPORT --pgsql-user=sbtest --pgsql-password=$SBT_PGPASSWORD --pgsql-db=sbtest --pgsql-sslmode=disable" ;;
+    mysql) SB_DRV="--server-metrics=off --db-driver=mysql --mysql-socket=$SBT_MYSQL_SOCKET --mysql-user=sbtest --mysql-password=$SBT_MYSQL_PASSWORD --mysql-db=sbtest" ;;
     sqlite) SB_DRV="--db-driver=sqlite --sqlite-db=$SQLITE_DB" ;;
     odbc-*)
         # Own odbc.ini so that the odbc_driver test's files stay untouched.
