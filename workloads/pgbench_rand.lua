@@ -191,4 +191,14 @@ function M.client_state(seed, nclients, client)
    return mine or M.new(seed + client), next64(base)
 end
 
+-- Under sbench, the same draws in C (lua/l_pgrand.c, the same numbers on
+-- the same state table): no Lua bytecode per draw on the hot path.  Plain
+-- Lua (tests/lua) keeps the functions above.
+local C = rawget(_G, "sbench") and rawget(sbench, "pgbench_rand")
+if C then
+   M.uniform, M.double, M.exponential = C.uniform, C.double, C.exponential
+   M.gaussian, M.zipfian, M.permute = C.gaussian, C.zipfian, C.permute
+   M.hash_fnv1a, M.hash_murmur2 = C.hash_fnv1a, C.hash_murmur2
+end
+
 return M
