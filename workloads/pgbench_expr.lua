@@ -180,6 +180,7 @@ local function binary(op, fa, fb)
       local fi, fd = pair[1], pair[2]
       return function(c)
          local a, b = fa(c), fb(c)
+         if mtype(a) == "integer" and mtype(b) == "integer" then return fi(a, b) end -- the common case
          if a == NULL or b == NULL then return NULL end
          if mtype(a) == "float" or mtype(b) == "float" then
             return fd(to_double(a), to_double(b))
@@ -416,6 +417,23 @@ function P:primary()
    error("syntax error near " .. tostring(t[2] or t[1]), 0)
 end
 
+-- random(lo, hi), the built-in scripts' one function: two integers in a
+-- range that cannot overflow go straight to the draw, anything else
+-- through random's general checks (f, with the call site's vals).
+local function random_call(lo_f, hi_f, f, vals)
+   local uniform = R.uniform
+   return function(c)
+      local lo, hi = lo_f(c), hi_f(c)
+      if mtype(lo) == "integer" and mtype(hi) == "integer" and lo <= hi and
+         (lo >= 0 or hi < 0) and hi - lo < MAXINT then
+         return uniform(c.rs, lo, hi)
+      end
+      if lo == NULL or hi == NULL then return NULL end
+      vals[1], vals[2] = lo, hi
+      return f(c, vals)
+   end
+end
+
 function P:call(name)
    local def = funcs[name]
    if not def then error("unexpected function name \"" .. name .. "\"", 0) end
@@ -435,11 +453,13 @@ function P:call(name)
    -- one argument table per call site, refilled on each call: a site is
    -- never inside its own arguments, so no evaluation overwrites another's
    local vals = {}
-   return function(c)
+   local function call(c)
       for i = 1, n do vals[i] = args[i](c) end
       if name ~= "debug" and any_null(vals) then return NULL end
       return f(c, vals)
    end
+   if name == "random" and n == 2 then return random_call(args[1], args[2], f, vals) end
+   return call
 end
 
 function P:case()

@@ -20,6 +20,7 @@ local S = require("pgbench_script")
 local M = {}
 local NULL, to_text = E.NULL, E.to_text
 local concat = table.concat
+local mtype = math.type
 
 local usleep
 do
@@ -83,6 +84,7 @@ function M.new(con, opts)
    -- compound command running (upvalues: no table store per statement)
    local in_tx, at_part = false, 0
    local T = sbench.sql.type
+   local BIGINT = T.BIGINT
 
    -- The statement's text with its variables' values; the pieces' table
    -- is the part's own, reused (each client parses its own scripts).
@@ -110,9 +112,27 @@ function M.new(con, opts)
          types[#types + 1] = ty
       end
       if #params > 0 then st:bind_param(table.unpack(params)) end
-      local s = { st = st, params = params, types = types }
+      -- the variables' names and the methods param:set and stmt:execute
+      -- as plain functions: no lookup through a metatable per statement
+      local names = {}
+      for k = 1, #params do names[k] = p[2 * k] end
+      local s = { st = st, params = params, types = types, names = names,
+                  set = params[1] and params[1].set, exec = st.execute }
       stmts[part] = s
       return s
+   end
+
+   -- Parameter k of s from variable value v, when it is not an integer
+   -- into a BIGINT (the common case exec_part sets itself).
+   local function set_param(script, cmd, s, k, v)
+      local name, ty = s.names[k], s.types[k]
+      if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
+      if type(v) == "string" and ty ~= T.VARCHAR then v = E.parse_value(v) or v end
+      if ty == T.BIGINT and mtype(v) ~= "integer" then
+         script_fail(script, cmd, "variable \"" .. name .. "\" was an integer when the statement was prepared")
+      elseif ty == T.DOUBLE then v = tonumber(v) or v
+      elseif ty == T.VARCHAR then v = to_text(v) end
+      s.set(s.params[k], v)
    end
 
    local function exec_part(script, cmd, part, vars)
@@ -125,20 +145,13 @@ function M.new(con, opts)
       end
       if not prepared then return con:query(literal(script, cmd, part, vars)) end
       local s = stmts[part] or prepare(script, cmd, part, vars)
-      local p, params, types = part.pieces, s.params, s.types
+      local params, types, names, set = s.params, s.types, s.names, s.set
       for k = 1, #params do
-         local name = p[2 * k]
-         local v = vars[name]
-         if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
-         local ty = types[k]
-         if type(v) == "string" and ty ~= T.VARCHAR then v = E.parse_value(v) or v end
-         if ty == T.BIGINT and math.type(v) ~= "integer" then
-            script_fail(script, cmd, "variable \"" .. name .. "\" was an integer when the statement was prepared")
-         elseif ty == T.DOUBLE then v = tonumber(v) or v
-         elseif ty == T.VARCHAR then v = to_text(v) end
-         params[k]:set(v)
+         local v = vars[names[k]]
+         if types[k] == BIGINT and mtype(v) == "integer" then set(params[k], v)
+         else set_param(script, cmd, s, k, v) end
       end
-      return s.st:execute()
+      return s.exec(s.st)
    end
 
    local function run_sql(script, cmd, vars)
@@ -201,8 +214,8 @@ function M.new(con, opts)
          pc = pc + 1
          if k == "sql" then
             run_sql(script, c, vars)
-         elseif k == "set" then
-            vars[c.var] = eval(script, c, ctx)
+         elseif k == "set" then -- no pcall: R.script_error locates its error
+            vars[c.var] = c.expr(ctx)
          elseif k == "if" then
             pc = enter_branch(script, cmds, pc - 1, ctx)
          elseif k == "elif" or k == "else" then
@@ -236,6 +249,16 @@ function M.new(con, opts)
       end
       if slots and R.at_index then record(slots[R.at_index], clock() - t0) end
       return in_tx
+   end
+
+   -- The error a transaction of script raised, with an expression's
+   -- error in a \set (raised unlocated, see R.run) made the script's
+   -- failure "SOURCE:LINE: message" of the command running.
+   function R.script_error(script, err)
+      if type(err) == "table" and err.expr_error and R.at then
+         return select(2, pcall(script_fail, script, R.at, err.expr_error))
+      end
+      return err
    end
 
    -- The query of the compound command that failed (0: the first).
