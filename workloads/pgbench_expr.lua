@@ -163,6 +163,13 @@ arith["<"][2] = arith["<"][1]
 arith["<="][2] = arith["<="][1]
 arith["!="] = arith["<>"]
 
+-- What the compiler knows of a compiled leaf, for the shapes below: the
+-- value of an integer constant, the name of a variable.
+local int_const = setmetatable({}, { __mode = "k" })
+local var_name = setmetatable({}, { __mode = "k" })
+-- |a|, |b| below this: a * b cannot overflow
+local MUL_SAFE = 0x80000000
+
 local function binary(op, fa, fb)
    if op == "%" then
       return function(c)
@@ -178,7 +185,7 @@ local function binary(op, fa, fb)
    local pair = arith[op]
    if pair then
       local fi, fd = pair[1], pair[2]
-      return function(c)
+      local general = function(c)
          local a, b = fa(c), fb(c)
          if mtype(a) == "integer" and mtype(b) == "integer" then return fi(a, b) end -- the common case
          if a == NULL or b == NULL then return NULL end
@@ -187,6 +194,19 @@ local function binary(op, fa, fb)
          end
          return fi(to_int(a), to_int(b))
       end
+      local ka, vb = int_const[fa], var_name[fb]
+      if op == "*" and ka and vb and ka > -MUL_SAFE and ka < MUL_SAFE then
+         -- constant * :variable (the built-in scripts' 100000 * :scale):
+         -- a small integer in the variable is multiplied on the spot,
+         -- anything else goes the general way (reading a variable has no
+         -- side effect, so fb may read it again)
+         return function(c)
+            local b = c.vars[vb]
+            if mtype(b) == "integer" and b > -MUL_SAFE and b < MUL_SAFE then return ka * b end
+            return general(c)
+         end
+      end
+      return general
    end
    local bit = {
       ["&"] = function(a, b) return a & b end,
@@ -383,7 +403,11 @@ function P:expect(kind, val)
    return self:next()
 end
 
-local function const(v) return function() return v end end
+local function const(v)
+   local f = function() return v end
+   if mtype(v) == "integer" then int_const[f] = v end
+   return f
+end
 
 function P:primary()
    local t = self:next()
@@ -396,7 +420,7 @@ function P:primary()
    if k == "VAR" then
       local name = t[2]
       self.used[name] = true
-      return function(c)
+      local f = function(c)
          local v = c.vars[name]
          if v == nil then fail("undefined variable \"" .. name .. "\"") end
          if type(v) == "string" then
@@ -406,6 +430,8 @@ function P:primary()
          end
          return v
       end
+      var_name[f] = name
+      return f
    end
    if k == "OP" and t[2] == "(" then
       local e = self:expr()
@@ -421,11 +447,13 @@ end
 -- range that cannot overflow go straight to the draw, anything else
 -- through random's general checks (f, with the call site's vals).
 local function random_call(lo_f, hi_f, f, vals)
-   local uniform = R.uniform
+   local uniform, klo = R.uniform, int_const[lo_f]
    return function(c)
-      local lo, hi = lo_f(c), hi_f(c)
+      local lo = klo or lo_f(c)
+      local hi = hi_f(c)
+      -- hi - lo wraps below 0 exactly when the range overflows
       if mtype(lo) == "integer" and mtype(hi) == "integer" and lo <= hi and
-         (lo >= 0 or hi < 0) and hi - lo < MAXINT then
+         hi - lo >= 0 and hi - lo < MAXINT then
          return uniform(c.rs, lo, hi)
       end
       if lo == NULL or hi == NULL then return NULL end

@@ -79,7 +79,8 @@ function M.new(con, opts)
    local clock, record = sbench.clock_ns, sbench.named_record
    local prepared = opts.mode == "prepared"
    local native_verbs = opts.dialect == "postgresql" or opts.dialect == "sqlite"
-   local stmts = {} -- part -> { st, params, types }
+   local stmts = {} -- part -> { st, params, types, names, set, exec }
+   local direct = {} -- command -> its one statement's stmts entry (see run_sql)
    -- the transaction the script began is still open; the query of a
    -- compound command running (upvalues: no table store per statement)
    local in_tx, at_part = false, 0
@@ -135,6 +136,17 @@ function M.new(con, opts)
       s.set(s.params[k], v)
    end
 
+   -- A prepared statement s with its parameters from vars.
+   local function exec_prepared(script, cmd, s, vars)
+      local params, types, names, set = s.params, s.types, s.names, s.set
+      for k = 1, #params do
+         local v = vars[names[k]]
+         if types[k] == BIGINT and mtype(v) == "integer" then set(params[k], v)
+         else set_param(script, cmd, s, k, v) end
+      end
+      return s.exec(s.st)
+   end
+
    local function exec_part(script, cmd, part, vars)
       local verb = part.verb
       if verb then in_tx = verb == "begin" end
@@ -144,14 +156,7 @@ function M.new(con, opts)
          return nil
       end
       if not prepared then return con:query(literal(script, cmd, part, vars)) end
-      local s = stmts[part] or prepare(script, cmd, part, vars)
-      local params, types, names, set = s.params, s.types, s.names, s.set
-      for k = 1, #params do
-         local v = vars[names[k]]
-         if types[k] == BIGINT and mtype(v) == "integer" then set(params[k], v)
-         else set_param(script, cmd, s, k, v) end
-      end
-      return s.exec(s.st)
+      return exec_prepared(script, cmd, stmts[part] or prepare(script, cmd, part, vars), vars)
    end
 
    local function run_sql(script, cmd, vars)
@@ -163,6 +168,12 @@ function M.new(con, opts)
          if cmd.how == "aset" then store(script, cmd, rs, part, vars, cmd.prefix, false)
          elseif cmd.how == "gset" and i == #parts then store(script, cmd, rs, part, vars, cmd.prefix, true)
          end
+      end
+      -- one prepared statement, no \gset, no transaction verb: R.run
+      -- runs it straight from then on
+      local part = parts[1]
+      if #parts == 1 and not cmd.how and not part.verb and stmts[part] then
+         direct[cmd] = stmts[part]
       end
    end
 
@@ -213,7 +224,9 @@ function M.new(con, opts)
          R.at_index = pc
          pc = pc + 1
          if k == "sql" then
-            run_sql(script, c, vars)
+            local s = direct[c]
+            if s then at_part = 0; exec_prepared(script, c, s, vars)
+            else run_sql(script, c, vars) end
          elseif k == "set" then -- no pcall: R.script_error locates its error
             vars[c.var] = c.expr(ctx)
          elseif k == "if" then
@@ -280,6 +293,7 @@ function M.new(con, opts)
    -- close(): the prepared statements of this connection.
    function R.close()
       for part, s in pairs(stmts) do pcall(s.st.close, s.st); stmts[part] = nil end
+      for c in pairs(direct) do direct[c] = nil end
    end
 
    return R
