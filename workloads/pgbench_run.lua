@@ -118,7 +118,8 @@ function M.new(con, opts)
       local names = {}
       for k = 1, #params do names[k] = p[2 * k] end
       local s = { st = st, params = params, types = types, names = names,
-                  set = params[1] and params[1].set, exec = st.execute }
+                  set = params[1] and params[1].set, exec = st.execute,
+                  set_vars = params[1] and params[1].set_vars }
       stmts[part] = s
       return s
    end
@@ -139,7 +140,12 @@ function M.new(con, opts)
    -- A prepared statement s with its parameters from vars.
    local function exec_prepared(script, cmd, s, vars)
       local params, types, names, set = s.params, s.types, s.names, s.set
-      for k = 1, #params do
+      local from = 1
+      if s.set_vars then -- the integers in one call: from = the first it left
+         from = s.set_vars(params, vars, names)
+         if from == 0 then return s.exec(s.st) end
+      end
+      for k = from, #params do
          local v = vars[names[k]]
          if types[k] == BIGINT and mtype(v) == "integer" then set(params[k], v)
          else set_param(script, cmd, s, k, v) end
