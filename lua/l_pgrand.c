@@ -9,6 +9,8 @@
  * copy of two integers.  No allocation per call.
  *
  *   uniform(st, lo, hi)               random(lo, hi); the caller checked lo <= hi
+ *   uniform_fast(st, lo, hi)          the same when lo, hi are integers, lo <= hi and
+ *                                     hi - lo < 2^63 - 1; else nothing (nil, no draw)
  *   exponential(st, lo, hi, param)    random_exponential
  *   gaussian(st, lo, hi, param)       random_gaussian
  *   zipfian(st, lo, hi, s)            random_zipfian
@@ -96,6 +98,22 @@ static int p_uniform(lua_State *L)
     load(L, &p);
     uint64_t lo = (uint64_t)luaL_checkinteger(L, 2), hi = (uint64_t)luaL_checkinteger(L, 3);
     uint64_t v = lo + range64(&p, hi - lo);
+    store(L, &p);
+    lua_pushinteger(L, (lua_Integer)v);
+    return 1;
+}
+
+static int p_uniform_fast(lua_State *L)
+{
+    if (!lua_isinteger(L, 2) || !lua_isinteger(L, 3))
+        return 0;
+    lua_Integer lo = lua_tointeger(L, 2), hi = lua_tointeger(L, 3);
+    uint64_t width = (uint64_t)hi - (uint64_t)lo;
+    if (lo > hi || width >= (uint64_t)INT64_MAX) /* empty, or pgbench's "too large" */
+        return 0;
+    struct prng p;
+    load(L, &p);
+    uint64_t v = (uint64_t)lo + range64(&p, width);
     store(L, &p);
     lua_pushinteger(L, (lua_Integer)v);
     return 1;
@@ -249,7 +267,7 @@ static int p_hash_murmur2(lua_State *L)
 void l_open_pgrand(lua_State *L)
 {
     static const luaL_Reg f[] = {
-        {"uniform", p_uniform}, {"double", p_double}, {"exponential", p_exponential},
+        {"uniform", p_uniform}, {"uniform_fast", p_uniform_fast}, {"double", p_double}, {"exponential", p_exponential},
         {"gaussian", p_gaussian}, {"zipfian", p_zipfian}, {"permute", p_permute},
         {"hash_fnv1a", p_hash_fnv1a}, {"hash_murmur2", p_hash_murmur2}, {NULL, NULL}};
     luaL_newlib(L, f);

@@ -447,15 +447,12 @@ end
 -- range that cannot overflow go straight to the draw, anything else
 -- through random's general checks (f, with the call site's vals).
 local function random_call(lo_f, hi_f, f, vals)
-   local uniform, klo = R.uniform, int_const[lo_f]
+   local uniform_fast, klo = R.uniform_fast, int_const[lo_f]
    return function(c)
       local lo = klo or lo_f(c)
       local hi = hi_f(c)
-      -- hi - lo wraps below 0 exactly when the range overflows
-      if mtype(lo) == "integer" and mtype(hi) == "integer" and lo <= hi and
-         hi - lo >= 0 and hi - lo < MAXINT then
-         return uniform(c.rs, lo, hi)
-      end
+      local v = uniform_fast(c.rs, lo, hi) -- nil: not two integers in a valid range
+      if v then return v end
       if lo == NULL or hi == NULL then return NULL end
       vals[1], vals[2] = lo, hi
       return f(c, vals)

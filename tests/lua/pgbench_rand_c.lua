@@ -18,6 +18,12 @@ function event()
     for i = 1, 2000 do
       local r = ranges[i % #ranges + 1]
       chk("uniform", L.uniform(a, r[1], r[2]), C.uniform(b, r[1], r[2]))
+      local f = ranges[i % #ranges + 1]
+      chk("uniform_fast", L.uniform_fast(a, f[1], f[2]), C.uniform_fast(b, f[1], f[2]))
+      chk("uniform_fast refused", L.uniform_fast(a, 5, 1), C.uniform_fast(b, 5, 1))
+      chk("uniform_fast refused", L.uniform_fast(a, 0, math.maxinteger), C.uniform_fast(b, 0, math.maxinteger))
+      chk("uniform_fast refused", L.uniform_fast(a, 1.0, 3), C.uniform_fast(b, 1.0, 3))
+      chk("uniform_fast refused", L.uniform_fast(a, 1, "3"), C.uniform_fast(b, 1, "3"))
       chk("double", L.double(a), C.double(b))
       chk("exp", L.exponential(a, 1, 1000, 2.5), C.exponential(b, 1, 1000, 2.5))
       chk("gauss", L.gaussian(a, -50, 1000, 2.5), C.gaussian(b, -50, 1000, 2.5))
