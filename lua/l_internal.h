@@ -134,6 +134,8 @@ void l_open_sbench(lua_State *L, struct sb_worker *w);
 void l_open_sql(lua_State *L);
 /* Installs sbench.rand into the table on top of the stack. */
 void l_open_rand(lua_State *L);
+/* Installs sbench.pgbench_rand (l_pgrand.c): pgbench's random draws in C. */
+void l_open_pgrand(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);

@@ -194,6 +194,39 @@ static int conn_query_stream(lua_State *L)
     return 2;
 }
 
+/* param.set_vars(params, vars, names): params[k]:set(vars[names[k]]) for
+ * k = 1, 2, ... while the value is a Lua integer and the parameter an
+ * integer one (param:set's common case), in one call for a statement's
+ * parameters (workloads/pgbench_run.lua); returns the k it stopped at, 0
+ * when all are set: the caller sets params[k..] its own way. */
+static int param_set_vars(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    for (lua_Integer k = 1; k <= n; k++) {
+        lua_rawgeti(L, 1, k);
+        struct l_param *p = lua_touserdata(L, 4);
+        int mine = p != NULL && lua_getmetatable(L, 4) && lua_rawequal(L, -1, lua_upvalueindex(1));
+        lua_rawgeti(L, 3, k);
+        lua_rawget(L, 2);
+        int is_int = lua_isinteger(L, -1);
+        lua_Integer i = is_int ? lua_tointeger(L, -1) : 0;
+        lua_settop(L, 3);
+        if (!mine || !is_int || p->ls->s == NULL || (p->v != NULL && p->v->type != SBD_TYPE_INT)) {
+            lua_pushinteger(L, k);
+            return 1;
+        }
+        if (p->v != NULL) { /* NULL: a parameter without a placeholder */
+            p->v->i = i;
+            p->v->is_null = 0;
+        }
+    }
+    lua_pushinteger(L, 0);
+    return 1;
+}
+
 void l_sql_open_stmt(lua_State *L)
 {
     static const luaL_Reg conn_m[] = {{"prepare", conn_prepare},
@@ -202,7 +235,8 @@ void l_sql_open_stmt(lua_State *L)
         {"bind_create", stmt_bind_create}, {"bind_param", stmt_bind_param},
         {"close", stmt_close}, {NULL, NULL}};
     static const luaL_Reg param_m[] = {
-        {"set", param_set}, {"set_rand_str", param_set_rand_str}, {NULL, NULL}};
+        {"set", param_set}, {"set_rand_str", param_set_rand_str}, {"set_vars", param_set_vars},
+        {NULL, NULL}};
     l_sql_add_methods(L, CONN_MT, conn_m);
     l_sql_add_methods(L, STMT_MT, stmt_m);
     l_sql_add_methods(L, PARAM_MT, param_m);

@@ -467,7 +467,7 @@ function event()
    if retrying then fail:start(ctx.rs, restarting) end
    restarting = false
    local ok, err = pcall(runner.run, e.script, ctx) -- ok: err is whether it left a BEGIN open
-   if not ok then return transaction_failed(e, err) end
+   if not ok then return transaction_failed(e, runner.script_error(e.script, err)) end
    if retrying then fail:finish(e) end
    if txlog then log_tx(e) end
    if err then -- counted as processed, then the client aborts (as pgbench 15)

@@ -163,6 +163,13 @@ arith["<"][2] = arith["<"][1]
 arith["<="][2] = arith["<="][1]
 arith["!="] = arith["<>"]
 
+-- What the compiler knows of a compiled leaf, for the shapes below: the
+-- value of an integer constant, the name of a variable.
+local int_const = setmetatable({}, { __mode = "k" })
+local var_name = setmetatable({}, { __mode = "k" })
+-- |a|, |b| below this: a * b cannot overflow
+local MUL_SAFE = 0x80000000
+
 local function binary(op, fa, fb)
    if op == "%" then
       return function(c)
@@ -178,14 +185,28 @@ local function binary(op, fa, fb)
    local pair = arith[op]
    if pair then
       local fi, fd = pair[1], pair[2]
-      return function(c)
+      local general = function(c)
          local a, b = fa(c), fb(c)
+         if mtype(a) == "integer" and mtype(b) == "integer" then return fi(a, b) end -- the common case
          if a == NULL or b == NULL then return NULL end
          if mtype(a) == "float" or mtype(b) == "float" then
             return fd(to_double(a), to_double(b))
          end
          return fi(to_int(a), to_int(b))
       end
+      local ka, vb = int_const[fa], var_name[fb]
+      if op == "*" and ka and vb and ka > -MUL_SAFE and ka < MUL_SAFE then
+         -- constant * :variable (the built-in scripts' 100000 * :scale):
+         -- a small integer in the variable is multiplied on the spot,
+         -- anything else goes the general way (reading a variable has no
+         -- side effect, so fb may read it again)
+         return function(c)
+            local b = c.vars[vb]
+            if mtype(b) == "integer" and b > -MUL_SAFE and b < MUL_SAFE then return ka * b end
+            return general(c)
+         end
+      end
+      return general
    end
    local bit = {
       ["&"] = function(a, b) return a & b end,
@@ -382,7 +403,11 @@ function P:expect(kind, val)
    return self:next()
 end
 
-local function const(v) return function() return v end end
+local function const(v)
+   local f = function() return v end
+   if mtype(v) == "integer" then int_const[f] = v end
+   return f
+end
 
 function P:primary()
    local t = self:next()
@@ -395,7 +420,7 @@ function P:primary()
    if k == "VAR" then
       local name = t[2]
       self.used[name] = true
-      return function(c)
+      local f = function(c)
          local v = c.vars[name]
          if v == nil then fail("undefined variable \"" .. name .. "\"") end
          if type(v) == "string" then
@@ -405,6 +430,8 @@ function P:primary()
          end
          return v
       end
+      var_name[f] = name
+      return f
    end
    if k == "OP" and t[2] == "(" then
       local e = self:expr()
@@ -414,6 +441,22 @@ function P:primary()
    if k == "CASE" then return self:case() end
    if k == "FUNC" then return self:call(t[2]) end
    error("syntax error near " .. tostring(t[2] or t[1]), 0)
+end
+
+-- random(lo, hi), the built-in scripts' one function: two integers in a
+-- range that cannot overflow go straight to the draw, anything else
+-- through random's general checks (f, with the call site's vals).
+local function random_call(lo_f, hi_f, f, vals)
+   local uniform_fast, klo = R.uniform_fast, int_const[lo_f]
+   return function(c)
+      local lo = klo or lo_f(c)
+      local hi = hi_f(c)
+      local v = uniform_fast(c.rs, lo, hi) -- nil: not two integers in a valid range
+      if v then return v end
+      if lo == NULL or hi == NULL then return NULL end
+      vals[1], vals[2] = lo, hi
+      return f(c, vals)
+   end
 end
 
 function P:call(name)
@@ -435,11 +478,13 @@ function P:call(name)
    -- one argument table per call site, refilled on each call: a site is
    -- never inside its own arguments, so no evaluation overwrites another's
    local vals = {}
-   return function(c)
+   local function call(c)
       for i = 1, n do vals[i] = args[i](c) end
       if name ~= "debug" and any_null(vals) then return NULL end
       return f(c, vals)
    end
+   if name == "random" and n == 2 then return random_call(args[1], args[2], f, vals) end
+   return call
 end
 
 function P:case()

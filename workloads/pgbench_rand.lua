@@ -74,6 +74,18 @@ function M.uniform(st, lo, hi)
    return lo + range64(st, hi - lo)
 end
 
+-- uniform_fast(st, lo, hi): the same when lo and hi are integers with
+-- lo <= hi and hi - lo < 2^63 - 1 (hi - lo wraps below 0 exactly when the
+-- range overflows); else nil, and no draw.
+function M.uniform_fast(st, lo, hi)
+   local mtype = math.type
+   if mtype(lo) == "integer" and mtype(hi) == "integer" and lo <= hi and
+      hi - lo >= 0 and hi - lo < math.maxinteger then
+      return lo + range64(st, hi - lo)
+   end
+   return nil
+end
+
 function M.exponential(st, lo, hi, param)
    local cut = math.exp(-param)
    local u = 1.0 - double(st)
@@ -189,6 +201,19 @@ function M.client_state(seed, nclients, client)
       if i == client then mine = M.new(s) end
    end
    return mine or M.new(seed + client), next64(base)
+end
+
+-- Under sbench, the same draws in C (lua/l_pgrand.c, the same numbers on
+-- the same state table): no Lua bytecode per draw on the hot path.  Plain
+-- Lua (tests/lua) keeps the functions above.
+-- (not rawget: a client coroutine's sbench table is its own, whose reads
+-- fall through to the state's)
+local C = type(sbench) == "table" and sbench.pgbench_rand
+if C then
+   M.uniform, M.double, M.exponential = C.uniform, C.double, C.exponential
+   M.gaussian, M.zipfian, M.permute = C.gaussian, C.zipfian, C.permute
+   M.hash_fnv1a, M.hash_murmur2 = C.hash_fnv1a, C.hash_murmur2
+   M.uniform_fast = C.uniform_fast
 end
 
 return M

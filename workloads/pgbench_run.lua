@@ -21,6 +21,7 @@ local Names = require("pgbench_names")
 local M = {}
 local NULL, to_text = E.NULL, E.to_text
 local concat = table.concat
+local mtype = math.type
 
 local usleep
 do
@@ -118,11 +119,13 @@ function M.new(con, opts)
    local clock, record = sbench.clock_ns, sbench.named_record
    local prepared = opts.mode == "prepared"
    local native_verbs = opts.dialect == "postgresql" or opts.dialect == "sqlite"
-   local stmts = {} -- part -> { st, params, types }
+   local stmts = {} -- part -> { st, params, types, names, set, exec }
+   local direct = {} -- command -> its one statement's stmts entry (see run_sql)
    -- the transaction the script began is still open; the query of a
    -- compound command running (upvalues: no table store per statement)
    local in_tx, at_part = false, 0
    local T = sbench.sql.type
+   local BIGINT = T.BIGINT
 
    -- The statement's text with its variables' values; the pieces' table
    -- is the part's own, reused (each client parses its own scripts).
@@ -150,9 +153,44 @@ function M.new(con, opts)
          types[#types + 1] = ty
       end
       if #params > 0 then st:bind_param(table.unpack(params)) end
-      local s = { st = st, params = params, types = types }
+      -- the variables' names and the methods param:set and stmt:execute
+      -- as plain functions: no lookup through a metatable per statement
+      local names = {}
+      for k = 1, #params do names[k] = p[2 * k] end
+      local s = { st = st, params = params, types = types, names = names,
+                  set = params[1] and params[1].set, exec = st.execute,
+                  set_vars = params[1] and params[1].set_vars }
       stmts[part] = s
       return s
+   end
+
+   -- Parameter k of s from variable value v, when it is not an integer
+   -- into a BIGINT (the common case exec_part sets itself).
+   local function set_param(script, cmd, s, k, v)
+      local name, ty = s.names[k], s.types[k]
+      if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
+      if type(v) == "string" and ty ~= T.VARCHAR then v = E.parse_value(v) or v end
+      if ty == T.BIGINT and mtype(v) ~= "integer" then
+         script_fail(script, cmd, "variable \"" .. name .. "\" was an integer when the statement was prepared")
+      elseif ty == T.DOUBLE then v = tonumber(v) or v
+      elseif ty == T.VARCHAR then v = to_text(v) end
+      s.set(s.params[k], v)
+   end
+
+   -- A prepared statement s with its parameters from vars.
+   local function exec_prepared(script, cmd, s, vars)
+      local params, types, names, set = s.params, s.types, s.names, s.set
+      local from = 1
+      if s.set_vars then -- the integers in one call: from = the first it left
+         from = s.set_vars(params, vars, names)
+         if from == 0 then return s.exec(s.st) end
+      end
+      for k = from, #params do
+         local v = vars[names[k]]
+         if types[k] == BIGINT and mtype(v) == "integer" then set(params[k], v)
+         else set_param(script, cmd, s, k, v) end
+      end
+      return s.exec(s.st)
    end
 
    local function exec_part(script, cmd, part, vars)
@@ -164,21 +202,7 @@ function M.new(con, opts)
          return nil
       end
       if not prepared then return con:query(literal(script, cmd, part, vars)) end
-      local s = stmts[part] or prepare(script, cmd, part, vars)
-      local p, params, types = part.pieces, s.params, s.types
-      for k = 1, #params do
-         local name = p[2 * k]
-         local v = vars[name]
-         if v == nil then script_fail(script, cmd, "undefined variable \"" .. name .. "\"") end
-         local ty = types[k]
-         if type(v) == "string" and ty ~= T.VARCHAR then v = E.parse_value(v) or v end
-         if ty == T.BIGINT and math.type(v) ~= "integer" then
-            script_fail(script, cmd, "variable \"" .. name .. "\" was an integer when the statement was prepared")
-         elseif ty == T.DOUBLE then v = tonumber(v) or v
-         elseif ty == T.VARCHAR then v = to_text(v) end
-         params[k]:set(v)
-      end
-      return s.st:execute()
+      return exec_prepared(script, cmd, stmts[part] or prepare(script, cmd, part, vars), vars)
    end
 
    local function run_sql(script, cmd, vars)
@@ -190,6 +214,12 @@ function M.new(con, opts)
          if cmd.how == "aset" then store(script, cmd, rs, part, vars, cmd.prefix, false)
          elseif cmd.how == "gset" and i == #parts then store(script, cmd, rs, part, vars, cmd.prefix, true)
          end
+      end
+      -- one prepared statement, no \gset, no transaction verb: R.run
+      -- runs it straight from then on
+      local part = parts[1]
+      if #parts == 1 and not cmd.how and not part.verb and stmts[part] then
+         direct[cmd] = stmts[part]
       end
    end
 
@@ -240,9 +270,11 @@ function M.new(con, opts)
          R.at_index = pc
          pc = pc + 1
          if k == "sql" then
-            run_sql(script, c, vars)
-         elseif k == "set" then
-            vars[c.var] = eval(script, c, ctx)
+            local s = direct[c]
+            if s then at_part = 0; exec_prepared(script, c, s, vars)
+            else run_sql(script, c, vars) end
+         elseif k == "set" then -- no pcall: R.script_error locates its error
+            vars[c.var] = c.expr(ctx)
          elseif k == "if" then
             pc = enter_branch(script, cmds, pc - 1, ctx)
          elseif k == "elif" or k == "else" then
@@ -278,6 +310,16 @@ function M.new(con, opts)
       return in_tx
    end
 
+   -- The error a transaction of script raised, with an expression's
+   -- error in a \set (raised unlocated, see R.run) made the script's
+   -- failure "SOURCE:LINE: message" of the command running.
+   function R.script_error(script, err)
+      if type(err) == "table" and err.expr_error and R.at then
+         return select(2, pcall(script_fail, script, R.at, err.expr_error))
+      end
+      return err
+   end
+
    -- The query of the compound command that failed (0: the first).
    function R.at_part() return at_part end
 
@@ -297,6 +339,7 @@ function M.new(con, opts)
    -- close(): the prepared statements of this connection.
    function R.close()
       for part, s in pairs(stmts) do pcall(s.st.close, s.st); stmts[part] = nil end
+      for c in pairs(direct) do direct[c] = nil end
    end
 
    return R
