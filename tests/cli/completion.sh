@@ -111,7 +111,8 @@ same "--sq<TAB> without --db-driver: the default driver's (sqlite) options" \
 
 workloads=$(section_of "Workloads found")
 got=$(complete_line "sbench ")
-same "sbench <TAB> = the workloads of 'sbench --help'" "$workloads" "$got"
+same "sbench <TAB> = the workloads of 'sbench --help' and the program's commands" \
+    "$(printf '%s\n' $workloads capacity compare history info lint merge new params pgbench report | sort -u)" "$got"
 echo "$workloads" | grep -qx oltp_read_write && ok "the workloads include oltp_read_write" || bad "no oltp_read_write among: $workloads"
 
 touch my_workload.lua
@@ -132,7 +133,9 @@ got=$(complete_line "sbench --histogram=")
 same "--histogram=<TAB>: on, off" "$(printf 'off\non')" "$got"
 
 got=$(complete_line "sbench oltp_read_only ")
-same "sbench oltp_read_only <TAB>: its commands (prewarm: sysbench 1.0.20's)" "$(printf 'cleanup\nhelp\nprepare\nprewarm\nrun')" "$got"
+same "sbench oltp_read_only <TAB>: its commands (prewarm: sysbench 1.0.20's; trace: every workload's)" "$(printf 'cleanup\nhelp\nprepare\nprewarm\nrun\ntrace')" "$got"
+got=$(complete_line "sbench lint oltp_read_o")
+same "sbench lint oltp_read_o<TAB>: a workload" "oltp_read_only" "$got"
 
 got=$(complete_line "sbench pgbench --cl")
 same "sbench pgbench --cl<TAB>: pgbench's --client= and sbench's --clients=, --clients-profile=" "$(printf -- '--client=\n--clients-profile=\n--clients=')" "$got"
