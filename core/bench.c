@@ -461,8 +461,8 @@ static void report_window(struct bench *b, int64_t now, int last)
         return; /* the run ended just after a window: nothing left */
     emit(b, &r, 0);
     if (b->hdr)
-        sb_hdr_log_write(b->hdr, (double)(b->last_report - b->hdr_base) / 1e9, r.seconds,
-                         b->win->lat);
+        sb_hdr_log_write_tagged(b->hdr, r.phase, (double)(b->last_report - b->hdr_base) / 1e9,
+                                r.seconds, b->win->lat);
     sb_tally_copy(b->prev, b->cur);
     b->last_report = now;
     while (b->next_report <= now) /* skip the slots that were missed */

@@ -323,6 +323,21 @@ struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds,
 int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double length_s,
                      const sb_histogram *interval)
 {
+    return sb_hdr_log_write_tagged(log, NULL, start_offset_s, length_s, interval);
+}
+
+/* The log format's tag: no ',' (it ends the tag), no blank or line end. */
+static void put_tag(FILE *fp, const char *tag)
+{
+    fputs("Tag=", fp);
+    for (const char *p = tag; *p; p++)
+        fputc(*p == ',' ? '+' : (*p == ' ' || *p == '\n' || *p == '\r') ? '_' : *p, fp);
+    fputc(',', fp);
+}
+
+int sb_hdr_log_write_tagged(struct sb_hdr_log *log, const char *tag, double start_offset_s,
+                            double length_s, const sb_histogram *interval)
+{
     if (!log)
         return -1;
     size_t n = encode_compressed(interval, &log->bufs);
@@ -341,6 +356,8 @@ int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double lengt
 
     /* Interval_Max: the interval's max in ms (values are ns; ratio 1e6). */
     double max_ms = sb_histogram_count(interval) ? (double)sb_histogram_max(interval) / 1e6 : 0.0;
+    if (tag != NULL && *tag != 0)
+        put_tag(log->fp, tag);
     if (fprintf(log->fp, "%.3f,%.3f,%.3f,%s\n", start_offset_s, length_s, max_ms, log->b64) < 0 ||
         fflush(log->fp) != 0)
         return mark_failed(log);

@@ -55,6 +55,11 @@ struct sb_hdr_log *sb_hdr_log_open(const char *path, double start_epoch_seconds,
  */
 int sb_hdr_log_write(struct sb_hdr_log *log, double start_offset_s, double length_s,
                      const sb_histogram *interval);
+/* The same with the interval line tagged "Tag=TAG," (the format's way to
+ * mark intervals: a --rate-profile's phase); ',' in TAG becomes '+', a
+ * blank '_'.  NULL or "": no tag. */
+int sb_hdr_log_write_tagged(struct sb_hdr_log *log, const char *tag, double start_offset_s,
+                            double length_s, const sb_histogram *interval);
 
 /*
  * Appends the comment line "#[text]" (HdrHistogram's readers skip lines

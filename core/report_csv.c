@@ -19,6 +19,8 @@ static void csv_header(FILE *f, const struct sb_report *r)
     fprintf(f, ",errors_per_sec,reconnects_per_sec");
     if (r->sampled) /* the server's evidence (--server-metrics) */
         sb_sampled_csv_header(f);
+    if (r->phase) /* a profiled run (--rate-profile, --clients-profile) */
+        fprintf(f, ",phase");
     fputc('\n', f);
 }
 
@@ -37,6 +39,8 @@ static void csv_row(FILE *f, const struct sb_report *r)
     fprintf(f, ",%.2f,%.2f", per_sec(d->ignored_errors, s), per_sec(d->reconnects, s));
     if (r->sampled)
         sb_sampled_csv_row(f, r->sampled, s);
+    if (r->phase) /* quoted: a step's rates are separated by commas */
+        fprintf(f, ",\"%s\"", r->phase);
     fputc('\n', f);
     fflush(f);
 }

@@ -1,7 +1,8 @@
 // hdr_decode.mjs: decodes an HdrHistogram interval log with the reference
 // JavaScript implementation (hdr-histogram-js's HistogramLogReader) and
 // prints one line per interval:
-//   count p50 p99 max interval_max_column start_s length_s
+//   count p50 p99 max interval_max_column start_s length_s tag
+// (tag: the interval's "Tag=" mark, a --rate-profile's phase; "-" if none)
 // (count and values in the histogram's unit, ns for sbench; the
 // Interval_Max column as written, ms).  Used by tests/integration/hdr_log.sh.
 //
@@ -27,7 +28,7 @@ const text = readFileSync(logFile, "utf8");
 // the raw Interval_Max column, read separately (the reader does not expose it)
 const maxColumn = text.split(/\r?\n/)
   .filter((l) => l && !l.startsWith("#") && !l.startsWith('"StartTimestamp"'))
-  .map((l) => l.split(",")[2]);
+  .map((l) => l.replace(/^Tag=[^,]*,/, "").split(",")[2]);
 
 // 64-bit (float64) counts: sbench intervals can exceed 2^31 per bucket
 const reader = new hdr.HistogramLogReader(text, 64);
@@ -36,7 +37,8 @@ for (let h; (h = reader.nextIntervalHistogram()) !== null; n++) {
   const start = h.startTimeStampMsec / 1000;
   const length = (h.endTimeStampMsec - h.startTimeStampMsec) / 1000;
   console.log([h.totalCount, h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.maxValue,
-    maxColumn[n], start.toFixed(3), length.toFixed(3)].join(" "));
+    maxColumn[n], start.toFixed(3), length.toFixed(3),
+    h.tag && h.tag !== "NO TAG" ? h.tag : "-"].join(" "));
 }
 if (n === 0) {
   console.error(`${logFile}: no interval decoded`);
