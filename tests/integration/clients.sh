@@ -93,8 +93,8 @@ run_workload() {
     sb "$w-cleanup0" $opts "$w" cleanup
     sb "$w-prepare" $opts "$w" prepare
     [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; return; }
-    # each run lasts until the server has shown all the sessions and 2 s
-    # have passed, then ends on SIGINT (sb_until_sessions, wl-lib.sh): a
+    # each run lasts until the server has shown all the sessions and 3 s
+    # more have passed, then ends on SIGINT (sb_until_sessions, wl-lib.sh): a
     # loaded machine samples slowly, and a fixed --time=2 once let the
     # samples miss a session (63 of 64).  bulk_insert's events only queue
     # a row: paced, so that every client gets events.
@@ -104,7 +104,7 @@ run_workload() {
     rm -f "$json"
     snap_before
     # shellcheck disable=SC2086
-    sb_until_sessions "$w-run" "$CLIENTS" 2 $opts $len --report-format=json --output="$json" "$w" run
+    sb_until_sessions "$w-run" "$CLIENTS" 3 $opts $len --report-format=json --output="$json" "$w" run
     seen=$SEEN
     snap_after
     R_TXN= R_EVENTS=

@@ -323,13 +323,17 @@ sb_until_sessions() {
     # shellcheck disable=SC2086
     "$SBENCH" $SB_DRV --db-server-counters=off --db-server-settings=off "$@" >"$OUT" 2>&1 &
     spid=$!
-    su_t0=$(date +%s) SEEN=0
+    su_t0=$(date +%s) SEEN=0 su_all=""
     while kill -0 "$spid" 2>/dev/null; do
         n=$(sessions 2>/dev/null) || n=0
         case "$n" in '' | *[!0-9]*) n=0 ;; esac
         [ "$n" -gt "$SEEN" ] && SEEN=$n
+        # min_s counts from when every session is there: on a loaded
+        # machine connecting can take longer than min_s, and a run ended
+        # at once then has no transaction yet
+        [ -z "$su_all" ] && [ "$SEEN" -ge "$want" ] && su_all=$(date +%s)
         su_el=$(($(date +%s) - su_t0))
-        if { [ "$SEEN" -ge "$want" ] && [ "$su_el" -ge "$min_s" ]; } || [ "$su_el" -ge 150 ]; then
+        if { [ -n "$su_all" ] && [ $(($(date +%s) - su_all)) -ge "$min_s" ]; } || [ "$su_el" -ge 150 ]; then
             kill -INT "$spid" 2>/dev/null
             break
         fi
