@@ -76,7 +76,9 @@ struct cmp_spec {
     long time;                  /* --time of each run (s) */
     long events;                /* --events of each run (0 = none) */
     long warmup;                /* --warmup-time of each run (s) */
-    int repeats;
+    int repeats;                /* with repeats_auto: the maximum */
+    int repeats_auto;           /* 1: --repeats=auto, a point stops when settled (compare_seq.h) */
+    double auto_width;          /* --auto-width: settled when the interval is narrower (percent) */
     struct cmp_strv opts;       /* options of every run */
     char *source;               /* the comparison file, or NULL */
 };
@@ -144,8 +146,23 @@ const char *cmp_mask_option(const char *opt, char *buf, size_t len);
  * on stderr says which). */
 int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req);
 
-/* The file name (no directory, no extension) of one run. */
-void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len);
+
+/* ---- compare_rounds.c: the order of the runs ---- */
+
+/* Runs run (w, t, k, rep) of a comparison; 0, or -1 to stop. */
+typedef int (*cmp_round_fn)(void *ctx, int w, int t, int k, int rep);
+/* The runs of s (saved targets aside) up to s->repeats each, and how many
+ * of them dir holds done.  -1 when a run's state cannot be told (said on
+ * stderr). */
+int cmp_rounds_count(const struct cmp_spec *s, const char *dir, int *planned, int *done);
+/* The runs s asks of dir: s->repeats per point and target (saved targets
+ * aside); with repeats_auto, per point the repeats at which its runs on
+ * disk settle it, else the maximum. */
+int cmp_rounds_planned(const struct cmp_spec *s, const char *dir);
+/* Calls run for every run not yet done in dir, in the interleaved order;
+ * with repeats_auto, none for a point once its runs settle it.  0, or -1
+ * when run stopped. */
+int cmp_rounds_run(const struct cmp_spec *s, const char *dir, cmp_round_fn run, void *ctx);
 
 /* ---- compare_load.c ---- */
 
@@ -180,6 +197,8 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
  * told (a symlink loop, no permission), or the report is missing beside
  * its record. */
 int cmp_run_state(const char *dir, const char *id, char *err, size_t errlen);
+/* The file name (no directory, no extension) of one run. */
+void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len);
 /* Run id's record: the fields compare_exec.c writes, each as the
  * summary's schema allows it, client_cpu_s at most wall_s on every CPU,
  * client_cpu_share its recomputation.  0, or -1 with the field in err. */

@@ -31,6 +31,13 @@ static int exists(const char *path, char *err, size_t errlen)
     return -1;
 }
 
+/* The file name (no directory, no extension) of one run. */
+void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s_t%d_%s_r%d", s->workloads[w].label, s->threads[t], s->targets[k].name,
+             rep + 1);
+}
+
 int cmp_run_state(const char *dir, const char *id, char *err, size_t errlen)
 {
     char rec[4300], json[4300];

@@ -598,6 +598,10 @@ json_object *cmp_spec_to_json(const struct cmp_spec *s)
     json_object_object_add(o, "events", json_object_new_int64(s->events));
     json_object_object_add(o, "warmup", json_object_new_int64(s->warmup));
     json_object_object_add(o, "repeats", json_object_new_int(s->repeats));
+    if (s->repeats_auto) { /* repeats is then the maximum (compare_seq.h) */
+        json_object_object_add(o, "repeats_auto", json_object_new_boolean(1));
+        json_object_object_add(o, "auto_width_pct", cmp_real(s->auto_width));
+    }
     json_object_object_add(o, "options", strv_json(&s->opts));
     return o;
 }
@@ -609,6 +613,8 @@ json_object *cmp_spec_identity(const json_object *spec_json)
         return NULL;
     json_object_object_del(id, "title");
     json_object_object_del(id, "repeats");
+    json_object_object_del(id, "repeats_auto");
+    json_object_object_del(id, "auto_width_pct");
     json_object_object_del(id, "source");
     json_object_object_del(id, "command");
     return id;
@@ -686,6 +692,12 @@ int cmp_spec_from_json(struct cmp_spec *s, const json_object *j, char *err, size
     s->events = got[1];
     s->warmup = got[2];
     s->repeats = (int)got[3];
+    s->repeats_auto = sb_json_true(j, "repeats_auto");
+    s->auto_width = s->repeats_auto ? sb_json_num(j, "auto_width_pct") : 0;
+    if (s->repeats_auto && !(s->auto_width > 0 && s->auto_width <= 1000 && s->repeats >= 4)) {
+        snprintf(err, errlen, "\"auto_width_pct\" is not a percentage above 0 and at most 1000, or repeats below 4");
+        goto bad;
+    }
     for (int i = 0; i < s->nthreads; i++)
         if (s->threads[i] < 1 || s->threads[i] > 100000) {
             snprintf(err, errlen, "\"threads\" holds %d: not a thread count (1..100000)", s->threads[i]);
