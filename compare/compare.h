@@ -225,7 +225,7 @@ int cmp_drivers_check(const json_object *drivers, char *err, size_t errlen);
 json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
                     const struct cmp_request *req, char *err, size_t errlen);
 
-/* ---- compare_probe.c ---- */
+/* ---- compare_probe.c, compare_server_probe.c ---- */
 
 #define CMP_PROBE_TASKS 1100        /* threads of one child followed */
 #define CMP_PROBE_PERIOD_MS 100     /* sampling period */
@@ -237,10 +237,18 @@ struct cmp_probe_task {
     double t1, cpu1, delay1;    /* last sample */
 };
 /* The threads of one child as sampled so far (zero it before the first). */
+#define CMP_SERVER_PIDS 256         /* server processes followed */
 struct cmp_probe {
     struct cmp_probe_task task[CMP_PROBE_TASKS];
     int n, samples;
+    /* the local server's processes serving the child's connections
+     * (compare_server_probe.c) and their tasks */
+    int server_pid[CMP_SERVER_PIDS], nserver_pid;
+    struct cmp_probe_task server_task[CMP_PROBE_TASKS];
+    int nserver_task;
 };
+/* Samples every task of pid into tasks[0..*n) (at most CMP_PROBE_TASKS). */
+void cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid);
 /* Shares of the threads' observed lives: -1 when no thread was seen long
  * enough. */
 struct cmp_probe_result {
@@ -254,6 +262,17 @@ struct cmp_probe_result {
 void cmp_probe_sample(struct cmp_probe *p, int pid);
 /* The shares of what p saw, into r. */
 void cmp_probe_result(const struct cmp_probe *p, struct cmp_probe_result *r);
+/* Finds (early in the run) and samples the processes of a server on this
+ * machine that serve client_pid's TCP connections; call after
+ * cmp_probe_sample. */
+void cmp_server_probe_sample(struct cmp_probe *p, int client_pid);
+/* Their figures over their observed lives: CPU and run delay in cores
+ * (sums over their tasks of the shares of time). */
+struct cmp_server_figures {
+    int processes;
+    double cpu_cores, delay_cores;
+};
+void cmp_server_probe_result(const struct cmp_probe *p, struct cmp_server_figures *r);
 
 /* ---- compare_bottleneck.c ---- */
 

@@ -193,6 +193,7 @@ static int run_child(char *const argv[], const char *out_path, const char *err_p
             return -1;
         if (probe) { /* the child's threads, every CMP_PROBE_PERIOD_MS */
             cmp_probe_sample(probe, pid);
+            cmp_server_probe_sample(probe, pid); /* compare_server_probe.c */
             struct timespec period = {0, CMP_PROBE_PERIOD_MS * 1000000L};
             nanosleep(&period, NULL);
         }
@@ -497,6 +498,27 @@ static int prepare_tables(struct exec *x, int w)
     return interrupted ? -1 : 0;
 }
 
+/* The client's threads (compare_probe.c) and a local server's processes
+ * (compare_server_probe.c) as the record's fields. */
+static void add_probe_figures(json_object *j, const struct cmp_probe *probe)
+{
+    struct cmp_probe_result pr;
+    cmp_probe_result(probe, &pr);
+    if (pr.threads > 0) {
+        json_object_object_add(j, "client_threads_measured", json_object_new_int(pr.threads));
+        json_object_object_add(j, "client_busiest_thread_cpu_share", cmp_real(pr.busiest_cpu));
+        json_object_object_add(j, "client_busiest_thread_delay_share", cmp_real(pr.busiest_delay));
+        json_object_object_add(j, "client_mean_run_delay_share", cmp_real(pr.mean_delay));
+    }
+    struct cmp_server_figures sf;
+    cmp_server_probe_result(probe, &sf);
+    if (sf.processes > 0) {
+        json_object_object_add(j, "server_processes", json_object_new_int(sf.processes));
+        json_object_object_add(j, "server_cpu_cores", cmp_real(sf.cpu_cores));
+        json_object_object_add(j, "server_run_delay_cores", cmp_real(sf.delay_cores));
+    }
+}
+
 static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
 {
     const struct cmp_spec *s = x->s;
@@ -577,14 +599,7 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
         json_object_object_add(j, "machine_steal_share", /* what the hypervisor gave to others */
                                cmp_real(c2.total > c1.total ? (double)(c2.steal - c1.steal) / (double)(c2.total - c1.total) : 0));
     }
-    struct cmp_probe_result pr;
-    cmp_probe_result(&threads, &pr);
-    if (pr.threads > 0) { /* the client's threads (compare_probe.c) */
-        json_object_object_add(j, "client_threads_measured", json_object_new_int(pr.threads));
-        json_object_object_add(j, "client_busiest_thread_cpu_share", cmp_real(pr.busiest_cpu));
-        json_object_object_add(j, "client_busiest_thread_delay_share", cmp_real(pr.busiest_delay));
-        json_object_object_add(j, "client_mean_run_delay_share", cmp_real(pr.mean_delay));
-    }
+    add_probe_figures(j, &threads);
     if (load >= 0)
         json_object_object_add(j, "loadavg_1m", cmp_real(load));
     int rc = cmp_write_json(rec, j, msg, sizeof msg);
