@@ -13,7 +13,10 @@
 # backends of the run's connections (PostgreSQL: one per connection, at
 # least the thread count), their CPU is at most the machine's cores, and
 # the demand (CPU + run delay) at 4 threads per core is at least the cores.
-# Needs SBT_PGHOST (TCP), SBT_PGPORT, SBT_PGPASSWORD.  ~30 s.
+# MariaDB burning CPU (BENCHMARK(MD5)) at 4 threads per core: its one
+# process is found and the point is server CPU-bound.  Needs SBT_PGHOST
+# (TCP), SBT_PGPORT, SBT_PGPASSWORD, SBT_MYSQL_PORT, SBT_MYSQL_PASSWORD.
+# ~40 s.
 . "$(dirname "$0")/compare-lib.sh" "$1"
 : "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
 export PGPASSWORD=$SBT_PGPASSWORD
@@ -48,6 +51,22 @@ expect_eq "runs agreeing: at most the runs" "$(q "all(0 <= p['bottleneck']['runs
 expect_grep "the text says so" "server CPU-bound: the server's processes on this machine" cpu/summary.json
 expect_eq "no machine_saturated warning at $many threads" \
     "$(q "sum(w['kind'] == 'machine_saturated' and w['threads'] == $many for w in d['warnings'])")" 0
+# MariaDB: one server process whose threads serve the connections
+my="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$SBT_MYSQL_PORT --mysql-user=sbtest --mysql-db=sbtest"
+cat >burn-my.lua <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:query("SELECT BENCHMARK(300000, MD5('sbench'))") end
+function thread_done() con:disconnect() end
+LUA
+MYSQL_PWD=$SBT_MYSQL_PASSWORD "$SB" compare --prepare=off --target="maria:$my --mysql-password=$SBT_MYSQL_PASSWORD" \
+    --threads=$many --time=3 --warmup-time=1 --repeats=1 --results=my --quiet "$T/burn-my.lua" >my.md 2>my.err
+rc=$?
+expect_eq "MariaDB: exit status" "$rc" 0
+[ "$rc" = 0 ] || tail -5 my.err
+pyq my/summary.json "[(p['threads'], p['bottleneck']['verdict'], p['bottleneck'].get('server_cpu_cores'), p['bottleneck'].get('server_run_delay_cores')) for p in d['points']]" | sed 's/^/     /'
+expect_eq "MariaDB: one server process found" "$(pyq my/summary.json "[r.get('server_processes') for r in d['runs']]")" "[1]"
+expect_eq "MariaDB, $many threads: server CPU-bound" \
+    "$(pyq my/summary.json "d['points'][0]['bottleneck']['verdict']")" "server CPU-bound"
 checks=$((checks + 1))
 if python3 -c '
 import json, sys, jsonschema
