@@ -551,7 +551,7 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     int done = 0;
     for (size_t i = 0; i < sb_json_len(runs); i++)
         done += !s->targets[cmp_spec_target(s, sb_json_str(sb_json_elem(runs, i), "target"))].from_dir;
-    char method[2400];
+    char method[3200];
     snprintf(method, sizeof method,
              "Throughput per point: the median of the repeats, with the distribution-free confidence interval of "
              "the median (order statistics, binomial coverage; fewer than 6 repeats cannot reach 95%%, the level "
@@ -571,6 +571,14 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
              "gives a significant gain (the Mann-Whitney interval of the gain, count against count, lies above "
              "+5%%) and the intervals exclude a gain of 20%% or more; else no knee within the sweep's precision.",
              CMP_MIN_PAIRS, cmp_min_repeats(CONF), npend);
+    if (s->repeats_auto) /* compare_seq.h */
+        snprintf(method + strlen(method), sizeof method - strlen(method),
+                 " Repeats until settled (--repeats=auto:%d): a point got no more runs once each of its differences "
+                 "was significant or its interval narrower than %g%%; every verdict is the Mann-Whitney test at "
+                 "1 - 0.05/%d per look (Bonferroni over its %d looks), its p-value multiplied by %d, so the chance "
+                 "of a false call over all looks is at most 5%%.",
+                 s->repeats, s->auto_width, cmp_seq_looks(s->repeats), cmp_seq_looks(s->repeats),
+                 cmp_seq_looks(s->repeats));
     char now[40];
     sb_iso_now(now, sizeof now);
     json_object *sum = json_object_new_object();

@@ -25,6 +25,7 @@ expect_eq "known: stopped before the maximum, both targets alike" \
 expect_eq "known: the runs on disk" "$(ls known/runs/*.record.json | wc -l | tr -d ' ')" $((2 * n))
 expect_eq "known: complete, planned = the runs of the settled point" \
     "$(pyq known/summary.json 'd["complete"] and d["runs_planned"] == d["runs_done"] == 2 * d["verdicts"][0]["n_a"]')" True
+expect_grep "known: the method states the looks" "Bonferroni over its 7 looks" known/summary.json
 expect_grep "known: the header says auto" "^$((2 * n)) of $((2 * n)) runs done; until settled, at most 12 repeats" known.md
 expect_eq "known: slow is significantly slower" \
     "$(pyq known/summary.json 'd["verdicts"][0]["significant"] and d["verdicts"][0]["high_pct"] < 0')" True
