@@ -293,7 +293,10 @@ static int build_spec(struct cli *c, char *err, size_t errlen)
         s->repeats = (int)c->repeats;
     if (c->have_repeats)
         s->repeats_auto = c->repeats_auto;
-    s->auto_width = c->have_width ? c->auto_width : CMP_AUTO_WIDTH_DEFAULT;
+    if (c->have_width)
+        s->auto_width = c->auto_width;
+    else if (s->auto_width <= 0)
+        s->auto_width = CMP_AUTO_WIDTH_DEFAULT;
     if (c->have_width && !s->repeats_auto) {
         snprintf(err, errlen, "--auto-width needs --repeats=auto");
         return -1;

@@ -49,6 +49,19 @@ expect_eq "known again: no run added" "$(ls known/runs/*.record.json | wc -l | t
 expect_eq "A/A: exit status" "$?" 0
 expect_eq "A/A: no difference called" "$(pyq aa/summary.json 'd["verdicts"][0]["significant"]')" False
 echo "     A/A: stopped at $(pyq aa/summary.json 'd["verdicts"][0]["n_a"]') of at most 10 repeats"
+# the comparison file's form: repeats = "auto:8", auto_width = 3
+cat >auto.lua <<'LUA'
+return { targets = { { name = "fast", options = { db_driver = "null", null_delay_us = 300 }, prepare = false },
+                     { name = "slow", options = { db_driver = "null", null_delay_us = 600 }, prepare = false } },
+         workloads = { "oltp_point_select" }, threads = { 1 }, time = 0, events = 300, warmup = 0,
+         repeats = "auto:8", auto_width = 3 }
+LUA
+"$SB" compare auto.lua --results=file --quiet >file.md 2>file.err
+expect_eq "file: exit status" "$?" 0
+expect_eq "file: auto, at most 8, width 3%" \
+    "$(pyq file/summary.json 'd["spec"]["repeats_auto"] and d["spec"]["repeats"] == 8 and d["spec"]["auto_width_pct"] == 3')" True
+expect_eq "file: 4 looks, slow significantly slower" \
+    "$(pyq file/summary.json 'd["verdicts"][0]["looks"] == 4 and d["verdicts"][0]["significant"] and d["verdicts"][0]["high_pct"] < 0')" True
 "$SB" compare --prepare=off --target="a:--db-driver=null" --repeats=auto:3 --results=bad oltp_point_select \
     >bad.out 2>&1
 expect_eq "auto:3: exit status 2" "$?" 2
