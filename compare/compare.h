@@ -11,6 +11,9 @@
  *   compare_exec.c     checks, prepare and the runs: one child sbench per
  *                      run, interleaved, resumable, with load and CPU
  *                      recorded per run
+ *   compare_rounds.c   the order of the runs; with --repeats=auto, when a
+ *                      point has had enough (compare_seq.c: the sequential
+ *                      rule, Bonferroni over the looks; compare_seq.h)
  *   compare_load.c     the stored runs read back (final JSON report,
  *                      interval lines, HdrHistogram log, run record)
  *   compare_stats.c    statistics (compare_stats.h: pure functions)
@@ -19,8 +22,10 @@
  *                      text and HTML reports show
  *   compare_knee.c     where a target stops scaling (tested on the runs)
  *   compare_probe.c    a running child's threads: CPU and run delay
- *   compare_bottleneck.c  per point: client-bound, server-bound,
- *                      machine saturated, or nothing
+ *   compare_server_probe.c  the processes of a server on this machine
+ *                      serving the child's TCP connections: the same
+ *   compare_bottleneck.c  per point: client-bound, server CPU-bound,
+ *                      machine saturated, server-bound, or nothing
  *   compare_env.c      the summary's environment: machine (info.json),
  *                      versions, server settings and those that differ
  *   compare_text.c     the markdown summary on stdout
