@@ -10,8 +10,10 @@
  * and tcp6, the sockets at the other end of each connection (local and
  * remote addresses swapped) and the processes holding those
  * (/proc/PID/fd): PostgreSQL's backends of these connections, the
- * MariaDB server process.  Only a server on this machine, reached over
- * TCP, whose processes this user may read, is found; otherwise none is,
+ * MariaDB server process.  Over a Unix socket the other end is the peer
+ * the kernel names (sock_diag netlink, UNIX_DIAG_PEER; /proc/net/unix does
+ * not say it).  Only a server on this machine whose processes this user
+ * may read is found; otherwise none is,
  * and the bottleneck rules go on without it.  Looked for a few times
  * early in the run (threads connect at their own pace), sampled at every
  * probe period after.
@@ -19,9 +21,15 @@
 #include "compare.h"
 
 #include <dirent.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #define MAX_SOCKETS 1024
@@ -112,7 +120,54 @@ static void scan_tcp(int pid, const struct inode_set *mine, struct conn_end *end
     }
 }
 
-/* Adds the pids holding the other ends of client_pid's connections. */
+/* The peers of the Unix sockets in mine into peers, from the kernel's
+ * sock_diag dump (every recv bounded by a 1 s timeout). */
+static void unix_peers(const struct inode_set *mine, struct inode_set *peers)
+{
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    if (fd < 0)
+        return;
+    struct timeval tv = {1, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    struct {
+        struct nlmsghdr nlh;
+        struct unix_diag_req r;
+    } req = {.nlh = {.nlmsg_len = sizeof req, .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+                     .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP},
+             .r = {.sdiag_family = AF_UNIX, .udiag_states = ~0U, .udiag_show = UDIAG_SHOW_PEER}};
+    if (send(fd, &req, sizeof req, 0) != (ssize_t)sizeof req) {
+        close(fd);
+        return;
+    }
+    static char buf[32768] __attribute__((aligned(4)));
+    for (int done = 0, rounds = 0; !done && rounds < 100000;) {
+        ssize_t len = recv(fd, buf, sizeof buf, 0);
+        if (len <= 0)
+            break;
+        rounds++;
+        for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, len); h = NLMSG_NEXT(h, len)) {
+            if (h->nlmsg_type == NLMSG_DONE || h->nlmsg_type == NLMSG_ERROR) {
+                done = 1;
+                break;
+            }
+            struct unix_diag_msg *m = NLMSG_DATA(h);
+            if (h->nlmsg_len < NLMSG_LENGTH(sizeof *m) || !has(mine, m->udiag_ino))
+                continue;
+            int alen = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof *m));
+            for (struct rtattr *a = (struct rtattr *)(m + 1); RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+                if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= sizeof(uint32_t)) {
+                    uint32_t peer;
+                    memcpy(&peer, RTA_DATA(a), sizeof peer);
+                    if (peer && peers->n < MAX_SOCKETS && !has(peers, peer))
+                        peers->v[peers->n++] = peer;
+                }
+        }
+    }
+    close(fd);
+}
+
+/* Adds the pids holding the other ends of client_pid's connections (TCP
+ * and Unix). */
 static void find_server(struct cmp_probe *p, int client_pid)
 {
     static struct inode_set mine, peers;
@@ -123,9 +178,9 @@ static void find_server(struct cmp_probe *p, int client_pid)
     if (mine.n == 0)
         return;
     scan_tcp(client_pid, &mine, ends, &nends, NULL);
-    if (nends == 0)
-        return;
-    scan_tcp(client_pid, &mine, ends, &nends, &peers);
+    if (nends > 0)
+        scan_tcp(client_pid, &mine, ends, &nends, &peers);
+    unix_peers(&mine, &peers);
     DIR *d = peers.n ? opendir("/proc") : NULL;
     if (d == NULL)
         return;

@@ -13,9 +13,10 @@
 # backends of the run's connections (PostgreSQL: one per connection, at
 # least the thread count), their CPU is at most the machine's cores, and
 # the demand (CPU + run delay) at 4 threads per core is at least the cores.
-# MariaDB burning CPU (BENCHMARK(MD5)) at 4 threads per core: its one
-# process is found and the point is server CPU-bound.  Needs SBT_PGHOST
-# (TCP), SBT_PGPORT, SBT_PGPASSWORD, SBT_MYSQL_PORT, SBT_MYSQL_PASSWORD.
+# MariaDB over its Unix socket burning CPU (BENCHMARK(MD5)) at 4 threads
+# per core: its one process is found and the point is server CPU-bound.
+# Needs SBT_PGHOST (TCP), SBT_PGPORT, SBT_PGPASSWORD, SBT_MYSQL_SOCKET,
+# SBT_MYSQL_PASSWORD.
 # ~40 s.
 . "$(dirname "$0")/compare-lib.sh" "$1"
 : "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
@@ -51,8 +52,9 @@ expect_eq "runs agreeing: at most the runs" "$(q "all(0 <= p['bottleneck']['runs
 expect_grep "the text says so" "server CPU-bound: the server's processes on this machine" cpu/summary.json
 expect_eq "no machine_saturated warning at $many threads" \
     "$(q "sum(w['kind'] == 'machine_saturated' and w['threads'] == $many for w in d['warnings'])")" 0
-# MariaDB: one server process whose threads serve the connections
-my="--db-driver=mysql --mysql-host=127.0.0.1 --mysql-port=$SBT_MYSQL_PORT --mysql-user=sbtest --mysql-db=sbtest"
+# MariaDB over its Unix socket (the peers named by sock_diag): one server
+# process whose threads serve the connections
+my="--db-driver=mysql --mysql-socket=$SBT_MYSQL_SOCKET --mysql-user=sbtest --mysql-db=sbtest"
 cat >burn-my.lua <<'LUA'
 function thread_init() con = sysbench.sql.driver():connect() end
 function event() con:query("SELECT BENCHMARK(300000, MD5('sbench'))") end
