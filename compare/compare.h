@@ -11,6 +11,9 @@
  *   compare_exec.c     checks, prepare and the runs: one child sbench per
  *                      run, interleaved, resumable, with load and CPU
  *                      recorded per run
+ *   compare_rounds.c   the order of the runs; with --repeats=auto, when a
+ *                      point has had enough (compare_seq.c: the sequential
+ *                      rule, Bonferroni over the looks; compare_seq.h)
  *   compare_load.c     the stored runs read back (final JSON report,
  *                      interval lines, HdrHistogram log, run record)
  *   compare_stats.c    statistics (compare_stats.h: pure functions)
@@ -19,8 +22,10 @@
  *                      text and HTML reports show
  *   compare_knee.c     where a target stops scaling (tested on the runs)
  *   compare_probe.c    a running child's threads: CPU and run delay
- *   compare_bottleneck.c  per point: client-bound, server-bound,
- *                      machine saturated, or nothing
+ *   compare_server_probe.c  the processes of a server on this machine
+ *                      serving the child's TCP connections: the same
+ *   compare_bottleneck.c  per point: client-bound, server CPU-bound,
+ *                      machine saturated, server-bound, or nothing
  *   compare_env.c      the summary's environment: machine (info.json),
  *                      versions, server settings and those that differ
  *   compare_text.c     the markdown summary on stdout
@@ -78,7 +83,9 @@ struct cmp_spec {
     long time;                  /* --time of each run (s) */
     long events;                /* --events of each run (0 = none) */
     long warmup;                /* --warmup-time of each run (s) */
-    int repeats;
+    int repeats;                /* with repeats_auto: the maximum */
+    int repeats_auto;           /* 1: --repeats=auto, a point stops when settled (compare_seq.h) */
+    double auto_width;          /* --auto-width: settled when the interval is narrower (percent) */
     struct cmp_strv opts;       /* options of every run */
     char *source;               /* the comparison file, or NULL */
 };
@@ -165,8 +172,23 @@ double cmp_busy_share(const struct cmp_cpu_times *a, const struct cmp_cpu_times 
 int cmp_run_child(char *const argv[], const char *out_path, const char *err_path, struct cmp_child_result *r,
                   struct cmp_probe *probe);
 
-/* The file name (no directory, no extension) of one run. */
-void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len);
+
+/* ---- compare_rounds.c: the order of the runs ---- */
+
+/* Runs run (w, t, k, rep) of a comparison; 0, or -1 to stop. */
+typedef int (*cmp_round_fn)(void *ctx, int w, int t, int k, int rep);
+/* The runs of s (saved targets aside) up to s->repeats each, and how many
+ * of them dir holds done.  -1 when a run's state cannot be told (said on
+ * stderr). */
+int cmp_rounds_count(const struct cmp_spec *s, const char *dir, int *planned, int *done);
+/* The runs s asks of dir: s->repeats per point and target (saved targets
+ * aside); with repeats_auto, per point the repeats at which its runs on
+ * disk settle it, else the maximum. */
+int cmp_rounds_planned(const struct cmp_spec *s, const char *dir);
+/* Calls run for every run not yet done in dir, in the interleaved order;
+ * with repeats_auto, none for a point once its runs settle it.  0, or -1
+ * when run stopped. */
+int cmp_rounds_run(const struct cmp_spec *s, const char *dir, cmp_round_fn run, void *ctx);
 
 /* ---- compare_load.c ---- */
 
@@ -201,6 +223,8 @@ int cmp_report_parse(const char *path, const char *buf, size_t len, json_object 
  * told (a symlink loop, no permission), or the report is missing beside
  * its record. */
 int cmp_run_state(const char *dir, const char *id, char *err, size_t errlen);
+/* The file name (no directory, no extension) of one run. */
+void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len);
 /* Run id's record: the fields compare_exec.c writes, each as the
  * summary's schema allows it, client_cpu_s at most wall_s on every CPU,
  * client_cpu_share its recomputation.  0, or -1 with the field in err. */
@@ -227,7 +251,7 @@ int cmp_drivers_check(const json_object *drivers, char *err, size_t errlen);
 json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json, const json_object *loaded,
                     const struct cmp_request *req, char *err, size_t errlen);
 
-/* ---- compare_probe.c ---- */
+/* ---- compare_probe.c, compare_server_probe.c ---- */
 
 #define CMP_PROBE_TASKS 1100        /* threads of one child followed */
 #define CMP_PROBE_PERIOD_MS 100     /* sampling period */
@@ -239,10 +263,18 @@ struct cmp_probe_task {
     double t1, cpu1, delay1;    /* last sample */
 };
 /* The threads of one child as sampled so far (zero it before the first). */
+#define CMP_SERVER_PIDS 256         /* server processes followed */
 struct cmp_probe {
     struct cmp_probe_task task[CMP_PROBE_TASKS];
     int n, samples;
+    /* the local server's processes serving the child's connections
+     * (compare_server_probe.c) and their tasks */
+    int server_pid[CMP_SERVER_PIDS], nserver_pid;
+    struct cmp_probe_task server_task[CMP_PROBE_TASKS];
+    int nserver_task;
 };
+/* Samples every task of pid into tasks[0..*n) (at most CMP_PROBE_TASKS). */
+void cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid);
 /* Shares of the threads' observed lives: -1 when no thread was seen long
  * enough. */
 struct cmp_probe_result {
@@ -256,6 +288,17 @@ struct cmp_probe_result {
 void cmp_probe_sample(struct cmp_probe *p, int pid);
 /* The shares of what p saw, into r. */
 void cmp_probe_result(const struct cmp_probe *p, struct cmp_probe_result *r);
+/* Finds (early in the run) and samples the processes of a server on this
+ * machine that serve client_pid's TCP connections; call after
+ * cmp_probe_sample. */
+void cmp_server_probe_sample(struct cmp_probe *p, int client_pid);
+/* Their figures over their observed lives: CPU and run delay in cores
+ * (sums over their tasks of the shares of time). */
+struct cmp_server_figures {
+    int processes;
+    double cpu_cores, delay_cores;
+};
+void cmp_server_probe_result(const struct cmp_probe *p, struct cmp_server_figures *r);
 
 /* ---- compare_bottleneck.c ---- */
 

@@ -10,6 +10,14 @@
  *                      for one >= 80% of the time: it never waited for
  *                      the server, the client is the limit (any number of
  *                      cores: one saturated thread is enough);
+ *   server CPU-bound   else, a server on this machine was measured
+ *                      (compare_server_probe.c) and its processes alone
+ *                      were runnable (on a CPU or waiting for one) for at
+ *                      least as many cores as the machine has, and the
+ *                      machine was >= 90% busy: the server's own work
+ *                      fills the cores, the client's waits for a CPU are
+ *                      the server's doing (a throughput at the server's
+ *                      capacity, not a saturated machine);
  *   machine saturated  else, the machine was >= 90% busy and the client's
  *                      threads waited for a CPU >= 10% of the time: client
  *                      and server (and neighbours) share too few cores;
@@ -36,15 +44,19 @@
 #define MACHINE_DELAY 0.1
 #define SERVER_IDLE 0.5
 
-enum kind { NONE, CLIENT, MACHINE, SERVER };
+enum kind { NONE, CLIENT, MACHINE, SERVER, SERVER_CPU };
 
-static const char *const kind_names[] = {NULL, "client-bound", "machine saturated", "server-bound"};
+static const char *const kind_names[] = {NULL, "client-bound", "machine saturated", "server-bound",
+                                         "server CPU-bound"};
 
-/* What one run's figures say. */
-static enum kind classify(double busy, double mean_delay, double machine)
+/* What one run's figures say; demand: the local server's runnable cores
+ * (CPU + run delay), < 0 when not measured. */
+static enum kind classify(double busy, double mean_delay, double machine, double demand, int cpus)
 {
     if (busy >= CLIENT_BUSY)
         return CLIENT;
+    if (demand >= cpus && machine >= MACHINE_BUSY)
+        return SERVER_CPU;
     if (machine >= MACHINE_BUSY && mean_delay >= MACHINE_DELAY)
         return MACHINE;
     if (busy < SERVER_IDLE)
@@ -83,7 +95,9 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
 {
     double busy[CMP_MAX_REPEATS], cpu[CMP_MAX_REPEATS], delay[CMP_MAX_REPEATS], mdelay[CMP_MAX_REPEATS];
     double machine[CMP_MAX_REPEATS], steal[CMP_MAX_REPEATS], client[CMP_MAX_REPEATS];
-    int n = 0, votes[4] = {0};
+    double srv_cpu[CMP_MAX_REPEATS], srv_delay[CMP_MAX_REPEATS];
+    int nsrv = 0;
+    int n = 0, votes[SERVER_CPU + 1] = {0};
     const json_object *first = NULL, *counted[CMP_MAX_REPEATS];
     for (size_t i = 0; i < sb_json_len(runs) && n < CMP_MAX_REPEATS; i++) {
         const json_object *r = sb_json_elem(runs, i), *rec = sb_json_member(r, "record");
@@ -97,7 +111,14 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
         machine[n] = sb_json_num(rec, "machine_busy_share");
         steal[n] = sb_json_num(rec, "machine_steal_share");
         client[n] = sb_json_num(rec, "client_cpu_share");
-        votes[classify(busy[n], mdelay[n], machine[n])]++;
+        double demand = -1;
+        if (sb_json_member(rec, "server_cpu_cores")) { /* a local server measured */
+            srv_cpu[nsrv] = sb_json_num(rec, "server_cpu_cores");
+            srv_delay[nsrv] = sb_json_num(rec, "server_run_delay_cores");
+            demand = srv_cpu[nsrv] + srv_delay[nsrv];
+            nsrv++;
+        }
+        votes[classify(busy[n], mdelay[n], machine[n], demand, cpus)]++;
         first = first ? first : r;
         counted[n++] = r;
     }
@@ -106,7 +127,10 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     double mb = cmp_median(busy, n), mc = cmp_median(cpu, n), md = cmp_median(delay, n);
     double mm = cmp_median(mdelay, n), mach = cmp_median(machine, n), st = cmp_median(steal, n);
     double cl = cmp_median(client, n);
-    enum kind k = classify(mb, mm, mach);
+    double sc = nsrv ? cmp_median(srv_cpu, nsrv) : 0, sd = nsrv ? cmp_median(srv_delay, nsrv) : 0;
+    enum kind k = classify(mb, mm, mach, nsrv * 2 > n ? sc + sd : -1, cpus);
+    int agree;
+    const char *evidence = server_evidence(counted, n, &agree);
     char text[600] = "";
     if (k == CLIENT)
         snprintf(text, sizeof text,
@@ -119,9 +143,13 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
                  "machine saturated (client and server share %d cores): the machine was %.0f%% busy, sbench used "
                  "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)",
                  cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100);
-    int agree;
-    const char *evidence = server_evidence(counted, n, &agree);
-    if (k == SERVER)
+    else if (k == SERVER_CPU)
+        snprintf(text, sizeof text,
+                 "server CPU-bound: the server's processes on this machine were on a CPU %.1f cores and waiting "
+                 "for one %.1f cores, more than the machine's %d: its own work fills the cores (the machine was "
+                 "%.0f%% busy, sbench used %.0f%% of it)",
+                 sc, sd, cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0);
+    else if (k == SERVER)
         snprintf(text, sizeof text,
                  "server-bound: the busiest sbench thread was on a CPU or waiting for one only %.0f%% of the time, "
                  "waiting for the server's answers the rest%s%.300s%s", mb * 100,
@@ -137,6 +165,10 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     json_object_object_add(o, "machine_busy_share", cmp_real(mach));
     json_object_object_add(o, "machine_steal_share", cmp_real(st));
     json_object_object_add(o, "client_cpu_share", cmp_real(cl));
+    if (nsrv) {
+        json_object_object_add(o, "server_cpu_cores", cmp_real(sc));
+        json_object_object_add(o, "server_run_delay_cores", cmp_real(sd));
+    }
     json_object_object_add(o, "text", cmp_string(k == NONE ? NULL : text));
     json_object_object_add(o, "server_evidence", cmp_string(evidence[0] ? evidence : NULL));
     if (k == CLIENT || k == MACHINE) { /* what may have spoiled the point: a warning, once */

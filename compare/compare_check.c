@@ -31,6 +31,13 @@ static int exists(const char *path, char *err, size_t errlen)
     return -1;
 }
 
+/* The file name (no directory, no extension) of one run. */
+void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s_t%d_%s_r%d", s->workloads[w].label, s->threads[t], s->targets[k].name,
+             rep + 1);
+}
+
 int cmp_run_state(const char *dir, const char *id, char *err, size_t errlen)
 {
     char rec[4300], json[4300];
@@ -124,7 +131,10 @@ int cmp_record_check(const json_object *rec, const char *id, char *err, size_t e
         in_range(rec, "client_cpu_s", NEED, 0, wall * cpus * 1.01 + 0.1, &cpu, err, errlen) ||
         in_range(rec, "client_cpu_share", NEED, 0, 1e9, &share, err, errlen) ||
         in_range(rec, "loadavg_1m", 0, 0, 1e7, NULL, err, errlen) ||
-        in_range(rec, "client_threads_measured", INT, 1, CMP_PROBE_TASKS, NULL, err, errlen))
+        in_range(rec, "client_threads_measured", INT, 1, CMP_PROBE_TASKS, NULL, err, errlen) ||
+        in_range(rec, "server_processes", INT, 1, CMP_SERVER_PIDS, NULL, err, errlen) ||
+        in_range(rec, "server_cpu_cores", 0, 0, cpus * 1.5 + 1, NULL, err, errlen) ||
+        in_range(rec, "server_run_delay_cores", 0, 0, CMP_PROBE_TASKS * 1.5, NULL, err, errlen))
         return -1;
     if (fabs(share - cpu / (wall * cpus)) > 1e-9 * fmax(1, share)) {
         snprintf(err, errlen, "\"client_cpu_share\" is %.17g, but %.9g s of CPU in %.9g s on %.0f CPUs is %.17g",

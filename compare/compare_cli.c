@@ -13,6 +13,7 @@
  * (--fail-slower) found a target slower than the baseline.
  */
 #include "compare.h"
+#include "compare_seq.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,7 +35,12 @@ static const struct copt compare_opts[] = {
     {"time", "S", "seconds of each run [file's time, else 10]"},
     {"events", "N", "events of each run, instead of or besides --time [0]"},
     {"warmup-time", "S", "seconds of warm-up before each run is measured [file's warmup, else 2]"},
-    {"repeats", "N", "runs of each point per target [file's repeats, else 5; at least 4 to show a difference]"},
+    {"repeats", "N|auto[:MAX]", "runs of each point per target [file's repeats, else 5; at least 4 to show a "
+                                "difference]; auto: each point stops when its verdicts are settled or its "
+                                "intervals narrower than --auto-width, at most MAX [20] (5% error rate over "
+                                "all looks, see docs/compare.md)"},
+    {"auto-width", "PCT", "--repeats=auto: a point is settled when the interval of each difference is narrower "
+                          "than PCT% [5]"},
     {"prepare", "on|off", "off: the targets' tables exist already (no cleanup and prepare before the runs) [on]"},
     {"results", "DIR", "results directory: the runs, the summary and the report; an interrupted comparison "
                        "resumes there [FILE-results, or compare-results]"},
@@ -78,6 +84,8 @@ struct cli {
     const char *threads, *file_results;
     long time, events, warmup, repeats;
     int have_time, have_events, have_warmup, have_repeats;
+    int repeats_auto, have_width;
+    double auto_width;
     const char *title;
     int no_prepare;
     char results_buf[4096], html_buf[4200], json_buf[4200], command[16384];
@@ -109,8 +117,30 @@ static int own_option(struct cli *c, const char *name, const char *v, char *err,
         return c->have_events = 1, parse_long(name, v, 0, 1000000000000L, &c->events, err, errlen);
     if (!strcmp(name, "warmup-time") || !strcmp(name, "warmup_time"))
         return c->have_warmup = 1, parse_long(name, v, 0, 100000000, &c->warmup, err, errlen);
+    if (!strcmp(name, "repeats") && !strncmp(v, "auto", 4)) {
+        c->have_repeats = c->repeats_auto = 1;
+        c->repeats = CMP_AUTO_MAX_DEFAULT;
+        if (v[4] == 0)
+            return 0;
+        if (v[4] == ':' && parse_long(name, v + 5, 4, CMP_MAX_REPEATS, &c->repeats, err, errlen) == 0)
+            return 0;
+        snprintf(err, errlen, "invalid value '%.40s' for --repeats: N, auto or auto:MAX (MAX in 4..%d)", v,
+                 CMP_MAX_REPEATS);
+        return -1;
+    }
     if (!strcmp(name, "repeats"))
-        return c->have_repeats = 1, parse_long(name, v, 1, CMP_MAX_REPEATS, &c->repeats, err, errlen);
+        return c->have_repeats = 1, c->repeats_auto = 0,
+               parse_long(name, v, 1, CMP_MAX_REPEATS, &c->repeats, err, errlen);
+    if (!strcmp(name, "auto-width")) {
+        char *end;
+        errno = 0;
+        c->auto_width = strtod(v, &end);
+        if (end == v || *end || errno || !(c->auto_width > 0 && c->auto_width <= 1000)) {
+            snprintf(err, errlen, "invalid value '%.40s' for --auto-width: a percentage above 0, at most 1000", v);
+            return -1;
+        }
+        return c->have_width = 1, 0;
+    }
     if (!strcmp(name, "results"))
         return c->req.results = v, 0;
     if (!strcmp(name, "title"))
@@ -261,6 +291,22 @@ static int build_spec(struct cli *c, char *err, size_t errlen)
         s->warmup = c->warmup;
     if (c->have_repeats)
         s->repeats = (int)c->repeats;
+    if (c->have_repeats)
+        s->repeats_auto = c->repeats_auto;
+    if (c->have_width)
+        s->auto_width = c->auto_width;
+    else if (s->auto_width <= 0)
+        s->auto_width = CMP_AUTO_WIDTH_DEFAULT;
+    if (c->have_width && !s->repeats_auto) {
+        snprintf(err, errlen, "--auto-width needs --repeats=auto");
+        return -1;
+    }
+    for (int i = 0; s->repeats_auto && i < s->ntargets; i++)
+        if (s->targets[i].from_dir) {
+            snprintf(err, errlen, "--repeats=auto cannot compare with a saved target ('%s'): its repeats are "
+                                  "fixed; give --repeats=N", s->targets[i].name);
+            return -1;
+        }
     for (int i = 0; c->no_prepare && i < s->ntargets; i++)
         s->targets[i].prepare = 0;
     if (c->title) {

@@ -3,14 +3,9 @@
  * directory, check it holds this comparison (or nothing), check that every
  * target answers (one connection each; stop before anything else when one
  * does not), prepare each target's tables once per workload, then every run
- * not yet done, one child sbench per run:
- *
- *   for each workload:  for each repeat:  for each thread count:
- *       the targets in order, reversed on every other (repeat, thread count)
- *
- * so that the repeats of a point are spread over the whole comparison and
- * each target runs first as often as last (slow drift of the machine hits
- * every target alike).  Each run gets its own --warmup-time.  Per run, the
+ * not yet done, one child sbench per run, in compare_rounds.c's order (the
+ * repeats of a point spread over the whole comparison; with
+ * --repeats=auto, a point stops once settled).  Each run gets its own --warmup-time.  Per run, the
  * directory keeps runs/ID.json (the final JSON report with interval lines),
  * runs/ID.hlog (HdrHistogram log), runs/ID.out (the text report and
  * messages) and runs/ID.record.json, written last: the client's CPU time
@@ -118,12 +113,6 @@ static void path_of(char *buf, size_t len, const char *dir, const char *sub, con
     snprintf(buf, len, "%s/%s/%s%s", dir, sub, name, ext);
 }
 
-void cmp_run_id(const struct cmp_spec *s, int w, int t, int k, int rep, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s_t%d_%s_r%d", s->workloads[w].label, s->threads[t], s->targets[k].name,
-             rep + 1);
-}
-
 /* Why a child failed, from its output: its first line with "FATAL:" (what
  * the run itself gave as the cause), else its last non-empty line, into
  * buf. */
@@ -197,6 +186,7 @@ int cmp_run_child(char *const argv[], const char *out_path, const char *err_path
             return -1;
         if (probe) { /* the child's threads, every CMP_PROBE_PERIOD_MS */
             cmp_probe_sample(probe, pid);
+            cmp_server_probe_sample(probe, pid); /* compare_server_probe.c */
             struct timespec period = {0, CMP_PROBE_PERIOD_MS * 1000000L};
             nanosleep(&period, NULL);
         }
@@ -270,6 +260,8 @@ struct exec {
     int planned, done_before, done_now;
     double started, run_wall_sum;
     int quiet;
+    int order;                  /* runs started, this session and before */
+    int prepared;               /* the workload whose tables are prepared, -1: none */
 };
 
 static void progress(struct exec *x, const char *what)
@@ -499,6 +491,27 @@ static int prepare_tables(struct exec *x, int w)
     return interrupted ? -1 : 0;
 }
 
+/* The client's threads (compare_probe.c) and a local server's processes
+ * (compare_server_probe.c) as the record's fields. */
+static void add_probe_figures(json_object *j, const struct cmp_probe *probe)
+{
+    struct cmp_probe_result pr;
+    cmp_probe_result(probe, &pr);
+    if (pr.threads > 0) {
+        json_object_object_add(j, "client_threads_measured", json_object_new_int(pr.threads));
+        json_object_object_add(j, "client_busiest_thread_cpu_share", cmp_real(pr.busiest_cpu));
+        json_object_object_add(j, "client_busiest_thread_delay_share", cmp_real(pr.busiest_delay));
+        json_object_object_add(j, "client_mean_run_delay_share", cmp_real(pr.mean_delay));
+    }
+    struct cmp_server_figures sf;
+    cmp_server_probe_result(probe, &sf);
+    if (sf.processes > 0) {
+        json_object_object_add(j, "server_processes", json_object_new_int(sf.processes));
+        json_object_object_add(j, "server_cpu_cores", cmp_real(sf.cpu_cores));
+        json_object_object_add(j, "server_run_delay_cores", cmp_real(sf.delay_cores));
+    }
+}
+
 static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
 {
     const struct cmp_spec *s = x->s;
@@ -509,8 +522,8 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     path_of(out, sizeof out, x->dir, "runs", id, ".out");
     path_of(rec, sizeof rec, x->dir, "runs", id, ".record.json");
     char what[400];
-    snprintf(what, sizeof what, "%s threads=%d %s (repeat %d/%d)", s->workloads[w].label,
-             s->threads[ti], s->targets[k].name, rep + 1, s->repeats);
+    snprintf(what, sizeof what, "%s threads=%d %s (repeat %d/%s%d)", s->workloads[w].label,
+             s->threads[ti], s->targets[k].name, rep + 1, s->repeats_auto ? "at most " : "", s->repeats);
     progress(x, what);
 
     struct argv_buf a = {.n = 0};
@@ -579,14 +592,7 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
         json_object_object_add(j, "machine_steal_share", /* what the hypervisor gave to others */
                                cmp_real(c2.total > c1.total ? (double)(c2.steal - c1.steal) / (double)(c2.total - c1.total) : 0));
     }
-    struct cmp_probe_result pr;
-    cmp_probe_result(&threads, &pr);
-    if (pr.threads > 0) { /* the client's threads (compare_probe.c) */
-        json_object_object_add(j, "client_threads_measured", json_object_new_int(pr.threads));
-        json_object_object_add(j, "client_busiest_thread_cpu_share", cmp_real(pr.busiest_cpu));
-        json_object_object_add(j, "client_busiest_thread_delay_share", cmp_real(pr.busiest_delay));
-        json_object_object_add(j, "client_mean_run_delay_share", cmp_real(pr.mean_delay));
-    }
+    add_probe_figures(j, &threads);
     if (load >= 0)
         json_object_object_add(j, "loadavg_1m", cmp_real(load));
     int rc = cmp_write_json(rec, j, msg, sizeof msg);
@@ -598,6 +604,18 @@ static int one_run(struct exec *x, int w, int ti, int k, int rep, int order)
     x->done_now++;
     x->run_wall_sum += r.wall_s + IDLE_PROBE_NS / 1e9;
     return 0;
+}
+
+/* Run (w, t, k, rep), its workload's tables prepared first
+ * (compare_rounds.c calls it in order). */
+static int next_run(void *ctx, int w, int t, int k, int rep)
+{
+    struct exec *x = ctx;
+    if (x->prepared != w && prepare_tables(x, w) != 0)
+        return -1;
+    x->prepared = w;
+    cmp_history_place(x->s, w, t, k, rep); /* compare_history.c */
+    return one_run(x, w, t, k, rep, x->order++);
 }
 
 /* The results directory holds this comparison, or none yet (then it is
@@ -732,23 +750,8 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
     int rc = 1;
     if (claim_dir(&x) != 0 || check_saved(s) != 0)
         goto out;
-    for (int w = 0; w < s->nworkloads; w++)
-        for (int r = 0; r < s->repeats; r++)
-            for (int t = 0; t < s->nthreads; t++)
-                for (int k = 0; k < s->ntargets; k++) {
-                    if (s->targets[k].from_dir)
-                        continue;
-                    char id[300];
-                    cmp_run_id(s, w, t, k, r, id, sizeof id);
-                    char msg[1024];
-                    int st = cmp_run_state(x.dir, id, msg, sizeof msg);
-                    if (st < 0) { /* unreadable: not "not done", which would run it again */
-                        fprintf(stderr, "compare: run %s: %s\n", id, msg);
-                        goto out;
-                    }
-                    x.planned++;
-                    x.done_before += st;
-                }
+    if (cmp_rounds_count(s, x.dir, &x.planned, &x.done_before) != 0)
+        goto out;
     if (x.done_before == x.planned) {
         rc = 0;
         goto out;
@@ -758,26 +761,10 @@ int cmp_execute(const struct cmp_spec *s, const struct cmp_request *req)
     if (check_targets(&x) != 0)
         goto out;
     write_info(&x);
-    int order = x.done_before;
-    for (int w = 0; w < s->nworkloads; w++) {
-        int prepared = 0;
-        for (int r = 0; r < s->repeats; r++)
-            for (int t = 0; t < s->nthreads; t++)
-                for (int i = 0; i < s->ntargets; i++) {
-                    int k = (r + t) % 2 ? s->ntargets - 1 - i : i;
-                    char id[300];
-                    cmp_run_id(s, w, t, k, r, id, sizeof id);
-                    char msg[1024];
-                    if (s->targets[k].from_dir || cmp_run_state(x.dir, id, msg, sizeof msg) == 1)
-                        continue;
-                    if (!prepared && prepare_tables(&x, w) != 0)
-                        goto out;
-                    prepared = 1;
-                    cmp_history_place(s, w, t, k, r); /* compare_history.c */
-                    if (one_run(&x, w, t, k, r, order++) != 0)
-                        goto out;
-                }
-    }
+    x.order = x.done_before;
+    x.prepared = -1;
+    if (cmp_rounds_run(s, x.dir, next_run, &x) != 0)
+        goto out;
     rc = 0;
 out:
     if (interrupted)

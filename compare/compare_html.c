@@ -583,9 +583,9 @@ static void body(struct html *h, FILE *f)
     esc(f, str(sum, "title"));
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>", style);
     esc(f, str(sum, "title"));
-    fprintf(f, "</h1>\n<p>%lld of %lld runs, %lld repeats of %llds after %llds warm-up per point, generated %s.%s</p>\n",
+    fprintf(f, "</h1>\n<p>%lld of %lld runs, %s%lld repeats of %llds after %llds warm-up per point, generated %s.%s</p>\n",
             (long long)sb_json_int(sum, "runs_done"), (long long)sb_json_int(sum, "runs_planned"),
-            (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
+            sb_json_true(spec, "repeats_auto") ? "until settled, at most " : "", (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
             (long long)sb_json_int(spec, "warmup"), str(sum, "generated"),
             sb_json_true(sum, "complete") ? "" : " <b class=\"warn\">Incomplete: run the comparison again to finish it.</b>");
     cmp_html_answer(sum, f);

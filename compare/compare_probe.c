@@ -24,22 +24,23 @@ static double mono_s(void)
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The task of p with id tid, a new one when there is room, else NULL. */
-static struct cmp_probe_task *task_of(struct cmp_probe *p, long tid)
+/* The task of tasks[0..*n) with id tid, a new one when there is room,
+ * else NULL. */
+static struct cmp_probe_task *task_of(struct cmp_probe_task *tasks, int *n, long tid)
 {
-    for (int i = 0; i < p->n; i++)
-        if (p->task[i].tid == tid)
-            return &p->task[i];
-    if (p->n == CMP_PROBE_TASKS)
+    for (int i = 0; i < *n; i++)
+        if (tasks[i].tid == tid)
+            return &tasks[i];
+    if (*n == CMP_PROBE_TASKS)
         return NULL;
-    struct cmp_probe_task *t = &p->task[p->n++];
+    struct cmp_probe_task *t = &tasks[(*n)++];
     memset(t, 0, sizeof *t);
     t->tid = tid;
     t->t0 = -1;
     return t;
 }
 
-void cmp_probe_sample(struct cmp_probe *p, int pid)
+void cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid)
 {
     char path[96];
     snprintf(path, sizeof path, "/proc/%d/task", pid);
@@ -59,7 +60,7 @@ void cmp_probe_sample(struct cmp_probe *p, int pid)
         int ok = f && fscanf(f, "%llu %llu", &cpu_ns, &delay_ns) == 2;
         if (f)
             fclose(f);
-        struct cmp_probe_task *t = ok ? task_of(p, tid) : NULL;
+        struct cmp_probe_task *t = ok ? task_of(tasks, n, tid) : NULL;
         if (t == NULL)
             continue;
         if (t->t0 < 0) {
@@ -72,6 +73,11 @@ void cmp_probe_sample(struct cmp_probe *p, int pid)
         t->delay1 = delay_ns / 1e9;
     }
     closedir(d);
+}
+
+void cmp_probe_sample(struct cmp_probe *p, int pid)
+{
+    cmp_probe_tasks(p->task, &p->n, pid);
     p->samples++;
 }
 

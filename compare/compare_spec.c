@@ -7,6 +7,7 @@
  * of repeats) is what a resumed comparison must share with the stored one.
  */
 #include "compare.h"
+#include "compare_seq.h"
 #include "../lib/options.h"
 #include "../lib/secret_mask.h"
 
@@ -292,7 +293,7 @@ static int known_keys(lua_State *L, const char *const allowed[], const char *wha
 }
 
 static const char *const file_keys[] = {"title", "targets", "workloads", "threads", "time", "events", "warmup",
-                                        "repeats", "options", NULL};
+                                        "repeats", "options", "auto_width", NULL};
 static const char *const target_keys[] = {"name", "options", "prepare", "from", NULL};
 static const char *const workload_keys[] = {"name", "label", "options", NULL};
 
@@ -310,6 +311,33 @@ static long field_int(lua_State *L, const char *key, long def, long lo, long hi,
     }
     lua_pop(L, 1);
     return v;
+}
+
+/* repeats = "auto" or "auto:MAX", auto_width = PCT (compare_seq.h);
+ * 0 when set or absent, -1 when bad. */
+static int file_auto(lua_State *L, struct cmp_spec *s)
+{
+    int rc = 0;
+    lua_getfield(L, -1, "repeats");
+    if (lua_type(L, -1) == LUA_TSTRING && strncmp(lua_tostring(L, -1), "auto", 4) == 0) {
+        const char *v = lua_tostring(L, -1) + 4;
+        char *end = NULL;
+        long max = *v == 0 ? CMP_AUTO_MAX_DEFAULT : *v == ':' ? strtol(v + 1, &end, 10) : -1;
+        s->repeats_auto = 1;
+        s->repeats = (int)max;
+        rc = (end && (*end || end == v + 1)) || max < 4 || max > CMP_MAX_REPEATS ? -1 : 0;
+        lua_pushnil(L);
+        lua_setfield(L, -3, "repeats"); /* read: not field_int's */
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "auto_width");
+    if (!lua_isnil(L, -1)) {
+        int isnum;
+        s->auto_width = lua_tonumberx(L, -1, &isnum);
+        rc = !isnum || !s->repeats_auto || !(s->auto_width > 0 && s->auto_width <= 1000) ? -1 : rc;
+    }
+    lua_pop(L, 1);
+    return rc;
 }
 
 static int load_targets(lua_State *L, struct cmp_spec *s, char *err, size_t errlen)
@@ -443,6 +471,12 @@ int cmp_spec_load_lua(struct cmp_spec *s, const char *path, char *err, size_t er
         }
     }
     lua_pop(L, 1);
+    if (file_auto(L, s) != 0) {
+        snprintf(err, errlen, "%s: repeats must be a whole number, \"auto\" or \"auto:MAX\" (MAX 4..%d); "
+                              "auto_width a percentage above 0, at most 1000, with repeats = \"auto\"",
+                 path, CMP_MAX_REPEATS);
+        goto out;
+    }
     int bad = 0;
     s->time = field_int(L, "time", s->time, 0, 100000000, &bad);
     s->events = field_int(L, "events", s->events, 0, 1000000000000L, &bad);
@@ -598,6 +632,10 @@ json_object *cmp_spec_to_json(const struct cmp_spec *s)
     json_object_object_add(o, "events", json_object_new_int64(s->events));
     json_object_object_add(o, "warmup", json_object_new_int64(s->warmup));
     json_object_object_add(o, "repeats", json_object_new_int(s->repeats));
+    if (s->repeats_auto) { /* repeats is then the maximum (compare_seq.h) */
+        json_object_object_add(o, "repeats_auto", json_object_new_boolean(1));
+        json_object_object_add(o, "auto_width_pct", cmp_real(s->auto_width));
+    }
     json_object_object_add(o, "options", strv_json(&s->opts));
     return o;
 }
@@ -609,6 +647,8 @@ json_object *cmp_spec_identity(const json_object *spec_json)
         return NULL;
     json_object_object_del(id, "title");
     json_object_object_del(id, "repeats");
+    json_object_object_del(id, "repeats_auto");
+    json_object_object_del(id, "auto_width_pct");
     json_object_object_del(id, "source");
     json_object_object_del(id, "command");
     return id;
@@ -686,6 +726,12 @@ int cmp_spec_from_json(struct cmp_spec *s, const json_object *j, char *err, size
     s->events = got[1];
     s->warmup = got[2];
     s->repeats = (int)got[3];
+    s->repeats_auto = sb_json_true(j, "repeats_auto");
+    s->auto_width = s->repeats_auto ? sb_json_num(j, "auto_width_pct") : 0;
+    if (s->repeats_auto && !(s->auto_width > 0 && s->auto_width <= 1000 && s->repeats >= 4)) {
+        snprintf(err, errlen, "\"auto_width_pct\" is not a percentage above 0 and at most 1000, or repeats below 4");
+        goto bad;
+    }
     for (int i = 0; i < s->nthreads; i++)
         if (s->threads[i] < 1 || s->threads[i] > 100000) {
             snprintf(err, errlen, "\"threads\" holds %d: not a thread count (1..100000)", s->threads[i]);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../history/history_stats.h"
+#include "compare_seq.h"
 #include "compare_stats.h"
 #include "../results/json_get.h"
 #include "../core/run_meta.h"
@@ -90,8 +91,8 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
                                            "machine_busy_share", "busy_share_before", "loadavg_1m",
                                            "machine_steal_share", "client_threads_measured",
                                            "client_busiest_thread_cpu_share", "client_busiest_thread_delay_share",
-                                           "client_mean_run_delay_share",
-                                           "command", NULL};
+                                           "client_mean_run_delay_share", "server_processes", "server_cpu_cores",
+                                           "server_run_delay_cores", "command", NULL};
     for (int i = 0; rec_keys[i]; i++)
         if (sb_json_member(rec, rec_keys[i]))
             add_ref(e, rec_keys[i], sb_json_member(rec, rec_keys[i]));
@@ -188,7 +189,7 @@ static double pct_of(double logratio)
  * adjusted: the Benjamini-Hochberg p-value over the comparison's verdicts
  * (< 0: not corrected, the regression gate). */
 static void verdict_text(const struct cmp_shift *sh, const char *a, const char *b, int repeats_min, double adjusted,
-                         int nverdicts, int sessions, char *buf, size_t len)
+                         int nverdicts, int sessions, int looks, char *buf, size_t len)
 {
     double est = pct_of(sh->estimate), lo = pct_of(sh->low), hi = pct_of(sh->high);
     char test[120];
@@ -196,6 +197,8 @@ static void verdict_text(const struct cmp_shift *sh, const char *a, const char *
         snprintf(test, sizeof test, "sessions as the unit, the spread of %d earlier sessions", sessions);
     else if (sh->paired)
         snprintf(test, sizeof test, "signed-rank test on %d interleaved pairs", sh->n);
+    else if (looks > 0) /* --repeats=auto: the level holds over all the looks */
+        snprintf(test, sizeof test, "Mann-Whitney test, sequential over %d looks", looks);
     else
         snprintf(test, sizeof test, "Mann-Whitney test");
     int significant = sh->significant && (adjusted < 0 || adjusted <= 1 - CONF);
@@ -255,6 +258,7 @@ struct pending {
     struct cmp_shift sh;
     const char *a, *b;
     int sessions;               /* saved target: earlier sessions used, -1: cannot tell */
+    int looks;                  /* --repeats=auto: the looks of the sequence, else 0 */
     char why[500];              /* and why */
 };
 
@@ -302,8 +306,11 @@ static int pair_shift(const struct ctx *c, const char *wl, int threads, int ka, 
     } else if (ra.n > 0 && rb.n > 0) {
         double pa[CMP_MAX_REPEATS], pb[CMP_MAX_REPEATS];
         *pairs = point_pairs(c, wl, threads, c->s->targets[ka].name, c->s->targets[kb].name, pa, pb);
-        rc = *pairs >= CMP_MIN_PAIRS ? cmp_compare_paired(pa, pb, *pairs, CONF, sh)
-                                     : cmp_compare(ra.tps, ra.n, rb.tps, rb.n, CONF, sh);
+        if (c->s->repeats_auto) /* the stopping rule's own test, its level over the looks */
+            rc = cmp_seq_look(ra.tps, ra.n, rb.tps, rb.n, c->s->repeats, c->s->auto_width, sh) < 0 ? -1 : 0;
+        else
+            rc = *pairs >= CMP_MIN_PAIRS ? cmp_compare_paired(pa, pb, *pairs, CONF, sh)
+                                         : cmp_compare(ra.tps, ra.n, rb.tps, rb.n, CONF, sh);
     }
     runs[0] = ra.n;
     runs[1] = rb.n;
@@ -341,6 +348,10 @@ static int verdict(const struct ctx *c, const char *wl, int threads, int ka, int
     json_object_object_add(o, "level", cmp_real(sh.level));
     json_object_object_add(o, "p_value", cmp_real(sh.p_value));
     json_object_object_add(o, "achievable", json_object_new_boolean(sh.achievable));
+    if (c->s->repeats_auto && !sessions) {
+        out->looks = cmp_seq_looks(c->s->repeats);
+        json_object_object_add(o, "looks", json_object_new_int(out->looks));
+    }
     out->o = o;
     out->sh = sh;
     out->sessions = sessions;
@@ -362,7 +373,8 @@ static void settle_verdicts(struct pending *v, int n, json_object *verdicts)
             snprintf(text, sizeof text, "cannot tell whether %s differs from %s (%+.1f%%): %s", v[i].b, v[i].a,
                      pct_of(v[i].sh.estimate), v[i].why);
         else
-            verdict_text(&v[i].sh, v[i].a, v[i].b, cmp_min_repeats(CONF), adj, n, v[i].sessions, text, sizeof text);
+            verdict_text(&v[i].sh, v[i].a, v[i].b, cmp_min_repeats(CONF), adj, n, v[i].sessions, v[i].looks, text,
+                         sizeof text);
         json_object_object_add(v[i].o, "p_adjusted", cmp_real(adj));
         json_object_object_add(v[i].o, "significant_unadjusted", json_object_new_boolean(v[i].sh.significant));
         json_object_object_add(v[i].o, "significant",
@@ -471,11 +483,13 @@ static json_object *gate(const struct ctx *c, const char *baseline, double thres
                 if (n == 0 || m == 0 ||
                     (s->targets[kbase].from_dir || s->targets[k].from_dir
                          ? pair_shift(c, wl, s->threads[t], kbase, k, &sh, &pairs, &sessions, runs, why, sizeof why)
-                         : cmp_compare(va, n, vb, m, CONF, &sh)) != 0)
+                         : s->repeats_auto ? (cmp_seq_look(va, n, vb, m, s->repeats, s->auto_width, &sh) < 0 ? -1 : 0)
+                                           : cmp_compare(va, n, vb, m, CONF, &sh)) != 0)
                     continue;
                 if (sh.achievable && pct_of(sh.high) < -threshold) {
                     char text[600];
-                    verdict_text(&sh, baseline, s->targets[k].name, 0, -1, 0, sessions, text, sizeof text);
+                    verdict_text(&sh, baseline, s->targets[k].name, 0, -1, 0, sessions,
+                                 s->repeats_auto ? cmp_seq_looks(s->repeats) : 0, text, sizeof text);
                     json_object *x = json_object_new_object();
                     json_object_object_add(x, "workload", json_object_new_string(wl));
                     json_object_object_add(x, "threads", json_object_new_int(s->threads[t]));
@@ -512,9 +526,7 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     struct pending *pend = malloc(sizeof *pend * (size_t)(s->nworkloads * s->nthreads * s->ntargets * s->ntargets + 1));
     for (size_t i = 0; i < sb_json_len(c.runs); i++)
         json_object_array_add(runs, run_entry(&c, sb_json_elem(c.runs, i)));
-    int planned = 0;
-    for (int k = 0; k < s->ntargets; k++)
-        planned += s->targets[k].from_dir ? 0 : s->nworkloads * s->nthreads * s->repeats;
+    int planned = cmp_rounds_planned(s, req->results); /* compare_rounds.c */
     for (int w = 0; w < s->nworkloads; w++) {
         const char *wl = s->workloads[w].label;
         for (int t = 0; t < s->nthreads; t++) {
@@ -539,7 +551,7 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
     int done = 0;
     for (size_t i = 0; i < sb_json_len(runs); i++)
         done += !s->targets[cmp_spec_target(s, sb_json_str(sb_json_elem(runs, i), "target"))].from_dir;
-    char method[2400];
+    char method[3200];
     snprintf(method, sizeof method,
              "Throughput per point: the median of the repeats, with the distribution-free confidence interval of "
              "the median (order statistics, binomial coverage; fewer than 6 repeats cannot reach 95%%, the level "
@@ -559,6 +571,14 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
              "gives a significant gain (the Mann-Whitney interval of the gain, count against count, lies above "
              "+5%%) and the intervals exclude a gain of 20%% or more; else no knee within the sweep's precision.",
              CMP_MIN_PAIRS, cmp_min_repeats(CONF), npend);
+    if (s->repeats_auto) /* compare_seq.h */
+        snprintf(method + strlen(method), sizeof method - strlen(method),
+                 " Repeats until settled (--repeats=auto:%d): a point got no more runs once each of its differences "
+                 "was significant or its interval narrower than %g%%; every verdict is the Mann-Whitney test at "
+                 "1 - 0.05/%d per look (Bonferroni over its %d looks), its p-value multiplied by %d, so the chance "
+                 "of a false call over all looks is at most 5%%.",
+                 s->repeats, s->auto_width, cmp_seq_looks(s->repeats), cmp_seq_looks(s->repeats),
+                 cmp_seq_looks(s->repeats));
     char now[40];
     sb_iso_now(now, sizeof now);
     json_object *sum = json_object_new_object();

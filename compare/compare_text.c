@@ -64,9 +64,9 @@ void cmp_text_report(const json_object *sum, FILE *f)
     const json_object *targets = sb_json_member(spec, "targets"), *threads = sb_json_member(spec, "threads");
     const json_object *points = sb_json_member(sum, "points"), *workloads = sb_json_member(spec, "workloads");
     fprintf(f, "# %s\n\n", str(sum, "title"));
-    fprintf(f, "%lld of %lld runs done; %lld repeats of %llds (+%llds warm-up) per point; results in %s\n\n",
+    fprintf(f, "%lld of %lld runs done; %s%lld repeats of %llds (+%llds warm-up) per point; results in %s\n\n",
             (long long)sb_json_int(sum, "runs_done"), (long long)sb_json_int(sum, "runs_planned"),
-            (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
+            sb_json_true(spec, "repeats_auto") ? "until settled, at most " : "", (long long)sb_json_int(spec, "repeats"), (long long)sb_json_int(spec, "time"),
             (long long)sb_json_int(spec, "warmup"), str(sum, "results_dir"));
     for (size_t wi = 0; wi < sb_json_len(workloads); wi++) {
         const char *wl = str(sb_json_elem(workloads, wi), "label");
