@@ -115,9 +115,10 @@ static int gather_waiting(struct sb_clients *cs, struct pass *p)
             continue;
         if (!c->polled) { /* flush what was sent; the answer may be in */
             c->polled = 1;
-            if (sb_conn_resume(c->conn, &c->want_write) != SBD_AGAIN) {
-                if (sb_client_run(cs->w, c, 0, &p->busy) < 0)
-                    return -1;
+            int r = sb_client_resume(cs->w, c, &p->busy);
+            if (r < 0)
+                return -1;
+            if (r > 0) {
                 i--; /* its next statement, if it sent one, waits too */
                 continue;
             }

@@ -33,6 +33,7 @@ struct client {
     int send_silent;        /* its send completes unseen, before its receive */
     int io_sent;            /* bytes of the statement in flight went to the kernel */
     int unsent;             /* after a fatal error: its request is not sent at all */
+    struct sb_lost lost;    /* its own lost connections (lost.h) */
 };
 
 struct sb_clients {
@@ -77,8 +78,8 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p);
 /* Runs client c (start: a new event) until it waits for the server or its
  * event ends, and records the event.  -1 on a fatal error (w->error). */
 int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy);
-/* Resumes client c if the answer it waits for is complete.  -1 on a fatal
- * error. */
+/* Resumes client c if the answer it waits for is complete: 1 when it was
+ * (its code ran on), 0 while it still waits, -1 on a fatal error. */
 int sb_client_resume(struct sb_worker *w, struct client *c, int *busy);
 
 /* After a fatal error: drives client c's connection (C_WAIT) towards the

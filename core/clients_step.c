@@ -22,15 +22,17 @@
 #include "run.h"
 #include "script.h"
 
-/* Records the event like the one-connection loop does, and in the
- * client's own count. */
-int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy)
+/* Runs client c's code until it waits or its event ends; records the
+ * event like the one-connection loop does, and in the client's own count. */
+static int client_steps(struct sb_worker *w, struct client *c, int start, int *busy)
 {
     struct sb_thread_stats *st = &w->stats;
     for (;;) {
         struct sb_conn *conn = NULL;
         w->conn_list = &c->conns;
+        w->lost_now = &c->lost; /* a loss now is c's */
         int r = w->run->script_ops->client_step(w, c->script, start, &conn);
+        w->lost_now = NULL;
         w->conn_list = &w->conns;
         switch (r) {
         case SB_EVENT_WAIT:
@@ -58,11 +60,25 @@ int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy)
     }
 }
 
+/* What the thread counts from here to sb_lost_step_end is client c's own
+ * (lost.h): its answers completed on resuming (on the io_uring loop all
+ * of them: the kernel moved the bytes) and the statements its code ran. */
+int sb_client_run(struct sb_worker *w, struct client *c, int start, int *busy)
+{
+    sb_lost_step_begin(&c->lost, w);
+    int r = client_steps(w, c, start, busy);
+    sb_lost_step_end(&c->lost, w);
+    return r;
+}
+
 int sb_client_resume(struct sb_worker *w, struct client *c, int *busy)
 {
-    if (sb_conn_resume(c->conn, &c->want_write) == SBD_AGAIN)
-        return 0;
-    return sb_client_run(w, c, 0, busy);
+    sb_lost_step_begin(&c->lost, w);
+    int r = sb_conn_resume(c->conn, &c->want_write) == SBD_AGAIN ? 0
+            : client_steps(w, c, 0, busy) < 0                    ? -1
+                                                                 : 1;
+    sb_lost_step_end(&c->lost, w);
+    return r;
 }
 
 /* Round robin from the one after the last started, so that under --rate

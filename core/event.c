@@ -232,7 +232,8 @@ static int recover(struct sb_worker *w, const struct sb_event_error *e)
                  sb_conn_error(c)->message);
         return SB_EVENT_FATAL;
     }
-    if (sb_lost_before_reconnect(&w->lost, w, sb_conn_error(c), w->error, sizeof w->error) != 0)
+    struct sb_lost *lost = w->lost_now ? w->lost_now : &w->lost; /* the client's, or the worker's */
+    if (sb_lost_before_reconnect(lost, w, sb_conn_error(c), w->error, sizeof w->error) != 0)
         return SB_EVENT_FATAL;
     if (reconnect(w, c) != SBD_OK) {
         if (atomic_load_explicit(&w->run->stop, memory_order_relaxed))

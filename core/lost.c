@@ -7,19 +7,18 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The worker's successful statements so far. */
-static uint64_t done_statements(const struct sb_thread_stats *st)
+uint64_t sb_lost_thread_done(const struct sb_worker *w)
 {
     uint64_t n = 0;
     for (int k = 0; k < SB_Q_NKINDS; k++)
-        n += SB_GET(st->queries[k]);
+        n += SB_GET(w->stats.queries[k]);
     return n;
 }
 
 int sb_lost_before_reconnect(struct sb_lost *l, struct sb_worker *w,
                              const struct sbd_error *err, char *msg, size_t len)
 {
-    uint64_t done = done_statements(&w->stats);
+    uint64_t done = sb_lost_thread_done(w);
     int fresh = done == l->mark; /* nothing succeeded since the last (re)connect */
     l->streak = fresh ? l->streak + 1 : 1;
     l->mark = done;

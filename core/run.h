@@ -77,6 +77,9 @@ struct sb_worker {
     uint64_t event_units;           /* what it counts (sbench.event_type's
                                        units): 1 unless the script said */
     struct sb_lost lost;            /* its lost connections (lost.h) */
+    struct sb_lost *lost_now;       /* whose losses a failure counts: NULL =
+                                       lost, or the running client's own
+                                       (core/clients_step.c) */
 };
 
 /* --io: how a thread driving several clients waits for them. */
