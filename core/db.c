@@ -129,6 +129,17 @@ static void set_oom(struct sb_conn *c)
     snprintf(c->err.message, sizeof c->err.message, "out of memory");
 }
 
+void sb_conn_note_phases(const struct sb_conn *c)
+{
+    if (c->stats == NULL || drv->connect_phases == NULL)
+        return;
+    struct sbd_connect_phases p = {-1, -1, -1};
+    drv->connect_phases(c->dc, &p);
+    int64_t ns[SB_CONN_NPHASES] = {[SB_CONN_TCP] = p.tcp_ns, [SB_CONN_TLS] = p.tls_ns,
+                                   [SB_CONN_AUTH] = p.auth_ns};
+    sb_stats_note_connect_phases(c->stats, ns);
+}
+
 struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struct sbd_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -210,6 +221,7 @@ int sb_conn_reconnect(struct sb_conn *c, int count_reconnect)
         return SBD_CONN_LOST;
     }
     sb_stats_note_connect(c->stats, sb_now_ns() - t0);
+    sb_conn_note_phases(c);
     offer_host_io(c);
     if (count_reconnect)
         SB_ADD(c->stats->reconnects, 1);

@@ -294,6 +294,7 @@ static const struct sbd_driver pgsql_driver = {
     .io_want = pgd_io_want,
     .io_done = pgd_io_done,
     .field_name = pgd_field_name,
+    .connect_phases = pgd_connect_phases,
 };
 
 /* The driver table: static, never NULL, never fails. */

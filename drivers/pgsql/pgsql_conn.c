@@ -42,7 +42,8 @@ static void connect_error(PGconn *pg, const char *h, struct sbd_error *err)
 /* One libpq connection to host h with the password given or the
  * command's token (a token refused at authentication is fetched again,
  * sbc_pwcmd_reject).  The connection, or NULL with err filled. */
-static PGconn *open_pg(const struct pgd_settings *cfg, const char *h, struct sbd_error *err)
+static PGconn *open_pg(const struct pgd_settings *cfg, const char *h,
+                       struct sbd_connect_phases *ph, struct sbd_error *err)
 {
     for (int attempt = 1;; attempt++) {
         const char *kw[16], *val[16];
@@ -71,7 +72,18 @@ static PGconn *open_pg(const struct pgd_settings *cfg, const char *h, struct sbd
 #undef KV
         kw[n] = NULL;
         val[n] = NULL;
-        PGconn *pg = PQconnectdbParams(kw, val, cfg->conninfo != NULL);
+        int timed_out;
+        PGconn *pg = pgd_connect_poll(kw, val, cfg->conninfo != NULL, ph, &timed_out);
+        if (timed_out) {
+            char where[300];
+            snprintf(where, sizeof where, "connecting to host \"%s\" port %s:",
+                     h ? h : (PQhost(pg) ? PQhost(pg) : "(libpq default)"),
+                     PQport(pg) && *PQport(pg) ? PQport(pg) : "(libpq default)");
+            pgd_set_error(err, SBD_ERROR, "08001", where, "timeout expired");
+            sbc_password_free(token);
+            PQfinish(pg);
+            return NULL;
+        }
         if (pg != NULL && PQstatus(pg) == CONNECTION_OK) {
             sbc_password_free(token); /* libpq keeps its own copy */
             return pg;
@@ -102,7 +114,7 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         pgd_set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
         return SBD_ERROR;
     }
-    if ((c->pg = open_pg(cfg, h, err)) == NULL) {
+    if ((c->pg = open_pg(cfg, h, &c->phases, err)) == NULL) {
         pgd_disconnect(c);
         return SBD_ERROR;
     }
@@ -132,6 +144,11 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     pgd_wire_setup(c, cfg->wire);
     *out = c;
     return SBD_OK;
+}
+
+void pgd_connect_phases(sbd_conn *c, struct sbd_connect_phases *out)
+{
+    *out = c->phases;
 }
 
 void pgd_disconnect(sbd_conn *c)

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 5
+#define SBD_ABI_MINOR 6
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -198,6 +198,17 @@ struct sbd_server_counters {
     int64_t selects;      /* SELECT statements (Com_select) */
     int64_t inserts, updates, deletes;
     int64_t statements;   /* all statements (Questions), -1 if unknown */
+};
+
+/* What opening one connection cost, phase by phase (ABI 1.6), ns; -1: the
+ * driver could not see that phase.  tcp: from the start to the socket's
+ * connection (DNS and refused hosts included); tls: the TLS handshake, 0
+ * on a session without TLS; auth: the rest of the client library's
+ * connect (startup message, authentication exchange, the server's session
+ * start, up to its first ready-for-query).  Their sum is at most the
+ * connection time the host measures around connect. */
+struct sbd_connect_phases {
+    int64_t tcp_ns, tls_ns, auth_ns;
 };
 
 struct sbd_driver {
@@ -369,6 +380,11 @@ struct sbd_driver {
      * returned SBD_DONE (a driver may drop the names with the last row).  Only called when a workload asks (rs:field_name),
      * never per statement. */
     const char *(*field_name)(sbd_conn *conn, int i);
+
+    /* --- connection phases (ABI 1.6; else NULL) --- */
+    /* The phases of the connection's own opening (see struct
+     * sbd_connect_phases), asked once right after connect succeeded. */
+    void (*connect_phases)(sbd_conn *conn, struct sbd_connect_phases *out);
 };
 
 /* The entry point every driver defines:

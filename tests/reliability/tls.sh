@@ -146,6 +146,40 @@ n=$(rep "transactions" "$T/pg_run.out")
 if [ $rc -eq 0 ] && [ "$n" = 50 ]; then ok "pgsql verify-full: run, 50 transactions"
 else show pg_run; fail "pgsql verify-full: run exit $rc, transactions '$n'"; fi
 
+# the connection figures split (driver ABI 1.6): a new connection per
+# transaction; the TCP, TLS and authentication phases, one each per
+# connection, add up to at most the connection time; the TLS phase is
+# there exactly when the session has TLS (sslmode=disable: no tls entry)
+phases_check() { # NAME TLS(yes|no): the JSON of run NAME
+    python3 - "$T/$1.json" "$2" "$SRC/docs/report.schema.json" <<'PY'
+import json, sys, jsonschema
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+jsonschema.validate(r, json.load(open(sys.argv[3])))
+conn, ph = r["connection_time_ms"], r.get("connection_phases_ms", {})
+want = ["tcp", "tls", "auth"] if sys.argv[2] == "yes" else ["tcp", "auth"]
+assert sorted(ph) == sorted(want), "phases %s, want %s" % (sorted(ph), want)
+for k in want:
+    assert ph[k]["count"] == conn["count"], "%s: %d, connections %d" % (k, ph[k]["count"], conn["count"])
+    assert ph[k]["min"] > 0, "%s: min %s" % (k, ph[k]["min"])
+total = sum(ph[k]["sum"] for k in want)
+assert total <= conn["sum"] * 1.01, "phases %.3f ms > connection time %.3f ms" % (total, conn["sum"])
+print("%d connections, %.3f ms in all: %s" % (conn["count"], conn["sum"],
+      ", ".join("%s %.3f" % (k, ph[k]["sum"]) for k in want)))
+PY
+}
+sb pg_phases_tls $TPG $V $OLTP --threads=2 --events=40 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/pg_phases_tls.json" oltp_point_select run
+if [ $rc -eq 0 ] && m=$(phases_check pg_phases_tls yes 2>&1); then ok "pgsql verify-full, phases: $m"
+else show pg_phases_tls; fail "pgsql verify-full, phases (exit $rc): $m"; fi
+sb pg_phases_plain $TPG --pgsql-sslmode=disable $OLTP --threads=2 --events=40 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/pg_phases_plain.json" oltp_point_select run
+if [ $rc -eq 0 ] && m=$(phases_check pg_phases_plain no 2>&1); then ok "pgsql sslmode=disable, phases: $m"
+else show pg_phases_plain; fail "pgsql sslmode=disable, phases (exit $rc): $m"; fi
+sb pg_plain_text $TPG --pgsql-sslmode=disable $OLTP --events=10 --time=0 oltp_point_select run
+grep -q "^    TLS handshake " "$T/pg_run.out" && ! grep -q "^    TLS handshake " "$T/pg_plain_text.out" &&
+    grep -q "^    TCP connect " "$T/pg_plain_text.out" && ok "pgsql: the text report's TLS handshake line with TLS only" ||
+    fail "pgsql text phases: $(grep -A3 '^Connection time' "$T/pg_run.out" "$T/pg_plain_text.out")"
+
 sb pg_lua $TPG $V --events=20 --time=0 --threads=2 "$T/pg_ssl.lua" run
 if [ $rc -eq 0 ] && grep -q '^SESSION ssl=t version=TLS' "$T/pg_lua.out" && [ "$(rep transactions "$T/pg_lua.out")" = 20 ]; then
     ok "pgsql verify-full: the session's own pg_stat_ssl row says ssl ($(grep -m1 '^SESSION' "$T/pg_lua.out"))"
