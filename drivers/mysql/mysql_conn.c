@@ -138,9 +138,9 @@ static int open_my(sbd_conn *c, const char *hostname, unsigned port, const char 
                 return -1;
             }
         }
-        MYSQL *up = mysql_real_connect(c->mysql, hostname, cfg->user,
-                                       token != NULL ? token : cfg->password, cfg->db, port,
-                                       cfg->sock_path, 0);
+        MYSQL *up = myd_real_connect_timed(c->mysql, hostname, cfg->user,
+                                           token != NULL ? token : cfg->password, cfg->db,
+                                           port, cfg->sock_path, &c->phases);
         unsigned code = up == NULL ? mysql_errno(c->mysql) : 0;
         /* 1045 ER_ACCESS_DENIED_ERROR: the token may have rotated */
         int retry = code == 1045 && token != NULL &&
@@ -197,6 +197,11 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     myd_wire_setup(c, cfg->wire);
     *out = c;
     return SBD_OK;
+}
+
+void myd_connect_phases(sbd_conn *c, struct sbd_connect_phases *out)
+{
+    *out = c->phases;
 }
 
 void myd_disconnect(sbd_conn *c)
