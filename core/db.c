@@ -129,14 +129,15 @@ static void set_oom(struct sb_conn *c)
     snprintf(c->err.message, sizeof c->err.message, "out of memory");
 }
 
-void sb_conn_note_phases(const struct sb_conn *c)
+void sb_conn_note_phases(struct sb_conn *c)
 {
+    c->first_pending = c->stats != NULL;
     if (c->stats == NULL || drv->connect_phases == NULL)
         return;
     struct sbd_connect_phases p = {-1, -1, -1};
     drv->connect_phases(c->dc, &p);
     int64_t ns[SB_CONN_NPHASES] = {[SB_CONN_TCP] = p.tcp_ns, [SB_CONN_TLS] = p.tls_ns,
-                                   [SB_CONN_AUTH] = p.auth_ns};
+                                   [SB_CONN_AUTH] = p.auth_ns, [SB_CONN_FIRST] = -1};
     sb_stats_note_connect_phases(c->stats, ns);
 }
 
@@ -326,6 +327,10 @@ static int account(struct sb_conn *c, const struct sb_inflight *e, int rc)
     }
     int64_t lat = sb_now_ns() - e->t0;
     sb_histogram_record(c->stats->kind_latency[e->kind], lat);
+    if (__builtin_expect(c->first_pending, 0)) { /* a worker's new connection */
+        c->first_pending = 0;
+        sb_histogram_record(c->stats->connect_phase[SB_CONN_FIRST], lat);
+    }
     if (e->named >= 0) {
         struct sb_named_stat *ns = &c->stats->named[e->named];
         sb_histogram_record(ns->latency, lat);

@@ -185,7 +185,7 @@ static void kind_line(FILE *f, const char *name, uint64_t n, double secs, const 
 static void phases_text(FILE *f, const struct sb_report *r)
 {
     static const char *const label[SB_CONN_NPHASES] = {"TCP connect", "TLS handshake",
-                                                       "authentication"};
+                                                       "authentication", "first query"};
     for (int p = 0; p < SB_CONN_NPHASES; p++) {
         const sb_histogram *h = r->connect_phase[p];
         if (h == NULL || sb_histogram_count(h) == 0)

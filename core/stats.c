@@ -256,7 +256,7 @@ void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns)
     sb_histogram_record(s->connect_latency, ns);
 }
 
-const char *const sb_conn_phase_names[SB_CONN_NPHASES] = {"tcp", "tls", "auth"};
+const char *const sb_conn_phase_names[SB_CONN_NPHASES] = {"tcp", "tls", "auth", "first_query"};
 
 void sb_stats_note_connect_phases(struct sb_thread_stats *s, const int64_t ns[SB_CONN_NPHASES])
 {

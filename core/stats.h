@@ -65,8 +65,10 @@ struct sb_type_stat {
 
 /* The phases of opening a connection that the driver reports (driver ABI
  * 1.6, struct sbd_connect_phases): TCP connect, TLS handshake, startup and
- * authentication.  Names: sb_conn_phase_names ("tcp", "tls", "auth"). */
-enum { SB_CONN_TCP, SB_CONN_TLS, SB_CONN_AUTH, SB_CONN_NPHASES };
+ * authentication; then the first statement answered on it, which the core
+ * times (not part of the connection time).  Names: sb_conn_phase_names
+ * ("tcp", "tls", "auth", "first_query"). */
+enum { SB_CONN_TCP, SB_CONN_TLS, SB_CONN_AUTH, SB_CONN_FIRST, SB_CONN_NPHASES };
 extern const char *const sb_conn_phase_names[SB_CONN_NPHASES];
 
 struct sb_thread_stats {
