@@ -4,8 +4,9 @@
 # MariaDB.  A rotator changes the server-side password (ALTER ROLE / SET
 # PASSWORD, as the role itself) and the file the command reads, together,
 # so an old token is refused at once; sbench runs --reconnect=transaction
-# with --password-ttl=1 (a cached token outlives its rotation), and without
-# it while a killer ends its sessions (--db-reconnect).  Every run must end
+# (4 clients on 2 threads) with --password-ttl=1 (a cached token outlives
+# its rotation), and without it while a killer ends its sessions
+# (--db-reconnect).  Every run must end
 # with status 0, no failed event, connections and reconnects counted, and
 # no token anywhere in its output.  Needs the servers of scripts/test.sh.
 source "$(dirname "$0")/lib.sh"
@@ -102,7 +103,7 @@ both() {
     local before=$(wc -l <"$TOK/all")
     bg rotate "$db"
     ROT=$!
-    sb "${db}_each" "$@" --password-ttl=1 $O --threads=2 --time=7 --rate=100 --reconnect=transaction oltp_point_select run
+    sb "${db}_each" "$@" --password-ttl=1 $O --threads=2 --clients=4 --time=7 --rate=100 --reconnect=transaction oltp_point_select run
     bg kill_sessions "$db"
     sb "${db}_lost" "$@" --password-ttl=1 $O --threads=2 --time=7 --rate=100 oltp_point_select run
     stop_bg
