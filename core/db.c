@@ -129,6 +129,18 @@ static void set_oom(struct sb_conn *c)
     snprintf(c->err.message, sizeof c->err.message, "out of memory");
 }
 
+void sb_conn_note_phases(struct sb_conn *c)
+{
+    c->first_pending = c->stats != NULL;
+    if (c->stats == NULL || drv->connect_phases == NULL)
+        return;
+    struct sbd_connect_phases p = {-1, -1, -1};
+    drv->connect_phases(c->dc, &p);
+    int64_t ns[SB_CONN_NPHASES] = {[SB_CONN_TCP] = p.tcp_ns, [SB_CONN_TLS] = p.tls_ns,
+                                   [SB_CONN_AUTH] = p.auth_ns, [SB_CONN_FIRST] = -1};
+    sb_stats_note_connect_phases(c->stats, ns);
+}
+
 struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struct sbd_error *err)
 {
     memset(err, 0, sizeof *err);
@@ -210,6 +222,7 @@ int sb_conn_reconnect(struct sb_conn *c, int count_reconnect)
         return SBD_CONN_LOST;
     }
     sb_stats_note_connect(c->stats, sb_now_ns() - t0);
+    sb_conn_note_phases(c);
     offer_host_io(c);
     if (count_reconnect)
         SB_ADD(c->stats->reconnects, 1);
@@ -314,6 +327,10 @@ static int account(struct sb_conn *c, const struct sb_inflight *e, int rc)
     }
     int64_t lat = sb_now_ns() - e->t0;
     sb_histogram_record(c->stats->kind_latency[e->kind], lat);
+    if (__builtin_expect(c->first_pending, 0)) { /* a worker's new connection */
+        c->first_pending = 0;
+        sb_histogram_record(c->stats->connect_phase[SB_CONN_FIRST], lat);
+    }
     if (e->named >= 0) {
         struct sb_named_stat *ns = &c->stats->named[e->named];
         sb_histogram_record(ns->latency, lat);

@@ -72,6 +72,11 @@ const struct sbd_driver *sb_db_driver(void);
  * Returns NULL on failure with details in *err.  The caller owns the
  * connection; free with sb_conn_close. */
 struct sb_conn *sb_conn_open(int thread_id, struct sb_thread_stats *stats, struct sbd_error *err);
+/* Records the phases of c's opening that the driver saw (driver ABI 1.6)
+ * into its stats, beside the connection time its opener recorded, and
+ * times its first statement answered (sb_conn_reconnect does both
+ * itself).  Not on the statement path. */
+void sb_conn_note_phases(struct sb_conn *c);
 /* Disconnects, frees its statements and itself.  NULL is a no-op. */
 void sb_conn_close(struct sb_conn *c);
 /* Closes the driver connection but keeps the statements' texts, so that

@@ -48,6 +48,8 @@ struct sb_conn {
     int wait_target;              /* of the last completion (sb_conn_resume) */
     int done_rc;                  /* outcome of the last completion */
     int first_rc;                 /* first failure among answers not yet returned */
+    int first_pending;            /* 1 from a worker's connect to its first
+                                     statement answered (timed as first_query) */
     struct sbd_error first_err;   /* its details and statement */
     const char *first_sql;
     size_t first_sql_len;

@@ -38,6 +38,7 @@ struct sb_report {
     int npercentiles;
     const sb_histogram *kind[SB_Q_NKINDS]; /* statement latencies by kind */
     const sb_histogram *connect; /* connection open times */
+    const sb_histogram *connect_phase[SB_CONN_NPHASES]; /* their phases (tcp, tls, auth) */
     const sb_histogram *lag;     /* --rate: schedule lag, NULL if no --rate */
     double latency_limit_ms;     /* 0 = none */
     int pipeline;                /* --pipeline depth in use, 0 = off */

@@ -36,6 +36,8 @@ void sb_report_fill(struct sb_report *r, enum sb_report_kind kind, const struct 
         return;
     /* checkpoints and the final report: the whole-run sections */
     r->connect = t->conn;
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        r->connect_phase[p] = t->conn_phase[p];
     r->thread_events = t->thread_events;
     r->thread_busy_ns = t->thread_busy_ns;
     if (s->nclients > 0) {

@@ -51,6 +51,23 @@ static void hist_obj(FILE *f, const sb_histogram *h, const double *pcts, int npc
     fprintf(f, "}}");
 }
 
+/* "connection_phases_ms": the phases the driver saw (ABI 1.6), each
+ * with its percentiles; tls only when a session had TLS. */
+static void json_phases(FILE *f, const struct sb_report *r)
+{
+    static const double pcts[] = {50, 95, 99};
+    int n = 0;
+    for (int p = 0; p < SB_CONN_NPHASES; p++) {
+        const sb_histogram *h = r->connect_phase[p];
+        if (h == NULL || sb_histogram_count(h) == 0)
+            continue;
+        fprintf(f, "%s\"%s\":", n++ ? "," : ",\"connection_phases_ms\":{", sb_conn_phase_names[p]);
+        hist_obj(f, h, pcts, 3);
+    }
+    if (n > 0)
+        fputc('}', f);
+}
+
 /* A name (a statement's, an event type's, an SQLSTATE a server sent) as
  * a JSON string, through lib/jsonw.c: escaped, and valid UTF-8 whatever
  * its bytes.  Names are short (39 bytes; 6 each escaped). */
@@ -277,6 +294,7 @@ static void json_extras(FILE *f, const struct sb_report *r)
     if (r->connect) {
         fprintf(f, ",\"connection_time_ms\":");
         hist_obj(f, r->connect, kind_pcts, 1);
+        json_phases(f, r);
     }
     if (r->pipeline > 0)
         fprintf(f, ",\"pipeline\":{\"depth\":%d,\"pipelined\":%llu}", r->pipeline,

@@ -181,6 +181,25 @@ static void kind_line(FILE *f, const char *name, uint64_t n, double secs, const 
             has ? ms(sb_histogram_percentile(h, 99)) : 0.0, has ? ms(sb_histogram_max(h)) : 0.0);
 }
 
+/* The phases of the connections' opening the driver saw (ABI 1.6), under
+ * the Connection time line (a TLS line only for TLS sessions), then the
+ * section's blank line. */
+static void connect_phases_text(FILE *f, const struct sb_report *r)
+{
+    static const char *const label[SB_CONN_NPHASES] = {"TCP connect", "TLS handshake",
+                                                       "authentication", "first query"};
+    for (int p = 0; p < SB_CONN_NPHASES; p++) {
+        const sb_histogram *h = r->connect_phase[p];
+        if (h == NULL || sb_histogram_count(h) == 0)
+            continue;
+        fprintf(f, "    %-16s %8llu  min %.3f, avg %.3f, 95th %.3f, 99th %.3f, max %.3f\n", label[p],
+                (unsigned long long)sb_histogram_count(h), ms(sb_histogram_min(h)),
+                sb_histogram_mean(h) / 1e6, ms(sb_histogram_percentile(h, 95)),
+                ms(sb_histogram_percentile(h, 99)), ms(sb_histogram_max(h)));
+    }
+    fputc('\n', f);
+}
+
 /* The sections sbench adds after sysbench's: percentiles, statement
  * kinds and names, errors, connections, schedule lag, server cross-check. */
 static void extra_text(FILE *f, const struct sb_report *r)
@@ -237,9 +256,10 @@ static void extra_text(FILE *f, const struct sb_report *r)
     }
     if (r->connect && sb_histogram_count(r->connect) > 0) {
         const sb_histogram *c = r->connect;
-        fprintf(f, "Connection time (ms): %llu connections, min %.3f, avg %.3f, max %.3f, 95th %.3f\n\n",
+        fprintf(f, "Connection time (ms): %llu connections, min %.3f, avg %.3f, max %.3f, 95th %.3f\n",
                 (unsigned long long)sb_histogram_count(c), ms(sb_histogram_min(c)),
                 sb_histogram_mean(c) / 1e6, ms(sb_histogram_max(c)), ms(sb_histogram_percentile(c, 95)));
+        connect_phases_text(f, r);
     }
     if (r->lag && sb_histogram_count(r->lag) > 0) {
         const sb_histogram *l = r->lag;

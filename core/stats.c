@@ -174,6 +174,8 @@ int sb_stats_init(struct sb_thread_stats *s, double precision)
     s->connect_latency = sb_histogram_create(lo, hi, precision);
     s->lag = sb_histogram_create(lo, hi, precision);
     int ok = s->latency && s->connect_latency && s->lag;
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        ok = (s->connect_phase[p] = sb_histogram_create(lo, hi, precision)) != NULL && ok;
     for (int k = 0; k < SB_Q_NKINDS; k++) {
         s->kind_latency[k] = sb_histogram_create(lo, hi, precision);
         ok = ok && s->kind_latency[k];
@@ -185,6 +187,8 @@ void sb_stats_free(struct sb_thread_stats *s)
 {
     sb_histogram_destroy(s->latency);
     sb_histogram_destroy(s->connect_latency);
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        sb_histogram_destroy(s->connect_phase[p]);
     sb_histogram_destroy(s->lag);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_destroy(s->kind_latency[k]);
@@ -226,6 +230,14 @@ void sb_stats_merge_connect(struct sb_thread_stats *const *threads, int n, sb_hi
         sb_histogram_add(dst, threads[i]->connect_latency);
 }
 
+void sb_stats_merge_connect_phase(struct sb_thread_stats *const *threads, int n, int p,
+                                  sb_histogram *dst)
+{
+    sb_histogram_reset(dst);
+    for (int i = 0; i < n; i++)
+        sb_histogram_add(dst, threads[i]->connect_phase[p]);
+}
+
 void sb_stats_merge_lag(struct sb_thread_stats *const *threads, int n, sb_histogram *dst)
 {
     sb_histogram_reset(dst);
@@ -242,6 +254,15 @@ void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns)
     SB_ADD(s->connect_ns, ns);
     SB_ADD(s->connects, 1);
     sb_histogram_record(s->connect_latency, ns);
+}
+
+const char *const sb_conn_phase_names[SB_CONN_NPHASES] = {"tcp", "tls", "auth", "first_query"};
+
+void sb_stats_note_connect_phases(struct sb_thread_stats *s, const int64_t ns[SB_CONN_NPHASES])
+{
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        if (ns[p] > 0 || (ns[p] == 0 && p != SB_CONN_TLS))
+            sb_histogram_record(s->connect_phase[p], ns[p]);
 }
 
 void sb_snapshot_diff(struct sb_snapshot *d, const struct sb_snapshot *a, const struct sb_snapshot *b)

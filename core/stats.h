@@ -63,6 +63,14 @@ struct sb_type_stat {
     sb_histogram *_Atomic latency;     /* owned */
 };
 
+/* The phases of opening a connection that the driver reports (driver ABI
+ * 1.6, struct sbd_connect_phases): TCP connect, TLS handshake, startup and
+ * authentication; then the first statement answered on it, which the core
+ * times (not part of the connection time).  Names: sb_conn_phase_names
+ * ("tcp", "tls", "auth", "first_query"). */
+enum { SB_CONN_TCP, SB_CONN_TLS, SB_CONN_AUTH, SB_CONN_FIRST, SB_CONN_NPHASES };
+extern const char *const sb_conn_phase_names[SB_CONN_NPHASES];
+
 struct sb_thread_stats {
     _Atomic uint64_t events;
     _Atomic uint64_t queries[SB_Q_NKINDS];
@@ -88,6 +96,8 @@ struct sb_thread_stats {
     sb_histogram *latency;             /* event latencies, ns; owned */
     sb_histogram *kind_latency[SB_Q_NKINDS]; /* statement latencies by kind */
     sb_histogram *connect_latency;     /* connection open times */
+    sb_histogram *connect_phase[SB_CONN_NPHASES]; /* their phases (a TLS
+                                          phase only on TLS sessions) */
     sb_histogram *lag;                 /* --rate: start minus scheduled start */
     double precision;                  /* of the histograms */
     _Atomic int nnamed;
@@ -136,6 +146,12 @@ void sb_stats_record_type(struct sb_thread_stats *s, int ty, int64_t ns, uint64_
 void sb_stats_merge_type(struct sb_thread_stats *const *threads, int n, int ty, sb_histogram *dst);
 /* Records one connection open that took ns (single writer). */
 void sb_stats_note_connect(struct sb_thread_stats *s, int64_t ns);
+/* Records the phases of that connection (ns; negative: not seen; a TLS
+ * phase of 0: no TLS, not recorded). */
+void sb_stats_note_connect_phases(struct sb_thread_stats *s, const int64_t ns[SB_CONN_NPHASES]);
+/* Merges phase p's times of n threads into dst (reset first). */
+void sb_stats_merge_connect_phase(struct sb_thread_stats *const *threads, int n, int p,
+                                  sb_histogram *dst);
 /* The range of every latency histogram, ns: 1 us to 1 h. */
 #define SB_HIST_LOWEST_NS INT64_C(1000)
 #define SB_HIST_HIGHEST_NS (INT64_C(3600) * 1000000000)

@@ -16,6 +16,8 @@ struct sb_tally *sb_tally_create(const sb_histogram *tmpl, int nthreads, int ncl
     t->lag = sb_histogram_clone_empty(tmpl);
     t->conn = sb_histogram_clone_empty(tmpl);
     int ok = t->lat && t->lag && t->conn;
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        ok = (t->conn_phase[p] = sb_histogram_clone_empty(tmpl)) != NULL && ok;
     for (int k = 0; k < SB_Q_NKINDS; k++)
         ok = (t->kind[k] = sb_histogram_clone_empty(tmpl)) != NULL && ok;
     t->thread_events = calloc((size_t)nthreads, sizeof *t->thread_events);
@@ -39,6 +41,8 @@ void sb_tally_destroy(struct sb_tally *t)
     sb_histogram_destroy(t->lat);
     sb_histogram_destroy(t->lag);
     sb_histogram_destroy(t->conn);
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        sb_histogram_destroy(t->conn_phase[p]);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_destroy(t->kind[k]);
     for (int ty = 0; ty < SB_MAX_TYPES; ty++)
@@ -102,6 +106,8 @@ void sb_tally_take(struct sb_tally *t, const struct sb_run *run, struct sb_threa
     take_events(t, ts);
     sb_stats_merge_lag(ts, n, t->lag);
     sb_stats_merge_connect(ts, n, t->conn);
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        sb_stats_merge_connect_phase(ts, n, p, t->conn_phase[p]);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_stats_merge_kind(ts, n, k, t->kind[k]);
     for (int ty = 0; ty < t->snap.ntypes; ty++)
@@ -138,6 +144,8 @@ void sb_tally_copy(struct sb_tally *d, const struct sb_tally *s)
     sb_histogram_copy(d->lat, s->lat);
     sb_histogram_copy(d->lag, s->lag);
     sb_histogram_copy(d->conn, s->conn);
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        sb_histogram_copy(d->conn_phase[p], s->conn_phase[p]);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_copy(d->kind[k], s->kind[k]);
     for (int ty = 0; ty < SB_MAX_TYPES; ty++)
@@ -156,6 +164,8 @@ void sb_tally_sub(struct sb_tally *d, const struct sb_tally *s)
     sb_histogram_subtract(d->lat, s->lat);
     sb_histogram_subtract(d->lag, s->lag);
     sb_histogram_subtract(d->conn, s->conn);
+    for (int p = 0; p < SB_CONN_NPHASES; p++)
+        sb_histogram_subtract(d->conn_phase[p], s->conn_phase[p]);
     for (int k = 0; k < SB_Q_NKINDS; k++)
         sb_histogram_subtract(d->kind[k], s->kind[k]);
     for (int ty = 0; ty < SB_MAX_TYPES; ty++)

@@ -18,6 +18,7 @@
 struct sb_tally {
     struct sb_snapshot snap;
     sb_histogram *lat, *kind[SB_Q_NKINDS], *lag, *conn;
+    sb_histogram *conn_phase[SB_CONN_NPHASES]; /* the phases of conn */
     sb_histogram *type[SB_MAX_TYPES]; /* event types' latencies, made when
                                          the type first shows (NULL before) */
     int nthreads;

@@ -278,6 +278,7 @@ static int drv_connect(lua_State *L)
     sb_stats_note_connect(&w->stats, sb_now_ns() - t0);
     if (lc->c == NULL)
         return raise_connect_error(L, &err);
+    sb_conn_note_phases(lc->c);
     lc->closed = 0;
     /* listed as the connections of the code running now (the worker's,
      * or a client's), for --reconnect=transaction */

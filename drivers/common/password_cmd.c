@@ -177,6 +177,22 @@ char *sbc_pwcmd_get(struct sbc_pwcmd *pc, char *errbuf, size_t errlen)
     return copy;
 }
 
+int sbc_pwcmd_reject(struct sbc_pwcmd *pc, const char *token, int attempt)
+{
+    if (pc->command == NULL || token == NULL || attempt >= SBC_PWCMD_AUTH_TRIES)
+        return 0;
+    pthread_mutex_lock(&pc->lock);
+    if (pc->cached != NULL && strcmp(pc->cached, token) == 0) {
+        sbc_password_free(pc->cached);
+        pc->cached = NULL;
+    }
+    pthread_mutex_unlock(&pc->lock);
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = attempt * 100L * 1000000L};
+    while (nanosleep(&pause, &pause) != 0 && errno == EINTR)
+        ;
+    return 1;
+}
+
 void sbc_pwcmd_free(struct sbc_pwcmd *pc)
 {
     sbc_password_free(pc->cached);

@@ -21,6 +21,7 @@
 
 #define SBC_PWCMD_TIMEOUT_MS 30000
 #define SBC_PWCMD_MAX_OUTPUT 65536
+#define SBC_PWCMD_AUTH_TRIES 3  /* connection attempts when the token is refused */
 
 struct sbc_pwcmd {
     const char *command;        /* NULL: no command given */
@@ -42,6 +43,14 @@ int sbc_pwcmd_init(struct sbc_pwcmd *pc, const struct sbd_host *h, const char *n
  * the TTL, else the command's output.  A new string (free with
  * sbc_password_free), or NULL with one line in errbuf. */
 char *sbc_pwcmd_get(struct sbc_pwcmd *pc, char *errbuf, size_t errlen);
+
+/* A token the server refused at authentication (it rotated, or a cached
+ * one expired): dropped from the cache if it is still the cached one, so
+ * that the next sbc_pwcmd_get runs the command again.  Returns 1 when the
+ * driver should retry: `attempt` (1 for the first refusal) is below
+ * SBC_PWCMD_AUTH_TRIES; it then has slept attempt * 100 ms, which covers
+ * a rotation that changes the server before the command's source. */
+int sbc_pwcmd_reject(struct sbc_pwcmd *pc, const char *token, int attempt);
 
 /* Wipes the cache (at the driver's done). */
 void sbc_pwcmd_free(struct sbc_pwcmd *pc);

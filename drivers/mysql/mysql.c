@@ -304,6 +304,7 @@ static const struct sbd_driver mysql_driver = {
 #endif
     .query_stream = myd_query_stream,
     .field_name = myd_field_name,
+    .connect_phases = myd_connect_phases,
 #if MYD_CAP_HOST_IO
     .host_io = myd_host_io,
     .io_want = myd_io_want,

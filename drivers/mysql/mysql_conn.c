@@ -111,6 +111,57 @@ static int connect_failed(sbd_conn *c, struct sbd_error *err)
     return err->status;
 }
 
+/* Opens c->mysql to hostname:port (or the socket; `where` names it in
+ * messages) with the password given or the command's token (a token
+ * refused with ER_ACCESS_DENIED_ERROR is fetched again on a new handle,
+ * sbc_pwcmd_reject).  0, or -1 with err filled (c->mysql may then be a
+ * handle to close). */
+static int open_my(sbd_conn *c, const char *hostname, unsigned port, const char *where,
+                   struct sbd_error *err)
+{
+    const struct myd_settings *cfg = &myd_cfg;
+    for (int attempt = 1;; attempt++) {
+        if ((c->mysql = mysql_init(NULL)) == NULL) {
+            sbc_error(err, SBD_ERROR, 0, NULL, NULL, "mysql: out of memory");
+            return -1;
+        }
+        if (set_options(c->mysql) != 0) {
+            sbc_error(err, SBD_ERROR, 0, NULL, NULL,
+                      "mysql: cannot set connection options for %s", where);
+            return -1;
+        }
+        char *token = NULL; /* --mysql-password-command's output */
+        if (cfg->pwcmd.command != NULL) {
+            char msg[300];
+            if ((token = sbc_pwcmd_get(&myd_cfg.pwcmd, msg, sizeof msg)) == NULL) {
+                sbc_error(err, SBD_ERROR, 0, "08001", NULL, "%s", msg);
+                return -1;
+            }
+        }
+        MYSQL *up = myd_real_connect_timed(c->mysql, hostname, cfg->user,
+                                           token != NULL ? token : cfg->password, cfg->db,
+                                           port, cfg->sock_path, &c->phases);
+        unsigned code = up == NULL ? mysql_errno(c->mysql) : 0;
+        /* 1045 ER_ACCESS_DENIED_ERROR: the token may have rotated */
+        int retry = code == 1045 && token != NULL &&
+                    sbc_pwcmd_reject(&myd_cfg.pwcmd, token, attempt);
+        if (up == NULL && !retry) {
+            sbc_error(err, myd_classify(code, NULL), (long)code, mysql_sqlstate(c->mysql),
+                      cfg->secret, "mysql: cannot connect to %s as user '%s'%s%s: %s", where,
+                      cfg->user != NULL ? cfg->user : "", cfg->db != NULL ? ", database " : "",
+                      cfg->db != NULL ? cfg->db : "", mysql_error(c->mysql));
+            sbc_error_mask(err, token);
+        }
+        sbc_password_free(token); /* Connector/C keeps its own copy */
+        if (up != NULL)
+            return 0;
+        if (!retry)
+            return -1;
+        mysql_close(c->mysql);
+        c->mysql = NULL;
+    }
+}
+
 /* On success *out is a new connection owned by the caller (free with
  * myd_disconnect); on failure *out is NULL and err says why. */
 int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
@@ -118,7 +169,7 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     const struct myd_settings *cfg = &myd_cfg;
     *out = NULL;
     sbd_conn *c = calloc(1, sizeof *c);
-    if (c == NULL || (c->mysql = mysql_init(NULL)) == NULL) {
+    if (c == NULL) {
         sbc_error(err, SBD_ERROR, 0, NULL, NULL, "mysql: out of memory");
         return connect_failed(c, err);
     }
@@ -133,32 +184,7 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
         snprintf(where, sizeof where, "socket %.250s", cfg->sock_path);
     else
         snprintf(where, sizeof where, "%.250s:%u", hostname, port);
-    if (set_options(c->mysql) != 0) {
-        sbc_error(err, SBD_ERROR, 0, NULL, NULL,
-                  "mysql: cannot set connection options for %s", where);
-        return connect_failed(c, err);
-    }
-    char *token = NULL; /* --mysql-password-command's output */
-    if (cfg->pwcmd.command != NULL) {
-        char msg[300];
-        if ((token = sbc_pwcmd_get(&myd_cfg.pwcmd, msg, sizeof msg)) == NULL) {
-            sbc_error(err, SBD_ERROR, 0, "08001", NULL, "%s", msg);
-            return connect_failed(c, err);
-        }
-    }
-    MYSQL *up = mysql_real_connect(c->mysql, hostname, cfg->user,
-                                   token != NULL ? token : cfg->password, cfg->db, port,
-                                   cfg->sock_path, 0);
-    if (up == NULL) {
-        unsigned code = mysql_errno(c->mysql);
-        sbc_error(err, myd_classify(code, NULL), (long)code, mysql_sqlstate(c->mysql),
-                  cfg->secret, "mysql: cannot connect to %s as user '%s'%s%s: %s", where,
-                  cfg->user != NULL ? cfg->user : "", cfg->db != NULL ? ", database " : "",
-                  cfg->db != NULL ? cfg->db : "", mysql_error(c->mysql));
-        sbc_error_mask(err, token);
-    }
-    sbc_password_free(token); /* Connector/C keeps its own copy */
-    if (up == NULL)
+    if (open_my(c, hostname, port, where, err) != 0)
         return connect_failed(c, err);
     myd_bulk_attach(c);
     if (cfg->ssl_mode >= MYD_SSL_REQUIRED && mysql_get_ssl_cipher(c->mysql) == NULL) {
@@ -171,6 +197,11 @@ int myd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     myd_wire_setup(c, cfg->wire);
     *out = c;
     return SBD_OK;
+}
+
+void myd_connect_phases(sbd_conn *c, struct sbd_connect_phases *out)
+{
+    *out = c->phases;
 }
 
 void myd_disconnect(sbd_conn *c)

@@ -74,6 +74,7 @@ struct sbd_stmt {
 
 struct sbd_conn {
     MYSQL *mysql;
+    struct sbd_connect_phases phases; /* what opening it cost */
     const struct sbc_transport *tp; /* never NULL once connected */
     struct sbd_error err;
     int64_t counter_reads;          /* server_counters calls on this conn */
@@ -236,6 +237,14 @@ void myd_bulk_free(sbd_conn *c);
  * bulk buffer during sbench's own loads and refuses every other request
  * (a server cannot make sbench read a file). */
 void myd_bulk_attach(sbd_conn *c);
+
+/* mysql_connect_poll.c: mysql_real_connect (client flags 0) with its
+ * phases timed into *ph where Connector/C shows them (-1 each otherwise). */
+MYSQL *myd_real_connect_timed(MYSQL *m, const char *host, const char *user, const char *pw,
+                              const char *db, unsigned port, const char *sock,
+                              struct sbd_connect_phases *ph);
+/* The phases of c's opening (driver table's connect_phases). */
+void myd_connect_phases(sbd_conn *c, struct sbd_connect_phases *out);
 
 /* mysql_async.c (MYD_NONBLOCK only): the ABI 1.1 nonblocking calls. */
 int myd_socket(sbd_conn *c);

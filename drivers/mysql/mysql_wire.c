@@ -61,7 +61,10 @@ void myd_wire_setup(sbd_conn *c, int enabled)
     memset(&c->wire, 0, sizeof c->wire);
     c->wire.deprecate_eof = (flags & MYD_CLIENT_DEPRECATE_EOF) != 0;
     /* TLS: the socket carries ciphertext only Connector/C can make and
-     * read; compression frames packets differently; query attributes
+     * read (neither MariaDB Connector/C nor Oracle's libmysqlclient has a
+     * public call that gives the session's SSL object, as libpq's
+     * PQsslStruct does: only the cipher, the version and, in
+     * libmysqlclient, session data for a new handshake); compression frames packets differently; query attributes
      * (MySQL 8) change COM_QUERY. */
     int on = enabled && mysql_get_ssl_cipher(m) == NULL &&
              (m->client_flag & CLIENT_COMPRESS) == 0 &&

@@ -296,6 +296,7 @@ static const struct sbd_driver pgsql_driver = {
     .field_name = pgd_field_name,
     .server_sample = pgd_server_sample,
     .server_waits = pgd_server_waits,
+    .connect_phases = pgd_connect_phases,
 };
 
 /* The driver table: static, never NULL, never fails. */

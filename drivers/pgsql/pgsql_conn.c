@@ -39,50 +39,82 @@ static void connect_error(PGconn *pg, const char *h, struct sbd_error *err)
     pgd_set_error(err, SBD_ERROR, "08001", prefix, msg);
 }
 
+/* One libpq connection to host h with the password given or the
+ * command's token (a token refused at authentication is fetched again,
+ * sbc_pwcmd_reject).  The connection, or NULL with err filled. */
+static PGconn *open_pg(const struct pgd_settings *cfg, const char *h,
+                       struct sbd_connect_phases *ph, struct sbd_error *err)
+{
+    for (int attempt = 1;; attempt++) {
+        const char *kw[16], *val[16];
+        int n = 0;
+        char *token = NULL; /* --pgsql-password-command's output */
+        if (cfg->pwcmd.command != NULL) {
+            char msg[300];
+            if ((token = sbc_pwcmd_get(&pgd_cfg.pwcmd, msg, sizeof msg)) == NULL) {
+                pgd_set_error(err, SBD_ERROR, "08001", NULL, msg);
+                return NULL;
+            }
+        }
+#define KV(k, v) do { if ((v) != NULL) { kw[n] = (k); val[n] = (v); n++; } } while (0)
+        /* libpq expands the first dbname that is a connection string or
+         * URI; the keywords after it override its parts */
+        KV("dbname", cfg->conninfo);
+        KV("host", h);
+        KV("port", cfg->port);
+        KV("user", cfg->user);
+        KV("password", token != NULL ? token : cfg->password);
+        KV("dbname", cfg->dbname);
+        KV("sslmode", cfg->sslmode);
+        KV("sslrootcert", cfg->sslrootcert);
+        KV("connect_timeout", cfg->ctimeout_buf[0] ? cfg->ctimeout_buf : NULL);
+        KV(cfg->conninfo ? "fallback_application_name" : "application_name", "sbench");
+#undef KV
+        kw[n] = NULL;
+        val[n] = NULL;
+        int timed_out;
+        PGconn *pg = pgd_connect_poll(kw, val, cfg->conninfo != NULL, ph, &timed_out);
+        if (timed_out) {
+            char where[300];
+            snprintf(where, sizeof where, "connecting to host \"%s\" port %s:",
+                     h ? h : (PQhost(pg) ? PQhost(pg) : "(libpq default)"),
+                     PQport(pg) && *PQport(pg) ? PQport(pg) : "(libpq default)");
+            pgd_set_error(err, SBD_ERROR, "08001", where, "timeout expired");
+            sbc_password_free(token);
+            PQfinish(pg);
+            return NULL;
+        }
+        if (pg != NULL && PQstatus(pg) == CONNECTION_OK) {
+            sbc_password_free(token); /* libpq keeps its own copy */
+            return pg;
+        }
+        /* the server asked for the password and refused the connection:
+         * the token may have rotated */
+        int retry = pg != NULL && token != NULL && PQconnectionUsedPassword(pg) &&
+                    sbc_pwcmd_reject(&pgd_cfg.pwcmd, token, attempt);
+        if (!retry) {
+            connect_error(pg, h, err);
+            sbc_error_mask(err, token);
+        }
+        sbc_password_free(token);
+        if (pg != NULL)
+            PQfinish(pg);
+        if (!retry)
+            return NULL;
+    }
+}
+
 int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
 {
-    const char *kw[16], *val[16];
-    int n = 0;
     const struct pgd_settings *cfg = &pgd_cfg;
     const char *h = sbc_list_pick(&cfg->hosts, thread_id);
     *out = NULL;
-    char *token = NULL; /* --pgsql-password-command's output */
-    if (cfg->pwcmd.command != NULL) {
-        char msg[300];
-        if ((token = sbc_pwcmd_get(&pgd_cfg.pwcmd, msg, sizeof msg)) == NULL)
-            return pgd_set_error(err, SBD_ERROR, "08001", NULL, msg);
-    }
-#define KV(k, v) do { if ((v) != NULL) { kw[n] = (k); val[n] = (v); n++; } } while (0)
-    /* libpq expands the first dbname that is a connection string or URI;
-     * the keywords after it override its parts */
-    KV("dbname", cfg->conninfo);
-    KV("host", h);
-    KV("port", cfg->port);
-    KV("user", cfg->user);
-    KV("password", token != NULL ? token : cfg->password);
-    KV("dbname", cfg->dbname);
-    KV("sslmode", cfg->sslmode);
-    KV("sslrootcert", cfg->sslrootcert);
-    KV("connect_timeout", cfg->ctimeout_buf[0] ? cfg->ctimeout_buf : NULL);
-    KV(cfg->conninfo ? "fallback_application_name" : "application_name", "sbench");
-#undef KV
-    kw[n] = NULL;
-    val[n] = NULL;
-
     sbd_conn *c = calloc(1, sizeof *c);
     if (c == NULL) {
-        sbc_password_free(token);
         pgd_set_error(err, SBD_ERROR, NULL, NULL, "out of memory");
         return SBD_ERROR;
     }
-    c->pg = PQconnectdbParams(kw, val, cfg->conninfo != NULL);
-    int up = c->pg != NULL && PQstatus(c->pg) == CONNECTION_OK;
-    if (!up) {
-        connect_error(c->pg, h, err);
-        sbc_error_mask(err, token);
-    }
-    sbc_password_free(token); /* libpq keeps its own copy */
-    if (!up) {
+    if ((c->pg = open_pg(cfg, h, &c->phases, err)) == NULL) {
         pgd_disconnect(c);
         return SBD_ERROR;
     }
@@ -112,6 +144,11 @@ int pgd_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
     pgd_wire_setup(c, cfg->wire);
     *out = c;
     return SBD_OK;
+}
+
+void pgd_connect_phases(sbd_conn *c, struct sbd_connect_phases *out)
+{
+    *out = c->phases;
 }
 
 void pgd_disconnect(sbd_conn *c)

@@ -101,6 +101,7 @@ struct sbd_conn {
     int64_t counter_reads;        /* server_counters calls on this conn */
     int sampler_ready;            /* pgsql_sample.c's session set up */
     char version[64];             /* "PostgreSQL 15.20" */
+    struct sbd_connect_phases phases; /* what opening it cost */
 
     /* current result: a PGresult, or (wire_res) the fast path's answer */
     PGresult *res;
@@ -207,6 +208,14 @@ void pgd_free_result(sbd_conn *c);
 /* The name the server gave column i of the current result (PQfname, or the
  * fast path's RowDescription), or NULL. */
 const char *pgd_field_name(sbd_conn *c, int i);
+
+/* pgsql_connect_poll.c: PQconnectStartParams's connection, driven to its
+ * end (or failure, or its connect_timeout: *timed_out) with its phases
+ * timed into *ph (-1 each when it failed).  NULL: out of memory. */
+PGconn *pgd_connect_poll(const char *const *kw, const char *const *val, int expand,
+                         struct sbd_connect_phases *ph, int *timed_out);
+/* The phases of c's opening (driver table's connect_phases). */
+void pgd_connect_phases(sbd_conn *c, struct sbd_connect_phases *out);
 /* On success *out is owned by c until pgd_close_stmt or disconnect. */
 int pgd_prepare(sbd_conn *c, const char *sql, size_t len, int nparams,
                 const int *param_types, sbd_stmt **out);

@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 6
+#define SBD_ABI_MINOR 7
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -247,6 +247,17 @@ struct sbd_wait {
     int64_t sessions;
 };
 
+/* What opening one connection cost, phase by phase (ABI 1.7), ns; -1: the
+ * driver could not see that phase.  tcp: from the start to the socket's
+ * connection (DNS and refused hosts included); tls: the TLS handshake, 0
+ * on a session without TLS; auth: the rest of the client library's
+ * connect (startup message, authentication exchange, the server's session
+ * start, up to its first ready-for-query).  Their sum is at most the
+ * connection time the host measures around connect. */
+struct sbd_connect_phases {
+    int64_t tcp_ns, tls_ns, auth_ns;
+};
+
 struct sbd_driver {
     /* --- identity; checked by the host before anything else --- */
     size_t struct_size;        /* sizeof(struct sbd_driver) at build time */
@@ -424,6 +435,11 @@ struct sbd_driver {
     /* One active-session sample: at most max waits into out, how many
      * into *n. */
     int (*server_waits)(sbd_conn *conn, struct sbd_wait *out, int max, int *n);
+
+    /* --- connection phases (ABI 1.7; else NULL) --- */
+    /* The phases of the connection's own opening (see struct
+     * sbd_connect_phases), asked once right after connect succeeded. */
+    void (*connect_phases)(sbd_conn *conn, struct sbd_connect_phases *out);
 };
 
 /* The entry point every driver defines:

@@ -146,6 +146,72 @@ n=$(rep "transactions" "$T/pg_run.out")
 if [ $rc -eq 0 ] && [ "$n" = 50 ]; then ok "pgsql verify-full: run, 50 transactions"
 else show pg_run; fail "pgsql verify-full: run exit $rc, transactions '$n'"; fi
 
+# the connection figures split (driver ABI 1.7): a new connection per
+# transaction; the TCP, TLS and authentication phases, one each per
+# connection, add up to at most the connection time; the TLS phase is
+# there exactly when the session has TLS (sslmode=disable: no tls entry)
+phases_check() { # NAME TLS(yes|no): the JSON of run NAME
+    python3 - "$T/$1.json" "$2" "$SRC/docs/report.schema.json" <<'PY'
+import json, sys, jsonschema
+r = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")][-1]
+jsonschema.validate(r, json.load(open(sys.argv[3])))
+conn, ph = r["connection_time_ms"], r.get("connection_phases_ms", {})
+want = ["tcp", "tls", "auth"] if sys.argv[2] == "yes" else ["tcp", "auth"]
+assert sorted(ph) == sorted(want + ["first_query"]), "phases %s, want %s" % (sorted(ph), want)
+# 40 events, each on a connection of its own (the 2 of thread_init are
+# reopened before any statement): 40 first queries
+assert ph["first_query"]["count"] == 40, "first_query: %d, want 40" % ph["first_query"]["count"]
+assert ph["first_query"]["min"] > 0
+for k in want:
+    assert ph[k]["count"] == conn["count"], "%s: %d, connections %d" % (k, ph[k]["count"], conn["count"])
+    assert ph[k]["min"] > 0, "%s: min %s %s" % (k, ph[k]["min"], ph)
+total = sum(ph[k]["sum"] for k in want)
+assert total <= conn["sum"] * 1.01, "phases %.3f ms > connection time %.3f ms" % (total, conn["sum"])
+print("%d connections, %.3f ms in all: %s" % (conn["count"], conn["sum"],
+      ", ".join("%s %.3f" % (k, ph[k]["sum"]) for k in want + ["first_query"])))
+PY
+}
+# the first query's figure is the first statement's: an event whose first
+# statement sleeps 30 ms and whose second does not (each connection's
+# first is the sleep), against the same without the sleep first; 20
+# events, 20 connections that ran statements (2 more opened at
+# thread_init are reopened before any)
+cat >"$T/first.lua" <<'EOF'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event()
+  con:query(os.getenv("FIRST_SQL"))
+  con:query("SELECT 1")
+end
+EOF
+first_check() { # NAME: first_query min (ms) and count, connections
+    python3 -c 'import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][-1]
+f=r["connection_phases_ms"]["first_query"]; print("%.3f %d %d" % (f["min"], f["count"], r["connection_time_ms"]["count"]))' "$T/$1.json"
+}
+FIRST_SQL="SELECT pg_sleep(0.03)" sb pg_first_sleep $TPG $V --threads=2 --events=20 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/pg_first_sleep.json" "$T/first.lua" run
+read -r fmin fcount fconn <<<"$(first_check pg_first_sleep 2>/dev/null)"
+if [ $rc -eq 0 ] && [ "${fcount:-0}" = 20 ] && [ "$fconn" = 22 ] && awk -v m="$fmin" 'BEGIN { exit !(m >= 30) }'; then
+    ok "pgsql first query: the sleeping first statement, $fcount of $fconn connections, min ${fmin} ms >= 30"
+else show pg_first_sleep; fail "pgsql first query with a 30 ms sleep first: exit $rc, min '$fmin', count '$fcount' of '$fconn' connections"; fi
+FIRST_SQL="SELECT 2" sb pg_first_fast $TPG $V --threads=2 --events=20 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/pg_first_fast.json" "$T/first.lua" run
+read -r fmin fcount fconn <<<"$(first_check pg_first_fast 2>/dev/null)"
+if [ $rc -eq 0 ] && [ "${fcount:-0}" = 20 ] && awk -v m="$fmin" 'BEGIN { exit !(m < 30) }'; then
+    ok "pgsql first query: without the sleep, min ${fmin} ms < 30"
+else show pg_first_fast; fail "pgsql first query without the sleep: exit $rc, min '$fmin', count '$fcount' of '$fconn'"; fi
+sb pg_phases_tls $TPG $V $OLTP --threads=2 --events=40 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/pg_phases_tls.json" oltp_point_select run
+if [ $rc -eq 0 ] && m=$(phases_check pg_phases_tls yes 2>&1); then ok "pgsql verify-full, phases: $m"
+else show pg_phases_tls; fail "pgsql verify-full, phases (exit $rc): $m"; fi
+sb pg_phases_plain $TPG --pgsql-sslmode=disable $OLTP --threads=2 --events=40 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/pg_phases_plain.json" oltp_point_select run
+if [ $rc -eq 0 ] && m=$(phases_check pg_phases_plain no 2>&1); then ok "pgsql sslmode=disable, phases: $m"
+else show pg_phases_plain; fail "pgsql sslmode=disable, phases (exit $rc): $m"; fi
+sb pg_plain_text $TPG --pgsql-sslmode=disable $OLTP --events=10 --time=0 oltp_point_select run
+grep -q "^    TLS handshake " "$T/pg_run.out" && ! grep -q "^    TLS handshake " "$T/pg_plain_text.out" &&
+    grep -q "^    TCP connect " "$T/pg_plain_text.out" && ok "pgsql: the text report's TLS handshake line with TLS only" ||
+    fail "pgsql text phases: $(grep -A3 '^Connection time' "$T/pg_run.out" "$T/pg_plain_text.out")"
+
 sb pg_lua $TPG $V --events=20 --time=0 --threads=2 "$T/pg_ssl.lua" run
 if [ $rc -eq 0 ] && grep -q '^SESSION ssl=t version=TLS' "$T/pg_lua.out" && [ "$(rep transactions "$T/pg_lua.out")" = 20 ]; then
     ok "pgsql verify-full: the session's own pg_stat_ssl row says ssl ($(grep -m1 '^SESSION' "$T/pg_lua.out"))"
@@ -233,6 +299,12 @@ sb my_run $TMY $R $OLTP --events=50 --time=0 oltp_point_select run
 n=$(rep "transactions" "$T/my_run.out")
 if [ $rc -eq 0 ] && [ "$n" = 50 ]; then ok "mysql REQUIRED: run, 50 transactions"
 else show my_run; fail "mysql REQUIRED: run exit $rc, transactions '$n'"; fi
+# MySQL: Connector/C shows the TCP connect and the rest (its TLS
+# handshake is inside auth: no tls entry), a pair per connection
+sb my_phases $TMY $R $OLTP --threads=2 --events=40 --time=0 --reconnect=transaction \
+    --report-format=json --output="$T/my_phases.json" oltp_point_select run
+if [ $rc -eq 0 ] && m=$(phases_check my_phases no 2>&1); then ok "mysql REQUIRED, phases: $m"
+else show my_phases; fail "mysql REQUIRED, phases (exit $rc): $m"; fi
 sb my_cleanup $TMY $R $OLTP oltp_point_select cleanup
 if [ $rc -eq 0 ]; then ok "mysql REQUIRED: cleanup"; else show my_cleanup; fail "mysql REQUIRED: cleanup exit $rc"; fi
 
