@@ -226,6 +226,29 @@ static void after(struct tconn *c, int kind, int rc)
 
 /* ---- the table's calls ---- */
 
+/* Calls of the driver that take a connection but send nothing the trace
+ * shows: passed to the real connection (the real driver's own functions,
+ * copied with the table, would get the trace's). */
+static const char *t_field_name(sbd_conn *conn, int i)
+{
+    return in->field_name(TC(conn)->in, i);
+}
+
+static int t_server_sample(sbd_conn *conn, struct sbd_server_sample *out)
+{
+    return in->server_sample(TC(conn)->in, out);
+}
+
+static int t_server_waits(sbd_conn *conn, struct sbd_wait *out, int max, int *n)
+{
+    return in->server_waits(TC(conn)->in, out, max, n);
+}
+
+static void t_connect_phases(sbd_conn *conn, struct sbd_connect_phases *out)
+{
+    in->connect_phases(TC(conn)->in, out);
+}
+
 static int t_connect(int thread_id, sbd_conn **out, struct sbd_error *err)
 {
     struct tconn *c = calloc(1, sizeof *c);
@@ -485,5 +508,11 @@ const struct sbd_driver *trace_driver(const struct sbd_driver *real, int rollbac
     traced.host_io = NULL;
     traced.io_want = NULL;
     traced.io_done = NULL;
+    /* every member that takes a connection is the trace's (a member the
+     * real table lacks stays NULL: its struct_size is the host's) */
+    traced.field_name = real->field_name ? t_field_name : NULL;
+    traced.server_sample = real->server_sample ? t_server_sample : NULL;
+    traced.server_waits = real->server_waits ? t_server_waits : NULL;
+    traced.connect_phases = real->connect_phases ? t_connect_phases : NULL;
     return &traced;
 }
