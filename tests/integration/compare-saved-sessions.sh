@@ -48,8 +48,11 @@ if [ "$sig" -le 1 ]; then echo "ok   A/A with history: $sig of 3 called a differ
 expect_eq "slower server: exit status 3 (the gate fails)" "$?" 3
 v=slow/summary.json
 expect_eq "slower server: significant" "$(pyq $v 'd["verdicts"][0]["significant"]')" True
-expect_eq "slower server: the interval holds -23% (1000/1300)" \
-    "$(pyq $v 'd["verdicts"][0]["low_pct"] <= -23.08 <= d["verdicts"][0]["high_pct"]')" True
+# -23.08% (1000/1300) is the service time's own change; on a busy machine
+# the client's share of each event's time moves the sessions' tps too, so
+# the interval must reach a band around it (-28% to -18%) and lie below 0
+expect_eq "slower server: the interval reaches -23% +- 5 points (1000/1300) and lies below 0" \
+    "$(pyq $v 'd["verdicts"][0]["low_pct"] <= -18 and d["verdicts"][0]["high_pct"] >= -28 and d["verdicts"][0]["high_pct"] < 0')" True
 echo "     slower: $(pyq $v 'd["verdicts"][0]["text"]')"
 # the summaries (cannot tell, and measured) against compare.schema.json
 checks=$((checks + 1))
