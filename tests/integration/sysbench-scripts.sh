@@ -65,7 +65,7 @@ if [ "$KIND" = maria ]; then
     [ "$rc" = 0 ] || { fail "sbench prewarm exited $rc"; show_out; }
     sb_lines=$(grep '^Prewarming' "$OUT" | sort | tr '\n' ' ')
     # shellcheck disable=SC2086
-    sysbench $SB_DRV $P "$dir/oltp_read_only.lua" prewarm >"$SBT_TMP/sy-prewarm.out" 2>&1; sy_rc=$?
+    sysbench $SY_DRV $P "$dir/oltp_read_only.lua" prewarm >"$SBT_TMP/sy-prewarm.out" 2>&1; sy_rc=$?
     c2=$(counts)
     expect_eq "prewarm: exit status (sysbench's)" "$rc" "$sy_rc"
     expect_eq "prewarm: the tables named (sysbench's lines)" "$sb_lines" "$(grep '^Prewarming' "$SBT_TMP/sy-prewarm.out" | sort | tr '\n' ' ')"
@@ -93,7 +93,7 @@ function event() end
 LUA
     sb prep-missing --events=5 "$SBT_TMP/prep_missing.lua" run
     # shellcheck disable=SC2086
-    sysbench $SB_DRV --events=5 "$SBT_TMP/prep_missing.lua" run >"$SBT_TMP/sy-prep.out" 2>&1; sy_rc=$?
+    sysbench $SY_DRV --events=5 "$SBT_TMP/prep_missing.lua" run >"$SBT_TMP/sy-prep.out" 2>&1; sy_rc=$?
     expect_eq "prepare on a missing table: exit status (sysbench's)" "$rc" "$sy_rc"
     expect_eq "prepare on a missing table: error 1146 before the threads start (both)" \
         "$(grep -c 1146 "$OUT") $(grep -c 'Threads started' "$OUT")" \

@@ -73,6 +73,9 @@ wl_setup() {
         odbc-sqlite) SB_DRV="--db-driver=odbc --odbc-dsn=sbtest_sqlite" ;;
         esac ;;
     esac
+    # the same options as sysbench 1.0.20 takes them (it has no
+    # --server-metrics, and refuses an option it does not know)
+    SY_DRV=${SB_DRV#--server-metrics=off }
     case "$KIND" in
     pg)
         export PGPASSWORD=$SBT_PGPASSWORD
