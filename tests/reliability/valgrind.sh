@@ -12,7 +12,8 @@
 source "$(dirname "$0")/lib.sh"
 command -v valgrind >/dev/null || { echo "FAIL: valgrind not installed"; exit 1; }
 cd "$T" || exit 1
-VG="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --num-callers=30"
+SUPP="--suppressions=$SRC/tests/reliability/valgrind-libmariadb.supp"
+VG="valgrind -q $SUPP --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99 --num-callers=30"
 DB="--sqlite-db=$T/vg.db --tables=1 --table-size=1000 --sqlite-begin=immediate"
 for c in prepare run cleanup; do
     timeout -k 5 300 $VG --log-file="$T/vg.$c.log" "$S" $DB --threads=2 --events=200 --time=0 \
@@ -29,7 +30,7 @@ done
 
 # a hostile server (tests/hostile/hostile.sh --quick) with sbench under
 # memcheck: every case still ends in status 1 (99 is a memcheck error)
-if WRAP="valgrind -q --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99" \
+if WRAP="valgrind -q $SUPP --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=99" \
     HOSTILE_NO_ULIMIT=1 HOSTILE_LIMIT=45 timeout 1200 bash "$SRC/tests/hostile/hostile.sh" \
     --quick "$SBT_BUILD" >"$T/hostile.out" 2>&1; then
     ok "hostile server under valgrind: $(grep -c '^ok' "$T/hostile.out") cases clean"
