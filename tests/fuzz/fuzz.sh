@@ -101,6 +101,7 @@ target() { # name: build it and run it for its time
             "$src/core/histogram.c" "$src/core/report_sections.c" "$src/merge/merge_sampled.c" "$src/core/sampled.c" \
             "$src/core/stats.c" "$src/core/shard_id.c" "$src/merge/merge_sum.c" "$src/merge/merge_shard.c" "$src/compare/compare_json.c" \
             "$src/compare/compare_spec.c" "$src/compare/compare_exec.c" "$src/compare/compare_probe.c" "$src/lib/options.c" "$src/lib/secret_mask.c" \
+            "$src/compare/compare_history.c" "$src/compare/compare_rounds.c" "$src/compare/compare_server_probe.c" "$src/compare/compare_seq.c" "$src/compare/compare_stats.c" \
             "$src/core/event_types.c" "$src/core/run_meta.c" "$src/lib/jsonw.c" "$src/core/sysinfo.c" \
             -ljson-c -llua5.4 -lz &&
             run json_read 60 ;;
