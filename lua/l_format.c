@@ -145,24 +145,30 @@ static int format(lua_State *L)
     return atomic_load_explicit(&lua_format, memory_order_relaxed)(L);
 }
 
+/* Lua's print, with floats as LuaJIT renders them; the line is built whole
+ * and written with one fwrite, so that lines printed at once by several
+ * threads never run together ("thread 0 0/1thread 1 0/1"). */
 static int print(lua_State *L)
 {
     int n = lua_gettop(L);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
     for (int i = 1; i <= n; i++) {
-        char buf[64];
-        size_t len;
-        const char *s = buf;
-        if (lua_type(L, i) == LUA_TNUMBER && !lua_isinteger(L, i))
-            len = (size_t)render(lua_tonumber(L, i), buf, sizeof buf);
-        else
-            s = luaL_tolstring(L, i, &len);
         if (i > 1)
-            fputc('\t', stdout);
-        fwrite(s, 1, len, stdout);
-        if (s != buf)
-            lua_pop(L, 1);
+            luaL_addchar(&b, '\t');
+        if (lua_type(L, i) == LUA_TNUMBER && !lua_isinteger(L, i)) {
+            char buf[64];
+            luaL_addlstring(&b, buf, (size_t)render(lua_tonumber(L, i), buf, sizeof buf));
+        } else {
+            luaL_tolstring(L, i, NULL);
+            luaL_addvalue(&b);
+        }
     }
-    fputc('\n', stdout);
+    luaL_addchar(&b, '\n');
+    luaL_pushresult(&b);
+    size_t len;
+    const char *line = lua_tolstring(L, -1, &len);
+    fwrite(line, 1, len, stdout);
     fflush(stdout);
     return 0;
 }
