@@ -84,6 +84,11 @@ struct sb_hist_runs {
  * store in *out, 1 for off, or -1 with one line in err (no password in it).
  */
 int sb_history_open(const char *spec, struct sb_history **out, char *err, size_t errlen);
+/* Whether the store spec names (as sb_history_open reads it) is there to
+ * be read: 1 for a PostgreSQL store (its server says) or a SQLite file
+ * that exists, 0 for a SQLite file that does not (opening it would make
+ * an empty one), -1 for off; the path in `where` for the message. */
+int sb_history_exists(const char *spec, char *where, size_t wherelen);
 /* Where the store is, for messages: a path, or the URI without its password. */
 const char *sb_history_where(const struct sb_history *h);
 void sb_history_close(struct sb_history *h);

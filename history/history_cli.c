@@ -120,7 +120,14 @@ static int run_command(struct hist_cmd *c, int (*run)(struct hist_cmd *c))
     char err[1024];
     if (filter_of(c) != 0)
         return 2;
-    int rc = sb_history_open(sb_opt_str(c->o, "history"), &c->h, err, sizeof err);
+    const char *spec = sb_opt_str(c->o, "history");
+    char where[1024];
+    if (run != hist_cmd_import && sb_history_exists(spec, where, sizeof where) == 0) { /* reading makes no empty store */
+        fprintf(stderr, "sbench history: no history store at '%s' (runs are recorded there as they run; "
+                        "--history names another)\n", where);
+        return 1;
+    }
+    int rc = sb_history_open(spec, &c->h, err, sizeof err);
     if (rc == 1) {
         fprintf(stderr, "sbench history: the history is off (--history or SBENCH_HISTORY): nothing to read\n");
         return 2;

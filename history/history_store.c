@@ -172,6 +172,17 @@ static void describe(const char *spec, char *out, size_t len)
     }
 }
 
+int sb_history_exists(const char *spec, char *where, size_t wherelen)
+{
+    char buf[4096];
+    if (spec == NULL || *spec == '\0')
+        spec = default_spec(buf, sizeof buf);
+    describe(spec, where, wherelen);
+    if (strcmp(spec, "off") == 0)
+        return -1;
+    return is_pg_spec(spec) || access(spec, F_OK) == 0;
+}
+
 int sb_history_open(const char *spec, struct sb_history **out, char *err, size_t errlen)
 {
     char buf[4096];

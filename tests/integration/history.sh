@@ -34,6 +34,11 @@ for i in 1 2 3; do
     expect_eq "run $i exit status" "$?" 0
 done
 expect_eq "runs in the store (SQL count)" "$(count "$H")" 3
+# reading a store that is not there says so and makes none
+$SBENCH history list --history="$tmp/none/h.db" >"$tmp/none.out" 2>&1
+expect_eq "list of a missing store: exit status" "$?" 1
+one_line "list of a missing store" "$tmp/none.out" "no history store at '$tmp/none/h.db'"
+expect_eq "list of a missing store: nothing made" "$(ls "$tmp/none" 2>/dev/null | wc -l)" 0
 expect_eq "transactions recorded" "$(sql "$H" "SELECT group_concat(CAST(transactions AS INT)) FROM (SELECT transactions FROM sbench_runs ORDER BY id)")" "400,800,1200"
 for i in 1 2 3; do
     got=$(sql "$H" "SELECT tps FROM sbench_runs WHERE id = $i")
