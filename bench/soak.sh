@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/soak.sh: a long run under trouble, for leaks and lost events (not
-# a test: tests/reliability/soak_short.sh runs a 3-minute version of it).
+# a test: tests/reliability/soak_short.sh runs a 2-minute version of it).
 # oltp_read_write (bench/soak.lua: the same events plus one counter update
 # in each transaction) with --clients on PostgreSQL and MariaDB at once,
 # while, at random moments every 15-45 s, every sbtest backend of one
