@@ -272,9 +272,14 @@ struct cmp_probe {
     int server_pid[CMP_SERVER_PIDS], nserver_pid;
     struct cmp_probe_task server_task[CMP_PROBE_TASKS];
     int nserver_task;
+    int model_threads;          /* the most model-server tasks the child had at
+                                 * once (sampled into server_task) */
 };
-/* Samples every task of pid into tasks[0..*n) (at most CMP_PROBE_TASKS). */
-void cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid);
+/* Samples every task of pid into tasks[0..*n) (at most CMP_PROBE_TASKS);
+ * with model non-NULL, the tasks that stand for a model server inside
+ * sbench (named SBD_MODEL_SERVER_THREAD, sbench/driver.h) into
+ * model[0..*nmodel) instead.  How many of those pid has now. */
+int cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid, struct cmp_probe_task *model, int *nmodel);
 /* Shares of the threads' observed lives: -1 when no thread was seen long
  * enough. */
 struct cmp_probe_result {
@@ -289,13 +294,14 @@ void cmp_probe_sample(struct cmp_probe *p, int pid);
 /* The shares of what p saw, into r. */
 void cmp_probe_result(const struct cmp_probe *p, struct cmp_probe_result *r);
 /* Finds (early in the run) and samples the processes of a server on this
- * machine that serve client_pid's TCP connections; call after
- * cmp_probe_sample. */
+ * machine that serve client_pid's TCP connections, and the threads of a
+ * model server inside client_pid; call after cmp_probe_sample. */
 void cmp_server_probe_sample(struct cmp_probe *p, int client_pid);
 /* Their figures over their observed lives: CPU and run delay in cores
  * (sums over their tasks of the shares of time). */
 struct cmp_server_figures {
     int processes;
+    int model_threads;          /* a model server's threads inside the client */
     double cpu_cores, delay_cores;
 };
 void cmp_server_probe_result(const struct cmp_probe *p, struct cmp_server_figures *r);

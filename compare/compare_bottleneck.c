@@ -24,6 +24,19 @@
  *                      as they do the machine's busy share; a server
  *                      that mostly waits for a CPU others hold is not
  *                      CPU-bound but on a saturated machine;
+ *   server-bound       else, a server on this machine was measured and its
+ *   (server waits)     processes were runnable for under half a core while
+ *                      the busiest client thread was busy < 50% of the
+ *                      time: neither side was held by the CPU, the
+ *                      server's answers take their own time (sleeps,
+ *                      locks, slots); the client's waits for a CPU at each
+ *                      wake-up on a busy machine cost it nothing then.
+ *                      The null driver's model server lives in the client:
+ *                      its threads (named SBD_MODEL_SERVER_THREAD) are
+ *                      measured as the server's (compare_probe.c), and
+ *                      without any (--null-delay-us: its answers wait on
+ *                      timers in the client's own threads) it is measured
+ *                      as spending nothing;
  *   machine saturated  else, the machine was >= 90% busy and the client's
  *                      threads waited for a CPU >= 10% of the time: client
  *                      and server (and neighbours) share too few cores;
@@ -50,6 +63,7 @@
 #define MACHINE_DELAY 0.1
 #define SERVER_IDLE 0.5
 #define SERVER_ON_CPU 0.8
+#define SERVER_IDLE_CORES 0.5
 
 enum kind { NONE, CLIENT, MACHINE, SERVER, SERVER_CPU };
 
@@ -66,11 +80,20 @@ static enum kind classify(double busy, double mean_delay, double machine, double
         return CLIENT;
     if (demand >= cpus && server_cpu >= SERVER_ON_CPU * cpus)
         return SERVER_CPU;
+    if (demand >= 0 && demand < SERVER_IDLE_CORES && busy < SERVER_IDLE)
+        return SERVER; /* a measured server that mostly waits itself */
     if (machine >= MACHINE_BUSY && mean_delay >= MACHINE_DELAY)
         return MACHINE;
     if (busy < SERVER_IDLE)
         return SERVER;
     return NONE;
+}
+
+/* 1 when the run's server is the null driver's model, inside the client. */
+static int model_server(const json_object *run)
+{
+    const char *d = sb_json_str(sb_json_at(run, "final.run"), "driver");
+    return d != NULL && strcmp(d, "null") == 0;
 }
 
 /* The cause a run's report names, or "". */
@@ -127,6 +150,10 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
             demand = srv_cpu[nsrv] + srv_delay[nsrv];
             on_cpu = srv_cpu[nsrv];
             nsrv++;
+        } else if (model_server(r)) { /* the model, without threads of its own: no CPU */
+            srv_cpu[nsrv] = srv_delay[nsrv] = 0;
+            demand = 0;
+            nsrv++;
         }
         votes[classify(busy[n], mdelay[n], machine[n], on_cpu, demand, cpus)]++;
         first = first ? first : r;
@@ -141,7 +168,7 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     enum kind k = classify(mb, mm, mach, sc, nsrv * 2 > n ? sc + sd : -1, cpus);
     int agree;
     const char *evidence = server_evidence(counted, n, &agree);
-    char text[600] = "";
+    char text[760] = "";
     if (k == CLIENT)
         snprintf(text, sizeof text,
                  "client-bound: the busiest sbench thread was on a CPU or waiting for one %.0f%% of the time "
@@ -162,7 +189,11 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     else if (k == SERVER)
         snprintf(text, sizeof text,
                  "server-bound: the busiest sbench thread was on a CPU or waiting for one only %.0f%% of the time, "
-                 "waiting for the server's answers the rest%s%.300s%s", mb * 100,
+                 "waiting for the server's answers the rest%s%s%.300s%s", mb * 100,
+                 nsrv * 2 > n && sc + sd < SERVER_IDLE_CORES
+                     ? "; the server on this machine was runnable for under half a core: its answers take their own "
+                       "time, not the CPU's"
+                     : "",
                  evidence[0] ? "; the server's own evidence: " : "", evidence,
                  evidence[0] && agree < n ? " (in some of the runs)" : "");
     json_object *o = json_object_new_object();
@@ -182,7 +213,7 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     json_object_object_add(o, "text", cmp_string(k == NONE ? NULL : text));
     json_object_object_add(o, "server_evidence", cmp_string(evidence[0] ? evidence : NULL));
     if (k == CLIENT || k == MACHINE) { /* what may have spoiled the point: a warning, once */
-        char w[700];
+        char w[860];
         snprintf(w, sizeof w, "%s (in %d of %d runs)", text, votes[k], n);
         cmp_warn(warnings, first, k == CLIENT ? "client_bound" : "machine_saturated", w);
     }

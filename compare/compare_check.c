@@ -133,6 +133,7 @@ int cmp_record_check(const json_object *rec, const char *id, char *err, size_t e
         in_range(rec, "loadavg_1m", 0, 0, 1e7, NULL, err, errlen) ||
         in_range(rec, "client_threads_measured", INT, 1, CMP_PROBE_TASKS, NULL, err, errlen) ||
         in_range(rec, "server_processes", INT, 1, CMP_SERVER_PIDS, NULL, err, errlen) ||
+        in_range(rec, "server_model_threads", INT, 1, CMP_PROBE_TASKS, NULL, err, errlen) ||
         in_range(rec, "server_cpu_cores", 0, 0, cpus * 1.5 + 1, NULL, err, errlen) ||
         in_range(rec, "server_run_delay_cores", 0, 0, CMP_PROBE_TASKS * 1.5, NULL, err, errlen))
         return -1;

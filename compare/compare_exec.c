@@ -505,8 +505,11 @@ static void add_probe_figures(json_object *j, const struct cmp_probe *probe)
     }
     struct cmp_server_figures sf;
     cmp_server_probe_result(probe, &sf);
-    if (sf.processes > 0) {
-        json_object_object_add(j, "server_processes", json_object_new_int(sf.processes));
+    if (sf.model_threads > 0) /* a model server inside the client (the null driver's) */
+        json_object_object_add(j, "server_model_threads", json_object_new_int(sf.model_threads));
+    if (sf.processes > 0 || sf.model_threads > 0) {
+        if (sf.processes > 0)
+            json_object_object_add(j, "server_processes", json_object_new_int(sf.processes));
         json_object_object_add(j, "server_cpu_cores", cmp_real(sf.cpu_cores));
         json_object_object_add(j, "server_run_delay_cores", cmp_real(sf.delay_cores));
     }

@@ -7,11 +7,15 @@
  * CMP_PROBE_PERIOD_MS by compare_exec.c while it waits for the child.  A
  * thread's shares are taken between the first and the last time it was
  * seen, so a thread that ends early or starts late is measured over its
- * own life.  Nothing here runs inside the measured process.
+ * own life.  Threads named SBD_MODEL_SERVER_THREAD (the null driver's
+ * model server, sbench/driver.h) stand for the server, not the client:
+ * they are sampled as the server's tasks (compare_server_probe.c sums
+ * them).  Nothing here runs inside the measured process.
  */
 #include "compare.h"
 
 #include <dirent.h>
+#include <sbench/driver.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,27 +44,44 @@ static struct cmp_probe_task *task_of(struct cmp_probe_task *tasks, int *n, long
     return t;
 }
 
-void cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid)
+/* 1 when task tid of pid stands for a model server (its comm). */
+static int is_model_server(int pid, long tid)
+{
+    char path[96], comm[32] = "";
+    snprintf(path, sizeof path, "/proc/%d/task/%ld/comm", pid, tid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return 0;
+    int ok = fgets(comm, sizeof comm, f) != NULL;
+    fclose(f);
+    comm[strcspn(comm, "\n")] = 0;
+    return ok && strcmp(comm, SBD_MODEL_SERVER_THREAD) == 0;
+}
+
+int cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid, struct cmp_probe_task *model, int *nmodel)
 {
     char path[96];
     snprintf(path, sizeof path, "/proc/%d/task", pid);
     DIR *d = opendir(path);
     if (d == NULL)
-        return;
+        return 0;
     double now = mono_s();
     struct dirent *e;
+    int models = 0;
     while ((e = readdir(d)) != NULL) {
         char *end;
         long tid = strtol(e->d_name, &end, 10);
         if (*end || tid <= 0)
             continue;
+        int in_model = model != NULL && is_model_server(pid, tid);
+        models += in_model;
         snprintf(path, sizeof path, "/proc/%d/task/%ld/schedstat", pid, tid);
         FILE *f = fopen(path, "r");
         unsigned long long cpu_ns, delay_ns;
         int ok = f && fscanf(f, "%llu %llu", &cpu_ns, &delay_ns) == 2;
         if (f)
             fclose(f);
-        struct cmp_probe_task *t = ok ? task_of(tasks, n, tid) : NULL;
+        struct cmp_probe_task *t = !ok ? NULL : in_model ? task_of(model, nmodel, tid) : task_of(tasks, n, tid);
         if (t == NULL)
             continue;
         if (t->t0 < 0) {
@@ -73,11 +94,14 @@ void cmp_probe_tasks(struct cmp_probe_task *tasks, int *n, int pid)
         t->delay1 = delay_ns / 1e9;
     }
     closedir(d);
+    return models;
 }
 
 void cmp_probe_sample(struct cmp_probe *p, int pid)
 {
-    cmp_probe_tasks(p->task, &p->n, pid);
+    int models = cmp_probe_tasks(p->task, &p->n, pid, p->server_task, &p->nserver_task);
+    if (models > p->model_threads)
+        p->model_threads = models;
     p->samples++;
 }
 

@@ -16,7 +16,10 @@
  * may read is found; otherwise none is,
  * and the bottleneck rules go on without it.  Looked for a few times
  * early in the run (threads connect at their own pace), sampled at every
- * probe period after.
+ * probe period after.  A model server inside the client (the null
+ * driver's, whose threads are named SBD_MODEL_SERVER_THREAD) has its
+ * threads sampled into the server's tasks by the client's probe
+ * (compare_probe.c): the same figures as a real local server's.
  */
 #include "compare.h"
 
@@ -206,13 +209,14 @@ void cmp_server_probe_sample(struct cmp_probe *p, int client_pid)
     if (p->samples == 3 || p->samples == 10 || p->samples == 30 || p->samples == 100)
         find_server(p, client_pid);
     for (int i = 0; i < p->nserver_pid; i++)
-        cmp_probe_tasks(p->server_task, &p->nserver_task, p->server_pid[i]);
+        cmp_probe_tasks(p->server_task, &p->nserver_task, p->server_pid[i], NULL, NULL);
 }
 
 void cmp_server_probe_result(const struct cmp_probe *p, struct cmp_server_figures *r)
 {
     memset(r, 0, sizeof *r);
     r->processes = p->nserver_pid;
+    r->model_threads = p->model_threads;
     for (int i = 0; i < p->nserver_task; i++) {
         const struct cmp_probe_task *t = &p->server_task[i];
         double span = t->t1 - t->t0;

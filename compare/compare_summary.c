@@ -92,7 +92,7 @@ static json_object *run_entry(struct ctx *c, const json_object *r)
                                            "machine_steal_share", "client_threads_measured",
                                            "client_busiest_thread_cpu_share", "client_busiest_thread_delay_share",
                                            "client_mean_run_delay_share", "server_processes", "server_cpu_cores",
-                                           "server_run_delay_cores", "command", NULL};
+                                           "server_run_delay_cores", "server_model_threads", "command", NULL};
     for (int i = 0; rec_keys[i]; i++)
         if (sb_json_member(rec, rec_keys[i]))
             add_ref(e, rec_keys[i], sb_json_member(rec, rec_keys[i]));

@@ -123,7 +123,8 @@ static int completed(struct sb_clients *cs, struct sb_ring *ring, struct pass *p
         return 0;
     struct client *c = &cs->cl[i];
     switch ((int)(d->tag & 3)) {
-    case OP_SEND: /* a silent send comes only when it failed */
+    case OP_SEND: { /* a silent send comes only when it failed */
+        int linked = c->send_silent; /* then its receive's -ECANCELED follows */
         c->send_busy = c->send_silent = 0;
         sb_conn_io_done(c->conn, SBD_IO_SENT, d->result);
         if (d->result > 0 && (size_t)d->result < c->io.out_len) {
@@ -134,12 +135,13 @@ static int completed(struct sb_clients *cs, struct sb_ring *ring, struct pass *p
                                   NULL, 0, 0) < 0)
                 return ring_full(w);
             c->send_busy = 1;
-        } else if (d->result <= 0 && d->result != -ECANCELED && c->recv_busy) {
+        } else if (d->result <= 0 && d->result != -ECANCELED && c->recv_busy && !linked) {
             /* no answer will come to a request not sent */
             if (sb_ring_cancel(ring, TAG(i, OP_RECV)) < 0)
                 return ring_full(w);
         }
         break;
+    }
     case OP_RECV:
         c->recv_busy = 0;
         if (c->send_silent) {

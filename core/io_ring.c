@@ -8,6 +8,14 @@
  * send itself): one completion per statement, and the kernel runs the
  * completions' work only inside the thread's one io_uring_enter per pass.
  * Older kernels get a plain ring: sends and receives each complete.
+ * When a send that skips its success fails, the kernel posts its error
+ * and no completion at all for the receive linked to it (io_uring_enter(2),
+ * IOSQE_CQE_SKIP_SUCCESS: "CQEs for all linked requests will be
+ * omitted"): the send's tag therefore carries its receive's, and the ring
+ * returns that receive as cancelled (-ECANCELED) right after the send's
+ * error, so that no receive stays counted as pending for ever (a run whose
+ * every connection over a Unix socket was killed at once hung so: the
+ * sends failed with EPIPE, #39).
  */
 #include "io_ring.h"
 
@@ -22,6 +30,10 @@
 
 #define SILENT_BIT (1ULL << 63)  /* a send that completes only on failure */
 #define CANCEL_TAG (~0ULL >> 1)  /* our own cancellations: never returned */
+/* A silent send's data: SILENT_BIT, its tag above LINK_SHIFT, its
+ * receive's below; tags that do not fit are not linked. */
+#define LINK_SHIFT 31
+#define LINK_MASK ((1ULL << LINK_SHIFT) - 1)
 
 struct sb_ring {
     struct io_uring ring;
@@ -80,7 +92,7 @@ static struct io_uring_sqe *sqe_of(struct sb_ring *r)
 int sb_ring_send_recv(struct sb_ring *r, int fd, const void *buf, size_t len,
                       uint64_t send_tag, void *in, size_t room, uint64_t recv_tag)
 {
-    int link = r->linked && len > 0 && room > 0;
+    int link = r->linked && len > 0 && room > 0 && send_tag <= LINK_MASK && recv_tag <= LINK_MASK;
     if (io_uring_sq_space_left(&r->ring) < 2 && io_uring_submit(&r->ring) < 0)
         return -1;
     if (len > 0) {
@@ -90,7 +102,7 @@ int sb_ring_send_recv(struct sb_ring *r, int fd, const void *buf, size_t len,
         io_uring_prep_send(sqe, fd, buf, len, MSG_NOSIGNAL | MSG_WAITALL);
         if (link) {
             sqe->flags |= IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS;
-            io_uring_sqe_set_data64(sqe, send_tag | SILENT_BIT);
+            io_uring_sqe_set_data64(sqe, SILENT_BIT | send_tag << LINK_SHIFT | recv_tag);
         } else {
             io_uring_sqe_set_data64(sqe, send_tag);
             r->pending++;
@@ -130,20 +142,24 @@ int sb_ring_cancel(struct sb_ring *r, uint64_t tag)
 }
 
 /* Copies the completions there are into out (at most max, our own
- * cancellations left out).  How many. */
+ * cancellations left out; a failed silent send takes two: its error, then
+ * its receive's cancellation, which the kernel does not post).  How many. */
 static int reap(struct sb_ring *r, struct sb_ring_done *out, int max)
 {
     struct io_uring_cqe *cqe;
     unsigned head, seen = 0;
     int n = 0;
     io_uring_for_each_cqe(&r->ring, head, cqe) {
-        if (n == max)
+        uint64_t tag = io_uring_cqe_get_data64(cqe);
+        if (n == max || ((tag & SILENT_BIT) && n + 2 > max))
             break;
         seen++;
-        uint64_t tag = io_uring_cqe_get_data64(cqe);
         if (tag & SILENT_BIT) { /* a failed silent send: it was not counted */
-            out[n].tag = tag & ~SILENT_BIT;
+            out[n].tag = (tag & ~SILENT_BIT) >> LINK_SHIFT;
             out[n++].result = cqe->res;
+            r->pending--; /* its receive, which posts nothing */
+            out[n].tag = tag & LINK_MASK;
+            out[n++].result = -ECANCELED;
             continue;
         }
         r->pending--;

@@ -38,8 +38,9 @@ void sb_ring_destroy(struct sb_ring *r);
  * short send) and, after it, a receive of at most room bytes into in;
  * either may be left out (len or room 0).  A successful send posts no
  * completion when the kernel can skip it; a failed one posts its error
- * and its receive is cancelled (-ECANCELED).  0, or -1 when the ring is
- * full even after submitting what it holds. */
+ * and its receive is cancelled (-ECANCELED: the ring returns that one
+ * itself, right after the send's error, where the kernel posts nothing).
+ * 0, or -1 when the ring is full even after submitting what it holds. */
 int sb_ring_send_recv(struct sb_ring *r, int fd, const void *buf, size_t len,
                       uint64_t send_tag, void *in, size_t room, uint64_t recv_tag);
 /* Queues a one-shot wait for `events` (POLLIN, POLLOUT) on fd.  0 or -1. */
@@ -49,7 +50,7 @@ int sb_ring_poll(struct sb_ring *r, int fd, unsigned events, uint64_t tag);
 int sb_ring_cancel(struct sb_ring *r, uint64_t tag);
 
 /* Submits what is queued and waits until at least one completion is there
- * or timeout_ns passed; copies up to max completions into out.  Returns
+ * or timeout_ns passed; copies up to max (at least 2) completions into out.  Returns
  * how many (0 at the timeout), or -1 with errno. */
 int sb_ring_wait(struct sb_ring *r, int64_t timeout_ns, struct sb_ring_done *out, int max);
 

@@ -35,6 +35,13 @@ extern "C" {
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
 #define SBD_ENTRY sbench_driver_entry
 
+/* A driver that models the server inside sbench's own process (the null
+ * driver's model server) names the threads that stand for the server so
+ * (prctl PR_SET_NAME, at most 15 characters): sbench compare's probe,
+ * which reads /proc/PID/task/TID/comm, counts them as the local server's
+ * tasks, not as the client's threads. */
+#define SBD_MODEL_SERVER_THREAD "sbench-modelsrv"
+
 #if defined(__GNUC__)
 #define SBD_EXPORT __attribute__((visibility("default")))
 #else

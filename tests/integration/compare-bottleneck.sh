@@ -9,8 +9,14 @@
 # server's own evidence (its sampler) names pg_sleep's wait event.
 # Then the checks before the first run: a target option no driver knows,
 # and a misspelt key of a comparison file, refused before anything runs;
-# a failed run explained by its FATAL: line.  Needs SBT_PGHOST,
-# SBT_PGPORT, SBT_PGPASSWORD.  ~40 s.
+# a failed run explained by its FATAL: line.  The null driver's model
+# server at its known capacity (--null-slots=2 --null-delay-us=10000: 200
+# statements a second) beside 2 CPU hogs per core: a server that only
+# sleeps is "server-bound", not "machine saturated" (#39: the client's
+# threads wait for a CPU at each wake-up on the busy machine, which the
+# machine rule took for the limit); with host I/O (--io=uring) the model
+# server's thread is found and counted as the server's, not the client's.
+# Needs SBT_PGHOST, SBT_PGPORT, SBT_PGPASSWORD.  ~55 s.
 . "$(dirname "$0")/compare-lib.sh" "$1"
 : "${SBT_PGHOST:?}" "${SBT_PGPORT:?}" "${SBT_PGPASSWORD:?}"
 export PGPASSWORD=$SBT_PGPASSWORD
@@ -46,6 +52,27 @@ expect_eq "the run records hold the thread figures" \
 # one warning per kind and point, with a count
 expect_eq "warnings are grouped (one per kind and point)" \
     "$(pyq bn/summary.json "len(set((w['kind'], w['threads'], w['target']) for w in d['warnings'])) == len(d['warnings'])")" True
+
+# the model server at its capacity, the machine saturated by CPU hogs (killed at the latest by
+# their timeout): the model spends no CPU (its answers wait on timers), so the limit is the server
+hogs=""
+for _ in $(seq $((2 * $(nproc)))); do timeout 60 sh -c 'while :; do :; done' & hogs="$hogs $!"; done
+"$SB" compare --prepare=off --target="cap:--db-driver=null --null-slots=2 --null-delay-us=10000" \
+    --target="hio:--db-driver=null --clients=32 --io=uring" --threads=8 --time=2 --warmup-time=0 --repeats=3 \
+    --results=cap --quiet oltp_point_select >cap.md 2>cap.err
+rc=$?
+kill $hogs 2>/dev/null; wait $hogs 2>/dev/null
+expect_eq "model server: exit status" "$rc" 0
+capq() { pyq cap/summary.json "[$1 for p in d['points'] if p['target'] == '$2'][0]"; }
+pyq cap/summary.json "[(p['target'], round(p['tps']['median']), p['bottleneck']) for p in d['points']]" | sed 's/^/     /'
+expect_eq "model server: the machine was saturated (>= 90% busy)" "$(capq "p['bottleneck']['machine_busy_share'] >= 0.9" cap)" True
+expect_eq "model server: at its capacity (2 slots / 10 ms = 200/s)" "$(capq "150 <= p['tps']['median'] <= 205" cap)" True
+expect_eq "model server: server-bound, not machine saturated" "$(capq "p['bottleneck']['verdict']" cap)" server-bound
+expect_eq "model server: measured as spending no CPU" "$(capq "p['bottleneck']['server_cpu_cores']" cap)" 0.0
+expect_eq "no machine_saturated warning for the model server" \
+    "$(pyq cap/summary.json "sum(w['kind'] == 'machine_saturated' and w['target'] == 'cap' for w in d['warnings'])")" 0
+expect_eq "host I/O: the model server's thread counted as the server's in every run" \
+    "$(pyq cap/summary.json "all(r.get('server_model_threads') == 1 and r['server_cpu_cores'] > 0 for r in d['runs'] if r['id'].endswith(tuple('_hio_r%d' % i for i in (1, 2, 3))))")" True
 
 # --rate above what 2 connections of a 30 ms server can do (66 a second): the schedule lags, and
 # the warning blames the connections, not the client's CPU
