@@ -21,9 +21,12 @@
  *                      are over the server processes' observed lives, so
  *                      a run's idle start and end (connecting, the
  *                      server sampler's last reads) do not dilute them
- *                      as they do the machine's busy share; a server
- *                      that mostly waits for a CPU others hold is not
- *                      CPU-bound but on a saturated machine;
+ *                      as they do the machine's busy share;
+ *   machine saturated  else, when the server's processes were runnable
+ *   (server starved)   for as many cores as the machine has but on a CPU
+ *                      for less than 80% of them while the machine was
+ *                      >= 90% busy: the server wants the cores and other
+ *                      work (neighbours, the client) holds part of them;
  *   server-bound       else, a server on this machine was measured and its
  *   (server waits)     processes were runnable for under half a core while
  *                      the busiest client thread was busy < 50% of the
@@ -80,6 +83,8 @@ static enum kind classify(double busy, double mean_delay, double machine, double
         return CLIENT;
     if (demand >= cpus && server_cpu >= SERVER_ON_CPU * cpus)
         return SERVER_CPU;
+    if (demand >= cpus && machine >= MACHINE_BUSY)
+        return MACHINE; /* the server wants the cores, others hold part of them */
     if (demand >= 0 && demand < SERVER_IDLE_CORES && busy < SERVER_IDLE)
         return SERVER; /* a measured server that mostly waits itself */
     if (machine >= MACHINE_BUSY && mean_delay >= MACHINE_DELAY)
@@ -168,7 +173,11 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     enum kind k = classify(mb, mm, mach, sc, nsrv * 2 > n ? sc + sd : -1, cpus);
     int agree;
     const char *evidence = server_evidence(counted, n, &agree);
-    char text[760] = "";
+    char text[760] = "", starved[200] = "";
+    if (nsrv * 2 > n && sc + sd >= cpus) /* the server wanted the cores: how many it got */
+        snprintf(starved, sizeof starved,
+                 "; the server's processes wanted %.1f cores and were on a CPU %.1f: other work held the rest",
+                 sc + sd, sc);
     if (k == CLIENT)
         snprintf(text, sizeof text,
                  "client-bound: the busiest sbench thread was on a CPU or waiting for one %.0f%% of the time "
@@ -178,8 +187,8 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     else if (k == MACHINE)
         snprintf(text, sizeof text,
                  "machine saturated (client and server share %d cores): the machine was %.0f%% busy, sbench used "
-                 "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)",
-                 cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100);
+                 "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)%s",
+                 cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100, starved);
     else if (k == SERVER_CPU)
         snprintf(text, sizeof text,
                  "server CPU-bound: the server's processes on this machine were on a CPU %.1f cores and waiting "

@@ -5,7 +5,8 @@
 # generate_series, tens of ms of CPU) per event.  At 1 thread one backend
 # burns at most one core: the server's processes alone cannot fill the
 # machine, never "server CPU-bound".  At 4 threads per core the backends
-# alone want 4x the cores: the right label is "server CPU-bound" (the old
+# alone want 4x the cores: on a quiet machine the right label is "server
+# CPU-bound" (beside other work: that or "machine saturated") (the old
 # rules said "machine saturated" here, since the client's threads also wait
 # for a CPU at every wake-up).  The decision rests on run-delay and CPU
 # shares (/proc/PID/task/TID/schedstat), not on speed, so the labels hold
@@ -46,11 +47,27 @@ expect_eq "1 thread: the server's demand is below the cores, not server CPU-boun
     "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == 1][0]['server_cpu_cores'] + [p['bottleneck'] for p in d['points'] if p['threads'] == 1][0]['server_run_delay_cores'] < $cpus and [p['bottleneck'] for p in d['points'] if p['threads'] == 1][0]['verdict'] != 'server CPU-bound'")" True
 expect_eq "$many threads: the backends' demand is at least the $cpus cores" \
     "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['server_cpu_cores'] + [p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['server_run_delay_cores'] >= $cpus")" True
-expect_eq "$many threads: server CPU-bound" \
-    "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" "server CPU-bound"
+# the right label depends on whether the server had the cores to itself:
+# on a quiet machine (busy < 25% just before each run, the records'
+# busy_share_before) its backends fill them: server CPU-bound; beside other
+# work (a loaded CI machine) they get only part of the cores and the client
+# and the neighbours share the rest: server CPU-bound or machine saturated,
+# never server-bound or client-bound
+# want_label JSON THREADS: the label the point must have
+want_label() {
+    pyq "$1" "'server CPU-bound' if max(r['busy_share_before'] for r in d['runs'] if r['threads'] == $2) < 0.25 else 'server CPU-bound|machine saturated'"
+}
+label_ok() { # WHAT GOT WANT
+    checks=$((checks + 1))
+    case "|$3|" in *"|$2|"*) echo "ok   $1: $2 (want $3)" ;; *) fail "$1: got '$2', want '$3'" ;; esac
+}
+label_ok "$many threads: server CPU-bound (on a quiet machine)" \
+    "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" "$(want_label cpu/summary.json $many)"
 expect_eq "runs agreeing: at most the runs" "$(q "all(0 <= p['bottleneck']['runs_agreeing'] <= p['bottleneck']['runs'] for p in d['points'])")" True
-expect_grep "the text says so" "server CPU-bound: the server's processes on this machine" cpu/summary.json
-expect_eq "no machine_saturated warning at $many threads" \
+[ "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" = "server CPU-bound" ] &&
+    expect_grep "the text says so" "server CPU-bound: the server's processes on this machine" cpu/summary.json
+[ "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" = "server CPU-bound" ] &&
+    expect_eq "no machine_saturated warning at $many threads" \
     "$(q "sum(w['kind'] == 'machine_saturated' and w['threads'] == $many for w in d['warnings'])")" 0
 # MariaDB over its Unix socket (the peers named by sock_diag): one server
 # process whose threads serve the connections
@@ -67,8 +84,8 @@ expect_eq "MariaDB: exit status" "$rc" 0
 [ "$rc" = 0 ] || tail -5 my.err
 pyq my/summary.json "[(p['threads'], p['bottleneck']['verdict'], p['bottleneck'].get('server_cpu_cores'), p['bottleneck'].get('server_run_delay_cores')) for p in d['points']]" | sed 's/^/     /'
 expect_eq "MariaDB: one server process found" "$(pyq my/summary.json "[r.get('server_processes') for r in d['runs']]")" "[1]"
-expect_eq "MariaDB, $many threads: server CPU-bound" \
-    "$(pyq my/summary.json "d['points'][0]['bottleneck']['verdict']")" "server CPU-bound"
+label_ok "MariaDB, $many threads: server CPU-bound (on a quiet machine)" \
+    "$(pyq my/summary.json "d['points'][0]['bottleneck']['verdict']")" "$(want_label my/summary.json $many)"
 checks=$((checks + 1))
 if python3 -c '
 import json, sys, jsonschema
