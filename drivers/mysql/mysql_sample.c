@@ -7,19 +7,50 @@
  * Runs on the counters' connection only; Questions counts each statement
  * here, and Com_select each sample, so they are added to counter_reads
  * and counter_selects and left out as server_counters does (mysql_stmt.c).
+ * Each read's answer is due within SBD_SAMPLE_TIMEOUT_MS (a silent server
+ * must not hold the reporting thread).
  */
 #include "mysql_int.h"
 #include "../../lib/text.h"
+#include "../common/sock_io.h"
+
+#include <poll.h>
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+/* sql on c, its answer due within SBD_SAMPLE_TIMEOUT_MS: sent as a
+ * nonblocking statement (mysql_async.c) whose deadline is the sampler's;
+ * past it the library ends it as a lost connection.  Without Connector/C's
+ * nonblocking API, the blocking query (bounded by --db-query-timeout
+ * only). */
+static int bounded_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+#ifdef MYD_NONBLOCK
+    int rc = myd_send_query(c, sql, len);
+    if (rc != SBD_OK)
+        return rc;
+    int64_t deadline = sbc_now_ms() + SBD_SAMPLE_TIMEOUT_MS;
+    c->async_deadline = deadline * 1000000; /* the sampler's, not --db-query-timeout's */
+    for (;;) {
+        int want_write;
+        rc = myd_poll_result(c, info, &want_write);
+        if (rc != SBD_AGAIN)
+            return rc;
+        /* ready, or the deadline: poll_result then ends the statement */
+        sbc_wait(myd_socket(c), want_write ? POLLOUT : POLLIN, deadline);
+    }
+#else
+    return myd_query(c, sql, len, info);
+#endif
+}
+
 /* A statement of this file, counted as one of this connection's own. */
 static int own_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
 {
     c->counter_reads++;
-    int rc = myd_query(c, sql, len, info);
+    int rc = bounded_query(c, sql, len, info);
     if (rc == SBD_OK && (info->nfields != 2 || c->res_kind != RES_QUERY)) {
         myd_release_result(c);
         return myd_fail(c, "mysql: the sampler's query returned an unexpected shape");

@@ -208,7 +208,13 @@ struct sbd_server_counters {
  * struct_size to its sizeof before the call and fills every count with -1;
  * the driver writes only the members that fit in struct_size, and leaves
  * at -1 what the server cannot tell.  Cumulative counts unless marked
- * "now" (a level at the moment of the read). */
+ * "now" (a level at the moment of the read).
+ * server_sample and server_waits each return within
+ * SBD_SAMPLE_TIMEOUT_MS of their call, whatever the server does (a client-
+ * side deadline on the counters' connection; past it the connection is
+ * dropped and the call fails): a silent server never holds the host's
+ * reporting thread longer. */
+#define SBD_SAMPLE_TIMEOUT_MS 3000
 struct sbd_server_sample {
     size_t struct_size;
     int64_t commits, rollbacks;   /* as server_counters: this connection's own
