@@ -102,6 +102,10 @@ void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server
         return;
     s->last.commits = w->before.commits; /* the windows add up to after - before */
     s->last.rollbacks = w->before.rollbacks;
+    if (s->last.wait_events_now == 0) /* said once: the waits are states only */
+        fprintf(stderr, "sbench: server metrics: performance_schema is off on this server (or its "
+                "events_waits_current consumer): the sessions' waits are sampled as PROCESSLIST "
+                "states and InnoDB lock waits\n");
     if (s->local)
         sb_host_stat_read(&s->host_last);
     s->next_wait = sb_now_ns();
@@ -151,6 +155,7 @@ static void sample_diff(struct sbd_server_sample *out, const struct sbd_server_s
     out->struct_size = sizeof *out;
     out->locks_waiting_now = b->locks_waiting_now;
     out->history_length_now = b->history_length_now;
+    out->wait_events_now = b->wait_events_now;
 }
 
 /* Adds the differences of window w into the run's total t. */
@@ -166,6 +171,7 @@ static void add_total(struct sb_sampled *t, const struct sb_sampled *w)
             pt[i] = pt[i] < 0 || pw[i] < 0 ? -1 : pt[i] + pw[i];
     t->d.locks_waiting_now = w->d.locks_waiting_now;
     t->d.history_length_now = w->d.history_length_now;
+    t->d.wait_events_now = w->d.wait_events_now;
     t->valid = 1;
     sb_wait_tally_merge(&t->waits, &w->waits);
     t->host.have = w->host.have;

@@ -135,6 +135,8 @@ int pgd_server_sample(sbd_conn *c, struct sbd_server_sample *out)
                  : pgd_parse_int(PQgetvalue(res, 0, i), (size_t)PQgetlength(res, 0, i));
     if (out->commits >= 0)
         out->commits -= own;
+    if (offsetof(struct sbd_server_sample, wait_events_now) + sizeof(int64_t) <= out->struct_size)
+        out->wait_events_now = 1; /* pg_stat_activity's wait events */
     PQclear(res);
     return SBD_OK;
 }

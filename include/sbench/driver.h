@@ -241,6 +241,11 @@ struct sbd_server_sample {
     int64_t locks_waiting_now;    /* now: lock requests not granted (pg_locks,
                                      Innodb_row_lock_current_waits) */
     int64_t history_length_now;   /* now: undo history not yet purged */
+    int64_t wait_events_now;      /* now: 1 when server_waits names the
+                                     sessions' wait events (MariaDB/MySQL:
+                                     performance_schema's), 0 when only
+                                     their states (performance_schema
+                                     off), -1 not said */
 };
 
 /* ABI 1.6: one wait of an active-session sample: how many of the run's
