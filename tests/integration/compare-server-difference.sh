@@ -73,6 +73,7 @@ expect_eq "the difference names spread's (pg_sleep)" "$(echo "$diff_text" | grep
 expect_eq "the difference names hot's cause" "$(echo "$diff_text" | grep -cF -- "hot's server named: $(cause hot);")" 1
 expect_eq "the difference names spread's cause" "$(echo "$diff_text" | grep -cF -- "spread's: $(cause spread))")" 1
 expect_grep "the text report prints it under the verdict" "  - the servers' own evidence: hot waited on Lock:" sd.md
+expect_grep "the HTML report prints it under the verdict" "The servers' own evidence: hot waited on Lock:" sd/report.html
 expect_grep "the text report's per-point evidence" "^- 4 threads, spread: sampled session time Timeout:PgSleep" sd.md
 checks=$((checks + 1))
 if python3 -c '
