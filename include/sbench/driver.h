@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 7
+#define SBD_ABI_MINOR 8
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -241,7 +241,7 @@ struct sbd_server_sample {
     int64_t locks_waiting_now;    /* now: lock requests not granted (pg_locks,
                                      Innodb_row_lock_current_waits) */
     int64_t history_length_now;   /* now: undo history not yet purged */
-    int64_t wait_events_now;      /* now: 1 when server_waits names the
+    int64_t wait_events_now;      /* ABI 1.8.  now: 1 when server_waits names the
                                      sessions' wait events (MariaDB/MySQL:
                                      performance_schema's), 0 when only
                                      their states (performance_schema
