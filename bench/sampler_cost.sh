@@ -10,7 +10,8 @@
 # to a busy machine than the rate), the sampler's query latency and its
 # share of the server's statements (from the JSON report of the "on"
 # runs).  The target is a cost under 1%; on a loaded machine the rounds'
-# spread says whether 1% can be told apart at all.
+# spread says whether 1% can be told apart at all, and the load average
+# before and after each database's rounds is printed beside the tables.
 #
 # Environment (defaults in brackets): DBS ["pgsql mysql"]  ROUNDS [5]
 #   TIME [10]  THREADS [4]  TABLES [4]  TABLE_SIZE [10000]
@@ -61,13 +62,19 @@ for db in $DBS; do
     "$SBENCH" $(conn_opts "$db") --tables="$TABLES" --table-size="$TABLE_SIZE" --threads=2 "$WORKLOAD" prepare \
         >"$LOGDIR/$db-prepare.out" 2>&1 || die "$db prepare failed"
     log "$db: warm-up, then $ROUNDS rounds of $TIME s on and off"
+    cut -d' ' -f1-3 /proc/loadavg >"$LOGDIR/$db-load-before"
     one "$db" on 0
     for r in $(seq 1 "$ROUNDS"); do
         if [ $((r % 2)) = 1 ]; then one "$db" on "$r"; one "$db" off "$r"; else one "$db" off "$r"; one "$db" on "$r"; fi
     done
     # the sampler's own server CPU, nearly alone: 10 events a second
     for r in 1 2 3; do one "$db" on "idle$r" --rate=10; one "$db" off "idle$r" --rate=10; done
+    cut -d' ' -f1-3 /proc/loadavg >"$LOGDIR/$db-load-after"
 done
+for db in $DBS; do # the machine is shared: its load beside the figures
+    echo "$db: load average (1, 5, 15 min) before $(cat "$LOGDIR/$db-load-before"), after $(cat "$LOGDIR/$db-load-after") on $(nproc) CPUs"
+done
+echo
 
 python3 - "$LOGDIR" "$ROUNDS" "$DBS" "$TIME" "$THREADS" "$WORKLOAD" <<'PY'
 import json, statistics, sys

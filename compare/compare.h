@@ -316,6 +316,18 @@ void cmp_server_probe_result(const struct cmp_probe *p, struct cmp_server_figure
 json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads, const char *target, int cpus,
                             json_object *warnings);
 
+/* ---- compare_evidence.c ---- */
+
+/* The server's evidence of the point (wl, threads, target) of the loaded
+ * runs: a new JSON object {runs, cause, cause_runs, top_waits [{name,
+ * share}], hit_ratio, row_lock_waits_per_txn}, owned by the caller, or
+ * NULL when none of its runs sampled the server (--server-metrics). */
+json_object *cmp_point_server(const json_object *runs, const char *wl, int threads, const char *target);
+/* Adds to each verdict its server_difference: one sentence naming each
+ * target's top wait and the cause its runs named (the points' "server"
+ * objects), null when either target was not sampled. */
+void cmp_server_differences(json_object *verdicts, const json_object *points);
+
 /* ---- compare_knee.c ---- */
 
 /* One point of a target's sweep: its thread count, its repeats'

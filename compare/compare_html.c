@@ -325,8 +325,14 @@ static void verdicts(const struct html *h, const char *wl, FILE *f)
                 sb_json_num(v, "low_pct"), sb_json_num(v, "high_pct"), sb_json_num(v, "p_value"), str(v, "workload"),
                 (long long)sb_json_int(v, "threads"));
         esc(f, str(v, "text"));
-        fprintf(f, " <span class=\"p\">(p = %.3g, Benjamini-Hochberg adjusted %.3g)</span></li>\n",
+        fprintf(f, " <span class=\"p\">(p = %.3g, Benjamini-Hochberg adjusted %.3g)</span>",
                 sb_json_num(v, "p_value"), sb_json_num(v, "p_adjusted"));
+        if (sb_json_str(v, "server_difference")) { /* compare_evidence.c */
+            fprintf(f, "<br><span class=\"server\">The servers' own evidence: ");
+            esc(f, str(v, "server_difference"));
+            fprintf(f, "</span>");
+        }
+        fprintf(f, "</li>\n");
     }
     fprintf(f, "</ul>\n");
 }

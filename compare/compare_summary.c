@@ -176,6 +176,7 @@ static json_object *point_entry(const struct ctx *c, const char *wl, int threads
     for (size_t i = 0; i < sb_json_len(c->runs) && cpus == 0; i++)
         cpus = (int)sb_json_int(sb_json_member(sb_json_elem(c->runs, i), "record"), "cpus");
     json_object_object_add(p, "bottleneck", cmp_bottleneck(c->runs, wl, threads, target, cpus, c->warnings));
+    json_object_object_add(p, "server", cmp_point_server(c->runs, wl, threads, target)); /* compare_evidence.c */
     return p;
 }
 
@@ -547,6 +548,7 @@ json_object *cmp_summary(const struct cmp_spec *s, const json_object *spec_json,
         }
     }
     settle_verdicts(pend, npend, verdicts);
+    cmp_server_differences(verdicts, points);
     free(pend);
     int done = 0;
     for (size_t i = 0; i < sb_json_len(runs); i++)

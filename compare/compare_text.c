@@ -58,6 +58,30 @@ static void settings_section(const json_object *env, FILE *f)
     fprintf(f, "\n");
 }
 
+/* Each point's server evidence (compare_evidence.c), beside the client's
+ * figures above: top waits, hit ratio, the cause its runs named. */
+static void server_section(const json_object *points, const char *wl, FILE *f)
+{
+    int any = 0;
+    for (size_t i = 0; i < sb_json_len(points); i++) {
+        const json_object *x = sb_json_elem(points, i), *srv = sb_json_member(x, "server");
+        if (strcmp(str(x, "workload"), wl) || srv == NULL)
+            continue;
+        fprintf(f, "%s- %lld threads, %s:", any++ ? "" : "\nServer's own evidence (--server-metrics):\n\n",
+                (long long)sb_json_int(x, "threads"), str(x, "target"));
+        const json_object *top = sb_json_member(srv, "top_waits");
+        for (size_t k = 0; k < sb_json_len(top); k++)
+            fprintf(f, "%s %s %.0f%%", k ? "," : " sampled session time", str(sb_json_elem(top, k), "name"),
+                    sb_json_num(sb_json_elem(top, k), "share") * 100);
+        if (sb_json_member(srv, "hit_ratio"))
+            fprintf(f, "; hit ratio %.1f%%", sb_json_num(srv, "hit_ratio") * 100);
+        if (sb_json_member(srv, "row_lock_waits_per_txn"))
+            fprintf(f, "; row lock waits per transaction %.3g", sb_json_num(srv, "row_lock_waits_per_txn"));
+        fprintf(f, "; cause: %s (%lld of %lld runs)\n", sb_json_str(srv, "cause") ? str(srv, "cause") : "none named",
+                (long long)sb_json_int(srv, "cause_runs"), (long long)sb_json_int(srv, "runs"));
+    }
+}
+
 void cmp_text_report(const json_object *sum, FILE *f)
 {
     const json_object *spec = sb_json_member(sum, "spec");
@@ -101,8 +125,11 @@ void cmp_text_report(const json_object *sum, FILE *f)
         const json_object *verdicts = sb_json_member(sum, "verdicts"), *sweeps = sb_json_member(sum, "sweeps");
         for (size_t i = 0; i < sb_json_len(verdicts); i++) {
             const json_object *x = sb_json_elem(verdicts, i);
-            if (!strcmp(str(x, "workload"), wl))
-                fprintf(f, "- %lld threads: %s\n", (long long)sb_json_int(x, "threads"), str(x, "text"));
+            if (strcmp(str(x, "workload"), wl))
+                continue;
+            fprintf(f, "- %lld threads: %s\n", (long long)sb_json_int(x, "threads"), str(x, "text"));
+            if (sb_json_str(x, "server_difference")) /* compare_evidence.c */
+                fprintf(f, "  - the servers' own evidence: %s\n", sb_json_str(x, "server_difference"));
         }
         int any = 0;
         for (size_t i = 0; i < sb_json_len(sweeps); i++) {
@@ -120,6 +147,7 @@ void cmp_text_report(const json_object *sum, FILE *f)
                 fprintf(f, "%s- %lld threads, %s: %s\n", any++ ? "" : "\nLimits:\n\n",
                         (long long)sb_json_int(x, "threads"), str(x, "target"), why);
         }
+        server_section(points, wl, f);
         fprintf(f, "\n");
     }
     const json_object *warnings = sb_json_member(sum, "warnings");

@@ -12,7 +12,7 @@ const char *const sb_sample_field_names[SB_SAMPLE_FIELDS] = {
     "commits", "rollbacks", "statements", "blks_read", "blks_hit", "temp_bytes", "deadlocks",
     "conflicts", "rows_read", "rows_written", "wal_bytes", "wal_waits", "checkpoints_timed",
     "checkpoints_req", "buffers_written", "lock_waits", "lock_wait_ms", "locks_waiting_now",
-    "history_length_now",
+    "history_length_now", "wait_events_now",
 };
 
 _Static_assert(sizeof(struct sbd_server_sample) ==

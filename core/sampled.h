@@ -49,7 +49,7 @@ struct sb_sampled {
 
 /* The sampled counters' names in the reports, in the order of struct
  * sbd_server_sample from commits, and how many. */
-#define SB_SAMPLE_FIELDS 19
+#define SB_SAMPLE_FIELDS 20
 extern const char *const sb_sample_field_names[SB_SAMPLE_FIELDS];
 /* The sampled counter i of x (i < SB_SAMPLE_FIELDS). */
 int64_t sb_sample_field(const struct sbd_server_sample *x, int i);

@@ -2,7 +2,9 @@
  * The sampler of the server's evidence (server_sampler.h).  Its reads run
  * on the counters' connection, between the reporting thread's other work:
  * a failed read turns the sampler off for the rest of the run with one
- * line on stderr, and the run goes on.
+ * line on stderr, and the run goes on.  Every read returns within the
+ * drivers' SBD_SAMPLE_TIMEOUT_MS, so a silent server holds the reporting
+ * thread at most that long once (the clients never wait for it).
  */
 #include "server_sampler.h"
 
@@ -44,12 +46,23 @@ static void count_query(struct sb_sampler *s, int64_t t0)
         s->win.query_ms_max = ms;
 }
 
-static void turn_off(struct sb_sampler *s, const char *what)
+/* A read that began at t0 failed: the sampler stops, one line says why (a
+ * read that lasted its whole deadline timed out: the driver dropped the
+ * connection, SBD_SAMPLE_TIMEOUT_MS). */
+static void turn_off(struct sb_sampler *s, const char *what, int64_t t0)
 {
     const struct sbd_error *e = s->run->drv->last_error(s->w->reader->dc);
-    fprintf(stderr, "sbench: server metrics stop: %s failed: %.300s\n", what,
-            e != NULL ? e->message : "");
-    snprintf(s->why, sizeof s->why, "stopped during the run: %s failed", what);
+    if (sb_now_ns() - t0 >= (int64_t)SBD_SAMPLE_TIMEOUT_MS * 1000000) {
+        fprintf(stderr, "sbench: server metrics stop: %s timed out after %d s (the server did "
+                "not answer; the run goes on without them)\n", what,
+                SBD_SAMPLE_TIMEOUT_MS / 1000);
+        snprintf(s->why, sizeof s->why, "stopped during the run: %s timed out after %d s", what,
+                 SBD_SAMPLE_TIMEOUT_MS / 1000);
+    } else {
+        fprintf(stderr, "sbench: server metrics stop: %s failed: %.300s\n", what,
+                e != NULL ? e->message : "");
+        snprintf(s->why, sizeof s->why, "stopped during the run: %s failed", what);
+    }
     s->on = 0;
 }
 
@@ -60,7 +73,7 @@ static int read_sample(struct sb_sampler *s, struct sbd_server_sample *x)
     int rc = s->run->drv->server_sample(s->w->reader->dc, x);
     count_query(s, t0);
     if (rc != SBD_OK)
-        turn_off(s, "reading the server's counters");
+        turn_off(s, "reading the server's counters", t0);
     return rc == SBD_OK;
 }
 
@@ -89,6 +102,10 @@ void sb_sampler_start(struct sb_sampler *s, struct sb_run *run, struct sb_server
         return;
     s->last.commits = w->before.commits; /* the windows add up to after - before */
     s->last.rollbacks = w->before.rollbacks;
+    if (s->last.wait_events_now == 0) /* said once: the waits are states only */
+        fprintf(stderr, "sbench: server metrics: performance_schema is off on this server (or its "
+                "events_waits_current consumer): the sessions' waits are sampled as PROCESSLIST "
+                "states and InnoDB lock waits\n");
     if (s->local)
         sb_host_stat_read(&s->host_last);
     s->next_wait = sb_now_ns();
@@ -115,7 +132,7 @@ void sb_sampler_tick(struct sb_sampler *s, int64_t now)
     int rc = s->run->drv->server_waits(s->w->reader->dc, w, SB_SAMPLED_WAITS, &n);
     count_query(s, t0);
     if (rc != SBD_OK) {
-        turn_off(s, "an active-session sample");
+        turn_off(s, "an active-session sample", t0);
         return;
     }
     for (int i = 0; i < n; i++)
@@ -138,6 +155,7 @@ static void sample_diff(struct sbd_server_sample *out, const struct sbd_server_s
     out->struct_size = sizeof *out;
     out->locks_waiting_now = b->locks_waiting_now;
     out->history_length_now = b->history_length_now;
+    out->wait_events_now = b->wait_events_now;
 }
 
 /* Adds the differences of window w into the run's total t. */
@@ -153,6 +171,7 @@ static void add_total(struct sb_sampled *t, const struct sb_sampled *w)
             pt[i] = pt[i] < 0 || pw[i] < 0 ? -1 : pt[i] + pw[i];
     t->d.locks_waiting_now = w->d.locks_waiting_now;
     t->d.history_length_now = w->d.history_length_now;
+    t->d.wait_events_now = w->d.wait_events_now;
     t->valid = 1;
     sb_wait_tally_merge(&t->waits, &w->waits);
     t->host.have = w->host.have;

@@ -79,6 +79,8 @@ struct sbd_conn {
     struct sbd_error err;
     int64_t counter_reads;          /* server_counters calls on this conn */
     int64_t counter_selects;        /* the sampler's SELECTs on it (mysql_sample.c) */
+    int sampler_ps;                 /* mysql_sample.c: 0 not asked yet, 1 the
+                                       waits from performance_schema, 2 not */
     int res_kind;                   /* RES_* */
     MYSQL_RES *res;                 /* RES_QUERY */
     int streamed;                   /* res is mysql_use_result's: its rows

@@ -7,19 +7,53 @@
  * Runs on the counters' connection only; Questions counts each statement
  * here, and Com_select each sample, so they are added to counter_reads
  * and counter_selects and left out as server_counters does (mysql_stmt.c).
+ * Each read's answer is due within SBD_SAMPLE_TIMEOUT_MS (a silent server
+ * must not hold the reporting thread).  Where performance_schema is on
+ * (with its events_waits_current consumer), a session's wait in progress
+ * is named by its instrument; else by its state (wait_events_now says
+ * which).
  */
 #include "mysql_int.h"
 #include "../../lib/text.h"
+#include "../common/sock_io.h"
+
+#include <poll.h>
 
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+/* sql on c, its answer due within SBD_SAMPLE_TIMEOUT_MS: sent as a
+ * nonblocking statement (mysql_async.c) whose deadline is the sampler's;
+ * past it the library ends it as a lost connection.  Without Connector/C's
+ * nonblocking API, the blocking query (bounded by --db-query-timeout
+ * only). */
+static int bounded_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
+{
+#ifdef MYD_NONBLOCK
+    int rc = myd_send_query(c, sql, len);
+    if (rc != SBD_OK)
+        return rc;
+    int64_t deadline = sbc_now_ms() + SBD_SAMPLE_TIMEOUT_MS;
+    c->async_deadline = deadline * 1000000; /* the sampler's, not --db-query-timeout's */
+    for (;;) {
+        int want_write;
+        rc = myd_poll_result(c, info, &want_write);
+        if (rc != SBD_AGAIN)
+            return rc;
+        /* ready, or the deadline: poll_result then ends the statement */
+        sbc_wait(myd_socket(c), want_write ? POLLOUT : POLLIN, deadline);
+    }
+#else
+    return myd_query(c, sql, len, info);
+#endif
+}
+
 /* A statement of this file, counted as one of this connection's own. */
 static int own_query(sbd_conn *c, const char *sql, size_t len, struct sbd_result_info *info)
 {
     c->counter_reads++;
-    int rc = myd_query(c, sql, len, info);
+    int rc = bounded_query(c, sql, len, info);
     if (rc == SBD_OK && (info->nfields != 2 || c->res_kind != RES_QUERY)) {
         myd_release_result(c);
         return myd_fail(c, "mysql: the sampler's query returned an unexpected shape");
@@ -49,8 +83,40 @@ static const struct { const char *name; int off; } status_map[] = {
     {"Innodb_rows_deleted", -1 - V_DEL},
 };
 
+/* Once per connection: whether performance_schema names the sessions'
+ * waits (on, with the consumers events_waits_current needs), into
+ * c->sampler_ps.  A server without performance_schema's tables is one
+ * with it off.  SBD_OK, or a lost connection's status. */
+static int ps_probe(sbd_conn *c)
+{
+    static const char sql[] =
+        "SELECT @@performance_schema, (SELECT COUNT(*) FROM performance_schema.setup_consumers "
+        "WHERE ENABLED = 'YES' AND NAME IN ('global_instrumentation', 'thread_instrumentation', "
+        "'events_waits_current'))";
+    if (c->sampler_ps != 0)
+        return SBD_OK;
+    struct sbd_result_info info;
+    c->counter_selects++; /* Com_select counts it: left out as Questions */
+    int rc = own_query(c, sql, sizeof sql - 1, &info);
+    if (rc == SBD_CONN_LOST)
+        return rc;
+    c->sampler_ps = 2;
+    if (rc != SBD_OK)
+        return SBD_OK;
+    MYSQL_ROW r = mysql_fetch_row(c->res);
+    if (r != NULL && r[0] != NULL && r[1] != NULL && strcmp(r[0], "1") == 0 && strcmp(r[1], "3") == 0)
+        c->sampler_ps = 1;
+    myd_release_result(c);
+    return SBD_OK;
+}
+
 int myd_server_sample(sbd_conn *c, struct sbd_server_sample *out)
 {
+    int st = ps_probe(c);
+    if (st != SBD_OK)
+        return st;
+    if (offsetof(struct sbd_server_sample, wait_events_now) + sizeof(int64_t) <= out->struct_size)
+        out->wait_events_now = c->sampler_ps == 1;
     static const char sql[] =
         "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_commit', 'Com_rollback', 'Questions', "
         "'Innodb_deadlocks', 'Innodb_rows_read', 'Innodb_os_log_written', 'Innodb_log_waits', "
@@ -97,17 +163,32 @@ int myd_server_waits(sbd_conn *c, struct sbd_wait *out, int max, int *n)
      * statement it kills while it fills these information_schema tables
      * crashed MariaDB 10.11 (signal 11 in ha_maria::drop_table, freeing
      * the query's temporary table), seen under the soak test's load */
-    static const char sql[] =
-        "SELECT /*+ MAX_EXECUTION_TIME(2000) */ IF(t.trx_state = 'LOCK WAIT', 'Lock:row lock wait', "
+#define WAITS_HINT "SELECT /*+ MAX_EXECUTION_TIME(2000) */ "
+#define WAITS_FROM "FROM information_schema.PROCESSLIST p LEFT JOIN information_schema.INNODB_TRX t " \
+                   "ON t.trx_mysql_thread_id = p.ID "
+#define WAITS_WHERE "WHERE p.COMMAND <> 'Sleep' AND p.ID <> CONNECTION_ID() " \
+                    "AND p.DB = DATABASE() GROUP BY w ORDER BY 2 DESC"
+    static const char states_sql[] =
+        WAITS_HINT "IF(t.trx_state = 'LOCK WAIT', 'Lock:row lock wait', "
         "CONCAT('State:', IF(p.STATE = '', p.COMMAND, p.STATE))) AS w, COUNT(*) "
-        "FROM information_schema.PROCESSLIST p LEFT JOIN information_schema.INNODB_TRX t "
-        "ON t.trx_mysql_thread_id = p.ID WHERE p.COMMAND <> 'Sleep' AND p.ID <> CONNECTION_ID() "
-        "AND p.DB = DATABASE() GROUP BY w ORDER BY 2 DESC";
+        WAITS_FROM WAITS_WHERE;
+    /* with performance_schema: a session's wait in progress, by its
+     * instrument ("Wait:wait/io/file/innodb/innodb_log_file") */
+    static const char events_sql[] =
+        WAITS_HINT "IF(t.trx_state = 'LOCK WAIT', 'Lock:row lock wait', IF(e.EVENT_NAME IS NOT NULL, "
+        "CONCAT('Wait:', e.EVENT_NAME), CONCAT('State:', IF(p.STATE = '', p.COMMAND, p.STATE)))) "
+        "AS w, COUNT(*) " WAITS_FROM
+        "LEFT JOIN performance_schema.threads h ON h.PROCESSLIST_ID = p.ID "
+        "LEFT JOIN performance_schema.events_waits_current e ON e.THREAD_ID = h.THREAD_ID "
+        "AND e.END_EVENT_ID IS NULL " WAITS_WHERE;
     struct sbd_result_info info;
     *n = 0;
+    int st = ps_probe(c);
+    if (st != SBD_OK)
+        return st;
     c->counter_selects++; /* Com_select counts it: left out as Questions */
-    const char *buf = sql;
-    size_t len = sizeof sql - 1;
+    const char *buf = c->sampler_ps == 1 ? events_sql : states_sql;
+    size_t len = strlen(buf);
     int rc = own_query(c, buf, len, &info);
     if (rc != SBD_OK)
         return rc;

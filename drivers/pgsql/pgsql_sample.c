@@ -6,20 +6,33 @@
  * client backends, pg_stat_activity's).  Runs on the counters' connection
  * only; each statement here is one transaction the server counts, so it
  * is added to counter_reads and left out of commits as server_counters
- * does (pgsql_stmt.c).
+ * does (pgsql_stmt.c).  Each request's answer is due within
+ * SBD_SAMPLE_TIMEOUT_MS (a silent server must not hold the reporting
+ * thread).
  */
 #include "pgsql_int.h"
+#include "../common/sock_io.h"
 
 #include <stdio.h>
 #include <string.h>
+
+/* Before each request of this file: its answer is due within
+ * SBD_SAMPLE_TIMEOUT_MS, whatever --db-query-timeout says (past it
+ * pgsql_pqwait.c drops the connection). */
+static void sample_deadline(sbd_conn *c)
+{
+    pgd_clear_result(c);
+    pgd_sock_blocking(c, 0);
+    c->pq_deadline = sbc_now_ms() + SBD_SAMPLE_TIMEOUT_MS;
+    c->pq_timed_out = 0;
+}
 
 /* A statement of this file: one transaction, counted as one of this
  * connection's own.  The result is the caller's (PQclear). */
 static PGresult *own_exec(sbd_conn *c, const char *sql)
 {
-    pgd_clear_result(c);
-    pgd_sock_blocking(c, 0);
-    PGresult *res = pgd_pq_exec(c, sql);
+    sample_deadline(c);
+    PGresult *res = pgd_pq_last(c, PQsendQuery(c->pg, sql));
     c->counter_reads++;
     return res;
 }
@@ -49,6 +62,7 @@ static int sampler_setup(sbd_conn *c)
     int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
     if (ok) {
         PQclear(res);
+        sample_deadline(c);
         res = pgd_pq_last(c, PQsendPrepare(c->pg, WAITS_STMT, waits_sql, 0, NULL));
         c->counter_reads++;
         ok = PQresultStatus(res) == PGRES_COMMAND_OK;
@@ -121,6 +135,8 @@ int pgd_server_sample(sbd_conn *c, struct sbd_server_sample *out)
                  : pgd_parse_int(PQgetvalue(res, 0, i), (size_t)PQgetlength(res, 0, i));
     if (out->commits >= 0)
         out->commits -= own;
+    if (offsetof(struct sbd_server_sample, wait_events_now) + sizeof(int64_t) <= out->struct_size)
+        out->wait_events_now = 1; /* pg_stat_activity's wait events */
     PQclear(res);
     return SBD_OK;
 }
@@ -131,8 +147,7 @@ int pgd_server_waits(sbd_conn *c, struct sbd_wait *out, int max, int *n)
     int st = sampler_setup(c);
     if (st != SBD_OK)
         return st;
-    pgd_clear_result(c);
-    pgd_sock_blocking(c, 0);
+    sample_deadline(c);
     PGresult *res = pgd_pq_last(c, PQsendQueryPrepared(c->pg, WAITS_STMT, 0, NULL, NULL, NULL, 0));
     c->counter_reads++;
     if (PQresultStatus(res) != PGRES_TUPLES_OK || PQnfields(res) != 2) {

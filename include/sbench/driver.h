@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define SBD_ABI_MAJOR 1
-#define SBD_ABI_MINOR 7
+#define SBD_ABI_MINOR 8
 
 /* Name of the function every driver exports: const struct sbd_driver *f(void) */
 #define SBD_ENTRY_SYMBOL "sbench_driver_entry"
@@ -215,7 +215,13 @@ struct sbd_server_counters {
  * struct_size to its sizeof before the call and fills every count with -1;
  * the driver writes only the members that fit in struct_size, and leaves
  * at -1 what the server cannot tell.  Cumulative counts unless marked
- * "now" (a level at the moment of the read). */
+ * "now" (a level at the moment of the read).
+ * server_sample and server_waits each return within
+ * SBD_SAMPLE_TIMEOUT_MS of their call, whatever the server does (a client-
+ * side deadline on the counters' connection; past it the connection is
+ * dropped and the call fails): a silent server never holds the host's
+ * reporting thread longer. */
+#define SBD_SAMPLE_TIMEOUT_MS 3000
 struct sbd_server_sample {
     size_t struct_size;
     int64_t commits, rollbacks;   /* as server_counters: this connection's own
@@ -242,6 +248,11 @@ struct sbd_server_sample {
     int64_t locks_waiting_now;    /* now: lock requests not granted (pg_locks,
                                      Innodb_row_lock_current_waits) */
     int64_t history_length_now;   /* now: undo history not yet purged */
+    int64_t wait_events_now;      /* ABI 1.8.  now: 1 when server_waits names the
+                                     sessions' wait events (MariaDB/MySQL:
+                                     performance_schema's), 0 when only
+                                     their states (performance_schema
+                                     off), -1 not said */
 };
 
 /* ABI 1.6: one wait of an active-session sample: how many of the run's

@@ -7,6 +7,7 @@
  *
  *   netdelay --listen=PORT --to=HOST:PORT --delay-ms=D [--jitter-ms=J]
  *            [--loss=PCT] [--seed=N] [--port-file=FILE]
+ *            [--stall-on=TEXT --stall-after-ms=T]
  *
  * Each accepted connection gets its own connection to HOST:PORT.  What is read
  * from one side is written to the other side D ms later (a round trip costs
@@ -17,6 +18,13 @@
  * reading stops while it is full), every wait has the next release as its
  * deadline, and SIGINT/SIGTERM end the relay at once.  --listen=0 takes a
  * free port, written to --port-file.
+ *
+ * --stall-on=TEXT makes a server fall silent on one connection: once T ms
+ * have passed since the relay started, a connection whose client sends
+ * TEXT (within one read) has that request and everything after it held
+ * forever, both ways quiet; the server and the other connections go on.
+ * One line on stderr says when.  A test of a client's deadline on a
+ * server that stops answering (a sampler's query, for instance).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -55,6 +63,8 @@ struct flow {
     int eof;          /* `from` closed: shut `to` down once the queue is empty */
     int shut;
     int blocked;      /* `to` would block: wait for POLLOUT, not for the clock */
+    int may_stall;    /* client->server: --stall-on looks at it */
+    int stalled;      /* --stall-on matched: nothing more is released */
 };
 
 struct pair {
@@ -67,6 +77,8 @@ static struct pair pairs[MAX_PAIRS];
 static int64_t delay_ns, jitter_ns;
 static double loss_share;
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static const char *stall_text;
+static int64_t stall_from_ns; /* now_ns() from which --stall-on applies */
 
 static void on_signal(int sig) { (void)sig; stop_now = 1; }
 
@@ -88,6 +100,8 @@ static double uniform01(void)
 
 static int64_t release_time(const struct flow *f)
 {
+    if (f->stalled)
+        return INT64_MAX;
     int64_t t = now_ns() + delay_ns;
     if (jitter_ns > 0)
         t += (int64_t)(uniform01() * (double)jitter_ns);
@@ -118,6 +132,11 @@ static int flow_read(struct flow *f)
     if (n == 0) {
         f->eof = 1;
         return 0;
+    }
+    if (f->may_stall && stall_text && !f->stalled && now_ns() >= stall_from_ns &&
+        memmem(buf, (size_t)n, stall_text, strlen(stall_text)) != NULL) {
+        f->stalled = 1;
+        fprintf(stderr, "netdelay: a connection sent '%s': stalled from now on\n", stall_text);
     }
     struct chunk *c = malloc(sizeof *c + (size_t)n);
     if (!c)
@@ -202,7 +221,7 @@ static void accept_one(int lfd, const char *host, const char *port)
             close(s);
         return;
     }
-    pairs[i] = (struct pair){ .up = { .from = c, .to = s }, .down = { .from = s, .to = c }, .used = 1 };
+    pairs[i] = (struct pair){ .up = { .from = c, .to = s, .may_stall = 1 }, .down = { .from = s, .to = c }, .used = 1 };
 }
 
 static int listen_on(int port, int *bound)
@@ -308,7 +327,7 @@ static int number(const char *s, double lo, double hi, double *out)
 int main(int argc, char **argv)
 {
     const char *to = NULL, *port_file = NULL, *v;
-    double listen_port = -1, delay = -1, jitter = 0, loss = 0, seed = 1;
+    double listen_port = -1, delay = -1, jitter = 0, loss = 0, seed = 1, stall_after = 0;
     for (int i = 1; i < argc; i++) {
         int bad = 0;
         if (opt(argv[i], "--listen", &v)) bad = number(v, 0, 65535, &listen_port);
@@ -318,6 +337,8 @@ int main(int argc, char **argv)
         else if (opt(argv[i], "--loss", &v)) bad = number(v, 0, 100, &loss);
         else if (opt(argv[i], "--seed", &v)) bad = number(v, 1, 1e15, &seed);
         else if (opt(argv[i], "--port-file", &v)) port_file = v;
+        else if (opt(argv[i], "--stall-on", &v)) bad = !*(stall_text = v);
+        else if (opt(argv[i], "--stall-after-ms", &v)) bad = number(v, 0, 1e9, &stall_after);
         else bad = 1;
         if (bad) {
             fprintf(stderr, "netdelay: bad argument '%s' (see the top of tests/netdelay/netdelay.c)\n", argv[i]);
@@ -326,7 +347,7 @@ int main(int argc, char **argv)
     }
     const char *colon = to ? strrchr(to, ':') : NULL;
     if (listen_port < 0 || delay < 0 || !colon || colon == to || !colon[1]) {
-        fprintf(stderr, "netdelay: usage: netdelay --listen=PORT --to=HOST:PORT --delay-ms=D [--jitter-ms=J] [--loss=PCT] [--seed=N] [--port-file=FILE]\n");
+        fprintf(stderr, "netdelay: usage: netdelay --listen=PORT --to=HOST:PORT --delay-ms=D [--jitter-ms=J] [--loss=PCT] [--seed=N] [--port-file=FILE] [--stall-on=TEXT --stall-after-ms=T]\n");
         return 1;
     }
     char host[256];
@@ -335,6 +356,7 @@ int main(int argc, char **argv)
     jitter_ns = (int64_t)(jitter * 1e6);
     loss_share = loss / 100.0;
     rng_state ^= (uint64_t)seed;
+    stall_from_ns = now_ns() + (int64_t)(stall_after * 1e6);
     struct sigaction sa = { .sa_handler = on_signal };
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
