@@ -127,6 +127,54 @@ static const char *server_evidence(const json_object *const *which, int n, int *
     return best;
 }
 
+/* A point's medians, for its verdict's text. */
+struct medians {
+    double busy, cpu, delay, mean_delay, machine, steal, client, srv_cpu, srv_delay;
+    int srv_measured, cpus;
+};
+
+/* The text of verdict k: its evidence in words.  some: the server's
+ * evidence was named in only some of the runs. */
+static void verdict_text(char *text, size_t len, enum kind k, const struct medians *m, const char *evidence,
+                         int some)
+{
+    double mb = m->busy, mc = m->cpu, md = m->delay, mm = m->mean_delay, mach = m->machine, st = m->steal;
+    double cl = m->client, sc = m->srv_cpu, sd = m->srv_delay;
+    int cpus = m->cpus;
+    char starved[200] = "";
+    if (m->srv_measured && sc + sd >= cpus) /* the server wanted the cores: how many it got */
+        snprintf(starved, sizeof starved,
+                 "; the server's processes wanted %.1f cores and were on a CPU %.1f: other work held the rest",
+                 sc + sd, sc);
+    if (k == CLIENT)
+        snprintf(text, len,
+                 "client-bound: the busiest sbench thread was on a CPU or waiting for one %.0f%% of the time "
+                 "(on a CPU %.0f%%, waiting %.0f%%), never waiting for the server: the client limits this point%s",
+                 mb * 100, mc * 100, md * 100,
+                 md >= MACHINE_DELAY * 3 ? "; it mostly waited for a CPU: the machine's cores are saturated" : "");
+    else if (k == MACHINE)
+        snprintf(text, len,
+                 "machine saturated (client and server share %d cores): the machine was %.0f%% busy, sbench used "
+                 "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)%s",
+                 cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100, starved);
+    else if (k == SERVER_CPU)
+        snprintf(text, len,
+                 "server CPU-bound: the server's processes on this machine were on a CPU %.1f cores and waiting "
+                 "for one %.1f cores, more than the machine's %d: its own work fills the cores (the machine was "
+                 "%.0f%% busy over the whole run, sbench used %.0f%% of it)",
+                 sc, sd, cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0);
+    else if (k == SERVER)
+        snprintf(text, len,
+                 "server-bound: the busiest sbench thread was on a CPU or waiting for one only %.0f%% of the time, "
+                 "waiting for the server's answers the rest%s%s%.300s%s", mb * 100,
+                 m->srv_measured && sc + sd < SERVER_IDLE_CORES
+                     ? "; the server on this machine was runnable for under half a core: its answers take their own "
+                       "time, not the CPU's"
+                     : "",
+                 evidence[0] ? "; the server's own evidence: " : "", evidence,
+                 evidence[0] && some ? " (in some of the runs)" : "");
+}
+
 json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads, const char *target, int cpus,
                             json_object *warnings)
 {
@@ -173,38 +221,9 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
     enum kind k = classify(mb, mm, mach, sc, nsrv * 2 > n ? sc + sd : -1, cpus);
     int agree;
     const char *evidence = server_evidence(counted, n, &agree);
-    char text[760] = "", starved[200] = "";
-    if (nsrv * 2 > n && sc + sd >= cpus) /* the server wanted the cores: how many it got */
-        snprintf(starved, sizeof starved,
-                 "; the server's processes wanted %.1f cores and were on a CPU %.1f: other work held the rest",
-                 sc + sd, sc);
-    if (k == CLIENT)
-        snprintf(text, sizeof text,
-                 "client-bound: the busiest sbench thread was on a CPU or waiting for one %.0f%% of the time "
-                 "(on a CPU %.0f%%, waiting %.0f%%), never waiting for the server: the client limits this point%s",
-                 mb * 100, mc * 100, md * 100,
-                 md >= MACHINE_DELAY * 3 ? "; it mostly waited for a CPU: the machine's cores are saturated" : "");
-    else if (k == MACHINE)
-        snprintf(text, sizeof text,
-                 "machine saturated (client and server share %d cores): the machine was %.0f%% busy, sbench used "
-                 "%.0f%% of it and its threads waited for a CPU %.0f%% of the time (steal %.0f%%)%s",
-                 cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0, mm * 100, st * 100, starved);
-    else if (k == SERVER_CPU)
-        snprintf(text, sizeof text,
-                 "server CPU-bound: the server's processes on this machine were on a CPU %.1f cores and waiting "
-                 "for one %.1f cores, more than the machine's %d: its own work fills the cores (the machine was "
-                 "%.0f%% busy over the whole run, sbench used %.0f%% of it)",
-                 sc, sd, cpus, mach * 100, mach > 0 ? cl / mach * 100 : 0);
-    else if (k == SERVER)
-        snprintf(text, sizeof text,
-                 "server-bound: the busiest sbench thread was on a CPU or waiting for one only %.0f%% of the time, "
-                 "waiting for the server's answers the rest%s%s%.300s%s", mb * 100,
-                 nsrv * 2 > n && sc + sd < SERVER_IDLE_CORES
-                     ? "; the server on this machine was runnable for under half a core: its answers take their own "
-                       "time, not the CPU's"
-                     : "",
-                 evidence[0] ? "; the server's own evidence: " : "", evidence,
-                 evidence[0] && agree < n ? " (in some of the runs)" : "");
+    char text[760] = "";
+    struct medians m = {mb, mc, md, mm, mach, st, cl, sc, sd, nsrv * 2 > n, cpus};
+    verdict_text(text, sizeof text, k, &m, evidence, agree < n);
     json_object *o = json_object_new_object();
     json_object_object_add(o, "verdict", cmp_string(kind_names[k]));
     json_object_object_add(o, "runs", json_object_new_int(n));
