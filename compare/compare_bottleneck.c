@@ -24,9 +24,11 @@
  *                      as they do the machine's busy share;
  *   machine saturated  else, when the server's processes were runnable
  *   (server starved)   for as many cores as the machine has but on a CPU
- *                      for less than 80% of them while the machine was
- *                      >= 90% busy: the server wants the cores and other
- *                      work (neighbours, the client) holds part of them;
+ *                      for less than 80% of them: the server wants the
+ *                      cores and other work (neighbours, the client) holds
+ *                      part of them (runnable tasks do not leave a CPU
+ *                      idle; the machine's busy share over the whole run
+ *                      is diluted by its idle start and end);
  *   server-bound       else, a server on this machine was measured and its
  *   (server waits)     processes were runnable for under half a core while
  *                      the busiest client thread was busy < 50% of the
@@ -83,7 +85,7 @@ static enum kind classify(double busy, double mean_delay, double machine, double
         return CLIENT;
     if (demand >= cpus && server_cpu >= SERVER_ON_CPU * cpus)
         return SERVER_CPU;
-    if (demand >= cpus && machine >= MACHINE_BUSY)
+    if (demand >= cpus)
         return MACHINE; /* the server wants the cores, others hold part of them */
     if (demand >= 0 && demand < SERVER_IDLE_CORES && busy < SERVER_IDLE)
         return SERVER; /* a measured server that mostly waits itself */

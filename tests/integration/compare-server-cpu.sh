@@ -48,24 +48,26 @@ expect_eq "1 thread: the server's demand is below the cores, not server CPU-boun
 expect_eq "$many threads: the backends' demand is at least the $cpus cores" \
     "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['server_cpu_cores'] + [p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['server_run_delay_cores'] >= $cpus")" True
 # the right label depends on whether the server had the cores to itself:
-# on a quiet machine (busy < 25% just before each run, the records'
-# busy_share_before) its backends fill them: server CPU-bound; beside other
-# work (a loaded CI machine) they get only part of the cores and the client
-# and the neighbours share the rest: server CPU-bound or machine saturated,
-# never server-bound or client-bound
+# when its processes were on a CPU for 80% of the cores or more (a quiet
+# machine: PostgreSQL 1.97 of 2, MariaDB 1.72) its own work fills them:
+# server CPU-bound; beside other work (a loaded machine: 0.9-1.6 of 2 seen)
+# it wants the cores and neighbours hold part of them: machine saturated,
+# whose text says what the server wanted and got.  Never server-bound
+# (the old answer here) or client-bound.
 # want_label JSON THREADS: the label the point must have
 want_label() {
-    pyq "$1" "'server CPU-bound' if max(r['busy_share_before'] for r in d['runs'] if r['threads'] == $2) < 0.25 else 'server CPU-bound|machine saturated'"
+    pyq "$1" "'server CPU-bound' if [p for p in d['points'] if p['threads'] == $2][0]['bottleneck']['server_cpu_cores'] >= 0.8 * $cpus else 'machine saturated'"
 }
 label_ok() { # WHAT GOT WANT
     checks=$((checks + 1))
     case "|$3|" in *"|$2|"*) echo "ok   $1: $2 (want $3)" ;; *) fail "$1: got '$2', want '$3'" ;; esac
 }
-label_ok "$many threads: server CPU-bound (on a quiet machine)" \
+label_ok "$many threads: server CPU-bound (machine saturated when others held the cores)" \
     "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" "$(want_label cpu/summary.json $many)"
 expect_eq "runs agreeing: at most the runs" "$(q "all(0 <= p['bottleneck']['runs_agreeing'] <= p['bottleneck']['runs'] for p in d['points'])")" True
-[ "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" = "server CPU-bound" ] &&
+if [ "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" = "server CPU-bound" ]; then
     expect_grep "the text says so" "server CPU-bound: the server's processes on this machine" cpu/summary.json
+else expect_grep "the text says what the server wanted and got" "the server's processes wanted [0-9.]* cores and were on a CPU" cpu/summary.json; fi
 [ "$(q "[p['bottleneck'] for p in d['points'] if p['threads'] == $many][0]['verdict']")" = "server CPU-bound" ] &&
     expect_eq "no machine_saturated warning at $many threads" \
     "$(q "sum(w['kind'] == 'machine_saturated' and w['threads'] == $many for w in d['warnings'])")" 0
@@ -84,7 +86,7 @@ expect_eq "MariaDB: exit status" "$rc" 0
 [ "$rc" = 0 ] || tail -5 my.err
 pyq my/summary.json "[(p['threads'], p['bottleneck']['verdict'], p['bottleneck'].get('server_cpu_cores'), p['bottleneck'].get('server_run_delay_cores')) for p in d['points']]" | sed 's/^/     /'
 expect_eq "MariaDB: one server process found" "$(pyq my/summary.json "[r.get('server_processes') for r in d['runs']]")" "[1]"
-label_ok "MariaDB, $many threads: server CPU-bound (on a quiet machine)" \
+label_ok "MariaDB, $many threads: server CPU-bound (machine saturated when others held the cores)" \
     "$(pyq my/summary.json "d['points'][0]['bottleneck']['verdict']")" "$(want_label my/summary.json $many)"
 checks=$((checks + 1))
 if python3 -c '
