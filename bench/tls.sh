@@ -54,7 +54,8 @@ psql -X -q -h "$TMPD/pg" -p "$PG_PORT" -U postgres -c "ALTER SYSTEM SET ssl = on
     -c "ALTER SYSTEM SET ssl_cert_file = '$TMPD/server.crt'" -c "ALTER SYSTEM SET ssl_key_file = '$TMPD/server.key'" \
     -c "SELECT pg_reload_conf()" >/dev/null || die "could not turn ssl on"
 for db in pgsql mysql; do
-    "$SBENCH" $(conn_opts $db) --tables=1 --table-size=10000 oltp_point_select prepare >"$TMPD/prepare.log" 2>&1 ||
+    # shellcheck disable=SC2046
+    "$SBENCH" $(conn_opts "$db") --tables=1 --table-size=10000 oltp_point_select prepare >"$TMPD/prepare.log" 2>&1 ||
         die "$db prepare failed"
 done
 
