@@ -92,7 +92,15 @@ long myd_tls_recv(sbd_conn *c, int fd, void *p, size_t n, int block, int64_t dea
     int nb = !block || deadline > 0; /* must not wait in the kernel */
     if (nb && sock_nonblocking(c, fd, 1) != 0)
         return -1;
-    long k = sbc_tls_recv(c->tls, fd, p, n, block, 0, deadline);
+    /* read-ahead: one read takes what the socket has (an answer, usually)
+     * instead of a record's header and then its body; off again once
+     * nothing is buffered (between answers: nothing follows one), so that
+     * Connector/C's own reads and waits find the session as they left it */
+    SSL *ssl = c->tls;
+    SSL_set_read_ahead(ssl, 1);
+    long k = sbc_tls_recv(ssl, fd, p, n, block, 0, deadline);
+    if (!SSL_has_pending(ssl))
+        SSL_set_read_ahead(ssl, 0);
     if (nb)
         sock_restore(c, fd);
     return k;
