@@ -17,7 +17,9 @@
  * kernel (a nonblocking statement's read, or one with a deadline) turns
  * it nonblocking for its own SSL_read/SSL_write and back before it
  * returns, waiting with poll until the deadline.  A blocking call with no
- * deadline leaves it as it is: no system call more than a plain session's.
+ * deadline leaves it as it is: no system call more than a plain session's
+ * (OpenSSL's read-ahead, on during the fast path's reads only, takes an
+ * answer in one read).
  */
 #include "mysql_int.h"
 #include "../common/tls_io.h"
