@@ -75,7 +75,8 @@ static const struct sbd_option options[] = {
     {"mysql-wire", SBD_OPT_BOOL, "on",
      "run prepared statements (execute) and BEGIN/COMMIT/ROLLBACK over the "
      "client/server protocol directly instead of through Connector/C "
-     "(no allocation per statement); off: Connector/C for everything"},
+     "(no allocation per statement; TLS through Connector/C's OpenSSL session); "
+     "off: Connector/C for everything"},
     {"mysql-dry-run", SBD_OPT_BOOL, "off",
      "send nothing to a server and pretend every statement succeeds (sysbench's option): "
      "sbench runs the null driver instead"},

@@ -112,6 +112,11 @@ struct sbd_conn {
     size_t async_sql_len, async_sql_cap;
     /* wire fast path (mysql_wire.c) */
     long wire_execs;                /* statements it served (logged at debug) */
+    void *tls;                      /* Connector/C's SSL object on an encrypted
+                                       session the fast path serves
+                                       (mysql_tls.c), else NULL */
+    int tls_sock_flags;             /* its socket's file status flags as
+                                       Connector/C keeps them */
     int wire_row;                   /* RES_WIRE: next row to fetch */
     /* host I/O (ABI 1.4, mysql_wire.c): with host.on, the nonblocking
      * fast path's requests are only built (host.active), the host moves
@@ -270,8 +275,8 @@ void myd_async_finish(sbd_conn *c, int rc);
 void myd_lib_resume(sbd_conn *c, int events);
 
 /* mysql_wire.c: the fast path.  myd_wire_setup picks the connection's
- * transport at connect (myd_tp_wire with --mysql-wire, no TLS, no
- * compression; else myd_tp_lib).  mysql_wire_stmt.c: myd_wire_stmt_setup
+ * transport at connect (myd_tp_wire with --mysql-wire, no compression,
+ * TLS only through mysql_tls.c; else myd_tp_lib).  mysql_wire_stmt.c: myd_wire_stmt_setup
  * at prepare whether
  * statement s may use it (1, 0, -1 when out of memory); myd_wire_fetch
  * serves the rows of its answer (RES_WIRE).  mysql_wire.c: for a
@@ -281,6 +286,25 @@ void myd_lib_resume(sbd_conn *c, int events);
  * the parameters are gone).  mysql_wire_stmt.c: myd_wire_abandon before
  * closing with a statement in flight. */
 void myd_wire_setup(sbd_conn *c, int enabled);
+/* mysql_tls.c: the fast path's I/O through the session's TLS (c->tls
+ * set).  myd_tls_session: the SSL object of m's TLS session when the fast
+ * path can use it and its socket's flags, else NULL (and *why, when m is
+ * encrypted).  myd_tls_recv is sbc_recv (sock_io.h) through it, polling
+ * only when nothing is decrypted yet; myd_tls_send_all is sbc_send_all. */
+#ifdef MYD_TLS_FAST_PATH
+void *myd_tls_session(MYSQL *m, int *sock_flags, const char **why);
+long myd_tls_recv(sbd_conn *c, int fd, void *p, size_t n, int block, int64_t deadline);
+int myd_tls_send_all(sbd_conn *c, int fd, const void *p, size_t n, int64_t deadline);
+#else /* built without OpenSSL's headers or Connector/C's ma_pvio.h */
+static inline void *myd_tls_session(MYSQL *m, int *sock_flags, const char **why)
+{
+    (void)sock_flags;
+    *why = mysql_get_ssl_cipher(m) != NULL ? "sbench was built without its TLS fast path" : NULL;
+    return NULL;
+}
+#define myd_tls_recv(c, fd, p, n, block, deadline) (errno = EPROTO, -1L)
+#define myd_tls_send_all(c, fd, p, n, deadline) (errno = EPROTO, -1)
+#endif
 int myd_wire_stmt_setup(sbd_stmt *s, const char *sql, size_t len,
                         const MYSQL_FIELD *f);
 int myd_wire_fetch(sbd_conn *c, struct sbd_value *row);

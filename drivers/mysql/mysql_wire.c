@@ -13,7 +13,8 @@
  *
  * Used only while Connector/C is idle (no result of its own pending, no
  * nonblocking statement of its own or LOAD DATA in flight), the session
- * is neither encrypted nor compressed, and the statement's result columns
+ * is not compressed (an encrypted one goes through Connector/C's own
+ * OpenSSL session: mysql_tls.c), and the statement's result columns
  * are of types mysql_wire_proto.c fetches exactly as Connector/C's fetch
  * into the driver's bindings does; everything else stays on Connector/C,
  * which finds the connection where it left it: its per-command sequence
@@ -48,7 +49,8 @@
 #ifdef MYD_MARIADB_CLIENT
 
 /* The fast path serves a connection from connect on when --mysql-wire
- * allows it and the session is neither encrypted nor compressed.  It may
+ * allows it, the session is not compressed and, when encrypted, its TLS
+ * session is one mysql_tls.c can use.  It may
  * then take every statement of myd_tp_wire's: between the driver's calls
  * Connector/C is idle (the driver table's calls refuse a statement while
  * one is in flight and first release the current result, which reads it
@@ -60,13 +62,17 @@ void myd_wire_setup(sbd_conn *c, int enabled)
     unsigned long flags = m->client_flag & m->server_capabilities;
     memset(&c->wire, 0, sizeof c->wire);
     c->wire.deprecate_eof = (flags & MYD_CLIENT_DEPRECATE_EOF) != 0;
-    /* TLS: the socket carries ciphertext only Connector/C can make and
-     * read (neither MariaDB Connector/C nor Oracle's libmysqlclient has a
-     * public call that gives the session's SSL object, as libpq's
-     * PQsslStruct does: only the cipher, the version and, in
-     * libmysqlclient, session data for a new handshake); compression frames packets differently; query attributes
-     * (MySQL 8) change COM_QUERY. */
-    int on = enabled && mysql_get_ssl_cipher(m) == NULL &&
+    /* TLS: the fast path writes and reads through Connector/C's own
+     * OpenSSL session (mysql_tls.c); it stays off when that cannot be
+     * reached or is not the OpenSSL sbench links (the reason is logged at
+     * --db-debug).  Compression frames packets differently; query
+     * attributes (MySQL 8) change COM_QUERY. */
+    const char *why = NULL;
+    c->tls = enabled ? myd_tls_session(m, &c->tls_sock_flags, &why) : NULL;
+    if (why != NULL)
+        myd_cfg.host->log(SBD_LOG_DEBUG, "mysql: the wire fast path is off on this TLS "
+                          "session: %s", why);
+    int on = enabled && why == NULL &&
              (m->client_flag & CLIENT_COMPRESS) == 0 &&
              (flags & MYD_CLIENT_ZSTD_COMPRESSION) == 0 &&
              (flags & MYD_CLIENT_QUERY_ATTRIBUTES) == 0;
@@ -103,7 +109,7 @@ static int is_txn_statement(const char *sql, size_t len)
  * -1 with errno; with `nonblock`, -2 when nothing is there yet;
  * FILL_TOO_BIG when the answer would pass --db-max-result-bytes (w->in
  * never holds more). */
-static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
+static int fill(sbd_conn *c, int fd, struct myd_wire *w, int64_t deadline, int nonblock)
 {
     size_t max = myd_cfg.max_answer;
     size_t want = sbc_answer_want(w->need, w->in_len, max);
@@ -117,8 +123,9 @@ static int fill(int fd, struct myd_wire *w, int64_t deadline, int nonblock)
     size_t room = w->in_cap - 1 - w->in_len;
     if (room > max - w->in_len)
         room = max - w->in_len;
-    long k = sbc_recv(fd, w->in + w->in_len, room, !nonblock,
-                      deadline > 0 && !nonblock, deadline);
+    long k = c->tls != NULL ? myd_tls_recv(c, fd, w->in + w->in_len, room, !nonblock, deadline)
+                           : sbc_recv(fd, w->in + w->in_len, room, !nonblock,
+                                      deadline > 0 && !nonblock, deadline);
     if (k > 0) {
         w->in_len += (size_t)k;
         return 1;
@@ -158,7 +165,9 @@ static int wire_send(sbd_conn *c, int binary, const struct myd_col *known, int n
     struct myd_wire *w = &c->wire;
     c->wire_execs++;
     myd_wire_begin(w, binary, known, nknown);
-    if (sbc_send_all((int)mysql_get_socket(c->mysql), w->out, w->out_len, deadline) != 0)
+    int fd = (int)mysql_get_socket(c->mysql);
+    if ((c->tls != NULL ? myd_tls_send_all(c, fd, w->out, w->out_len, deadline)
+                        : sbc_send_all(fd, w->out, w->out_len, deadline)) != 0)
         return lost_code(c, MYD_CR_SERVER_GONE, "sending the statement", errno);
     return SBD_OK;
 }
@@ -188,7 +197,7 @@ static int wire_recv(sbd_conn *c, int64_t deadline, int nonblock)
             errno = h->err;
             got = h->big ? FILL_TOO_BIG : h->eof ? 0 : h->err ? -1 : -2;
         } else {
-            got = fill(fd, w, deadline, nonblock);
+            got = fill(c, fd, w, deadline, nonblock);
         }
         if (got == -2)
             return SBD_AGAIN;
@@ -442,8 +451,9 @@ int myd_wire_poll(sbd_conn *c, struct sbd_result_info *info)
 
 int myd_host_io(sbd_conn *c, int on)
 {
-    if (on && c->tp != &myd_tp_wire)
-        return SBD_UNSUPPORTED; /* Connector/C does its own I/O */
+    if (on && (c->tp != &myd_tp_wire || c->tls != NULL))
+        return SBD_UNSUPPORTED; /* Connector/C does its own I/O; TLS records
+                                   are made by the session's SSL object */
     if (c->async_phase != ASYNC_IDLE)
         return myd_fail(c, "mysql: host_io: a statement is in flight");
     c->host.on = on;

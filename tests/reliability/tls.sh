@@ -26,6 +26,10 @@
 #          verify-full, blocking, --clients on poll and io_uring, --pipeline:
 #          rows added = inserts counted, every counted statement on the
 #          wire fast path (the driver's count at --db-debug).
+#   mysql  the same after SET GLOBAL require_secure_transport = ON (a
+#          --mysql-ssl=off session is then refused) with REQUIRED:
+#          blocking, --clients on poll and io_uring, blocking with a
+#          --db-query-timeout; --mysql-wire=off: no statement on it.
 # Both servers are stopped on exit (trap), whatever happens.
 #
 # Environment: SBT_BUILD, SBT_TMP, SBT_MYSQL_HOST/SBT_MYSQL_PORT (the shared
@@ -254,24 +258,36 @@ grep -q -- "$SBT_PGPASSWORD" "$T/pg_wrong.err" "$T/pg_wrong.out" && fail "pgsql 
 # each INSERT runs exactly once (rows added = inserts sbench counted) and
 # the fast path carried them (its count, logged at --db-debug, covers
 # every statement sbench counted)
+# fast_path_modes DB COUNT_SQL_FN MODE...: oltp_insert (300 events) and
+# oltp_read_write (100) in each I/O MODE against $DB's TLS server ("pg":
+# $TPG $V, "my": $TMY $R): each INSERT ran exactly once (rows added, by
+# COUNT_SQL_FN, = inserts counted) and the fast path carried every
+# statement sbench counted (its count, logged at --db-debug)
 fast_stmts() { grep -o '[0-9]* statements went over the wire protocol fast path' "$T/$1.err" | awk '{s += $1} END {print s + 0}'; }
-for mode in "--threads=1" "--threads=2 --clients=8 --io=poll" "--threads=2 --clients=8 --io=uring" "--threads=1 --pipeline=8"; do
-    tag=$(echo "$mode" | tr -c 'a-z0-9' _)
-    before=$(tpg_sql -c "SELECT count(*) FROM sbtest1")
-    sb "pg_fast_ins$tag" $TPG $V $OLTP $mode --events=300 --time=0 --db-debug=on oltp_insert run
-    after=$(tpg_sql -c "SELECT count(*) FROM sbtest1")
-    w=$(awk '/^ *write:/ {print $2}' "$T/pg_fast_ins$tag.out")
-    f=$(fast_stmts "pg_fast_ins$tag")
-    if [ $rc -eq 0 ] && [ "$w" = 300 ] && [ $((after - before)) = 300 ] && [ "$f" -ge 300 ]; then
-        ok "pgsql TLS fast path [$mode]: 300 inserts counted, 300 rows added, $f statements on the fast path"
-    else show "pg_fast_ins$tag"; fail "pgsql TLS fast path [$mode]: exit $rc, writes '$w', rows added $((after - before)), fast path $f"; fi
-    sb "pg_fast_rw$tag" $TPG $V $OLTP $mode --events=100 --time=0 --db-debug=on oltp_read_write run
-    q=$(awk '/^ *queries:/ {print $2}' "$T/pg_fast_rw$tag.out")
-    f=$(fast_stmts "pg_fast_rw$tag")
-    if [ $rc -eq 0 ] && [ -n "$q" ] && [ "$f" -ge "$q" ]; then
-        ok "pgsql TLS fast path [$mode]: oltp_read_write, $q queries, $f on the fast path"
-    else show "pg_fast_rw$tag"; fail "pgsql TLS fast path [$mode]: read_write exit $rc, queries '$q', fast path $f"; fi
-done
+fast_path_modes() {
+    local db=$1 sql=$2 conn name tag mode before after w f q
+    shift 2
+    if [ "$db" = pg ]; then conn="$TPG $V"; name=pgsql; else conn="$TMY $R"; name=mysql; fi
+    for mode in "$@"; do
+        tag=$(echo "$mode" | tr -c 'a-z0-9' _)
+        before=$($sql "SELECT count(*) FROM sbtest1")
+        sb "${db}_fast_ins$tag" $conn $OLTP $mode --events=300 --time=0 --db-debug=on oltp_insert run
+        after=$($sql "SELECT count(*) FROM sbtest1")
+        w=$(awk '/^ *write:/ {print $2}' "$T/${db}_fast_ins$tag.out")
+        f=$(fast_stmts "${db}_fast_ins$tag")
+        if [ $rc -eq 0 ] && [ "$w" = 300 ] && [ $((after - before)) = 300 ] && [ "$f" -ge 300 ]; then
+            ok "$name TLS fast path [$mode]: 300 inserts counted, 300 rows added, $f statements on the fast path"
+        else show "${db}_fast_ins$tag"; fail "$name TLS fast path [$mode]: exit $rc, writes '$w', rows added $((after - before)), fast path $f"; fi
+        sb "${db}_fast_rw$tag" $conn $OLTP $mode --events=100 --time=0 --db-debug=on oltp_read_write run
+        q=$(awk '/^ *queries:/ {print $2}' "$T/${db}_fast_rw$tag.out")
+        f=$(fast_stmts "${db}_fast_rw$tag")
+        if [ $rc -eq 0 ] && [ -n "$q" ] && [ "$f" -ge "$q" ]; then
+            ok "$name TLS fast path [$mode]: oltp_read_write, $q queries, $f on the fast path"
+        else show "${db}_fast_rw$tag"; fail "$name TLS fast path [$mode]: read_write exit $rc, queries '$q', fast path $f"; fi
+    done
+}
+pg_count() { tpg_sql -c "$1"; }
+fast_path_modes pg pg_count "--threads=1" "--threads=2 --clients=8 --io=poll" "--threads=2 --clients=8 --io=uring" "--threads=1 --pipeline=8"
 
 sb pg_cleanup $TPG $V $OLTP oltp_point_select cleanup
 if [ $rc -eq 0 ] && [ "$(tpg_sql -c "SELECT count(*) FROM pg_tables WHERE tablename = 'sbtest1'")" = 0 ]; then
@@ -305,6 +321,32 @@ sb my_phases $TMY $R $OLTP --threads=2 --events=40 --time=0 --reconnect=transact
     --report-format=json --output="$T/my_phases.json" oltp_point_select run
 if [ $rc -eq 0 ] && m=$(phases_check my_phases no 2>&1); then ok "mysql REQUIRED, phases: $m"
 else show my_phases; fail "mysql REQUIRED, phases (exit $rc): $m"; fi
+
+# TLS on the fast path with require_secure_transport=ON: a plain TCP
+# session is refused, and on the encrypted ones the statements still go
+# over sbench's wire path (through Connector/C's OpenSSL session), on
+# every I/O mode; each INSERT runs exactly once (rows added = inserts
+# counted) and the fast path carried every statement sbench counted
+tmy_sql() {
+    MYSQL_PWD=$SBT_MYSQL_PASSWORD timeout 20 mariadb --no-defaults -N -B \
+        --socket="$MYDIR/mysqld.sock" -usbtest sbtest -e "$1"
+}
+tmy_sql "SET GLOBAL require_secure_transport = ON" || fail "SET GLOBAL require_secure_transport = ON"
+sb my_insecure $TMY --mysql-ssl=off $OLTP --events=5 --time=0 oltp_point_select run
+# (MariaDB 10.11 refuses it as "Access denied"; the same login without
+# TLS connected above, in my_lua_off, before the setting)
+rst=$(tmy_sql "SELECT @@global.require_secure_transport")
+if [ "$rst" = 1 ] && [ $rc -eq 1 ] && first_err my_insecure | grep -Eqi "insecure transport|access denied"; then
+    ok "mysql require_secure_transport=ON: a session without TLS is refused: $(first_err my_insecure | sed 's/.*sbtest: //' | cut -c1-120)"
+else show my_insecure; fail "mysql require_secure_transport='$rst': --mysql-ssl=off exit $rc (want 1, refused)"; fi
+fast_path_modes my tmy_sql "--threads=1" "--threads=2 --clients=8 --io=poll" "--threads=2 --clients=8 --io=uring" "--threads=1 --db-query-timeout=30"
+# the same count must be able to fail: --mysql-wire=off puts no statement
+# on the fast path
+sb my_fast_off $TMY $R $OLTP --events=20 --time=0 --db-debug=on --mysql-wire=off oltp_insert run
+f=$(fast_stmts my_fast_off)
+if [ $rc -eq 0 ] && [ "$f" = 0 ]; then ok "mysql TLS, --mysql-wire=off: no statement on the fast path"
+else show my_fast_off; fail "mysql TLS, --mysql-wire=off: exit $rc, fast path $f (want 0)"; fi
+
 sb my_cleanup $TMY $R $OLTP oltp_point_select cleanup
 if [ $rc -eq 0 ]; then ok "mysql REQUIRED: cleanup"; else show my_cleanup; fail "mysql REQUIRED: cleanup exit $rc"; fi
 
