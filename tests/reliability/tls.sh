@@ -30,6 +30,10 @@
 #          --mysql-ssl=off session is then refused) with REQUIRED:
 #          blocking, --clients on poll and io_uring, blocking with a
 #          --db-query-timeout; --mysql-wire=off: no statement on it.
+#   both   then TLS-only (PostgreSQL: pg_hba hostnossl reject; MariaDB:
+#          require_secure_transport): a session without TLS refused, and
+#          every oltp_* workload with --clients=8 on io_uring, every query
+#          sbench counted on the fast path.
 # Both servers are stopped on exit (trap), whatever happens.
 #
 # Environment: SBT_BUILD, SBT_TMP, SBT_MYSQL_HOST/SBT_MYSQL_PORT (the shared
@@ -86,7 +90,7 @@ fi
 install -o postgres -m 600 "$C/server.key" "$PGDIR/server.key"
 install -o postgres -m 644 "$C/server.crt" "$PGDIR/server.crt"
 tpg_sql() {
-    PGPASSWORD=$SBT_PGPASSWORD PGSSLMODE=disable timeout 20 psql -X -q -At -v ON_ERROR_STOP=1 \
+    PGPASSWORD=$SBT_PGPASSWORD PGSSLMODE=${TPG_SSLMODE:-disable} timeout 20 psql -X -q -At -v ON_ERROR_STOP=1 \
         -h 127.0.0.1 -p "$PGP" -U sbtest -d "${DB:-sbtest}" "$@"
 }
 DB=postgres tpg_sql -c "ALTER SYSTEM SET ssl = on" \
@@ -286,8 +290,36 @@ fast_path_modes() {
         else show "${db}_fast_rw$tag"; fail "$name TLS fast path [$mode]: read_write exit $rc, queries '$q', fast path $f"; fi
     done
 }
+# every_oltp DB: every oltp_* workload (60 events) with --clients=8 on
+# io_uring against DB's TLS server: exit 0 and every query sbench counted
+# on the fast path
+every_oltp() {
+    local db=$1 conn name wl q f bad=""
+    if [ "$db" = pg ]; then conn="$TPG $V"; name=pgsql; else conn="$TMY $R"; name=mysql; fi
+    for wl in oltp_point_select oltp_read_only oltp_read_write oltp_write_only oltp_update_index \
+        oltp_update_non_index oltp_delete oltp_insert; do
+        sb "${db}_every_$wl" $conn $OLTP --threads=2 --clients=8 --io=uring --events=60 --time=0 --db-debug=on $wl run
+        q=$(awk '/^ *queries:/ {print $2}' "$T/${db}_every_$wl.out")
+        f=$(fast_stmts "${db}_every_$wl")
+        if [ $rc -ne 0 ] || [ -z "$q" ] || [ "$f" -lt "$q" ]; then
+            show "${db}_every_$wl"; bad="$bad $wl(exit $rc, queries '$q', fast $f)"
+        fi
+    done
+    if [ -z "$bad" ]; then ok "$name TLS: every oltp_* workload with --clients=8 on io_uring, every query on the fast path"
+    else fail "$name TLS, --clients=8 --io=uring:$bad"; fi
+}
 pg_count() { tpg_sql -c "$1"; }
 fast_path_modes pg pg_count "--threads=1" "--threads=2 --clients=8 --io=poll" "--threads=2 --clients=8 --io=uring" "--threads=1 --pipeline=8"
+# from here the server is TLS-only (pg_hba: hostnossl ... reject), as a
+# managed PostgreSQL is: a session without TLS is refused
+sed -i '1i hostnossl all all all reject' "$PGDIR/data/pg_hba.conf"
+tpg_sql -c "SELECT pg_reload_conf()" >/dev/null
+TPG_SSLMODE=require
+sb pg_insecure $TPG --pgsql-sslmode=disable $OLTP --events=5 --time=0 oltp_point_select run
+if [ $rc -eq 1 ] && first_err pg_insecure | grep -q "no encryption"; then
+    ok "pgsql TLS-only (hostnossl reject): a session without TLS is refused: $(first_err pg_insecure | sed 's/.*FATAL: *//' | cut -c1-120)"
+else show pg_insecure; fail "pgsql TLS-only: --pgsql-sslmode=disable exit $rc (want 1, refused)"; fi
+every_oltp pg
 
 sb pg_cleanup $TPG $V $OLTP oltp_point_select cleanup
 if [ $rc -eq 0 ] && [ "$(tpg_sql -c "SELECT count(*) FROM pg_tables WHERE tablename = 'sbtest1'")" = 0 ]; then
@@ -340,6 +372,7 @@ if [ "$rst" = 1 ] && [ $rc -eq 1 ] && first_err my_insecure | grep -Eqi "insecur
     ok "mysql require_secure_transport=ON: a session without TLS is refused: $(first_err my_insecure | sed 's/.*sbtest: //' | cut -c1-120)"
 else show my_insecure; fail "mysql require_secure_transport='$rst': --mysql-ssl=off exit $rc (want 1, refused)"; fi
 fast_path_modes my tmy_sql "--threads=1" "--threads=2 --clients=8 --io=poll" "--threads=2 --clients=8 --io=uring" "--threads=1 --db-query-timeout=30"
+every_oltp my
 # the same count must be able to fail: --mysql-wire=off puts no statement
 # on the fast path
 sb my_fast_off $TMY $R $OLTP --events=20 --time=0 --db-debug=on --mysql-wire=off oltp_insert run
