@@ -34,10 +34,12 @@ done
 fail=0
 for p in $(jobs -p); do wait "$p" || { echo "FAIL: a shard exited non-zero"; cat out0 out1; exit 1; }; done
 "$SB" merge --report-format=json --output=m.json shards >m.txt 2>&1 || { echo "FAIL: merge exited $?"; cat m.txt; exit 1; }
-grep -q '^Phases (--rate-profile):' m.txt && grep -q '^    hold:900:2 ' m.txt ||
-    { echo "FAIL: the merged text report has no phases"; cat m.txt; fail=1; }
+if ! grep -q '^Phases (--rate-profile):' m.txt || ! grep -q '^    hold:900:2 ' m.txt; then
+    echo "FAIL: the merged text report has no phases"; cat m.txt; fail=1
+fi
 # the shards' phase histograms, added up by the reference implementation
 for k in 0 1; do
+    # shellcheck disable=SC2046 # one base64 string a shard, no blanks
     node "$here/hdr_sum.mjs" "$jsdir" --b64 $(for i in 0 1; do tail -1 "shards/s$i.json" |
         python3 -c "import json,sys; print(json.load(sys.stdin)['phases'][$k]['merge_data']['latency']['hdr'])"; done) \
         >"ref$k.buckets" || { echo "FAIL: hdr-histogram-js could not add phase $k"; fail=1; }
