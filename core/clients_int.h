@@ -56,6 +56,8 @@ struct pass {
     int next;               /* where the next round robin starts */
     double mean_gap_ns;     /* --rate: this thread's mean gap, 0 = none */
     int profiled;           /* --clients-profile: clients may be left idle */
+    int allowed;            /* --clients-profile: this thread's clients the
+                               profile lets run now (the last pass's count) */
     int64_t due;            /* --rate: the oldest arrival not started */
 };
 

@@ -104,6 +104,7 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
         if (first >= n)
             first = 0;
     }
+    p->allowed = n;
     for (int k = 0; k < n; k++) {
         int i = first + k < n ? first + k : first + k - n;
         struct client *c = &cs->cl[i];
@@ -159,9 +160,11 @@ void sb_clients_pass_init(struct sb_clients *cs, struct pass *p)
 int64_t sb_clients_wait_ns(const struct pass *p)
 {
     /* wait for an answer, or until the next arrival when a client is idle
-     * to take it (with none idle, arrivals queue up) */
+     * to take it (with none idle, arrivals queue up; under
+     * --clients-profile only a client the profile lets run can take it:
+     * a thread with none, its arrivals due, waited 0 and spun a core) */
     int64_t wait = p->profiled ? SB_EVENT_PROFILE_POLL_NS : 100000000LL;
-    if (p->mean_gap_ns > 0 && p->active - p->busy > 0) {
+    if (p->mean_gap_ns > 0 && p->active - p->busy > 0 && (!p->profiled || p->allowed > p->busy)) {
         int64_t d = p->due - sb_now_ns();
         wait = d < 0 ? 0 : d < wait ? d : wait;
     }

@@ -311,8 +311,9 @@ static void json_extras(FILE *f, const struct sb_report *r)
     sb_sampled_json(f, r->sampled, r->sampled_why, (double)r->d.events, r->seconds);
 }
 
-/* The final line's "phases": one summary per phase (report_phases.h). */
-static void phases_json(FILE *f, const struct sb_phase_report *r)
+/* The final line's "phases": one summary per phase (report_phases.h);
+ * with merge_data, each phase's latencies whole, for sbench merge. */
+static void phases_json(FILE *f, const struct sb_phase_report *r, int merge_data)
 {
     if (r == NULL)
         return;
@@ -323,10 +324,16 @@ static void phases_json(FILE *f, const struct sb_phase_report *r)
         json_name(f, s->name);
         fprintf(f, ",\"start\":%.6f,\"end\":%.6f,\"%s\":%.6f,\"transactions\":%llu,\"tps\":%.6f,"
                    "\"failed_transactions\":%llu,\"ignored_errors\":%llu,"
-                   "\"latency_ms\":{\"p50\":%.6f,\"p95\":%.6f,\"p99\":%.6f,\"max\":%.6f}}",
+                   "\"latency_ms\":{\"p50\":%.6f,\"p95\":%.6f,\"p99\":%.6f,\"max\":%.6f}",
                 s->start, s->end, r->clients ? "clients" : "asked_rate", s->asked,
                 (unsigned long long)s->events, s->tps, (unsigned long long)s->failed,
                 (unsigned long long)s->ignored_errors, s->p50_ms, s->p95_ms, s->p99_ms, s->max_ms);
+        if (merge_data) {
+            fprintf(f, ",\"merge_data\":{\"latency\":");
+            hist_exact(f, s->lat);
+            fputc('}', f);
+        }
+        fputc('}', f);
     }
     fprintf(f, "]");
 }
@@ -378,7 +385,7 @@ static void json_report(FILE *f, const struct sb_report *r, const char *type, co
     }
     if (r->merge_data)
         merge_data(f, r);
-    phases_json(f, r->phases); /* NULL: nothing */
+    phases_json(f, r->phases, r->merge_data); /* NULL: nothing */
     if (meta)
         fprintf(f, ",\"run\":%s", meta);
     fprintf(f, "}\n");

@@ -16,6 +16,8 @@ struct sb_phases {
     int next;               /* the phase being measured */
     int64_t from;           /* when its measured part began (ns) */
     struct sb_tally *mark, *cur, *diff;
+    sb_histogram *lat[SB_RATE_PROFILE_MAX_PHASES]; /* each closed phase's latencies,
+                                                      for a shard's merge_data */
     struct sb_phase_report rep;
 };
 
@@ -50,6 +52,8 @@ void sb_phases_destroy(struct sb_phases *p)
     sb_tally_destroy(p->mark);
     sb_tally_destroy(p->cur);
     sb_tally_destroy(p->diff);
+    for (int i = 0; i < SB_RATE_PROFILE_MAX_PHASES; i++)
+        sb_histogram_destroy(p->lat[i]);
     free(p);
 }
 
@@ -102,6 +106,14 @@ static void close_phase(struct sb_phases *p, struct sb_thread_stats *const *ts, 
         s->p99_ms = (double)sb_histogram_percentile(r.latency, 99) / 1e6;
         s->max_ms = (double)sb_histogram_max(r.latency) / 1e6;
     }
+    /* kept whole for sbench merge (a shard's merge_data); on the reporting
+     * thread, once a phase */
+    int i = p->rep.n - 1;
+    if (r.latency && p->lat[i] == NULL)
+        p->lat[i] = sb_histogram_clone_empty(r.latency);
+    if (r.latency && p->lat[i])
+        sb_histogram_copy(p->lat[i], r.latency);
+    s->lat = r.latency ? p->lat[i] : NULL;
     sb_tally_copy(p->mark, p->cur);
     p->from = now;
     p->next++;

@@ -25,6 +25,8 @@ struct sb_phase_summary {
     uint64_t events, failed, ignored_errors;
     double tps;
     double p50_ms, p95_ms, p99_ms, max_ms;
+    const sb_histogram *lat; /* the phase's latencies (owned by the tracker,
+                                or by sbench merge); NULL when out of memory */
 };
 
 struct sb_phase_report {

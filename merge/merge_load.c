@@ -315,6 +315,39 @@ static int line_check(struct ctx *c, json_object *o)
     return sb_report_line_check(o, msg, sizeof msg) ? bad(c, "%s", msg) : 0;
 }
 
+/* The final line's "phases" (a profiled run): each phase's summary and its
+ * latencies whole (merge_data.latency), checked against its count. */
+static int phases_list(struct ctx *c, struct mg_shard *s, json_object *fin)
+{
+    json_object *a = sb_json_member(fin, "phases");
+    if (a == NULL)
+        return 0;
+    if (!is_arr(a) || json_object_array_length(a) > SB_RATE_PROFILE_MAX_PHASES)
+        return bad(c, "\"phases\" is not a list of at most %d phases", SB_RATE_PROFILE_MAX_PHASES);
+    s->has_phases = 1;
+    for (size_t i = 0; i < json_object_array_length(a); i++) {
+        json_object *e = json_object_array_get_idx(a, i);
+        struct sb_phase_summary *p = &s->phases.s[i];
+        int clients = sb_json_member(e, "clients") != NULL;
+        if (i == 0)
+            s->phases.clients = clients;
+        s->phases.n = (int)i + 1; /* its histogram is freed with s whatever happens below */
+        if (clients != s->phases.clients)
+            return bad(c, "phase %zu has %s, the first phase has not", i + 1, clients ? "clients" : "asked_rate");
+        if (get_str(c, e, "name", p->name, sizeof p->name) || get_num(c, e, "start", &p->start) ||
+            get_num(c, e, "end", &p->end) || get_num(c, e, clients ? "clients" : "asked_rate", &p->asked) ||
+            get_u64(c, e, "transactions", &p->events) || get_u64(c, e, "failed_transactions", &p->failed) ||
+            get_u64(c, e, "ignored_errors", &p->ignored_errors) ||
+            exact_hist(c, sb_json_at(e, "merge_data.latency"), p->name, s->precision, &s->phase_lat[i]))
+            return -1;
+        if (!(p->end >= p->start) || !(p->asked >= 0))
+            return bad(c, "phase %zu ('%s') ends before it starts, or asked a negative rate", i + 1, p->name);
+        if (sb_histogram_count(s->phase_lat[i]) > p->events)
+            return bad(c, "phase %zu ('%s'): more latencies than transactions", i + 1, p->name);
+    }
+    return 0;
+}
+
 /* The final line: counts, histograms, per-thread and per-client counts. */
 static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
 {
@@ -357,7 +390,7 @@ static int final_line(struct ctx *c, struct mg_shard *s, json_object *fin)
             exact_hist(c, sb_json_member(e, "latency"), s->named_name[i], s->precision, &s->named_lat[i]))
             return -1;
     }
-    if (types_list(c, s, md))
+    if (types_list(c, s, md) || phases_list(c, s, fin))
         return -1;
     char why[300];
     if (mg_sections_parse(fin, &s->sections, why, sizeof why) < 0)
@@ -414,6 +447,9 @@ static int window_line(struct ctx *c, struct mg_window *w, json_object *o)
     w->lat_sum_ns = llround(sum_ms * 1e6);
     w->line = c->line;
     if (get_u64(c, o, "latency_ms.count", &w->lat_count))
+        return -1;
+    json_object *ph = sb_json_member(o, "phase"); /* a profiled run's */
+    if (ph && get_str(c, o, "phase", w->phase, sizeof w->phase))
         return -1;
     return 0;
 }

@@ -194,6 +194,7 @@ static void window_report(const struct mg_run *m, int k, const struct mg_out_opt
     r->seconds = w->seconds;
     r->threads = w->threads;
     r->last_window = k == m->nw - 1;
+    r->phase = w->phase[0] ? w->phase : NULL;
 }
 
 static void final_report(const struct mg_run *m, const struct mg_out_opts *o, struct sb_report *r)
@@ -236,6 +237,7 @@ static void final_report(const struct mg_run *m, const struct mg_out_opts *o, st
     r->server_reset = t->server_reset;
     r->sampled = t->sampled.valid ? &t->sampled : NULL;
     r->merge_data = 1;
+    r->phases = t->has_phases ? &t->phases : NULL;
 }
 
 static int write_hdr_log(const struct mg_run *m, const char *path)

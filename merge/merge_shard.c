@@ -30,6 +30,8 @@ void mg_shard_free(struct mg_shard *s)
         sb_histogram_destroy(s->named_lat[i]);
     for (int i = 0; i < s->ntypes; i++)
         sb_histogram_destroy(s->type_lat[i]);
+    for (int i = 0; i < SB_RATE_PROFILE_MAX_PHASES; i++)
+        sb_histogram_destroy(s->phase_lat[i]);
     free(s->thread_events);
     free(s->thread_busy_ns);
     free(s->client_events);

@@ -15,6 +15,7 @@
 #include "../core/histogram.h"
 #include "../results/json_get.h"
 #include "../core/report.h"
+#include "../core/report_phases.h"
 #include "../core/shard.h"
 #include "../core/stats.h"
 
@@ -32,6 +33,7 @@ struct mg_window {
                                  shard's window, whose log goes straight into its slot */
     int slot;                 /* a shard's window: its slot in the merged run */
     int shards;               /* merged: how many shards' windows are in it */
+    char phase[48];           /* a profiled run's: the phase of its middle, or "" */
 };
 
 struct mg_shard {
@@ -71,6 +73,12 @@ struct mg_shard {
     int nw;
     uint64_t log_count;                /* latencies in the log, all windows */
     struct sb_report_sections sections; /* the final line's report_sections */
+    /* --rate-profile, --clients-profile: the final line's "phases", each
+     * phase's latencies from its merge_data (owned; start and end on the
+     * shard's clock, merged: on the merged run's) */
+    int has_phases;
+    struct sb_phase_report phases;
+    sb_histogram *phase_lat[SB_RATE_PROFILE_MAX_PHASES];
 };
 
 /* The merged run: windows lined up on the wall clock, totals. */

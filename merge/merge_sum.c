@@ -111,6 +111,8 @@ static int sum_windows(struct mg_run *m)
             t->shards++;
             t->start = w->start < t->start ? w->start : t->start;
             t->end = w->end > t->end ? w->end : t->end;
+            if (t->phase[0] == 0)
+                memcpy(t->phase, w->phase, sizeof t->phase);
         }
     for (int k = 0; k < m->nw; k++) {
         struct mg_window *t = &m->w[k];
@@ -235,6 +237,67 @@ static int sum_final(struct mg_run *m)
     return 0;
 }
 
+/* A profiled run's phases, lined up by their place in the profile: counts
+ * and what each shard was asked added up, latencies added bucket for
+ * bucket, start and end on the merged run's clock (the earliest start and
+ * the latest end of the shards' parts of the phase).  0, -1 out of memory,
+ * -2 a sum that overflows, -3 shards that do not agree (err set). */
+static int sum_phases(struct mg_run *m, char *err, size_t errlen)
+{
+    struct mg_shard *t = &m->total;
+    const struct mg_shard *first = m->sh[0];
+    for (int s = 0; s < m->nsh; s++)
+        if (m->sh[s]->has_phases != first->has_phases || m->sh[s]->phases.clients != first->phases.clients) {
+            snprintf(err, errlen, "%s and %s: not the same kind of profile (phases)", first->json_path,
+                     m->sh[s]->json_path);
+            return -3;
+        }
+    if (!first->has_phases)
+        return 0;
+    t->has_phases = 1;
+    t->phases.clients = first->phases.clients;
+    for (int s = 0; s < m->nsh; s++) {
+        const struct mg_shard *x = m->sh[s];
+        double shift = x->measure_start - m->t0;
+        for (int i = 0; i < x->phases.n; i++) {
+            const struct sb_phase_summary *p = &x->phases.s[i];
+            struct sb_phase_summary *o = &t->phases.s[i];
+            if (i >= t->phases.n) {
+                memset(o, 0, sizeof *o);
+                memcpy(o->name, p->name, sizeof o->name);
+                o->start = INFINITY;
+                o->end = -INFINITY;
+                t->phases.n = i + 1;
+            } else if (strcmp(o->name, p->name) != 0) {
+                snprintf(err, errlen, "%s: phase %d is '%s', another shard's '%s'", x->json_path, i + 1, p->name,
+                         o->name);
+                return -3;
+            }
+            if (ADD_U64(o->events, p->events) | ADD_U64(o->failed, p->failed) |
+                ADD_U64(o->ignored_errors, p->ignored_errors))
+                return -2;
+            o->asked += p->asked; /* each shard was asked its part */
+            o->start = fmin(o->start, shift + p->start);
+            o->end = fmax(o->end, shift + p->end);
+            if (hist_add(&t->phase_lat[i], x->phase_lat[i], first->precision))
+                return -1;
+        }
+    }
+    for (int i = 0; i < t->phases.n; i++) {
+        struct sb_phase_summary *o = &t->phases.s[i];
+        const sb_histogram *h = t->phase_lat[i];
+        o->tps = o->end > o->start ? (double)o->events / (o->end - o->start) : 0;
+        o->lat = h;
+        if (h && sb_histogram_count(h) > 0) {
+            o->p50_ms = (double)sb_histogram_percentile(h, 50) / 1e6;
+            o->p95_ms = (double)sb_histogram_percentile(h, 95) / 1e6;
+            o->p99_ms = (double)sb_histogram_percentile(h, 99) / 1e6;
+            o->max_ms = (double)sb_histogram_max(h) / 1e6;
+        }
+    }
+    return 0;
+}
+
 void mg_begin(struct mg_run *m)
 {
     m->t0 = INFINITY;
@@ -259,6 +322,11 @@ int mg_sum(struct mg_run *m, char *err, size_t errlen)
     int rc = sum_final(m);
     if (rc != 0) {
         snprintf(err, errlen, "%s", rc == -2 ? over : "out of memory");
+        return -1;
+    }
+    if ((rc = sum_phases(m, err, errlen)) != 0) {
+        if (rc != -3)
+            snprintf(err, errlen, "%s", rc == -2 ? over : "out of memory");
         return -1;
     }
     return sum_types(m, err, errlen);

@@ -297,11 +297,19 @@ int sb_hdr_reader_next(struct sb_hdr_reader *r, struct sb_hdr_interval *iv, char
         }
         if (s[0] == '"') /* the legend */
             continue;
-        if (n >= 4 && memcmp(s, "Tag=", 4) == 0)
-            return line_err(r, err, errlen, "a tagged interval (sbench writes none)");
+        const char *q = s, *e = s + n;
+        iv->tag = NULL;
+        iv->tag_len = 0;
+        if (n >= 4 && memcmp(s, "Tag=", 4) == 0) { /* a profiled run's phase (core/hdr_log.c) */
+            const char *c = memchr(s + 4, ',', n - 4);
+            if (c == NULL)
+                return line_err(r, err, errlen, "a tag without the comma that ends it");
+            iv->tag = s + 4;
+            iv->tag_len = (size_t)(c - (s + 4));
+            q = c + 1;
+        }
         const char *f[4];
         size_t fl[4];
-        const char *q = s, *e = s + n;
         for (int k = 0; k < 4; k++) {
             const char *c = k < 3 ? memchr(q, ',', (size_t)(e - q)) : e;
             if (c == NULL)

@@ -46,6 +46,9 @@ struct sb_hdr_interval {
     double max;               /* Interval_Max as written */
     const char *hist;         /* Interval_Compressed_Histogram, hist_len bytes */
     size_t hist_len;
+    const char *tag;          /* "Tag=NAME," (a profiled run's phase): NAME,
+                                 tag_len bytes; NULL when untagged */
+    size_t tag_len;
 };
 
 void sb_hdr_reader_init(struct sb_hdr_reader *r, const char *buf, size_t len);
@@ -55,7 +58,7 @@ void sb_hdr_reader_init(struct sb_hdr_reader *r, const char *buf, size_t len);
  * are taken into r.  Returns 1 with *iv filled, 0 at the end of the
  * buffer, or -1 with "line N: reason" in err (a line that is not a
  * comment, the legend or four comma-separated fields; a number that is
- * not one; a tagged interval, which sbench does not write; a last line
+ * not one; a "Tag=" without the comma that ends it; a last line
  * without its newline, which is a truncated file).
  */
 int sb_hdr_reader_next(struct sb_hdr_reader *r, struct sb_hdr_interval *iv, char *err,

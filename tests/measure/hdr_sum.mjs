@@ -2,7 +2,7 @@
 // (hdr-histogram-js) and prints their sum bucket by bucket, so that two
 // ways of getting one run's latencies can be compared exactly:
 //   node hdr_sum.mjs HDR_JS_DIR LOG...          every interval of every log
-//   node hdr_sum.mjs HDR_JS_DIR --b64 STRING    one base64 compressed histogram
+//   node hdr_sum.mjs HDR_JS_DIR --b64 STRING... base64 compressed histograms
 // Output: "count N", then one line "INDEX COUNT HIGHEST_EQUIVALENT_VALUE"
 // per non-empty bucket (counts-array index, ascending).  Used by
 // tests/measure/merge_exact.sh and tests/integration/shards.sh.
@@ -26,7 +26,7 @@ const add = (h) => {
   total.add(h);
 };
 if (args[0] === "--b64") {
-  add(hdr.decodeFromCompressedBase64(args[1], 64));
+  for (const b of args.slice(1)) add(hdr.decodeFromCompressedBase64(b, 64));
 } else {
   for (const f of args) {
     const reader = new hdr.HistogramLogReader(readFileSync(f, "utf8"), 64);

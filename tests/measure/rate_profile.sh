@@ -14,8 +14,8 @@
 # line valid against docs/report.schema.json.  A run at a constant
 # rate fails every check (the windows differ tenfold).  --clients-profile:
 # each window against the events its active clients can run (a 20 ms
-# answer each), both loops.  Bad specs: one line on stderr, a non-zero
-# exit, no report.
+# answer each), both loops; idle clients under --rate cost no spinning
+# thread.  Bad specs: one line on stderr, a non-zero exit, no report.
 # Environment: SBT_BUILD (required).
 set -u
 SB=${SBT_BUILD:?}/cli/sbench
@@ -186,6 +186,22 @@ if [ $? -ne 0 ] && [ "$(wc -l <bad.err)" -eq 1 ] && grep -q 'clients-profile.*--
     echo "ok: 5 clients of --clients=4 refused: $(cat bad.err)"
 else
     echo "FAIL: --clients-profile above --clients:"; cat bad.err; fail=1
+fi
+
+# --rate with --clients-profile, one active client of 400 on 2 threads:
+# the thread the profile leaves without a client has arrivals due that no
+# client of its may take; it waits for the profile to change (10 ms polls)
+# instead of spinning a core (it did: ~100% of a core while idle).  The
+# bound is far above what waiting costs (~1%) and far below a spin on any
+# machine that gives the spinner a tenth of a core.
+/usr/bin/time -f '%e %U %S' -o idle.time "$SB" --db-driver=null --point-selects=1 --threads=2 --clients=400 \
+    --clients-profile='hold:1:3' --rate=20 oltp_point_select run >idle.out 2>&1 ||
+    { echo "FAIL: idle clients under --rate exited $?"; cat idle.out; fail=1; }
+if awk '{ exit !($2 + $3 < 0.1 * $1) }' idle.time; then
+    echo "ok: 399 idle clients under --rate: $(awk '{ printf "%.2f CPU s in %.1f s", $2 + $3, $1 }' idle.time)"
+else
+    echo "FAIL: 399 idle clients under --rate took $(awk '{ printf "%.2f CPU s in %.1f s", $2 + $3, $1 }' idle.time)"
+    fail=1
 fi
 
 for spec in 'ramp:1-2' 'sine:100:200:4' 'hold:5:3;' 'file:missing.csv' 'step:1,x:2'; do

@@ -191,7 +191,8 @@ static void test_log(void)
         {"#[BaseTime: 1.0]\n0.000,1.000,2.0\n", "line 2: not 4"},
         {"#[BaseTime: 1.0]\n0.000,x,2.0,HISTFAAA\n", "line 2: start, length"},
         {"#[BaseTime: 1.0]\n0.000,1.000,2.0,HISTFAAA,5\n", "line 2: more than 4"},
-        {"#[BaseTime: 1.0]\nTag=a,0.000,1.000,2.0,HISTFAAA\n", "line 2: a tagged"},
+        {"#[BaseTime: 1.0]\nTag=a0.000;1.000\n", "line 2: a tag without"},
+        {"#[BaseTime: 1.0]\nTag=a,0.000,1.000,2.0\n", "line 2: not 4"},
         {"#[BaseTime: zz]\n", "line 1: BaseTime"},
         {"0.000,1.000,-2.0,HISTFAAA\n", "line 1: start, length"},
         {"0.000,1.000,2.0,\n", "line 1: no histogram"},
@@ -209,6 +210,15 @@ static void test_log(void)
             ;
         CHECK(rc == -1 && strncmp(err, bad[i].msg, strlen(bad[i].msg)) == 0, "'%s': %d '%s'", bad[i].msg,
               rc, err);
+    }
+    /* a tagged interval (a profiled run's phase): its tag, then the fields */
+    {
+        static const char tagged[] = "#[BaseTime: 1.0]\nTag=hold:5:10,0.500,1.000,2.0,HISTFAAA\n";
+        struct sb_hdr_interval iv;
+        sb_hdr_reader_init(&r, tagged, sizeof tagged - 1);
+        int rc = sb_hdr_reader_next(&r, &iv, err, sizeof err);
+        CHECK(rc == 1 && iv.tag && iv.tag_len == 9 && memcmp(iv.tag, "hold:5:10", 9) == 0 && iv.start == 0.5 &&
+              iv.length == 1.0 && iv.hist_len == 8, "tagged line: %d '%s'", rc, rc < 0 ? err : "");
     }
     /* a corrupt histogram in a well-formed line */
     char *p = strstr(buf, "HISTF");
