@@ -81,6 +81,23 @@ int sb_client_resume(struct sb_worker *w, struct client *c, int *busy)
     return r;
 }
 
+/* --rate with --clients-profile (and no --rate-profile): this thread's
+ * share of the arrivals is its part of the clients the profile lets run
+ * (mine of active), so that the run's arrivals keep to --rate whatever
+ * the number of active clients; a thread with none takes no arrivals, and
+ * starts afresh from now when it has some again (no backlog of the time
+ * it had none). */
+static void share_rate(struct sb_worker *w, struct pass *p, int mine, int active, int64_t now)
+{
+    const struct sb_run *run = w->run;
+    if (run->rate <= 0 || run->rate_profile != NULL)
+        return;
+    double gap = mine > 0 ? 1e9 * active / (run->rate * mine) : 0;
+    if (gap > 0 && p->mean_gap_ns == 0)
+        p->due = sb_event_next_due(w, now, gap);
+    p->mean_gap_ns = gap;
+}
+
 /* Round robin from the one after the last started, so that under --rate
  * every client gets its turn. */
 int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
@@ -103,6 +120,7 @@ int sb_clients_start_idle(struct sb_clients *cs, struct pass *p)
             n = mine;
         if (first >= n)
             first = 0;
+        share_rate(w, p, mine, active, now);
     }
     p->allowed = n;
     for (int k = 0; k < n; k++) {

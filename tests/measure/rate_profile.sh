@@ -195,7 +195,7 @@ fi
 # bound is far above what waiting costs (~1%) and far below a spin on any
 # machine that gives the spinner a tenth of a core.
 /usr/bin/time -f '%e %U %S' -o idle.time "$SB" --db-driver=null --point-selects=1 --threads=2 --clients=400 \
-    --clients-profile='hold:1:3' --rate=20 oltp_point_select run >idle.out 2>&1 ||
+    --clients-profile='hold:1:3' --rate=100 oltp_point_select run >idle.out 2>&1 ||
     { echo "FAIL: idle clients under --rate exited $?"; cat idle.out; fail=1; }
 if awk '{ exit !($2 + $3 < 0.1 * $1) }' idle.time; then
     echo "ok: 399 idle clients under --rate: $(awk '{ printf "%.2f CPU s in %.1f s", $2 + $3, $1 }' idle.time)"
@@ -203,6 +203,15 @@ else
     echo "FAIL: 399 idle clients under --rate took $(awk '{ printf "%.2f CPU s in %.1f s", $2 + $3, $1 }' idle.time)"
     fail=1
 fi
+
+# ... and the one active client still gets all of --rate's arrivals: the
+# run's rate is --rate whatever the profile leaves active (it got half,
+# ~150 of 300, when each thread kept its fixed share); 3 s at 100/s is 300
+# arrivals, Poisson: 300 +- 4 sd is [231, 369]
+tx=$(sed -n 's/^ *transactions: *\([0-9]*\) .*/\1/p' idle.out)
+if [ -n "$tx" ] && [ "$tx" -ge 231 ] && [ "$tx" -le 369 ]; then
+    echo "ok: one active client of 2 threads under --rate=100 for 3 s: $tx transactions in [231, 369]"
+else echo "FAIL: one active client under --rate=100 for 3 s: '$tx' transactions, want [231, 369]"; fail=1; fi
 
 for spec in 'ramp:1-2' 'sine:100:200:4' 'hold:5:3;' 'file:missing.csv' 'step:1,x:2'; do
     "$SB" --db-driver=null --rate-profile="$spec" noop.lua run >bad.out 2>bad.err; rc=$?
