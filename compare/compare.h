@@ -322,6 +322,9 @@ json_object *cmp_bottleneck(const json_object *runs, const char *wl, int threads
  * runs: a new JSON object {runs, cause, cause_runs, top_waits [{name,
  * share}], hit_ratio, row_lock_waits_per_txn}, owned by the caller, or
  * NULL when none of its runs sampled the server (--server-metrics). */
+/* Whether two causes the server sampler named say the same but for their
+ * figures ("83%" and "80% of sampled backend time in lock waits"). */
+int cmp_same_cause(const char *a, const char *b);
 json_object *cmp_point_server(const json_object *runs, const char *wl, int threads, const char *target);
 /* Adds to each verdict its server_difference: one sentence naming each
  * target's top wait and the cause its runs named (the points' "server"

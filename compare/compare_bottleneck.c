@@ -111,7 +111,8 @@ static const char *cause_of(const json_object *run)
 }
 
 /* The cause most of the point's runs named (their first n, by index in
- * runs), and in how many: "" when none was sampled. */
+ * runs; causes that differ only in their figures are the same), and in
+ * how many: "" when none was sampled. */
 static const char *server_evidence(const json_object *const *which, int n, int *agree)
 {
     const char *best = "";
@@ -120,7 +121,7 @@ static const char *server_evidence(const json_object *const *which, int n, int *
         const char *c = cause_of(which[i]);
         int same = 0;
         for (int j = 0; c[0] && j < n; j++)
-            same += strcmp(c, cause_of(which[j])) == 0;
+            same += cmp_same_cause(c, cause_of(which[j]));
         if (same > *agree) {
             best = c;
             *agree = same;

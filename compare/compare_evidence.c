@@ -78,7 +78,7 @@ static void pool_run(struct pool *p, const json_object *m)
 /* Whether two causes say the same but for their figures ("83%" and "80%
  * of sampled backend time in lock waits"): compared with every run of
  * digits and decimal points taken as one figure. */
-static int same_cause(const char *a, const char *b)
+int cmp_same_cause(const char *a, const char *b)
 {
     for (;;) {
         int fa = *a >= '0' && *a <= '9', fb = *b >= '0' && *b <= '9';
@@ -109,7 +109,7 @@ static const char *main_cause(const json_object *const *ms, int n, int *agree)
         const char *c = str(ms[i], "cause");
         int same = 0;
         for (int j = 0; c && c[0] && j < n; j++)
-            same += same_cause(c, str(ms[j], "cause"));
+            same += cmp_same_cause(c, str(ms[j], "cause"));
         if (same > *agree) {
             best = c;
             *agree = same;
