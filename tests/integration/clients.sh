@@ -2,8 +2,9 @@
 # clients.sh: --clients=64 on --threads=2, on PostgreSQL and MariaDB.
 #
 # Every workload in workloads/ but the diagnostic ones (diag*, fileio, sbk:
-# tests/integration/diag.sh) (prepare, run, for bulk_insert at
-# --rate=3200; cleanup), on each server:
+# tests/integration/diag.sh) (run, for bulk_insert at --rate=3200; the
+# workloads on the sbtest tables share one prepare and one cleanup per
+# server, bulk_insert has its own), on each server:
 #   - sbench exits 130 (the SIGINT that ends it) and its header shows threads and clients (on a driver
 #     that cannot multiplex, sbench runs one thread per client: threads 64);
 #   - the server sees exactly 64 sbench sessions during the run (the
@@ -90,9 +91,15 @@ run_workload() {
     opts=$COMMON
     # bulk_insert: one table per client; every event only queues a row
     [ "$w" = bulk_insert ] && opts="--threads=$THREADS --clients=$CLIENTS --io=$IO"
-    sb "$w-cleanup0" $opts "$w" cleanup
-    sb "$w-prepare" $opts "$w" prepare
-    [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; return; }
+    # the workloads on the sbtest tables share one prepare per server
+    # (prepared by the first, cleaned up after the last: their checks are
+    # the server's counter deltas of each run); bulk_insert has its own
+    if [ "$w" = bulk_insert ] || [ "$SHARED_READY" = 0 ]; then
+        sb "$w-cleanup0" $opts "$w" cleanup
+        sb "$w-prepare" $opts "$w" prepare
+        [ "$rc" = 0 ] || { fail "$w prepare exited $rc"; show_out; return; }
+        [ "$w" = bulk_insert ] || SHARED_READY=1
+    fi
     # each run lasts until the server has shown all the sessions and 3 s
     # more have passed, then ends on SIGINT (sb_until_sessions, wl-lib.sh): a
     # loaded machine samples slowly, and a fixed --time=2 once let the
@@ -143,8 +150,10 @@ run_workload() {
         margin=$((CLIENTS * (1 + 2 * $5)))
     fi
     check_server_counts "$trx" "$margin" "$w"
-    sb "$w-cleanup" $opts "$w" cleanup
-    [ "$rc" = 0 ] || { fail "$w cleanup exited $rc"; show_out; }
+    if [ "$w" = bulk_insert ]; then
+        sb "$w-cleanup" $opts "$w" cleanup
+        [ "$rc" = 0 ] || { fail "$w cleanup exited $rc"; show_out; }
+    fi
 }
 
 # --rate with more clients than threads: the arrivals are shared out, an
@@ -199,9 +208,14 @@ start=$(date +%s)
 for target in pgsql mysql; do
     wl_setup "$target"
     t0=$(date +%s)
+    SHARED_READY=0
     for w in $WORKLOADS; do
         run_workload "$w"
     done
+    if [ "$SHARED_READY" = 1 ]; then
+        sb shared-cleanup $COMMON oltp_read_write cleanup
+        [ "$rc" = 0 ] || { fail "sbtest tables' cleanup exited $rc"; show_out; }
+    fi
     check_rate
     [ "$KIND" = pg ] && check_reconnect
     echo "=== $target: $(($(date +%s) - t0)) s"
