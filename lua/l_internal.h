@@ -136,6 +136,13 @@ void l_open_sql(lua_State *L);
 void l_open_rand(lua_State *L);
 /* Installs sbench.pgbench_rand (l_pgrand.c): pgbench's random draws in C. */
 void l_open_pgrand(lua_State *L);
+/* pgbench's random(lo, hi) drawn from the state st = { s0, s1 } (as
+ * sbench.pgbench_rand.uniform_fast): 1 and *out, st advanced; or 0 and
+ * no draw when lo > hi or the range is too large (the caller's general path). */
+int l_pgrand_uniform(uint64_t st[2], lua_Integer lo, lua_Integer hi, lua_Integer *out);
+/* Installs sbench.pgbench_script (l_pgscript.c): a pgbench script's
+ * plain commands run in C. */
+void l_open_pgscript(lua_State *L);
 /* Installs sbench.histogram and the built-in reporters on the table on
  * top of the stack. */
 void l_open_report(lua_State *L);

@@ -92,6 +92,18 @@ static void store(lua_State *L, const struct prng *p)
     lua_setfield(L, 1, "s1");
 }
 
+int l_pgrand_uniform(uint64_t st[2], lua_Integer lo, lua_Integer hi, lua_Integer *out)
+{
+    uint64_t width = (uint64_t)hi - (uint64_t)lo;
+    if (lo > hi || width >= (uint64_t)INT64_MAX) /* empty, or pgbench's "too large" */
+        return 0;
+    struct prng p = {st[0], st[1]};
+    *out = (lua_Integer)((uint64_t)lo + range64(&p, width));
+    st[0] = p.s0;
+    st[1] = p.s1;
+    return 1;
+}
+
 static int p_uniform(lua_State *L)
 {
     struct prng p;

@@ -331,6 +331,7 @@ void l_open_sbench(lua_State *L, struct sb_worker *w)
 
     l_open_rand(L);
     l_open_pgrand(L);
+    l_open_pgscript(L);
     l_open_sql(L);
     /* sql.error: sysbench's error classes (its db_error_t) */
     lua_getfield(L, -1, "sql");

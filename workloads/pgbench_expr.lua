@@ -167,6 +167,10 @@ arith["!="] = arith["<>"]
 -- value of an integer constant, the name of a variable.
 local int_const = setmetatable({}, { __mode = "k" })
 local var_name = setmetatable({}, { __mode = "k" })
+-- const * :variable closures -> { k, name }; random(const, const [* :var])
+-- closures -> { lo, hi, hi_var }: what M.random_form tells the C runner
+local mul_form = setmetatable({}, { __mode = "k" })
+local random_forms = setmetatable({}, { __mode = "k" })
 -- |a|, |b| below this: a * b cannot overflow
 local MUL_SAFE = 0x80000000
 
@@ -200,11 +204,13 @@ local function binary(op, fa, fb)
          -- a small integer in the variable is multiplied on the spot,
          -- anything else goes the general way (reading a variable has no
          -- side effect, so fb may read it again)
-         return function(c)
+         local f = function(c)
             local b = c.vars[vb]
             if mtype(b) == "integer" and b > -MUL_SAFE and b < MUL_SAFE then return ka * b end
             return general(c)
          end
+         mul_form[f] = { ka, vb }
+         return f
       end
       return general
    end
@@ -483,7 +489,12 @@ function P:call(name)
       if name ~= "debug" and any_null(vals) then return NULL end
       return f(c, vals)
    end
-   if name == "random" and n == 2 then return random_call(args[1], args[2], f, vals) end
+   if name == "random" and n == 2 then
+      local r = random_call(args[1], args[2], f, vals)
+      local lo, hi, m = int_const[args[1]], int_const[args[2]], mul_form[args[2]]
+      if lo and (hi or m) then random_forms[r] = { lo, hi or m[1], not hi and m[2] or nil } end
+      return r
+   end
    return call
 end
 
@@ -510,7 +521,11 @@ function P:unary()
    if self:is("OP", "-") then
       self:next()
       if self:is("MAXPLUS1") then self:next(); return const(MININT) end
-      return binary("-", const(0), self:unary())
+      local e = self:unary()
+      local k = int_const[e]
+      -- -CONST is a constant (0 - k cannot overflow but for the minimum)
+      if k and k ~= MININT then return const(-k) end
+      return binary("-", const(0), e)
    elseif self:is("OP", "+") then
       self:next(); return self:unary()
    elseif self:is("OP", "~") then
@@ -612,6 +627,15 @@ function P:expr()
       end
    end
    return e
+end
+
+-- random_form(f) -> lo, hi, hi_var when compiled expression f is
+-- random(LO, HI) or random(LO, K * :VAR) with integer constants (then
+-- hi = K, hi_var = VAR): the same draw whoever makes it (the C runner,
+-- lua/l_pgscript.c, draws it itself and calls f for anything else).
+function M.random_form(f)
+   local r = random_forms[f]
+   if r then return r[1], r[2], r[3] end
 end
 
 -- compile(text) -> function(ctx) -> value, and the set of variables it

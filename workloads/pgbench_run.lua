@@ -20,6 +20,8 @@ local Names = require("pgbench_names")
 
 local M = {}
 local NULL, to_text = E.NULL, E.to_text
+-- the C runner of plain scripts (lua/l_pgscript.c), under sbench
+local PS = type(sbench) == "table" and sbench.pgbench_script
 local concat = table.concat
 local mtype = math.type
 
@@ -223,6 +225,77 @@ function M.new(con, opts)
       end
    end
 
+   -- The C runner's program for script (lua/l_pgscript.c), built after
+   -- the script's first pass on this connection (its statements are
+   -- prepared then), or false: only \set and single prepared statements
+   -- with integer parameters (the built-ins and scripts like them), not
+   -- under -r (timed) nor outside -M prepared.
+   local plans = {} -- script -> program or false
+   local function cmds_kind(script, i) return script.commands[i].kind end
+   local fast, fast_script -- the program running and its script
+   local function build_plan(script)
+      if timed then return false, "-r times each command" end
+      if not prepared or not PS then return false, "not -M prepared" end
+      local plan = {}
+      for i, c in ipairs(script.commands) do
+         local part = c.parts and c.parts[1]
+         local s = part and stmts[part]
+         if c.kind == "set" then
+            local lo, hi, hi_var = E.random_form(c.expr)
+            plan[i] = { cmd = i, var = c.var, expr = c.expr, lo = lo, hi = hi, hi_var = hi_var }
+         elseif c.kind == "sql" and #c.parts == 1 and not c.how and s and
+            (not part.verb or native_verbs) then
+            for _, ty in ipairs(s.types) do
+               if ty ~= BIGINT then return false, "command " .. i .. " has a parameter that is not an integer" end
+            end
+            plan[i] = { cmd = i, st = s.st, exec = s.exec, params = s.params, names = s.names,
+                        verb = part.verb,
+                        slow = function(vars) exec_prepared(script, c, s, vars) end }
+         elseif c.kind == "sql" and #c.parts == 1 and not c.how and not s and
+            (not part.verb or native_verbs) then
+            return nil, "command " .. i .. " has not run yet" -- a branch not taken so far
+         elseif c.kind == "if" and cmds_kind(script, c.next_branch) ~= "elif" then
+            plan[i] = { cmd = i, branch = "if", expr = c.expr, jump = c.next_branch }
+         elseif c.kind == "else" then
+            plan[i] = { cmd = i, branch = "else", jump = c.endif }
+         elseif c.kind == "endif" then
+            plan[i] = { cmd = i, branch = "endif" }
+         else
+            return false, "command " .. i .. " (" .. (c.how and "\\" .. c.how or c.kind) .. ") is not a plain \\set or prepared statement"
+         end
+      end
+      return PS.compile(plan)
+   end
+
+   -- The script's program (or false), said under --verbosity=5; nil
+   -- while a statement behind a branch has not run (tried again after the
+   -- script's next runs, at most 64 times).
+   local tries = {}
+   local function plan_of(script)
+      local prog, why = build_plan(script)
+      if prog == nil then
+         tries[script] = (tries[script] or 0) + 1
+         if tries[script] < 64 then return nil end
+         prog = false
+      end
+      local o = type(sbench) == "table" and sbench.opt or {}
+      if (o.verbosity or 3) >= 5 then
+         io.stderr:write(string.format("sbench pgbench: script %s: %s\n", script.source,
+                                       prog and "its commands run in C (lua/l_pgscript.c)" or
+                                          "runs in Lua: " .. why))
+      end
+      return prog
+   end
+
+   -- After a failure in the C runner: the command it stopped at (R.at).
+   local function sync()
+      if not fast then return end
+      local i = fast:at()
+      if i > 0 then R.at, R.at_index = fast_script.commands[i], i end
+      at_part = 0
+      fast, fast_script = nil, nil
+   end
+
    local function shell_line(script, cmd, vars)
       local w = {}
       for i, x in ipairs(cmd.words) do
@@ -254,6 +327,14 @@ function M.new(con, opts)
    -- run(script, ctx): one pass over the script; returns true when it
    -- left a transaction it began open (pgbench aborts the client then).
    function R.run(script, ctx)
+      local prog = plans[script]
+      if prog then
+         fast, fast_script = prog, script
+         local open = prog:run(ctx.vars, ctx, ctx.rs)
+         fast, fast_script = nil, nil
+         return open
+      end
+      fast = nil
       local cmds, vars = script.commands, ctx.vars
       local pc, n = 1, #cmds
       local slots, t0 = timed and script.slots, timed and clock()
@@ -307,6 +388,7 @@ function M.new(con, opts)
          -- run in order; sbench's --pipeline pipelines them)
       end
       if slots and R.at_index then record(slots[R.at_index], clock() - t0) end
+      if prog == nil then plans[script] = plan_of(script) end
       return in_tx
    end
 
@@ -314,6 +396,7 @@ function M.new(con, opts)
    -- error in a \set (raised unlocated, see R.run) made the script's
    -- failure "SOURCE:LINE: message" of the command running.
    function R.script_error(script, err)
+      sync()
       if type(err) == "table" and err.expr_error and R.at then
          return select(2, pcall(script_fail, script, R.at, err.expr_error))
       end
@@ -340,6 +423,8 @@ function M.new(con, opts)
    function R.close()
       for part, s in pairs(stmts) do pcall(s.st.close, s.st); stmts[part] = nil end
       for c in pairs(direct) do direct[c] = nil end
+      for sc in pairs(plans) do plans[sc] = nil end
+      fast, fast_script = nil, nil
    end
 
    return R

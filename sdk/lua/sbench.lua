@@ -264,6 +264,23 @@ function sbench.pgbench_rand.hash_fnv1a(val, seed) end
 ---@return integer
 function sbench.pgbench_rand.hash_murmur2(val, seed) end
 
+---A pgbench script's plain commands run in C (`sbench pgbench`'s hot path,
+---workloads/pgbench_run.lua builds the plan): \set (random() drawn in C),
+---\if/\else/\endif, prepared statements with integer parameters.
+sbench.pgbench_script = {}
+---@class sbench.pgbench_program
+local pgbench_program = {}
+---@param vars table the client's variables
+---@param ctx table { vars = vars, rs = rs }, the expressions' argument
+---@param rs table the client's random state { s0 = int, s1 = int }
+---@return boolean in_tx a BEGIN left open
+function pgbench_program:run(vars, ctx, rs) end
+---@return integer cmd the script's command the last run stopped at (after an error)
+function pgbench_program:at() end
+---@param plan table one op per command (see lua/l_pgscript.c)
+---@return sbench.pgbench_program
+function sbench.pgbench_script.compile(plan) end
+
 sbench.histogram = {}
 ---@param size integer
 ---@param min number

@@ -15,7 +15,10 @@
 #   - tests/pgbench/meta.sql (every meta-command, portable SQL) run by
 #     sbench on TARGET gives the rows pgbench gives on PostgreSQL
 #     (same --random-seed, -D, clients, transactions);
-#   - pgsql only: tests/pgbench/expr.sql (116 \set expressions: integer and
+#   - pgsql only: tests/pgbench/fast.sql, a script the C runner
+#     (lua/l_pgscript.c) takes whole, gives pgbench's rows for the same
+#     seed on 2 threads and on 2 clients sharing a thread;
+#     tests/pgbench/expr.sql (116 \set expressions: integer and
 #     double arithmetic, overflow edges, booleans and NULL, every function
 #     including random*, hash*, permute with a fixed seed) stored by pgbench
 #     and by sbench: the same text row for row; the tpcb-like run of
@@ -131,6 +134,31 @@ done
 dbq "DROP TABLE meta_out"
 
 if [ "$TARGET" = pgsql ]; then
+    # --- fast.sql: the C runner (lua/l_pgscript.c) gives pgbench's rows,
+    # on threads and on clients sharing a thread (statements that yield)
+    pgq "DROP TABLE IF EXISTS fast_out; CREATE TABLE fast_out (client INT, n INT, m INT, w INT, b INT, c INT)" >/dev/null
+    FQ="SELECT client, n, m, w, b, c FROM fast_out ORDER BY client, n, m, w, b, c"
+    PGB -n -M prepared -c 2 -t 40 --random-seed=$SEED -f "$HERE/fast.sql" >"$SBT_TMP/pgb-fast.out" 2>&1 ||
+        { tail -5 "$SBT_TMP/pgb-fast.out"; die "pgbench on fast.sql failed"; }
+    pgq "$FQ" >"$SBT_TMP/fast-want"
+    for how in "--threads=2" "--threads=1 --clients=2"; do
+        pgq "TRUNCATE fast_out"
+        # shellcheck disable=SC2086
+        sb fast $how --time=0 --forever --verbosity=5 pgbench run --transactions=40 \
+            --random-seed=$SEED --query-mode=prepared --no-vacuum "--file=$HERE/fast.sql"
+        [ "$rc" = 0 ] || show_out
+        pgq "$FQ" >"$SBT_TMP/fast-got"
+        checks=$((checks + 1))
+        if ! grep -q "fast.sql: its commands run in C" "$OUT"; then
+            fail "fast.sql $how: the C runner did not take the script"; grep "sbench pgbench: script" "$OUT"
+        elif cmp -s "$SBT_TMP/fast-want" "$SBT_TMP/fast-got" && [ "$(wc -l <"$SBT_TMP/fast-got")" = 80 ]; then
+            echo "ok   fast.sql $how (C runner): 80 rows as pgbench's"
+        else
+            fail "fast.sql $how: rows differ from pgbench's"; diff "$SBT_TMP/fast-want" "$SBT_TMP/fast-got" | head -10
+        fi
+    done
+    pgq "DROP TABLE fast_out" >/dev/null
+
     # --- expressions: pgbench and sbench store the same text
     pgq "DROP TABLE IF EXISTS expr_out; CREATE TABLE expr_out (client INT, n INT, v TEXT)" >/dev/null
     EXQ="SELECT client, n, v FROM expr_out ORDER BY client, n, v" # not ctid: where concurrent inserts land varies
